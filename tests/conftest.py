@@ -1,0 +1,59 @@
+"""Shared helpers: write catalogues to a temporary folder, run the CLI."""
+
+from __future__ import annotations
+
+import copy
+import tomllib
+from pathlib import Path
+
+import pytest
+import tomli_w
+from click.testing import CliRunner
+
+from toolkit.catalogue.loader import builtin_path
+from toolkit.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# A 1x1 PNG: the loader checks that art files exist, not what they hold.
+TINY_PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082"
+)
+
+
+def builtin_doc(game: str) -> dict:
+    return tomllib.loads(builtin_path(game).read_text(encoding="utf-8"))
+
+
+def write_catalogue(folder: Path, doc: dict, name: str = "mine.toml", with_art: bool = True) -> Path:
+    """Write ``doc`` as TOML into ``folder`` with placeholder art files next to it."""
+    path = folder / name
+    path.write_bytes(tomli_w.dumps(doc).encode("utf-8"))
+    if with_art:
+        game = doc.get("game") if isinstance(doc.get("game"), dict) else {}
+        cards = doc.get("cards") if isinstance(doc.get("cards"), list) else []
+        arts = [game.get("back_art")] + [c.get("art") for c in cards if isinstance(c, dict)]
+        for art in arts:
+            if isinstance(art, str) and art.strip() and not Path(art).is_absolute():
+                target = folder / art
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(TINY_PNG)
+    return path
+
+
+@pytest.fixture
+def doc():
+    """A fresh, valid Diamoniak catalogue document to mutate."""
+    return copy.deepcopy(builtin_doc("diamoniak"))
+
+
+@pytest.fixture
+def run():
+    """Run the CLI in-process; returns click's Result (exit_code, stdout, stderr)."""
+    runner = CliRunner()
+
+    def invoke(*args: str):
+        return runner.invoke(main, list(args), catch_exceptions=False)
+
+    return invoke

@@ -1,0 +1,74 @@
+"""The command line through click's runner and as a real process."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from conftest import builtin_doc, write_catalogue
+
+
+def test_version_and_help(run):
+    result = run("--version")
+    assert result.exit_code == 0 and result.stdout.startswith("toolkit, version ")
+    result = run("--help")
+    assert result.exit_code == 0
+    assert "catalogue" in result.stdout and "art" in result.stdout
+    assert "not implemented" not in result.stdout.lower()
+
+
+def test_catalogue_table_in_both_languages(run):
+    en = run("catalogue")
+    assert en.exit_code == 0
+    assert "Witch" in en.stdout and "total: 54" in en.stdout
+    ru = run("catalogue", "--lang", "ru", "--game", "palaces")
+    assert ru.exit_code == 0
+    assert "Наводнение" in ru.stdout and "всего: 70" in ru.stdout
+
+
+def test_catalogue_json_shape(run):
+    result = run("catalogue", "--json", "--set", "witch=8")
+    data = json.loads(result.stdout)
+    assert data["game"] == "diamoniak" and data["total"] == 55
+    witch = next(card for card in data["cards"] if card["id"] == "witch")
+    assert witch == {"id": "witch", "kind": "witch", "colour": None, "count": 8,
+                     "name": {"ru": "Ведьма", "en": "Witch"}}
+    assert set(data["cards"][0]) == {"id", "kind", "colour", "count", "name"}
+
+
+def test_user_catalogue_through_the_cli(run, tmp_path):
+    doc = builtin_doc("palaces")
+    doc["cards"][-1]["count"] = 1
+    path = write_catalogue(tmp_path, doc)
+    data = json.loads(run("catalogue", "--catalogue", str(path), "--json").stdout)
+    assert data["game"] == "palaces" and data["total"] == 67
+
+
+def test_user_errors_are_one_line_and_exit_2(run, tmp_path):
+    doc = builtin_doc("diamoniak")
+    doc["cards"][2]["count"] = -4
+    path = write_catalogue(tmp_path, doc)
+    cases = [
+        (["catalogue", "--catalogue", str(path)], "mine.toml: cards[2].count: expected a whole number >= 0, got -4"),
+        (["catalogue", "--set", "goblin=2"], "--set goblin=2: no card with id 'goblin'"),
+        (["catalogue", "--set", "witch=many"], "--set witch=many: the count must be a whole number"),
+        (["catalogue", "--game", "chess"], "Invalid value for '--game'"),
+        (["catalogue", "--lang", "de"], "Invalid value for '--lang'"),
+        (["catalogue", "--catalogue", str(tmp_path / "none.toml")], "none.toml: cannot read the catalogue"),
+        (["no-such-command"], "No such command"),
+    ]
+    for args, message in cases:
+        result = run(*args)
+        assert result.exit_code == 2, args
+        assert result.stdout == ""
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("toolkit: error: "), result.stderr
+        assert message in lines[0]
+
+
+def test_the_installed_console_script_runs_without_a_traceback():
+    result = subprocess.run([sys.executable, "-m", "toolkit", "catalogue", "--set", "x=1"],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr and result.stderr.count("\n") == 1

@@ -1,0 +1,130 @@
+"""The catalogue as frozen dataclasses: what every other part of the toolkit reads."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+
+LANGS = ("ru", "en")
+
+# The rules vocabulary each game's engine understands: card kinds, which of them carry a colour,
+# and the rule parameters its catalogue must set. Names, counts and colours live in the TOML files.
+GAME_KINDS = {
+    "diamoniak": ("castle", "diamond", "witch", "fairy"),
+    "palaces": ("foundation", "floor", "roof", "tower", "ruins", "exchange", "general-exchange", "flood"),
+}
+COLOURED_KINDS = {"castle", "foundation", "floor", "roof"}
+GAME_RULES = {
+    "diamoniak": ("castle_size", "price", "witch_takes"),
+    "palaces": ("hand_size", "max_palaces", "goal", "goal_two_players", "exchange_cards"),
+}
+# Shapes that tell a colour apart without its hue (for colour-blind players); the art draws them.
+SYMBOLS = ("circle", "square", "triangle", "star", "diamond", "hexagon")
+
+
+@dataclass(frozen=True)
+class Text:
+    """The same words in Russian and English."""
+
+    ru: str
+    en: str
+
+    def __getitem__(self, lang: str) -> str:
+        if lang not in LANGS:
+            raise KeyError(lang)
+        return getattr(self, lang)
+
+    def as_dict(self) -> dict[str, str]:
+        return {"ru": self.ru, "en": self.en}
+
+
+@dataclass(frozen=True)
+class Colour:
+    id: str
+    name: Text
+    rgb: str  # "#rrggbb"
+    symbol: str
+
+
+@dataclass(frozen=True)
+class CardType:
+    id: str
+    kind: str
+    colour: str | None
+    count: int
+    name: Text
+    text: Text
+    art: str  # as written in the catalogue
+    art_path: Path | None  # where the file was found; None when the art is not drawn yet
+
+
+@dataclass(frozen=True)
+class Token:
+    id: str
+    value: int
+    count: int
+    name: Text
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    game: str
+    source: Path
+    title: Text
+    players: tuple[int, int]
+    age: int
+    minutes: tuple[int, int]
+    note: Text
+    back_art: str
+    back_art_path: Path | None
+    rules: dict[str, int]
+    colours: tuple[Colour, ...]
+    cards: tuple[CardType, ...]
+    tokens: tuple[Token, ...] = ()
+
+    @property
+    def total(self) -> int:
+        return sum(card.count for card in self.cards)
+
+    def card(self, card_id: str) -> CardType:
+        for card in self.cards:
+            if card.id == card_id:
+                return card
+        raise KeyError(card_id)
+
+    def colour(self, colour_id: str) -> Colour:
+        for colour in self.colours:
+            if colour.id == colour_id:
+                return colour
+        raise KeyError(colour_id)
+
+    def of_kind(self, kind: str) -> tuple[CardType, ...]:
+        return tuple(card for card in self.cards if card.kind == kind)
+
+    def count_of_kind(self, kind: str) -> int:
+        return sum(card.count for card in self.of_kind(kind))
+
+    def with_counts(self, counts: dict[str, int]) -> Catalogue:
+        """A copy with some card counts replaced (ids must exist)."""
+        cards = tuple(
+            dataclasses.replace(card, count=counts[card.id]) if card.id in counts else card
+            for card in self.cards
+        )
+        return dataclasses.replace(self, cards=cards)
+
+    def as_json(self) -> dict:
+        return {
+            "game": self.game,
+            "total": self.total,
+            "cards": [
+                {
+                    "id": card.id,
+                    "kind": card.kind,
+                    "colour": card.colour,
+                    "count": card.count,
+                    "name": card.name.as_dict(),
+                }
+                for card in self.cards
+            ],
+        }

@@ -1,0 +1,35 @@
+"""The deck as a plain-text table, in Russian or English."""
+
+from __future__ import annotations
+
+from toolkit.catalogue.model import Catalogue
+
+_HEADERS = {
+    "en": ("id", "kind", "colour", "count", "name"),
+    "ru": ("id", "вид", "цвет", "число", "название"),
+}
+_TOTAL = {"en": "total", "ru": "всего"}
+
+
+def deck_table(catalogue: Catalogue, lang: str) -> str:
+    rows = [
+        (
+            card.id,
+            card.kind,
+            catalogue.colour(card.colour).name[lang] if card.colour else "-",
+            str(card.count),
+            card.name[lang],
+        )
+        for card in catalogue.cards
+    ]
+    header = _HEADERS[lang]
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+
+    def line(row):
+        cells = [cell.rjust(widths[i]) if i == 3 else cell.ljust(widths[i]) for i, cell in enumerate(row)]
+        return "  ".join(cells).rstrip()
+
+    title = f"{catalogue.title[lang]} ({catalogue.game})"
+    rule = "-" * len(line(header))
+    total = f"{_TOTAL[lang]}: {catalogue.total}"
+    return "\n".join([title, line(header), rule, *map(line, rows), rule, total])

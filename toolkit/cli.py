@@ -1,0 +1,160 @@
+"""The command line: a thin click layer that parses options, calls one function and reports."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+import time
+
+import click
+
+from toolkit import __version__
+from toolkit.catalogue import BUILTIN_GAMES, load
+from toolkit.catalogue.model import LANGS
+from toolkit.errors import UserError
+
+
+class ToolkitGroup(click.Group):
+    """Every error a user can cause ends as one line on stderr and exit status 2."""
+
+    def main(self, args=None, prog_name=None, **extra):
+        extra["standalone_mode"] = False
+        try:
+            result = super().main(args=args, prog_name=prog_name, **extra)
+        except UserError as err:
+            _fail(str(err))
+        except click.UsageError as err:
+            where = f"{err.ctx.command_path}: " if err.ctx else ""
+            _fail(f"{where}{err.format_message()}")
+        except click.ClickException as err:
+            _fail(err.format_message())
+        except click.Abort:
+            _fail("aborted")
+        sys.exit(result if isinstance(result, int) else 0)
+
+
+def _fail(message: str) -> None:
+    click.echo(f"toolkit: error: {message}", err=True)
+    sys.exit(2)
+
+
+def catalogue_options(func):
+    """--game, --catalogue and --set: the options of every command that reads the catalogue."""
+
+    @click.option("--game", type=click.Choice(BUILTIN_GAMES), default="diamoniak", show_default=True,
+                  help="Built-in game whose catalogue to use.")
+    @click.option("--catalogue", "catalogue_path", type=click.Path(dir_okay=False),
+                  help="Load this catalogue TOML file instead of a built-in game.")
+    @click.option("--set", "overrides", multiple=True, metavar="ID=N",
+                  help="Override one card count for this run (repeatable), e.g. --set witch=8.")
+    @functools.wraps(func)
+    def wrapper(game, catalogue_path, overrides, **kwargs):
+        return func(game=game, catalogue_path=catalogue_path, overrides=overrides, **kwargs)
+
+    return wrapper
+
+
+lang_option = click.option("--lang", type=click.Choice(LANGS), default="en", show_default=True,
+                           help="Language of names and text.")
+
+
+@click.group(cls=ToolkitGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="toolkit")
+def main():
+    """Print-and-play sheets, rulebooks and exact odds for castle-building card games."""
+
+
+@main.command("catalogue")
+@catalogue_options
+@lang_option
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
+def catalogue_command(game, catalogue_path, overrides, lang, as_json):
+    """Show the deck: every card type with its kind, colour, count and name."""
+    catalogue = load(game, catalogue_path, overrides)
+    if as_json:
+        click.echo(json.dumps(catalogue.as_json(), ensure_ascii=False, indent=2))
+        return
+    from toolkit.catalogue.table import deck_table
+
+    click.echo(deck_table(catalogue, lang))
+
+
+@main.command("art")
+@click.option("--game", type=click.Choice(("all", *BUILTIN_GAMES)), default="all", show_default=True,
+              help="Built-in game whose art to draw.")
+@click.option("--catalogue", "catalogue_path", type=click.Path(dir_okay=False),
+              help="Draw the art of this catalogue TOML file instead.")
+@click.option("--set", "overrides", multiple=True, metavar="ID=N", help="Accepted like elsewhere; counts do not change art.")
+@click.option("--out-dir", type=click.Path(file_okay=False), default="card_art", show_default=True,
+              help="Folder to write into; each PNG goes to the path its catalogue names.")
+def art_command(game, catalogue_path, overrides, out_dir):
+    """Draw the original card art (faces and backs) as 300 DPI PNGs."""
+    from pathlib import Path
+
+    from toolkit.cards.art import CARD_PX, write_art
+
+    games = [None] if catalogue_path else (BUILTIN_GAMES if game == "all" else [game])
+    for name in games:
+        catalogue = load(name, catalogue_path, overrides, require_art=False)
+        written = write_art(catalogue, Path(out_dir))
+        click.echo(f"{catalogue.game}: {len(written)} images of {CARD_PX[0]} x {CARD_PX[1]} px in {out_dir}/{catalogue.game}")
+
+
+class _Progress:
+    """A progress bar on stderr that appears only once a run has taken more than a second."""
+
+    def __init__(self, total: int, label: str, enabled: bool):
+        self.total, self.label, self.enabled = total, label, enabled
+        self.done, self.bar, self.start = 0, None, time.monotonic()
+
+    def __call__(self, n: int) -> None:
+        self.done += n
+        if self.bar is not None:
+            self.bar.update(n)
+        elif self.enabled and time.monotonic() - self.start > 1.0:
+            self.bar = click.progressbar(length=self.total, label=self.label, file=sys.stderr)
+            self.bar.__enter__()
+            self.bar.update(self.done)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+
+
+def _seat_choices(values: tuple[str, ...]) -> dict[int, str]:
+    choices = {}
+    for value in values:
+        seat, sep, name = value.partition("=")
+        if not sep or not seat.strip().isdigit() or not name.strip():
+            raise UserError(f"--policy {value}: expected SEAT=NAME, e.g. --policy 2=stop-after-3")
+        choices[int(seat)] = name.strip()
+    return choices
+
+
+@main.command("simulate")
+@catalogue_options
+@click.option("--players", type=click.IntRange(1, 4), help="Players at the table (default: the game's minimum).")
+@click.option("--games", type=click.IntRange(1), default=10_000, show_default=True, help="Games to play.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Random seed: the same seed gives the same result.")
+@click.option("--policy", "policies", multiple=True, metavar="SEAT=NAME",
+              help="A seat's policy, e.g. 2=stop-after-3 or 1=risk-1,never-buy (repeatable; seats count from 1).")
+@click.option("--variant", "variants", multiple=True, metavar="NAME", help="A named rule variant (repeatable).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def simulate_command(game, catalogue_path, overrides, players, games, seed, policies, variants, as_json):
+    """Play many seeded games and report their length, win rates and events."""
+    from toolkit.sim.report import text_report
+    from toolkit.sim.simulate import simulate
+
+    catalogue = load(game, catalogue_path, overrides, require_art=False)
+    players = players or catalogue.players[0]
+    progress = _Progress(games, "simulating", enabled=sys.stderr.isatty() or not as_json)
+    try:
+        summary = simulate(catalogue, players=players, games=games, seed=seed, policies=_seat_choices(policies),
+                           variants=variants, progress=progress)
+    finally:
+        progress.close()
+    if as_json:
+        click.echo(json.dumps(summary.as_json(), indent=2))
+    else:
+        click.echo(text_report(summary, catalogue.title["en"]))

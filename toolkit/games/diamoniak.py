@@ -1,0 +1,349 @@
+"""Diamoniak's rules engine (shared/rules/diamoniak.md), for any deck the catalogue describes.
+
+A state moves through four kinds of points:
+
+* ``turn``: the player to move buys a castle card (``("buy", seller)``), draws (``("draw",)``),
+  or, when neither is possible, passes (``("pass",)``);
+* chance: a card comes off the pile; outcomes are card-type indices weighted by how many are left;
+* ``more``: after a castle, diamond or fairy card: ``("draw",)`` again or ``("stop",)``;
+* ``witch``: ``("fairy",)`` to spend a fairy, or ``("lose", loss)`` where ``loss`` is a tuple of
+  ``(zone, card_index, n)`` with zone ``"side"`` (right side) or ``"castle"`` (own castle).
+
+Card types are indexed in catalogue order; ``game.names[i]`` is the id of type ``i``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations_with_replacement
+from collections import Counter
+
+from toolkit.catalogue.model import Catalogue
+from toolkit.errors import UserError
+from toolkit.games import CHANCE, TERMINAL
+
+VARIANTS = {
+    "diamonds-to-discard": "the diamonds paid for a purchase go to the discard area, not to the seller",
+    "free-colour": "a player whose castle was emptied by witches loses the colour",
+}
+
+
+@dataclass(frozen=True)
+class DiamoniakGame:
+    """The fixed part of a game: the deck, the rule numbers, the variants, the number of players."""
+
+    names: tuple[str, ...]
+    kinds: tuple[str, ...]
+    colours: tuple[str | None, ...]
+    counts: tuple[int, ...]
+    castle_size: int
+    price: int
+    witch_takes: int
+    players: int = 1
+    variants: frozenset[str] = frozenset()
+
+    @classmethod
+    def from_catalogue(cls, catalogue: Catalogue, players: int = 1, variants=()) -> DiamoniakGame:
+        if catalogue.game != "diamoniak":
+            raise UserError(f"{catalogue.source.name}: game.id: expected a diamoniak catalogue, got '{catalogue.game}'")
+        unknown = sorted(set(variants) - set(VARIANTS))
+        if unknown:
+            raise UserError(f"--variant {unknown[0]}: unknown Diamoniak variant (choose from {', '.join(VARIANTS)})")
+        if not 1 <= players <= 4:
+            raise UserError(f"--players {players}: Diamoniak takes 1 to 4 players")
+        return cls(
+            names=tuple(card.id for card in catalogue.cards),
+            kinds=tuple(card.kind for card in catalogue.cards),
+            colours=tuple(card.colour for card in catalogue.cards),
+            counts=tuple(card.count for card in catalogue.cards),
+            castle_size=catalogue.rules["castle_size"],
+            price=catalogue.rules["price"],
+            witch_takes=catalogue.rules["witch_takes"],
+            players=players,
+            variants=frozenset(variants),
+        )
+
+    def indices(self, kind: str) -> tuple[int, ...]:
+        return tuple(i for i, k in enumerate(self.kinds) if k == kind)
+
+    def colour_total(self, colour: str) -> int:
+        return sum(n for n, c, k in zip(self.counts, self.colours, self.kinds) if k == "castle" and c == colour)
+
+    def new_initial_state(self) -> DiamoniakState:
+        return DiamoniakState(self)
+
+
+class Player:
+    """What one player holds: a castle colour, the castle, and the right side, as counts per type."""
+
+    __slots__ = ("colour", "castle", "side")
+
+    def __init__(self, types: int):
+        self.colour: str | None = None
+        self.castle = [0] * types
+        self.side = [0] * types
+
+    def copy(self) -> Player:
+        other = Player.__new__(Player)
+        other.colour, other.castle, other.side = self.colour, self.castle[:], self.side[:]
+        return other
+
+    def key(self) -> tuple:
+        return (self.colour, tuple(self.castle), tuple(self.side))
+
+
+class DiamoniakState:
+    """One moment of a game. Mutable: ``apply_action`` changes it in place; ``clone`` copies it."""
+
+    def __init__(self, game: DiamoniakGame):
+        self.game = game
+        types = len(game.names)
+        self.pile = list(game.counts)
+        self.discard = [0] * types
+        self.hands = [Player(types) for _ in range(game.players)]
+        self.player = 0  # whose turn it is
+        self.phase = "turn"  # turn | chance | more | witch | over
+        self.turns = 1  # turns started so far, this one included
+        self.drawn_this_turn = 0
+        self.last_built = False  # the last card drawn went into the player's own castle
+        self.passes = 0  # turns in a row in which nobody could act
+        self.winner: int | None = None
+        self.stalled = False  # the game can no longer end
+        self.witches = self.purchases = self.reshuffles = 0
+        self._witch = game.indices("witch")
+        self._fairy = game.indices("fairy")
+        self._diamond = game.indices("diamond")
+        if not self._anyone_can_win():
+            self.phase, self.stalled = "over", True
+
+    # --- the OpenSpiel-style interface ------------------------------------------------------------
+
+    def current_player(self) -> int:
+        if self.phase == "over":
+            return TERMINAL
+        return CHANCE if self.phase == "chance" else self.player
+
+    def is_terminal(self) -> bool:
+        return self.phase == "over"
+
+    def is_chance_node(self) -> bool:
+        return self.phase == "chance"
+
+    def chance_outcomes(self) -> list[tuple[int, int]]:
+        """(card index, weight): one outcome per card type left in the pile, weighted by its count."""
+        return [(i, n) for i, n in enumerate(self.pile) if n]
+
+    def legal_actions(self) -> list[tuple]:
+        if self.phase == "turn":
+            actions = [("buy", seller) for seller in self.sellers()]
+            if self._can_draw():
+                actions.append(("draw",))
+            return actions or [("pass",)]
+        if self.phase == "more":
+            return [("draw",), ("stop",)] if self._can_draw() else [("stop",)]
+        if self.phase == "witch":
+            return self._witch_actions()
+        return []
+
+    def apply_action(self, action) -> None:
+        if self.phase == "chance":
+            self._resolve(action)
+        elif action[0] == "draw":
+            self._start_draw()
+        elif action[0] == "stop" or action[0] == "pass":
+            if action[0] == "pass":
+                self.passes += 1
+                if self.passes >= self.game.players:
+                    self.phase, self.stalled = "over", True
+                    return
+            self._end_turn()
+        elif action[0] == "buy":
+            self._buy(action[1])
+        elif action[0] == "fairy":
+            self._spend_fairy()
+        elif action[0] == "lose":
+            self._lose(action[1])
+        else:
+            raise ValueError(f"unknown action {action!r}")
+
+    def clone(self) -> DiamoniakState:
+        other = DiamoniakState.__new__(DiamoniakState)
+        other.__dict__.update(self.__dict__)
+        other.pile, other.discard = self.pile[:], self.discard[:]
+        other.hands = [hand.copy() for hand in self.hands]
+        return other
+
+    def key(self) -> tuple:
+        """Everything that matters for the future of the game (for the exact solver)."""
+        return (self.phase, self.player, tuple(self.pile), tuple(self.discard),
+                tuple(hand.key() for hand in self.hands), self.winner, self.stalled)
+
+    def counters(self) -> dict[str, int]:
+        return {"witch_strikes": self.witches, "purchases": self.purchases, "reshuffles": self.reshuffles}
+
+    # --- questions policies ask ------------------------------------------------------------------
+
+    def castle_size(self, player: int) -> int:
+        return sum(self.hands[player].castle)
+
+    def diamonds(self, player: int) -> int:
+        side = self.hands[player].side
+        return sum(side[i] for i in self._diamond)
+
+    def fairies(self, player: int) -> int:
+        side = self.hands[player].side
+        return sum(side[i] for i in self._fairy)
+
+    def losable(self, player: int) -> int:
+        """Cards a witch can take from this player (everything but fairies)."""
+        hand = self.hands[player]
+        return sum(hand.castle) + sum(hand.side) - self.fairies(player)
+
+    def witch_chance(self) -> tuple[int, int]:
+        """(witches, cards) in the pile the next draw comes from (after a reshuffle if it is empty)."""
+        pile = self.pile if any(self.pile) else self.discard
+        return sum(pile[i] for i in self._witch), sum(pile)
+
+    def sellers(self) -> list[int]:
+        """Players the current player may buy a castle card of their colour from."""
+        game, me = self.game, self.hands[self.player]
+        if self.phase != "turn" or me.colour is None or self.diamonds(self.player) < game.price:
+            return []
+        mine = [i for i, c in enumerate(game.colours) if c == me.colour and game.kinds[i] == "castle"]
+        return [p for p, hand in enumerate(self.hands) if p != self.player and any(hand.side[i] for i in mine)]
+
+    # --- the rules --------------------------------------------------------------------------------
+
+    def _can_draw(self) -> bool:
+        return any(self.pile) or any(self.discard)
+
+    def _start_draw(self) -> None:
+        if not any(self.pile):
+            # Rule 6: the discard area is shuffled into a new pile when a card must be drawn.
+            self.pile, self.discard = self.discard, [0] * len(self.discard)
+            self.reshuffles += 1
+        self.phase = "chance"
+
+    def _resolve(self, card: int) -> None:
+        game, hand = self.game, self.hands[self.player]
+        if not self.pile[card]:
+            raise ValueError(f"no {game.names[card]} left in the pile")
+        self.pile[card] -= 1
+        self.drawn_this_turn += 1
+        self.passes = 0
+        self.last_built = False
+        kind = game.kinds[card]
+        if kind == "witch":
+            self.witches += 1
+            self.discard[card] += 1
+            self.phase = "witch"
+            return
+        if kind == "castle":
+            colour = game.colours[card]
+            if hand.colour == colour:
+                hand.castle[card] += 1
+                self.last_built = True
+            elif hand.colour is None and all(other.colour != colour for other in self.hands):
+                hand.colour = colour
+                hand.castle[card] += 1
+                self.last_built = True
+            else:
+                hand.side[card] += 1
+        else:  # diamond or fairy
+            hand.side[card] += 1
+        if not self._check_win():
+            self.phase = "more"
+
+    def _witch_actions(self) -> list[tuple]:
+        hand = self.hands[self.player]
+        actions = [("fairy",)] if self.fairies(self.player) else []
+        pool = [("side", i) for i, n in enumerate(hand.side) for _ in range(n) if self.game.kinds[i] != "fairy"]
+        pool += [("castle", i) for i, n in enumerate(hand.castle) for _ in range(n)]
+        take = min(self.game.witch_takes, len(pool))
+        kinds = sorted(set(pool))
+        have = Counter(pool)
+        seen = set()
+        for combo in combinations_with_replacement(kinds, take):
+            counted = Counter(combo)
+            if all(counted[k] <= have[k] for k in counted) and combo not in seen:
+                seen.add(combo)
+                actions.append(("lose", tuple((zone, i, n) for (zone, i), n in sorted(counted.items()))))
+        return actions
+
+    def _spend_fairy(self) -> None:
+        hand = self.hands[self.player]
+        fairy = next(i for i in self._fairy if hand.side[i])
+        hand.side[fairy] -= 1
+        self.discard[fairy] += 1
+        self._end_turn()
+
+    def _lose(self, loss) -> None:
+        hand = self.hands[self.player]
+        total = 0
+        for zone, card, n in loss:
+            held = hand.side if zone == "side" else hand.castle
+            if n < 1 or held[card] < n or (zone == "side" and self.game.kinds[card] == "fairy"):
+                raise ValueError(f"illegal loss {loss!r}")
+            held[card] -= n
+            self.discard[card] += n
+            total += n
+        if total != min(self.game.witch_takes, total + self.losable(self.player)):
+            raise ValueError(f"a witch takes {self.game.witch_takes} cards, not {total}")
+        if "free-colour" in self.game.variants and not any(hand.castle):
+            hand.colour = None
+        if not self._anyone_can_win():
+            self.phase, self.stalled = "over", True
+            return
+        self._end_turn()
+
+    def _buy(self, seller: int) -> None:
+        game, me, other = self.game, self.hands[self.player], self.hands[seller]
+        if seller not in self.sellers():
+            raise ValueError(f"cannot buy from player {seller}")
+        card = max((i for i, c in enumerate(game.colours) if c == me.colour and other.side[i]),
+                   key=lambda i: other.side[i])
+        other.side[card] -= 1
+        me.castle[card] += 1
+        to_pay = game.price
+        for i in self._diamond:
+            paid = min(to_pay, me.side[i])
+            me.side[i] -= paid
+            to_pay -= paid
+            if "diamonds-to-discard" in game.variants:
+                self.discard[i] += paid
+            else:
+                other.side[i] += paid
+        self.purchases += 1
+        self.passes = 0
+        if not self._check_win():
+            self._end_turn()
+
+    def _check_win(self) -> bool:
+        if sum(self.hands[self.player].castle) >= self.game.castle_size:
+            self.winner, self.phase = self.player, "over"
+            return True
+        return False
+
+    def _end_turn(self) -> None:
+        self.player = (self.player + 1) % self.game.players
+        self.turns += 1
+        self.drawn_this_turn = 0
+        self.phase = "turn"
+
+    def _anyone_can_win(self) -> bool:
+        """False once no player can ever complete a castle (too few cards of every reachable colour)."""
+        game = self.game
+        size = game.castle_size
+        colours = {c for c, k in zip(game.colours, game.kinds) if k == "castle"}
+        claimed = {hand.colour for hand in self.hands if hand.colour is not None}
+        freeable = "free-colour" in game.variants
+        for hand in self.hands:
+            if hand.colour is not None:
+                if game.colour_total(hand.colour) >= size:
+                    return True
+                if not freeable:
+                    continue
+            open_colours = colours if freeable else colours - claimed
+            if any(game.colour_total(c) >= size for c in open_colours):
+                return True
+        return False

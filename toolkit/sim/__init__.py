@@ -1,0 +1,1 @@
+"""Monte Carlo simulation over the rules engines: seeded runs, named policies, statistics."""

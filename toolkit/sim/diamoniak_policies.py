@@ -1,0 +1,209 @@
+"""How a Diamoniak player decides: when to stop drawing, what a witch takes, whether to buy.
+
+A player's policy is three rules, one per decision, each chosen by name; ``parse("stop-after-3,never-buy")``
+replaces the named parts of the default (``until-witch,fairy-first,buy-most``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from toolkit.errors import UserError
+
+
+# --- when to stop drawing ---------------------------------------------------------------------------
+
+class UntilWitch:
+    """Never stop by choice: draw until a witch ends the turn (the solo model's player)."""
+
+    name = "until-witch"
+
+    def wants_more(self, state) -> bool:
+        return True
+
+
+@dataclass(frozen=True)
+class StopAfter:
+    """Stop once k cards were drawn this turn."""
+
+    k: int
+
+    @property
+    def name(self) -> str:
+        return f"stop-after-{self.k}"
+
+    def wants_more(self, state) -> bool:
+        return state.drawn_this_turn < self.k
+
+
+@dataclass(frozen=True)
+class StopAtRisk:
+    """Stop when a witch now would take more than h cards (a held fairy means nothing is at risk)."""
+
+    h: int
+
+    @property
+    def name(self) -> str:
+        return f"risk-{self.h}"
+
+    def wants_more(self, state) -> bool:
+        me = state.player
+        at_risk = 0 if state.fairies(me) else min(state.game.witch_takes, state.losable(me))
+        return at_risk <= self.h
+
+
+@dataclass(frozen=True)
+class StopAtOdds:
+    """Stop when the next card is a witch with a chance of p percent or more."""
+
+    p: int
+
+    @property
+    def name(self) -> str:
+        return f"odds-{self.p}"
+
+    def wants_more(self, state) -> bool:
+        witches, cards = state.witch_chance()
+        return cards == 0 or 100 * witches < self.p * cards
+
+
+class StopOnCastle:
+    """Stop right after a castle card of one's own colour."""
+
+    name = "stop-on-castle"
+
+    def wants_more(self, state) -> bool:
+        return not state.last_built
+
+
+# --- what a witch takes -----------------------------------------------------------------------------
+
+def _loss_by_order(state, order: tuple[str, ...]) -> tuple:
+    """Take the witch's cards from the zones in ``order`` ("others", "diamonds", "castle")."""
+    game, hand = state.game, state.hands[state.player]
+    left = min(game.witch_takes, state.losable(state.player))
+    loss = []
+    for zone in order:
+        if zone == "castle":
+            pool = [("castle", i) for i, n in enumerate(hand.castle) if n]
+            held = hand.castle
+        else:
+            wanted = "castle" if zone == "others" else "diamond"
+            pool = [("side", i) for i, n in enumerate(hand.side) if n and game.kinds[i] == wanted]
+            held = hand.side
+        for where, i in sorted(pool, key=lambda p: (-held[p[1]], p[1])):
+            n = min(left, held[i])
+            if n:
+                loss.append((where, i, n))
+                left -= n
+    return ("lose", tuple(sorted(loss)))
+
+
+@dataclass(frozen=True)
+class WitchOrder:
+    """Spend a fairy first if ``fairy`` and one is held; then lose cards zone by zone in ``order``."""
+
+    name: str
+    fairy: bool
+    order: tuple[str, ...]
+
+    def choose(self, state) -> tuple:
+        if self.fairy and state.fairies(state.player):
+            return ("fairy",)
+        return _loss_by_order(state, self.order)
+
+
+FAIRY_FIRST = WitchOrder("fairy-first", True, ("others", "diamonds", "castle"))
+KEEP_DIAMONDS = WitchOrder("keep-diamonds", True, ("others", "castle", "diamonds"))
+SAVE_FAIRY = WitchOrder("save-fairy", False, ("others", "diamonds", "castle"))
+
+
+# --- whether to buy ---------------------------------------------------------------------------------
+
+class BuyFromRichest:
+    """Buy whenever possible, from the player holding most cards of one's colour."""
+
+    name = "buy-most"
+
+    def choose(self, state) -> int | None:
+        sellers = state.sellers()
+        if not sellers:
+            return None
+        colour = state.hands[state.player].colour
+        game = state.game
+
+        def held(p):
+            return sum(n for i, n in enumerate(state.hands[p].side) if game.colours[i] == colour)
+
+        return max(sellers, key=lambda p: (held(p), -((p - state.player) % game.players)))
+
+
+class NeverBuy:
+    name = "never-buy"
+
+    def choose(self, state) -> int | None:
+        return None
+
+
+# --- a whole player ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class DiamoniakPolicy:
+    draw: object = UntilWitch()
+    witch: object = FAIRY_FIRST
+    buy: object = BuyFromRichest()
+
+    @property
+    def name(self) -> str:
+        return f"{self.draw.name},{self.witch.name},{self.buy.name}"
+
+    def act(self, state) -> tuple:
+        if state.phase == "turn":
+            seller = self.buy.choose(state)
+            if seller is not None:
+                return ("buy", seller)
+            actions = state.legal_actions()
+            return ("draw",) if ("draw",) in actions else actions[0]
+        if state.phase == "more":
+            if self.draw.wants_more(state) and ("draw",) in state.legal_actions():
+                return ("draw",)
+            return ("stop",)
+        if state.phase == "witch":
+            return self.witch.choose(state)
+        raise ValueError(f"no decision to take in phase {state.phase}")
+
+
+_FIXED = {
+    "until-witch": ("draw", UntilWitch()),
+    "stop-on-castle": ("draw", StopOnCastle()),
+    "fairy-first": ("witch", FAIRY_FIRST),
+    "keep-diamonds": ("witch", KEEP_DIAMONDS),
+    "save-fairy": ("witch", SAVE_FAIRY),
+    "buy-most": ("buy", BuyFromRichest()),
+    "never-buy": ("buy", NeverBuy()),
+}
+_NUMBERED = {"stop-after": ("draw", StopAfter, 1), "risk": ("draw", StopAtRisk, 0), "odds": ("draw", StopAtOdds, 1)}
+NAMES = (*_FIXED, "stop-after-K", "risk-H", "odds-P")
+
+
+def parse(text: str) -> DiamoniakPolicy:
+    """``"default"`` or a comma-separated list of rule names, e.g. ``"stop-after-2,never-buy"``."""
+    parts: dict[str, object] = {}
+    for name in (part.strip() for part in text.split(",")):
+        if name in ("", "default"):
+            continue
+        if name in _FIXED:
+            decision, rule = _FIXED[name]
+        else:
+            match = re.fullmatch(r"([a-z-]+)-(\d+)", name)
+            if not match or match.group(1) not in _NUMBERED:
+                raise UserError(f"--policy {text}: unknown Diamoniak policy '{name}' (choose from {', '.join(NAMES)})")
+            decision, factory, minimum = _NUMBERED[match.group(1)]
+            if int(match.group(2)) < minimum:
+                raise UserError(f"--policy {text}: '{name}' needs a number >= {minimum}")
+            rule = factory(int(match.group(2)))
+        if decision in parts:
+            raise UserError(f"--policy {text}: two rules for the {decision} decision")
+        parts[decision] = rule
+    return DiamoniakPolicy(**parts)

@@ -1,0 +1,37 @@
+"""The simulator's summary as readable text."""
+
+from __future__ import annotations
+
+from toolkit.sim.stats import Summary
+
+_COUNTER_NAMES = {
+    "witch_strikes": "witch strikes",
+    "purchases": "purchases",
+    "reshuffles": "reshuffles",
+}
+
+
+def text_report(summary: Summary, title: str) -> str:
+    s = summary
+    seats = "player" if s.players == 1 else "players"
+    lines = [f"{title}: {s.players} {seats}, {s.games} games (seed {s.seed})"]
+    for seat, policy in enumerate(s.policies, start=1):
+        lines.append(f"  seat {seat} policy: {policy}")
+    if s.variants:
+        lines.append(f"  variants: {', '.join(s.variants)}")
+    if s.unfinished:
+        lines.append(f"  {s.unfinished} of {s.games} games could not end (no castle or goal reachable, "
+                     "or past the turn limit); they are left out of the lengths")
+    if s.mean is None:
+        lines.append("no game ended: this composition or policy cannot finish a game")
+        return "\n".join(lines)
+    unit = "turns" if s.players == 1 else "rounds"
+    lines.append(f"game length ({unit}): mean {s.mean:.3f} ± {s.stderr:.3f} "
+                 f"(95% interval {s.ci95[0]:.3f} to {s.ci95[1]:.3f}), median {s.median:g}")
+    lines.append("percentiles: " + ", ".join(f"{q}%: {v}" for q, v in s.percentiles.items()))
+    for seat, (rate, (low, high)) in enumerate(zip(s.win_rate, s.win_ci), start=1):
+        lines.append(f"seat {seat} wins {100 * rate:.1f}% (95% interval {100 * low:.1f}% to {100 * high:.1f}%)")
+    for name, mean in s.per_game.items():
+        label = _COUNTER_NAMES.get(name, name.replace("_", " "))
+        lines.append(f"{label}: {mean:.3f} per game, in {100 * s.at_least_once[name]:.1f}% of games")
+    return "\n".join(lines)

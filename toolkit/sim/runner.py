@@ -1,0 +1,45 @@
+"""Play whole games with seeded randomness: chance by the engine's exact weights, decisions by policies."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from toolkit.games import CHANCE
+
+
+class GameDidNotEnd(Exception):
+    """A game ran past the safety limit of turns without a winner."""
+
+
+@dataclass
+class GameRecord:
+    """What one finished game tells the statistics."""
+
+    rounds: int | None  # rounds played up to the end; None when the game could not end
+    winner: int | None
+    counters: dict[str, int] = field(default_factory=dict)
+
+
+def sample_outcome(outcomes: list[tuple[object, int]], rng: random.Random):
+    """Pick one outcome with probability weight / total weight."""
+    total = sum(weight for _, weight in outcomes)
+    r = rng.randrange(total)
+    for outcome, weight in outcomes:
+        r -= weight
+        if r < 0:
+            return outcome
+    raise AssertionError("weights changed while sampling")
+
+
+def play(state, policies, rng: random.Random, max_turns: int = 10_000):
+    """Play ``state`` to its end in place; ``policies[p].act(state)`` decides for seat p."""
+    while not state.is_terminal():
+        player = state.current_player()
+        if player == CHANCE:
+            state.apply_action(sample_outcome(state.chance_outcomes(), rng))
+        else:
+            state.apply_action(policies[player].act(state))
+            if state.turns > max_turns:
+                raise GameDidNotEnd(f"no winner after {max_turns} turns")
+    return state
