@@ -1,0 +1,471 @@
+"""Exact answers for absorbing Markov chains: expected steps, absorption odds, timing.
+
+A chain is given as ``{state: [(weight, next_state), ...]}``. States without an
+entry are absorbing. Everything is computed with exact rational arithmetic:
+``gmpy2.mpq`` when gmpy2 is installed (faster), ``fractions.Fraction``
+otherwise; results are always returned as ``Fraction``.
+
+How it works: the states are numbered once, and the transition graph is split
+into strongly connected components (SCCs) with networkx. A chain built from a
+game is mostly acyclic, so most components are single states, solved by direct
+substitution; the few larger components (small cycles) are solved by exact
+Gaussian elimination on just their own states.
+
+* Expected values are solved *backwards* (successors first) and cached per state,
+  so a second query from another start only solves what is new.
+* Absorption probabilities and rewards come from the expected number of visits to
+  each state, solved *forwards* from one start (predecessors first). One solve
+  serves every absorbing state and every reward function, however many there are.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from fractions import Fraction
+from typing import Any
+
+import networkx as nx
+
+#: The rational type used internally when none is given: gmpy2.mpq if installed.
+DEFAULT_NUMBER: type
+try:
+    from gmpy2 import mpq as DEFAULT_NUMBER
+except ImportError:  # gmpy2 is optional: the same algebra works on Fractions
+    DEFAULT_NUMBER = Fraction
+
+Weight = int | Fraction
+Reward = Callable[[Hashable], Weight]
+
+
+class InfiniteExpectation(ValueError):
+    """A start state may never be absorbed: it can reach a closed class of transient states."""
+
+
+class Chain:
+    """An absorbing Markov chain, solved exactly.
+
+    ``transitions`` maps each non-absorbing state to an iterable of
+    ``(weight, next_state)`` pairs. Weights are ``int`` or ``Fraction`` (any
+    rational), at least 0, and are divided by the state's total weight; zero
+    weights are ignored, repeated next states add up and self-loops are allowed.
+    A state without an entry, or that only appears as a target, is absorbing.
+
+    ``number`` picks the rational type used for the algebra (``Fraction`` or
+    ``gmpy2.mpq``); the default is :data:`DEFAULT_NUMBER`. Results are always
+    ``Fraction``.
+
+    Raises ``ValueError`` for a negative weight, or for a state whose entry is
+    empty or whose weights sum to 0; ``TypeError`` for a weight that is not a
+    rational number (floats are refused: they would make the answers inexact).
+    """
+
+    def __init__(self, transitions: Mapping[Hashable, Iterable[tuple[Weight, Hashable]]], *, number: type | None = None):
+        self._number = number or DEFAULT_NUMBER
+        self._zero = self._number(0)
+        self._one = self._number(1)
+        self._build(transitions)
+        self._build_components()
+        # Cache of expected steps per state (None = not solved yet) and of
+        # components that cannot be left with certainty, mapped to the closed
+        # class they can reach.
+        self._steps: list[Any] = [None] * self._transient_count + [self._zero] * (len(self._states) - self._transient_count)
+        self._doomed: dict[int, int] = {}
+        self._last_visits: tuple[int, dict[int, Any], dict[int, Any]] | None = None
+
+    # -- construction ---------------------------------------------------------
+
+    def _build(self, transitions: Mapping[Hashable, Iterable[tuple[Weight, Hashable]]]) -> None:
+        """Number the states (transient first) and store normalised transition probabilities."""
+        weighted = {state: _combined_weights(state, pairs) for state, pairs in transitions.items()}
+        self._states: list[Hashable] = list(weighted)
+        self._transient_count = len(self._states)
+        self._index: dict[Hashable, int] = {state: i for i, state in enumerate(self._states)}
+        for targets in weighted.values():
+            for target in targets:
+                if target not in self._index:
+                    self._index[target] = len(self._states)
+                    self._states.append(target)
+
+        # Per transient state: probability of staying put, moves to other
+        # transient states, and exits to absorbing states.
+        self._loop: list[Any] = []
+        self._moves: list[list[tuple[int, Any]]] = []
+        self._exits: list[list[tuple[int, Any]]] = []
+        for i, targets in enumerate(weighted.values()):
+            total = sum(targets.values())
+            loop, moves, exits = self._zero, [], []
+            for target, weight in targets.items():
+                j = self._index[target]
+                probability = self._ratio(weight, total)
+                if j == i:
+                    loop = probability
+                elif j < self._transient_count:
+                    moves.append((j, probability))
+                else:
+                    exits.append((j, probability))
+            self._loop.append(loop)
+            self._moves.append(moves)
+            self._exits.append(exits)
+
+    def _build_components(self) -> None:
+        """Split the transient states into SCCs and record the DAG between them."""
+        graph = nx.DiGraph()
+        graph.add_nodes_from(range(self._transient_count))
+        graph.add_edges_from((i, j) for i, moves in enumerate(self._moves) for j, _ in moves)
+        self._members: list[list[int]] = [
+            sorted(members) if len(members) > 1 else list(members)
+            for members in nx.strongly_connected_components(graph)
+        ]
+        self._component_of: list[int] = [0] * self._transient_count
+        for component, members in enumerate(self._members):
+            for i in members:
+                self._component_of[i] = component
+        self._successors: list[list[int]] = [self._component_successors(c) for c in range(len(self._members))]
+        # A component is closed when nothing leaves it: no move to another
+        # component and no exit to an absorbing state.
+        self._closed: set[int] = {
+            c for c, members in enumerate(self._members)
+            if not self._successors[c] and not any(self._exits[i] for i in members)
+        }
+
+    def _component_successors(self, component: int) -> list[int]:
+        """The other components that the states of ``component`` move to."""
+        component_of = self._component_of
+        successors = {component_of[j] for i in self._members[component] for j, _ in self._moves[i]}
+        successors.discard(component)
+        return list(successors)
+
+    def _ratio(self, weight: Weight, total: Weight) -> Any:
+        """``weight / total`` in the internal number type."""
+        if type(weight) is int and type(total) is int:
+            return self._number(weight, total)
+        ratio = Fraction(weight) / total
+        return self._number(ratio.numerator, ratio.denominator)
+
+    # -- public API -------------------------------------------------------------
+
+    @property
+    def states(self) -> tuple[Hashable, ...]:
+        """Every state: those with an entry first, in the given order, then the absorbing ones as first met."""
+        return tuple(self._states)
+
+    @property
+    def absorbing(self) -> tuple[Hashable, ...]:
+        """The absorbing states, in the order they were first met as targets."""
+        return tuple(self._states[self._transient_count:])
+
+    def expected_steps(self, start: Hashable) -> Fraction:
+        """Expected number of steps from ``start`` until absorption (0 if ``start`` is absorbing).
+
+        Raises :class:`InfiniteExpectation` if absorption from ``start`` is not certain.
+        """
+        i = self._state_index(start)
+        if i >= self._transient_count:
+            return Fraction(0)
+        self._solve_steps_from(self._component_of[i])
+        self._raise_if_doomed(i)
+        return _fraction(self._steps[i])
+
+    def expected_steps_all(self) -> dict[Hashable, Fraction]:
+        """Expected steps to absorption from every state (absorbing states give 0).
+
+        Raises :class:`InfiniteExpectation` if any state may never be absorbed.
+        """
+        for component in range(len(self._members)):
+            self._solve_steps_from(component)
+        for i in range(self._transient_count):
+            self._raise_if_doomed(i)
+        return {state: _fraction(steps) for state, steps in zip(self._states, self._steps)}
+
+    def absorption_probabilities(self, start: Hashable) -> dict[Hashable, Fraction]:
+        """Probability of ending in each absorbing state, starting from ``start``.
+
+        Only absorbing states with a non-zero probability are listed; an
+        absorbing ``start`` gives ``{start: 1}``. Raises
+        :class:`InfiniteExpectation` if absorption from ``start`` is not certain
+        (the probabilities would not sum to 1).
+        """
+        i = self._state_index(start)
+        if i >= self._transient_count:
+            return {start: Fraction(1)}
+        _, absorbed = self._visits(i)
+        return {self._states[a]: _fraction(p) for a, p in absorbed.items() if p}
+
+    def expected_reward(self, start: Hashable, reward: Reward) -> Fraction:
+        """Expected total of ``reward(state)``, collected on leaving each transient state, until absorption.
+
+        ``reward`` returns an int or Fraction; ``reward=lambda s: 1`` gives
+        :meth:`expected_steps`, an indicator gives the expected number of visits
+        to a set of states. It is called once per transient state reachable from
+        ``start``. Raises :class:`InfiniteExpectation` if absorption from
+        ``start`` is not certain.
+        """
+        i = self._state_index(start)
+        if i >= self._transient_count:
+            return Fraction(0)
+        visits, _ = self._visits(i)
+        total = self._zero
+        for j, count in visits.items():
+            value = _checked_rational(reward(self._states[j]), "reward")
+            total += count * self._ratio(value, 1)
+        return _fraction(total)
+
+    def step_distribution(self, start: Hashable, max_steps: int) -> list[Fraction]:
+        """``P(absorbed at exactly step k)`` for ``k = 0 .. max_steps``.
+
+        Computed by pushing the exact probability vector forward one step at a
+        time. The list sums to ``1 - P(not absorbed after max_steps steps)``.
+        Unlike the other queries this never raises for a chain that may not be
+        absorbed: the missing mass is simply never collected.
+        """
+        if max_steps < 0:
+            raise ValueError(f"max_steps must be at least 0, got {max_steps}")
+        i = self._state_index(start)
+        if i >= self._transient_count:
+            return [Fraction(1)] + [Fraction(0)] * max_steps
+        result = [Fraction(0)]
+        current = {i: self._one}
+        for _ in range(max_steps):
+            current, absorbed = self._step(current)
+            result.append(_fraction(absorbed))
+        return result
+
+    # -- expected steps: backward solve, cached ----------------------------------
+
+    def _solve_steps_from(self, root: int) -> None:
+        """Solve expected steps for every component reachable from ``root`` that is not solved yet."""
+        for component in self._postorder(root, skip=self._steps_known):
+            doomed = self._doomed_successor(component)
+            if doomed is not None:
+                self._doomed[component] = doomed
+                continue
+            members = self._members[component]
+            if len(members) == 1:
+                self._solve_single_steps(members[0])
+            else:
+                self._solve_component_steps(component, members)
+
+    def _steps_known(self, component: int) -> bool:
+        """True once a component is solved or known to be doomed (then so is everything it reaches)."""
+        return component in self._doomed or self._steps[self._members[component][0]] is not None
+
+    def _doomed_successor(self, component: int) -> int | None:
+        """The closed component this one can reach (itself if closed), or None; successors must be done."""
+        if component in self._closed:
+            return component
+        for successor in self._successors[component]:
+            if successor in self._doomed:
+                return self._doomed[successor]
+        return None
+
+    def _solve_single_steps(self, i: int) -> None:
+        """E[i] = (1 + sum_t p(i,t) E[t]) / (1 - p(i,i)) for a state that is its own component."""
+        steps = self._steps
+        total = self._one
+        for j, probability in self._moves[i]:
+            total += probability * steps[j]
+        loop = self._loop[i]
+        steps[i] = total / (self._one - loop) if loop else total
+
+    def _solve_component_steps(self, component: int, members: list[int]) -> None:
+        """Solve (I - Q) E = 1 + (steps leaving the component) on one component's states."""
+        local = {i: k for k, i in enumerate(members)}
+        rows: list[dict[int, Any]] = []
+        rhs: list[Any] = []
+        for i in members:
+            row = {local[i]: self._one - self._loop[i]}
+            total = self._one
+            for j, probability in self._moves[i]:
+                if j in local:
+                    row[local[j]] = row.get(local[j], self._zero) - probability
+                else:
+                    total += probability * self._steps[j]
+            rows.append(row)
+            rhs.append(total)
+        for i, value in zip(members, _solve_linear(rows, rhs)):
+            self._steps[i] = value
+
+    # -- visits: forward solve from one start --------------------------------------
+
+    def _visits(self, start: int) -> tuple[dict[int, Any], dict[int, Any]]:
+        """Expected visits to each transient state, and absorption probabilities, from ``start``.
+
+        Components are solved in topological order while probability flows
+        forwards; the flow that reaches an absorbing state is its absorption
+        probability. The last start's result is cached.
+        """
+        if self._last_visits is not None and self._last_visits[0] == start:
+            return self._last_visits[1], self._last_visits[2]
+        order = self._postorder(self._component_of[start])
+        for component in order:
+            if component in self._closed:
+                raise self._infinite(start, component)
+        inflow = {start: self._one}
+        visits: dict[int, Any] = {}
+        absorbed: dict[int, Any] = {}
+        for component in reversed(order):
+            members = self._members[component]
+            if len(members) == 1:
+                i = members[0]
+                loop = self._loop[i]
+                visits[i] = inflow.pop(i) / (self._one - loop) if loop else inflow.pop(i)
+            else:
+                visits.update(self._solve_component_visits(members, inflow))
+            self._push_flow(component, members, visits, inflow, absorbed)
+        self._last_visits = (start, visits, absorbed)
+        return visits, absorbed
+
+    def _solve_component_visits(self, members: list[int], inflow: dict[int, Any]) -> dict[int, Any]:
+        """Solve (I - Q)^T v = inflow on one component's states."""
+        local = {i: k for k, i in enumerate(members)}
+        rows: list[dict[int, Any]] = [{k: self._one - self._loop[i]} for k, i in enumerate(members)]
+        for i in members:
+            for j, probability in self._moves[i]:
+                if j in local:
+                    row = rows[local[j]]
+                    row[local[i]] = row.get(local[i], self._zero) - probability
+        rhs = [inflow.pop(i, self._zero) for i in members]
+        return dict(zip(members, _solve_linear(rows, rhs)))
+
+    def _push_flow(self, component: int, members: list[int], visits: dict[int, Any],
+                   inflow: dict[int, Any], absorbed: dict[int, Any]) -> None:
+        """Send the flow leaving a solved component on to later components and absorbing states."""
+        component_of = self._component_of
+        for i in members:
+            count = visits[i]
+            for j, probability in self._moves[i]:
+                if component_of[j] != component:
+                    inflow[j] = inflow.get(j, self._zero) + count * probability
+            for a, probability in self._exits[i]:
+                absorbed[a] = absorbed.get(a, self._zero) + count * probability
+
+    # -- step distribution ---------------------------------------------------------
+
+    def _step(self, current: dict[int, Any]) -> tuple[dict[int, Any], Any]:
+        """Advance a sparse distribution over transient states by one step; return it and the mass absorbed."""
+        following: dict[int, Any] = {}
+        absorbed = self._zero
+        for i, mass in current.items():
+            loop = self._loop[i]
+            if loop:
+                following[i] = following.get(i, self._zero) + mass * loop
+            for j, probability in self._moves[i]:
+                following[j] = following.get(j, self._zero) + mass * probability
+            for _, probability in self._exits[i]:
+                absorbed += mass * probability
+        return following, absorbed
+
+    # -- helpers ---------------------------------------------------------------------
+
+    def _postorder(self, root: int, skip: Callable[[int], bool] = lambda component: False) -> list[int]:
+        """Components reachable from ``root``, successors before predecessors; ``skip`` prunes the search."""
+        if skip(root):
+            return []
+        order: list[int] = []
+        seen = {root}
+        stack = [(root, iter(self._successors[root]))]
+        while stack:
+            component, successors = stack[-1]
+            for successor in successors:
+                if successor not in seen and not skip(successor):
+                    seen.add(successor)
+                    stack.append((successor, iter(self._successors[successor])))
+                    break
+            else:
+                stack.pop()
+                order.append(component)
+        return order
+
+    def _state_index(self, state: Hashable) -> int:
+        try:
+            return self._index[state]
+        except KeyError:
+            raise KeyError(f"unknown state {state!r}: it has no transitions and no state leads to it") from None
+
+    def _raise_if_doomed(self, i: int) -> None:
+        closed = self._doomed.get(self._component_of[i])
+        if closed is not None:
+            raise self._infinite(i, closed)
+
+    def _infinite(self, start: int, closed: int) -> InfiniteExpectation:
+        """The error for a start that can reach the closed component ``closed``."""
+        members = self._members[closed]
+        shown = ", ".join(repr(self._states[i]) for i in members[:3])
+        if len(members) == 1:
+            what = f"state {shown}, which only leads back to itself"
+        else:
+            more = f" and {len(members) - 3} more" if len(members) > 3 else ""
+            what = f"the closed cycle of {len(members)} states {shown}{more}, which no move leaves"
+        return InfiniteExpectation(
+            f"state {self._states[start]!r} may never be absorbed: it can reach {what}"
+        )
+
+
+def _combined_weights(state: Hashable, pairs: Iterable[tuple[Weight, Hashable]]) -> dict[Hashable, Weight]:
+    """Check one state's ``(weight, next_state)`` pairs and add up weights per next state."""
+    combined: dict[Hashable, Weight] = {}
+    for pair in pairs:
+        try:
+            weight, target = pair
+        except (TypeError, ValueError):
+            raise ValueError(f"state {state!r}: expected (weight, next_state) pairs, got {pair!r}") from None
+        if type(weight) is not int:
+            weight = _checked_rational(weight, f"state {state!r}: weight")
+        if weight < 0:
+            raise ValueError(f"state {state!r}: weight {weight} for next state {target!r} is negative")
+        if weight:
+            combined[target] = combined.get(target, 0) + weight
+    if not combined:
+        raise ValueError(
+            f"state {state!r} has no transitions with positive weight; "
+            "leave absorbing states out of the mapping instead"
+        )
+    return combined
+
+
+def _checked_rational(value: Any, what: str) -> Weight:
+    """``value`` as an int or Fraction, refusing floats and other inexact numbers."""
+    if type(value) is int or type(value) is Fraction:
+        return value
+    if not isinstance(value, numbers.Rational):
+        raise TypeError(f"{what} must be an int or Fraction, got {value!r}")
+    return Fraction(int(value.numerator), int(value.denominator))
+
+
+def _fraction(value: Any) -> Fraction:
+    """The public result type: convert an internal rational (Fraction or mpq) to Fraction."""
+    if isinstance(value, Fraction):
+        return value
+    return Fraction(int(value.numerator), int(value.denominator))
+
+
+def _solve_linear(rows: list[dict[int, Any]], rhs: list[Any]) -> list[Any]:
+    """Solve a sparse linear system exactly; ``rows[k]`` maps column -> coefficient. Modifies its inputs.
+
+    The systems here are ``I - Q`` (or its transpose) for one component that
+    can be left, a non-singular M-matrix, so Gaussian elimination without
+    pivoting never meets a zero pivot.
+    """
+    size = len(rows)
+    for k in range(size):
+        pivot_row = rows[k]
+        pivot = pivot_row[k]
+        for i in range(k + 1, size):
+            row = rows[i]
+            factor = row.pop(k, None)
+            if not factor:
+                continue
+            factor /= pivot
+            for column, value in pivot_row.items():
+                if column != k:
+                    row[column] = row[column] - factor * value if column in row else -factor * value
+            rhs[i] -= factor * rhs[k]
+    solution: list[Any] = [None] * size
+    for k in reversed(range(size)):
+        total = rhs[k]
+        for column, value in rows[k].items():
+            if column != k:
+                total -= value * solution[column]
+        solution[k] = total / rows[k][k]
+    return solution
