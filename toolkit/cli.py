@@ -101,6 +101,72 @@ def art_command(game, catalogue_path, overrides, out_dir):
         click.echo(f"{catalogue.game}: {len(written)} images of {CARD_PX[0]} x {CARD_PX[1]} px in {out_dir}/{catalogue.game}")
 
 
+card_option = click.option("--card", "card_size", default="poker", show_default=True, metavar="SIZE",
+                           help="Card size: poker (63x88), bridge (57x89), mini (44x63), tarot (70x120) "
+                                "or WxH in mm, e.g. 60x90.")
+
+
+@main.command("print-cards")
+@catalogue_options
+@lang_option
+@click.option("--paper", type=click.Choice(("a4", "letter"), case_sensitive=False), default="a4", show_default=True, help="Paper size.")
+@card_option
+@click.option("--bleed", type=float, default=0.0, show_default=True, metavar="MM",
+              help="Art printed this far past each cut line (cards then sit 2 x bleed apart).")
+@click.option("--gutter", type=float, default=0.0, show_default=True, metavar="MM", help="Space between cards.")
+@click.option("--margin", type=float, default=5.0, show_default=True, metavar="MM",
+              help="Unprinted border of the paper; nothing is printed in it.")
+@click.option("--duplex", type=click.Choice(("long", "short", "fold", "none")), default="long", show_default=True,
+              help="Backs: each sheet's backs on the next page for a long- or short-edge flip; "
+                   "fold: fronts and backs on one sheet either side of a fold line; none: fronts only.")
+@click.option("--crop-marks/--no-crop-marks", default=True, show_default=True,
+              help="Cut lines continued outside the cards.")
+@click.option("--out", type=click.Path(dir_okay=False), help="PDF to write [default: output/<game>-cards-<lang>.pdf].")
+def print_cards_command(game, catalogue_path, overrides, lang, paper, card_size, bleed, gutter, margin, duplex,
+                        crop_marks, out):
+    """Print-and-play PDF: every card at its exact size on A4 or Letter, backs and tokens."""
+    from pathlib import Path
+
+    from toolkit.cards.render import parse_card_size
+    from toolkit.files import write_atomic
+    from toolkit.print import print_cards
+
+    card_mm = parse_card_size(card_size)
+    catalogue = load(game, catalogue_path, overrides)
+    result = print_cards(catalogue, lang=lang, paper=paper, card_mm=card_mm, bleed=bleed, gutter=gutter,
+                         margin=margin, duplex=duplex, crop=crop_marks)
+    path = write_atomic(Path(out) if out else Path("output") / f"{catalogue.game}-cards-{lang}.pdf", result.pdf)
+    click.echo(str(path))
+    click.echo(result.summary())
+
+
+@main.command("export-cards")
+@catalogue_options
+@lang_option
+@click.option("--target", type=click.Choice(("png", "tts", "pdf-single")), required=True,
+              help="png: one 300 DPI PNG per card face and back + manifest.csv (card printers); "
+                   "pdf-single: one card per page with TrimBox/BleedBox; tts: Tabletop Simulator deck sheet, "
+                   "back and saved-object JSON whose FaceURL/BackURL are file:/// URIs of the absolute paths "
+                   "(move the files, and export again).")
+@card_option
+@click.option("--bleed", type=float, default=3.0, show_default=True, metavar="MM",
+              help="Art past the cut line (png, pdf-single; TTS images are cut at the trim).")
+@click.option("--out", type=click.Path(file_okay=False), help="Folder to write [default: output/<game>-<target>-<lang>/].")
+def export_cards_command(game, catalogue_path, overrides, lang, target, card_size, bleed, out):
+    """Card files for print services (png, pdf-single) and Tabletop Simulator (tts)."""
+    from pathlib import Path
+
+    from toolkit.cards.render import parse_card_size
+    from toolkit.print.export import export_cards
+
+    card_mm = parse_card_size(card_size)
+    catalogue = load(game, catalogue_path, overrides)
+    folder = Path(out) if out else Path("output") / f"{catalogue.game}-{target}-{lang}"
+    result = export_cards(catalogue, target, folder, lang=lang, card_mm=card_mm, bleed=bleed)
+    click.echo(f"{folder}/")
+    click.echo(result.summary)
+
+
 class _Progress:
     """A progress bar on stderr that appears only once a run has taken more than a second."""
 

@@ -1,0 +1,135 @@
+"""export-cards: PNGs and manifest for card printers, one-card-per-page PDF with TrimBox/BleedBox,
+and a Tabletop Simulator deck (sheet, back, saved object)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from pypdf import PdfReader
+
+from toolkit.cards.render import PT_PER_MM
+from toolkit.catalogue import load
+from toolkit.print.export import export_cards, tts_grid
+
+
+@pytest.fixture(scope="module")
+def diamoniak():
+    return load("diamoniak")
+
+
+@pytest.fixture(scope="module")
+def png_export(tmp_path_factory, diamoniak):
+    out = tmp_path_factory.mktemp("png")
+    return out, export_cards(diamoniak, "png", out, lang="ru")
+
+
+def test_png_per_face_and_back_at_300_dpi_with_bleed(png_export, diamoniak):
+    out, result = png_export
+    files = sorted(p.name for p in out.iterdir())
+    assert files == sorted([f"{c.id}.png" for c in diamoniak.cards] + ["back.png", "manifest.csv"])
+    for name in files:
+        if name.endswith(".png"):
+            with Image.open(out / name) as image:
+                assert image.size == (815, 1110) and image.mode == "RGB"
+                assert round(image.info["dpi"][0]) == 300
+
+
+def test_png_manifest(png_export, diamoniak):
+    out, _ = png_export
+    rows = list(csv.DictReader(io.StringIO((out / "manifest.csv").read_text(encoding="utf-8"))))
+    assert [r["card_id"] for r in rows] == [c.id for c in diamoniak.cards] + ["back"]
+    assert {r["card_id"]: int(r["count"]) for r in rows} == {**{c.id: c.count for c in diamoniak.cards}, "back": 54}
+    assert all((out / r["file"]).is_file() for r in rows)
+    assert rows[0]["name"] == "Красный замок"
+
+
+def test_png_bleed_option_and_same_bytes(tmp_path, diamoniak, png_export):
+    out, _ = png_export
+    one = load("diamoniak", overrides=[f"{c.id}=0" for c in diamoniak.cards if c.id != "witch"])
+    export_cards(one, "png", tmp_path / "a", lang="ru")
+    assert (tmp_path / "a/witch.png").read_bytes() == (out / "witch.png").read_bytes()
+    export_cards(one, "png", tmp_path / "b", lang="ru", bleed=0, card_mm=(57, 89))
+    with Image.open(tmp_path / "b/witch.png") as image:
+        assert image.size == (673, 1051)  # 57 x 89 mm at 300 DPI
+    rows = (tmp_path / "b/manifest.csv").read_text(encoding="utf-8").splitlines()
+    assert rows == ["file,card_id,count,name", "witch.png,witch,7,Ведьма", "back.png,back,7,Рубашка"]
+
+
+def test_pdf_single_one_card_per_page_with_trim_and_bleed_boxes(tmp_path):
+    catalogue = load("diamoniak", overrides=["castle-red=1", "castle-blue=0", "castle-green=0", "castle-yellow=0",
+                                             "diamond=1", "witch=0", "fairy=1"])
+    result = export_cards(catalogue, "pdf-single", tmp_path, lang="en")
+    (path,) = result.files
+    reader = PdfReader(path)
+    assert len(reader.pages) == 6  # three cards, each face then its back
+    for page in reader.pages:
+        media = [float(v) / PT_PER_MM for v in page.mediabox]
+        trim = [float(v) / PT_PER_MM for v in page.trimbox]
+        bleed = [float(v) / PT_PER_MM for v in page.bleedbox]
+        assert media == pytest.approx([0, 0, 69, 94], abs=0.01)
+        assert trim == pytest.approx([3, 3, 66, 91], abs=0.01)
+        assert bleed == pytest.approx(media, abs=0.01)
+    text = [page.extract_text() for page in reader.pages]
+    assert "Red castle" in text[0] and "Diamond" in text[2] and "Fairy" in text[4]
+    assert text[1].strip() == "" and text[3].strip() == ""
+    again = export_cards(catalogue, "pdf-single", tmp_path / "again", lang="en")
+    assert again.files[0].read_bytes() == path.read_bytes()
+
+
+@pytest.mark.parametrize("count, expected", [(7, (4, 2)), (17, (6, 3)), (1, (2, 2)), (70, (10, 7))])
+def test_tts_grid(count, expected):
+    cols, rows, cell = tts_grid(count, (744, 1039))
+    assert (cols, rows) == expected and cols * rows >= count
+    assert cols * cell[0] <= 4096 and rows * cell[1] <= 4096
+    assert abs(cell[0] / cell[1] - 744 / 1039) < 0.01
+
+
+def test_tts_deck(tmp_path):
+    palaces = load("palaces")
+    result = export_cards(palaces, "tts", tmp_path, lang="ru")
+    names = sorted(p.name for p in result.files)
+    assert names == ["back.png", "deck-1.png", "palaces-ru.json"]
+    saved = json.loads((tmp_path / "palaces-ru.json").read_text(encoding="utf-8"))
+    (deck,) = saved["ObjectStates"]
+    assert deck["Name"] == "DeckCustom"
+    (key, entry), = deck["CustomDeck"].items()
+    faces = [card for card in palaces.cards if card.count]
+    assert (entry["NumWidth"], entry["NumHeight"]) == (6, 3)
+    assert entry["FaceURL"] == (tmp_path / "deck-1.png").resolve().as_uri()
+    assert entry["BackURL"] == (tmp_path / "back.png").resolve().as_uri()
+    assert entry["FaceURL"].startswith("file:///")
+    assert len(deck["DeckIDs"]) == len(deck["ContainedObjects"]) == 70
+    by_name = {}
+    for card in deck["ContainedObjects"]:
+        by_name[card["Nickname"]] = by_name.get(card["Nickname"], 0) + 1
+        assert card["CardID"] // 100 == int(key) and card["CardID"] % 100 < len(faces)
+    assert by_name == {card.name["ru"]: card.count for card in faces}
+    with Image.open(tmp_path / "deck-1.png") as sheet, Image.open(tmp_path / "back.png") as back:
+        assert max(sheet.size) <= 4096
+        assert sheet.size == (6 * back.size[0], 3 * back.size[1])
+    # The slot of card id n shows that card: the sheet cell of "Наводнение" (flood, the last) is not blank.
+    with Image.open(tmp_path / "deck-1.png") as sheet:
+        cell = (sheet.width // 6, sheet.height // 3)
+        flood = next(c["CardID"] % 100 for c in deck["ContainedObjects"] if c["Nickname"] == "Наводнение")
+        x, y = (flood % 6) * cell[0] + cell[0] // 2, (flood // 6) * cell[1] + cell[1] // 4
+        assert sheet.getpixel((x, y)) != (255, 255, 255)
+        assert sheet.getpixel((5 * cell[0] + cell[0] // 2, 2 * cell[1] + cell[1] // 2)) == (255, 255, 255)  # 18th
+
+
+def test_cli_export(run, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("export-cards", "--target", "png", "--set", "diamond=0", "--set", "witch=0", "--set", "fairy=0",
+                 "--set", "castle-blue=0", "--set", "castle-green=0", "--set", "castle-yellow=0")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[0] == "output/diamoniak-png-en/"
+    assert sorted(p.name for p in Path("output/diamoniak-png-en").iterdir()) == [
+        "back.png", "castle-red.png", "manifest.csv"]
+    result = run("export-cards")
+    assert result.exit_code == 2 and "--target" in result.stderr
+    result = run("export-cards", "--target", "png", "--bleed", "11")
+    assert result.exit_code == 2 and result.stderr.startswith("toolkit: error: --bleed 11: must be from 0 to 10 mm")

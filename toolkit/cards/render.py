@@ -1,0 +1,509 @@
+"""The card renderer: one card face or back, art plus name and rules text, at any card size.
+
+A card is built once as a :class:`CardFace` (the art cropped to the card and its bleed at 300 DPI,
+and the text laid out in millimetres) and then drawn by one of two renderers that share those
+numbers:
+
+* :func:`draw_card` draws it onto a reportlab canvas (print sheets, print-service PDFs);
+* :func:`card_image` paints it into a Pillow image (PNG and Tabletop Simulator exports), with the
+  same TTF files through Pillow's ImageFont.
+
+Geometry. The art files are 63 x 88 mm plus 3 mm of art bleed (815 x 1110 px, see ``art.py``). Any
+art, of any size or aspect, is scaled to cover the card plus ``max(bleed, 3 mm)`` on every side and
+cropped about its centre; what shows is the card plus the requested bleed. The name and rules text
+go into the art's plain lower panel (``art.PANEL_BOX``, mapped through that same placement), keep
+clear of the corner badge at its bottom right, and shrink and wrap until they fit. A picture whose
+panel area is not plain (user art) gets a light panel drawn behind the text.
+
+Coordinates here are millimetres from the card's trim corner at the top left, y pointing down.
+"""
+
+from __future__ import annotations
+
+import io
+import zlib
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import fontpkg_pt_sans
+import fontpkg_pt_serif
+from PIL import Image, ImageDraw, ImageFont, ImageStat
+
+from toolkit.cards import art
+from toolkit.catalogue.model import Catalogue, CardType
+from toolkit.errors import UserError
+
+MM_PER_INCH = 25.4
+PT_PER_MM = 72 / MM_PER_INCH
+DPI = art.DPI
+
+# --- card sizes ------------------------------------------------------------------------------------
+
+CARD_SIZES: dict[str, tuple[float, float]] = {
+    "poker": (63.0, 88.0),   # standard playing cards, 2.5 x 3.5 in
+    "bridge": (57.0, 89.0),  # 2.25 x 3.5 in (57.15 x 88.9 mm)
+    "mini": (44.0, 63.0),    # print services' "mini" cards, 1.75 x 2.5 in
+    "tarot": (70.0, 120.0),
+}
+MIN_CARD_MM = 20.0
+MAX_CARD_MM = 500.0
+MAX_BLEED_MM = 10.0
+
+
+def parse_card_size(value: str, option: str = "--card") -> tuple[float, float]:
+    """``poker`` / ``bridge`` / ``mini`` / ``tarot`` or ``WxH`` in millimetres, e.g. ``60x90``."""
+    text = value.strip().lower()
+    if text in CARD_SIZES:
+        return CARD_SIZES[text]
+    width, sep, height = text.replace("×", "x").partition("x")
+    try:
+        if not sep:
+            raise ValueError
+        size = (float(width), float(height))
+    except ValueError:
+        raise UserError(
+            f"{option} {value}: expected {', '.join(CARD_SIZES)} or WxH in millimetres, e.g. 60x90"
+        ) from None
+    if not all(MIN_CARD_MM <= side <= MAX_CARD_MM for side in size):
+        raise UserError(f"{option} {value}: each side must be {MIN_CARD_MM:g} to {MAX_CARD_MM:g} mm")
+    return size
+
+
+def card_size_name(size: tuple[float, float]) -> str:
+    """``poker 63 x 88 mm`` for a preset, ``60 x 90 mm`` otherwise."""
+    for name, preset in CARD_SIZES.items():
+        if preset == tuple(size):
+            return f"{name} {size[0]:g} x {size[1]:g} mm"
+    return f"{size[0]:g} x {size[1]:g} mm"
+
+
+def check_bleed(bleed_mm: float, option: str = "--bleed") -> float:
+    if not 0 <= bleed_mm <= MAX_BLEED_MM:
+        raise UserError(f"{option} {bleed_mm:g}: must be from 0 to {MAX_BLEED_MM:g} mm")
+    return float(bleed_mm)
+
+
+def px(mm: float, dpi: int = DPI) -> float:
+    return mm / MM_PER_INCH * dpi
+
+
+def size_px(card_mm: tuple[float, float], bleed_mm: float, dpi: int = DPI) -> tuple[int, int]:
+    """Pixel size of a card image with its bleed on every side (poker + 3 mm: 815 x 1110)."""
+    return art.card_px(card_mm[0], card_mm[1], bleed_mm, dpi)
+
+
+# --- fonts -----------------------------------------------------------------------------------------
+
+FONT_FILES: dict[str, Path] = {
+    "name": Path(fontpkg_pt_sans.ROOT) / "files/PT_Sans-Web-Bold.ttf",
+    "text": Path(fontpkg_pt_serif.ROOT) / "files/PT_Serif-Web-Regular.ttf",
+    "label": Path(fontpkg_pt_sans.ROOT) / "files/PT_Sans-Web-Regular.ttf",
+}
+PDF_FONTS = {"name": "PTSans-Bold", "text": "PTSerif-Regular", "label": "PTSans-Regular"}
+
+
+@cache
+def register_fonts() -> dict[str, str]:
+    """Register the PT fonts with reportlab (embedded as subsets); returns key -> PDF font name."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    for key, name in PDF_FONTS.items():
+        pdfmetrics.registerFont(TTFont(name, str(FONT_FILES[key])))
+    return PDF_FONTS
+
+
+def text_width(text: str, font: str, size_mm: float) -> float:
+    """Advance width in mm of ``text`` set in ``font`` (a FONT_FILES key) at ``size_mm``."""
+    from reportlab.pdfbase import pdfmetrics
+
+    register_fonts()
+    return pdfmetrics.stringWidth(text, PDF_FONTS[font], size_mm)
+
+
+@cache
+def font_metrics(font: str) -> tuple[float, float]:
+    """(ascent, descent) as fractions of the font size, descent positive."""
+    from reportlab.pdfbase import pdfmetrics
+
+    register_fonts()
+    face = pdfmetrics.getFont(PDF_FONTS[font]).face
+    return face.ascent / 1000, -face.descent / 1000
+
+
+@cache
+def pillow_font(font: str, size_px: float) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(str(FONT_FILES[font]), size_px, layout_engine=ImageFont.Layout.BASIC)
+
+
+# --- the layout numbers both renderers share -------------------------------------------------------
+
+INK = art.INK
+PAPER = art.PAPER
+ART_BLEED_MM = art.BLEED_MM
+REFERENCE_ART_PX = art.CARD_PX
+PANEL_PX = art.PANEL_BOX
+BADGE_PX = 128            # the corner badge's square at the panel's bottom right (with a little air)
+PANEL_PAD_X = 2.2         # mm inside the panel's sides (at poker size; scaled with the panel)
+PANEL_PAD_Y = 1.7         # mm inside its top and bottom
+NAME_MAX = 0.175          # largest name size, as a fraction of the panel height
+TEXT_MAX = 0.118          # largest rules-text size, the same way
+TEXT_MIN_MM = 1.25        # 3.5 pt: the text never gets smaller than this, it is cut with "…" instead
+SHRINK = 0.96             # each try is this much smaller
+LEADING = 1.2             # baseline to baseline, in font sizes
+NAME_GAP = 0.45           # space between name and rules text, in rules-text sizes
+PANEL_RADIUS_MM = 2.4     # corner radius of the panel drawn behind text on user art
+PANEL_LINE_MM = 0.5
+PANEL_EDGE_MM = 1.5       # the panel (so the text) stays this far inside the trim
+PANEL_MIN = 0.2           # a panel lower than this fraction of the card is replaced by ...
+PANEL_FALLBACK = 0.3      # ... one over this lower fraction of the card
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where an art image lands on the card: mm per art pixel and the art's top-left corner."""
+
+    scale: float
+    left: float
+    top: float
+
+    def box(self, box_px: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+        x0, y0, x1, y1 = box_px
+        return (self.left + x0 * self.scale, self.top + y0 * self.scale,
+                self.left + x1 * self.scale, self.top + y1 * self.scale)
+
+
+def place_art(art_px: tuple[int, int], card_mm: tuple[float, float], bleed_mm: float) -> Placement:
+    """Scale the art to cover the card plus max(bleed, 3 mm) all round, centred."""
+    (aw, ah), (w, h) = art_px, card_mm
+    cover = max(bleed_mm, ART_BLEED_MM)
+    scale = max((w + 2 * cover) / aw, (h + 2 * cover) / ah)
+    return Placement(scale, w / 2 - aw * scale / 2, h / 2 - ah * scale / 2)
+
+
+def panel_box(card_mm: tuple[float, float], bleed_mm: float) -> tuple[float, float, float, float]:
+    """The text panel (mm, trim coordinates) where the standard art has it at this card size, kept
+    PANEL_EDGE_MM inside the card's edges (on narrow cards the art's sides are cropped away). On a
+    card so wide that the art's panel is cropped away too, the lower PANEL_FALLBACK of the card."""
+    x0, y0, x1, y1 = place_art(REFERENCE_ART_PX, card_mm, bleed_mm).box(PANEL_PX)
+    w, h = card_mm
+    box = max(x0, PANEL_EDGE_MM), y0, min(x1, w - PANEL_EDGE_MM), min(y1, h - PANEL_EDGE_MM)
+    if box[3] - box[1] < PANEL_MIN * h:
+        return PANEL_EDGE_MM, h * (1 - PANEL_FALLBACK), w - PANEL_EDGE_MM, h - PANEL_EDGE_MM
+    return box
+
+
+def badge_corner(card_mm: tuple[float, float], bleed_mm: float) -> tuple[float, float]:
+    """Top-left corner (mm) of the badge's square: text stays out of the area right of and below it
+    (nowhere, when the panel is the fallback one drawn over the art)."""
+    x1, y1 = PANEL_PX[2], PANEL_PX[3]
+    x, y, _, _ = place_art(REFERENCE_ART_PX, card_mm, bleed_mm).box((x1 - BADGE_PX, y1 - BADGE_PX, x1, y1))
+    panel = panel_box(card_mm, bleed_mm)
+    if y >= panel[3] or x >= panel[2]:
+        return panel[2], panel[3]
+    return x, y
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of text: centred on ``x``, its baseline at ``y`` (mm, trim coordinates)."""
+
+    text: str
+    font: str   # a FONT_FILES key
+    size: float  # font size in mm
+    x: float
+    y: float
+
+    @property
+    def width(self) -> float:
+        return text_width(self.text, self.font, self.size)
+
+
+def _wrap(words: list[str], font: str, size: float, first_baseline: float, leading: float,
+          width_at, bottom: float) -> list[tuple[str, float, float]] | None:
+    """Greedy wrap: (text, baseline, available width) per line, or None if it runs past ``bottom``."""
+    ascent, descent = font_metrics(font)
+    lines, i, baseline = [], 0, first_baseline
+    while i < len(words):
+        if baseline + descent * size > bottom + 1e-9:
+            return None
+        available = width_at(baseline - ascent * size, baseline + descent * size)
+        j = i + 1
+        if text_width(words[i], font, size) > available:
+            return None
+        while j < len(words) and text_width(" ".join(words[i:j + 1]), font, size) <= available:
+            j += 1
+        lines.append((" ".join(words[i:j]), baseline, available))
+        i, baseline = j, baseline + leading
+    return lines
+
+
+def _ellipsize(text: str, font: str, size: float, available: float) -> str:
+    """``text`` if it fits ``available`` mm, else as many of its words as fit, then "…"."""
+    if text_width(text, font, size) <= available:
+        return text
+    words = text.split()
+    while words:
+        candidate = " ".join(words).rstrip(".,;:") + "…"
+        if text_width(candidate, font, size) <= available:
+            return candidate
+        if len(words) == 1:
+            word = words[0]
+            while word and text_width(word + "…", font, size) > available:
+                word = word[:-1]
+            return word + "…" if word else ""
+        words.pop()
+    return ""
+
+
+def layout_text(name: str, text: str, panel: tuple[float, float, float, float],
+                badge: tuple[float, float]) -> tuple[Line, ...]:
+    """The name (PT Sans Bold, one line, two if it must) and the rules text (PT Serif), as large as
+    fits the panel: lines that reach down beside the badge are narrowed on both sides, so that the
+    text stays centred and clear of it. Never overflows: at the smallest size the text is cut."""
+    x0, y0, x1, y1 = panel
+    height = y1 - y0
+    unit = height / 25.0  # the panel is about 25 mm high on a poker card
+    left, right = x0 + PANEL_PAD_X * unit, x1 - PANEL_PAD_X * unit
+    top, bottom = y0 + PANEL_PAD_Y * unit, y1 - PANEL_PAD_Y * unit
+    full = right - left
+    centre = (left + right) / 2
+    narrow = full - 2 * max(0.0, right - badge[0])
+
+    def width_at(line_top: float, line_bottom: float) -> float:
+        return narrow if line_bottom > badge[1] else full
+
+    name_words, text_words = name.split(), text.split()
+    name_asc, name_desc = font_metrics("name")
+    text_asc, _ = font_metrics("text")
+    scale = 1.0
+    while True:
+        text_size = max(TEXT_MIN_MM, TEXT_MAX * height * scale)
+        # The name keeps its size until the rules text has shrunk to 3/4 of its own.
+        name_size = max(text_size * 1.1, NAME_MAX * height * min(1.0, scale / 0.75))
+        single = text_width(name, "name", name_size)
+        if single > full:  # shrink the name alone to one line, down to 80 % of its size
+            name_size = max(name_size * 0.8, name_size * full / single)
+        name_lines = _wrap(name_words, "name", name_size, top + name_asc * name_size, LEADING * name_size,
+                           width_at, bottom)
+        lines: list[Line] = []
+        if name_lines is not None:
+            lines = [Line(t, "name", name_size, centre, b) for t, b, _ in name_lines]
+            name_bottom = name_lines[-1][1] + name_desc * name_size
+            first = name_bottom + NAME_GAP * text_size + text_asc * text_size
+            body = _wrap(text_words, "text", text_size, first, LEADING * text_size, width_at, bottom)
+            if body == []:  # no rules text
+                return tuple(lines)
+            if body is not None:
+                # Centre the rules text in the room left below the name, if it still fits there.
+                _, descent = font_metrics("text")
+                spare = bottom - (body[-1][1] + descent * text_size)
+                above_badge = badge[1] - (body[-1][1] + descent * text_size)
+                for shift in (spare / 2, min(spare / 2, above_badge), spare / 3, spare / 5):
+                    if shift <= 0:
+                        continue
+                    moved = _wrap(text_words, "text", text_size, first + shift, LEADING * text_size,
+                                  width_at, bottom)
+                    if moved is not None and len(moved) == len(body):
+                        body = moved
+                        break
+                return tuple(lines + [Line(t, "text", text_size, centre, b) for t, b, _ in body])
+        if text_size <= TEXT_MIN_MM:
+            return _cut_to_fit(name, text, name_size, text_size, top, bottom, centre, full, width_at)
+        scale *= SHRINK
+
+
+def _cut_to_fit(name, text, name_size, text_size, top, bottom, centre, full, width_at) -> tuple[Line, ...]:
+    """Last resort for text far too long for its card: the smallest size, cut with an ellipsis."""
+    name_asc, name_desc = font_metrics("name")
+    text_asc, text_desc = font_metrics("text")
+    name_size = min(name_size, max(text_size, name_size * full / max(text_width(name, "name", name_size), 1e-9)))
+    baseline = top + name_asc * name_size
+    lines = [Line(_ellipsize(name, "name", name_size, full), "name", name_size, centre, baseline)]
+    baseline += name_desc * name_size + NAME_GAP * text_size + text_asc * text_size
+    words = text.split()
+    while words and baseline + text_desc * text_size <= bottom:
+        available = width_at(baseline - text_asc * text_size, baseline + text_desc * text_size)
+        j = 0
+        while j < len(words) and text_width(" ".join(words[:j + 1]), "text", text_size) <= available:
+            j += 1
+        last = baseline + LEADING * text_size + text_desc * text_size > bottom
+        if j == 0 or (last and j < len(words)):
+            piece = _ellipsize(" ".join(words), "text", text_size, available)
+            words = []
+        else:
+            piece, words = " ".join(words[:j]), words[j:]
+        if piece:
+            lines.append(Line(piece, "text", text_size, centre, baseline))
+        baseline += LEADING * text_size
+    return tuple(lines)
+
+
+# --- the art ---------------------------------------------------------------------------------------
+
+
+def load_art(path: Path | None, where: str) -> Image.Image:
+    if path is None:
+        raise UserError(f"{where}: the art file does not exist (run 'toolkit art' to draw it)")
+    try:
+        with Image.open(path) as image:
+            image.load()
+            if image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info):
+                rgba = image.convert("RGBA")
+                flat = Image.new("RGB", rgba.size, art.WHITE)
+                flat.paste(rgba, mask=rgba.getchannel("A"))
+                return flat
+            return image.convert("RGB")
+    except (OSError, ValueError, Image.DecompressionBombError) as err:
+        raise UserError(f"{where}: cannot read the art file {path}: {err}") from None
+
+
+def crop_art(image: Image.Image, card_mm: tuple[float, float], bleed_mm: float,
+             out_px: tuple[int, int] | None = None) -> Image.Image:
+    """The part of ``image`` that shows on the card plus its bleed.
+
+    With ``out_px`` it is resampled to exactly that size. Without, it keeps the art's own pixels
+    (cut on whole pixels, which moves it by at most half a pixel), unless the art is finer than
+    600 DPI (twice what print needs), when it is scaled down to 300 DPI: flat art is not blurred by
+    resampling, which keeps it crisp and compressing well.
+    """
+    (w, h), b = card_mm, bleed_mm
+    at = place_art(image.size, card_mm, bleed_mm)
+    box = ((-b - at.left) / at.scale, (-b - at.top) / at.scale,
+           (w + b - at.left) / at.scale, (h + b - at.top) / at.scale)
+    size = (max(1, round(box[2] - box[0])), max(1, round(box[3] - box[1])))
+    target = out_px or size_px(card_mm, bleed_mm)
+    if out_px is None and size[0] > 2 * target[0]:
+        out_px = target
+    if out_px is None or tuple(out_px) == size:
+        x0 = min(max(0, round(box[0])), image.width - size[0])
+        y0 = min(max(0, round(box[1])), image.height - size[1])
+        return image.crop((x0, y0, x0 + size[0], y0 + size[1]))
+    return image.resize(out_px, Image.Resampling.LANCZOS, box=box, reducing_gap=3.0)
+
+
+def has_plain_panel(image: Image.Image, card_mm: tuple[float, float], bleed_mm: float) -> bool:
+    """True when the cropped art is plain and light where the text goes (the project's own art)."""
+    x0, y0, x1, y1 = panel_box(card_mm, bleed_mm)
+    bx, _ = badge_corner(card_mm, bleed_mm)
+    inset = 1.5
+    scale_x = image.width / (card_mm[0] + 2 * bleed_mm)
+    scale_y = image.height / (card_mm[1] + 2 * bleed_mm)
+    box = (round((x0 + inset + bleed_mm) * scale_x), round((y0 + inset + bleed_mm) * scale_y),
+           round((bx - inset + bleed_mm) * scale_x), round((y1 - inset + bleed_mm) * scale_y))
+    if box[2] - box[0] < 4 or box[3] - box[1] < 4:
+        return False
+    stat = ImageStat.Stat(image.crop(box).convert("L"))
+    return stat.stddev[0] < 8 and stat.mean[0] > 200
+
+
+@dataclass(frozen=True, eq=False)
+class CardFace:
+    """One side of one card, ready to draw: the cropped art at 300 DPI and the text in mm."""
+
+    key: str                        # "card:<id>" for a face, "back" for the back
+    card_mm: tuple[float, float]
+    bleed_mm: float
+    art: Image.Image                # RGB, card plus bleed, at most 300 DPI (see crop_art)
+    lines: tuple[Line, ...] = ()
+    panel: tuple[float, float, float, float] | None = None  # drawn behind the text (user art only)
+    _cache: dict = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def width(self) -> float:
+        return self.card_mm[0]
+
+    @property
+    def height(self) -> float:
+        return self.card_mm[1]
+
+    def pdf_image(self):
+        """The art as a reportlab ImageReader: lossless (Flate) unless JPEG is less than half its size
+        (photographs), so the flat project art stays crisp and small."""
+        if "reader" not in self._cache:
+            from reportlab.lib.utils import ImageReader
+
+            # Decide on a quarter-size sample (fast); the ratio is about the same.
+            sample = self.art.reduce(2) if min(self.art.size) >= 64 else self.art
+            probe = io.BytesIO()
+            sample.save(probe, format="JPEG", quality=92, subsampling=0)
+            if probe.tell() < len(zlib.compress(sample.tobytes(), 6)) / 2:
+                buffer = io.BytesIO()
+                self.art.save(buffer, format="JPEG", quality=92, subsampling=0)
+                buffer.seek(0)
+                self._cache["reader"] = ImageReader(buffer)
+            else:
+                self._cache["reader"] = ImageReader(self.art)
+        return self._cache["reader"]
+
+
+def card_face(card: CardType, lang: str, card_mm: tuple[float, float] = CARD_SIZES["poker"],
+              bleed_mm: float = 0.0, source: str = "") -> CardFace:
+    """A card's face in ``lang``: its art, name and rules text."""
+    where = f"{source + ': ' if source else ''}card '{card.id}'"
+    image = crop_art(load_art(card.art_path, where), card_mm, bleed_mm)
+    panel = panel_box(card_mm, bleed_mm)
+    plain = has_plain_panel(image, card_mm, bleed_mm)
+    # On a panel of our own the art's corner badge is covered, so the text may use the whole panel.
+    badge = badge_corner(card_mm, bleed_mm) if plain else (panel[2], panel[3])
+    lines = layout_text(card.name[lang], card.text[lang], panel, badge)
+    return CardFace(f"card:{card.id}", tuple(card_mm), bleed_mm, image, lines, None if plain else panel)
+
+
+def card_back(catalogue: Catalogue, card_mm: tuple[float, float] = CARD_SIZES["poker"],
+              bleed_mm: float = 0.0) -> CardFace:
+    """The game's card back: its art alone."""
+    image = load_art(catalogue.back_art_path, f"{catalogue.source.name}: game.back_art")
+    return CardFace("back", tuple(card_mm), bleed_mm, crop_art(image, card_mm, bleed_mm))
+
+
+# --- the two renderers -----------------------------------------------------------------------------
+
+
+def draw_card(canvas, face: CardFace, x: float, y: float, turned: bool = False) -> None:
+    """Draw ``face`` on a reportlab canvas: its trim's bottom-left corner at (x, y) in points, the
+    bleed around it; ``turned`` draws it upside down in the same place."""
+    fonts = register_fonts()
+    w, h, b = face.width * PT_PER_MM, face.height * PT_PER_MM, face.bleed_mm * PT_PER_MM
+    canvas.saveState()
+    canvas.translate(x, y)
+    if turned:
+        canvas.translate(w, h)
+        canvas.rotate(180)
+    canvas.drawImage(face.pdf_image(), -b, -b, w + 2 * b, h + 2 * b)
+    if face.panel is not None:
+        x0, y0, x1, y1 = face.panel
+        canvas.setFillColorRGB(*(c / 255 for c in PAPER))
+        canvas.setStrokeColorRGB(*(c / 255 for c in INK))
+        canvas.setLineWidth(PANEL_LINE_MM * PT_PER_MM)
+        canvas.roundRect(x0 * PT_PER_MM, h - y1 * PT_PER_MM, (x1 - x0) * PT_PER_MM, (y1 - y0) * PT_PER_MM,
+                         PANEL_RADIUS_MM * PT_PER_MM, stroke=1, fill=1)
+    canvas.setFillColorRGB(*(c / 255 for c in INK))
+    for line in face.lines:
+        canvas.setFont(fonts[line.font], line.size * PT_PER_MM)
+        canvas.drawCentredString(line.x * PT_PER_MM, h - line.y * PT_PER_MM, line.text)
+    canvas.restoreState()
+
+
+def card_image(face: CardFace, dpi: int = DPI) -> Image.Image:
+    """``face`` as an RGB Pillow image with its bleed, at ``dpi`` (300: poker + 3 mm is 815 x 1110)."""
+    size = size_px(face.card_mm, face.bleed_mm, dpi)
+    image = face.art.copy() if face.art.size == size else face.art.resize(size, Image.Resampling.LANCZOS)
+    sx = size[0] / (face.width + 2 * face.bleed_mm)
+    sy = size[1] / (face.height + 2 * face.bleed_mm)
+    b = face.bleed_mm
+
+    def at(x: float, y: float) -> tuple[float, float]:
+        return (x + b) * sx, (y + b) * sy
+
+    draw = ImageDraw.Draw(image)
+    if face.panel is not None:
+        x0, y0, x1, y1 = face.panel
+        line = max(1, round(PANEL_LINE_MM * sx))
+        draw.rounded_rectangle([*at(x0, y0), *at(x1, y1)], radius=PANEL_RADIUS_MM * sx, fill=PAPER,
+                               outline=INK, width=line)
+    for line in face.lines:
+        font = pillow_font(line.font, round(line.size * sy * 4) / 4)
+        draw.text(at(line.x, line.y), line.text, font=font, fill=INK, anchor="ms")
+    return image

@@ -1,0 +1,220 @@
+"""Files for card printers and for Tabletop Simulator (``toolkit export-cards``).
+
+* ``png``: one PNG per distinct card face and one for the back, at 300 DPI with bleed (poker + 3 mm:
+  815 x 1110 px), and ``manifest.csv`` (file, card id, count, name): what print services take.
+* ``pdf-single``: one card per page, the page being the card plus its bleed, TrimBox and BleedBox
+  set; every card of the deck in order, each face page followed by its back (the order
+  print-on-demand services such as DriveThruCards ask for).
+* ``tts``: Tabletop Simulator deck sheets (at most 10 x 7 cards, no side over 4096 px), the back,
+  and a saved-object JSON whose CustomDeck points at those images by ``file:///`` URIs. TTS shows
+  a card to its edge, so these images are cut at the trim, without bleed.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from dataclasses import dataclass
+from hashlib import sha256
+from pathlib import Path
+
+from PIL import Image
+
+from toolkit.cards.art import png_bytes
+from toolkit.cards.render import (
+    CARD_SIZES,
+    PT_PER_MM,
+    card_back,
+    card_face,
+    card_image,
+    card_size_name,
+    check_bleed,
+)
+from toolkit.catalogue.model import LANGS, Catalogue
+from toolkit.errors import UserError
+from toolkit.files import write_atomic
+from toolkit.print.pdf import binary_streams, define_forms, new_canvas, place_form
+from toolkit.print.sheets import deck_order
+
+TARGETS = ("png", "tts", "pdf-single")
+TTS_MAX_COLS, TTS_MAX_ROWS, TTS_MAX_PX = 10, 7, 4096
+TTS_CARD_MM = CARD_SIZES["poker"]  # the shape of a TTS card at scale 1
+BACK_NAME = {"en": "Card back", "ru": "Рубашка"}
+
+
+@dataclass(frozen=True)
+class ExportResult:
+    target: str
+    folder: Path
+    files: tuple[Path, ...]
+    summary: str
+
+
+def _faces(catalogue: Catalogue, lang: str, card_mm, bleed: float):
+    cards = [card for card in catalogue.cards if card.count > 0]
+    if not cards:
+        raise UserError(f"{catalogue.source.name}: the deck has no cards to export (every count is 0)")
+    faces = [card_face(card, lang, card_mm, bleed, catalogue.source.name) for card in cards]
+    return cards, faces, card_back(catalogue, card_mm, bleed)
+
+
+def _back_file(catalogue: Catalogue, ext: str = "png") -> str:
+    return f"card-back.{ext}" if any(card.id == "back" for card in catalogue.cards) else f"back.{ext}"
+
+
+def export_png(catalogue: Catalogue, out: Path, lang: str, card_mm, bleed: float) -> ExportResult:
+    cards, faces, back = _faces(catalogue, lang, card_mm, bleed)
+    written, rows = [], []
+    for card, face in zip(cards, faces):
+        name = f"{card.id}.png"
+        written.append(write_atomic(out / name, png_bytes(card_image(face))))
+        rows.append((name, card.id, card.count, card.name[lang]))
+    back_name = _back_file(catalogue)
+    written.append(write_atomic(out / back_name, png_bytes(card_image(back))))
+    rows.append((back_name, "back", catalogue.total, BACK_NAME[lang]))
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(("file", "card_id", "count", "name"))
+    writer.writerows(rows)
+    written.append(write_atomic(out / "manifest.csv", buffer.getvalue().encode("utf-8")))
+    size = card_image(back).size
+    return ExportResult("png", out, tuple(written),
+                        f"{len(cards)} faces and 1 back of {size[0]} x {size[1]} px ({card_size_name(card_mm)}, "
+                        f"{bleed:g} mm bleed, 300 DPI) for {catalogue.total} cards, and manifest.csv")
+
+
+def pdf_single_bytes(catalogue: Catalogue, lang: str, card_mm, bleed: float) -> bytes:
+    cards, faces, back = _faces(catalogue, lang, card_mm, bleed)
+    w, h = card_mm
+    page = (w + 2 * bleed, h + 2 * bleed)
+    buffer = io.BytesIO()
+    with binary_streams():
+        canvas = new_canvas(buffer, page, f"{catalogue.title[lang]}: cards for print services ({lang})",
+                            f"{catalogue.total} cards, {card_size_name(card_mm)}, {bleed:g} mm bleed")
+        forms = define_forms(canvas, faces + [back])
+        canvas.setTrimBox((bleed * PT_PER_MM, bleed * PT_PER_MM, (bleed + w) * PT_PER_MM, (bleed + h) * PT_PER_MM))
+        canvas.setBleedBox((0, 0, page[0] * PT_PER_MM, page[1] * PT_PER_MM))
+        for card in deck_order(catalogue):
+            for key in (f"card:{card.id}", "back"):
+                place_form(canvas, forms[key], bleed, bleed, w, h)
+                canvas.showPage()
+        canvas.save()
+    return buffer.getvalue()
+
+
+def export_pdf_single(catalogue: Catalogue, out: Path, lang: str, card_mm, bleed: float) -> ExportResult:
+    data = pdf_single_bytes(catalogue, lang, card_mm, bleed)
+    path = write_atomic(out / f"{catalogue.game}-cards-{lang}.pdf", data)
+    return ExportResult("pdf-single", out, (path,),
+                        f"{catalogue.total} cards, each face followed by its back, {2 * catalogue.total} pages of "
+                        f"{card_mm[0] + 2 * bleed:g} x {card_mm[1] + 2 * bleed:g} mm ({card_size_name(card_mm)} "
+                        f"+ {bleed:g} mm bleed)")
+
+
+# --- Tabletop Simulator ----------------------------------------------------------------------------
+
+
+def tts_grid(count: int, card_px: tuple[int, int]) -> tuple[int, int, tuple[int, int]]:
+    """(columns, rows, cell size in px) of one deck sheet for ``count`` faces (at most 70): at least
+    2 x 2 (TTS's minimum), the fewest empty cells, then the largest cells within 4096 px."""
+    best = None
+    for cols in range(2, TTS_MAX_COLS + 1):
+        rows = max(2, math.ceil(count / cols))
+        if rows > TTS_MAX_ROWS:
+            continue
+        scale = min(1.0, TTS_MAX_PX / (cols * card_px[0]), TTS_MAX_PX / (rows * card_px[1]))
+        cell = (math.floor(card_px[0] * scale), math.floor(card_px[1] * scale))
+        key = (cols * rows - count, -cell[0] * cell[1], abs(cols * cell[0] - rows * cell[1]))
+        if best is None or key < best[0]:
+            best = (key, cols, rows, cell)
+    assert best is not None
+    return best[1], best[2], best[3]
+
+
+def _guid(*parts: object) -> str:
+    return sha256("/".join(map(str, parts)).encode()).hexdigest()[:6]
+
+
+def _transform(scale_z: float, y: float = 1.0) -> dict:
+    return {"posX": 0.0, "posY": y, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
+            "scaleX": 1.0, "scaleY": 1.0, "scaleZ": scale_z}
+
+
+def export_tts(catalogue: Catalogue, out: Path, lang: str, card_mm) -> ExportResult:
+    cards, faces, back = _faces(catalogue, lang, card_mm, 0.0)
+    card_px = card_image(back).size
+    written = []
+    sheets = []  # (deck number, cards on it, cols, rows, face URI)
+    per_sheet = TTS_MAX_COLS * TTS_MAX_ROWS
+    cell = None
+    for number, start in enumerate(range(0, len(cards), per_sheet), start=1):
+        batch = list(zip(cards[start:start + per_sheet], faces[start:start + per_sheet]))
+        cols, rows, cell = tts_grid(len(batch), card_px)
+        sheet = Image.new("RGB", (cols * cell[0], rows * cell[1]), (255, 255, 255))
+        for i, (_, face) in enumerate(batch):
+            image = card_image(face)
+            if image.size != cell:
+                image = image.resize(cell, Image.Resampling.LANCZOS)
+            sheet.paste(image, ((i % cols) * cell[0], (i // cols) * cell[1]))
+        path = write_atomic(out / f"deck-{number}.png", png_bytes(sheet))
+        written.append(path)
+        sheets.append((number, [card for card, _ in batch], cols, rows, path.resolve().as_uri()))
+    back_image = card_image(back)
+    if cell is not None and back_image.size != cell:
+        back_image = back_image.resize(cell, Image.Resampling.LANCZOS)
+    back_path = write_atomic(out / _back_file(catalogue), png_bytes(back_image))
+    written.append(back_path)
+    back_uri = back_path.resolve().as_uri()
+
+    # Cards stretch to TTS's standard card shape; a scale on Z keeps other sizes' proportions.
+    scale_z = round((card_mm[1] / card_mm[0]) / (TTS_CARD_MM[1] / TTS_CARD_MM[0]), 4)
+    custom, contained, ids = {}, [], []
+    for number, batch, cols, rows, face_uri in sheets:
+        entry = {"FaceURL": face_uri, "BackURL": back_uri, "NumWidth": cols, "NumHeight": rows,
+                 "BackIsHidden": True, "UniqueBack": False, "Type": 0}
+        custom[str(number)] = entry
+        for index, card in enumerate(batch):
+            card_id = number * 100 + index
+            for copy in range(card.count):
+                ids.append(card_id)
+                contained.append({
+                    "GUID": _guid(catalogue.game, card.id, copy), "Name": "Card", "Transform": _transform(scale_z),
+                    "Nickname": card.name[lang], "Description": card.text[lang], "CardID": card_id,
+                    "CustomDeck": {str(number): entry}, "Hands": True, "SidewaysCard": False,
+                })
+    title = catalogue.title[lang]
+    deck = {
+        "GUID": _guid(catalogue.game, "deck"), "Name": "DeckCustom", "Transform": _transform(scale_z),
+        "Nickname": title, "Description": f"{len(ids)} cards", "Hands": False, "SidewaysCard": False,
+        "DeckIDs": ids, "CustomDeck": custom, "ContainedObjects": contained,
+    }
+    saved = {"SaveName": title, "GameMode": "", "Date": "", "Table": "", "Sky": "", "Note": "", "Rules": "",
+             "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": [deck], "TabStates": {},
+             "VersionNumber": ""}
+    json_path = write_atomic(out / f"{catalogue.game}-{lang}.json",
+                             (json.dumps(saved, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
+    written.append(json_path)
+    shape = ", ".join(f"{cols} x {rows}" for _, _, cols, rows, _ in sheets)
+    return ExportResult("tts", out, tuple(written),
+                        f"{len(ids)} cards ({len(cards)} faces) on {len(sheets)} deck sheet(s) of {shape} cards, "
+                        f"{cell[0]} x {cell[1]} px each; load {json_path.name} from TTS's Saved Objects")
+
+
+def export_cards(catalogue: Catalogue, target: str, out: str | Path, lang: str = "en",
+                 card_mm: tuple[float, float] = CARD_SIZES["poker"], bleed: float = 3.0) -> ExportResult:
+    """Write the ``target`` files into the folder ``out`` (created if needed)."""
+    if target not in TARGETS:
+        raise UserError(f"--target {target}: unknown target (choose from {', '.join(TARGETS)})")
+    if lang not in LANGS:
+        raise UserError(f"--lang {lang}: unknown language (choose from {', '.join(LANGS)})")
+    check_bleed(bleed)
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise UserError(f"--out {out}: is a file, expected a folder")
+    if target == "png":
+        return export_png(catalogue, out, lang, card_mm, bleed)
+    if target == "pdf-single":
+        return export_pdf_single(catalogue, out, lang, card_mm, bleed)
+    return export_tts(catalogue, out, lang, card_mm)

@@ -1,0 +1,189 @@
+"""Print-and-play sheets: the whole deck on A4 or Letter, fronts and backs, crop marks, tokens."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+from reportlab.pdfgen.canvas import Canvas
+
+from toolkit.cards.render import (
+    CARD_SIZES,
+    PT_PER_MM,
+    card_back,
+    card_face,
+    card_size_name,
+    check_bleed,
+)
+from toolkit.catalogue.model import LANGS, Catalogue, CardType
+from toolkit.errors import UserError
+from toolkit.print import tokens as token_art
+from toolkit.print.layout import (
+    DEFAULT_MARGIN,
+    Rect,
+    Segment,
+    SheetLayout,
+    crop_marks,
+    sheet_layout,
+    token_grid,
+)
+from toolkit.print.pdf import binary_streams, define_forms, new_canvas, place_form
+
+MARK_WIDTH_PT = 0.3
+FOLD_DASH_PT = (4, 3)
+FOLD_GREY = 0.45
+TOKEN_DIAMETER = 25.0  # mm
+
+
+@dataclass(frozen=True)
+class Placed:
+    """One card on a page: its face key ("card:<id>" or "back"), trim rectangle, and whether upside down."""
+
+    key: str
+    rect: Rect
+    turned: bool = False
+
+
+@dataclass(frozen=True)
+class PagePlan:
+    kind: str  # "fronts", "backs", "fold", "tokens" or "token-backs"
+    size: tuple[float, float]
+    cards: tuple[Placed, ...] = ()
+    marks: tuple[Segment, ...] = ()
+    fold: Segment | None = None
+    tokens: tuple[tuple[int, float, float], ...] = ()  # (token index in the catalogue, centre x, y)
+
+
+@dataclass(frozen=True)
+class PrintResult:
+    pdf: bytes
+    layout: SheetLayout
+    pages: tuple[PagePlan, ...]
+    cards: int
+    tokens: int
+    card_sheets: int
+    token_sheets: int
+    card_mm: tuple[float, float]
+
+    @property
+    def sheets(self) -> int:
+        return self.card_sheets + self.token_sheets
+
+    def summary(self) -> str:
+        grid = self.layout.grid
+        duplex = {"long": "duplex, long-edge flip", "short": "duplex, short-edge flip",
+                  "fold": "fronts and backs folded together", "none": "fronts only"}[self.layout.duplex]
+        paper = "A4" if self.layout.paper == "a4" else self.layout.paper.title()
+        def n(count: int, what: str) -> str:
+            return f"{count} {what}{'' if count == 1 else 's'}"
+
+        where = f"{n(self.cards, 'card')} on {n(self.card_sheets, 'sheet')}"
+        if self.tokens:
+            where += f" + {n(self.tokens, 'token')} on {n(self.token_sheets, 'sheet')} ({self.sheets} in all)"
+        return (f"{where}, {n(len(self.pages), 'page')}: {grid.cols} x {grid.rows} "
+                f"{card_size_name(self.card_mm)} cards per {paper} {self.layout.orientation} sheet, {duplex}")
+
+
+def deck_order(catalogue: Catalogue) -> list[CardType]:
+    """Every card of the deck, as many times as the catalogue counts it, in catalogue order."""
+    return [card for card in catalogue.cards for _ in range(card.count)]
+
+
+def plan_pages(catalogue: Catalogue, layout: SheetLayout, crop: bool = True) -> list[PagePlan]:
+    """Every page of the PDF, as geometry: card sheets (each followed by its backs for duplex
+    long/short), then the token sheets."""
+    deck = deck_order(catalogue)
+    slots = layout.grid.slots()
+    w, h = layout.grid.card
+    pages: list[PagePlan] = []
+    for start in range(0, len(deck), len(slots)):
+        batch = deck[start:start + len(slots)]
+        fronts = [Placed(f"card:{card.id}", rect) for card, rect in zip(batch, slots)]
+        marks = tuple(crop_marks(layout, [p.rect for p in fronts])) if crop else ()
+        backs = []
+        if layout.axis is not None:
+            backs = [Placed("back", layout.back_of(p.rect), layout.backs_turned) for p in fronts]
+        if layout.duplex == "fold":
+            pages.append(PagePlan("fold", layout.page, tuple(fronts + backs), marks, layout.fold))
+        else:
+            pages.append(PagePlan("fronts", layout.page, tuple(fronts), marks))
+            if backs:
+                pages.append(PagePlan("backs", layout.page, tuple(backs)))
+    tokens = [i for i, token in enumerate(catalogue.tokens) for _ in range(token.count)]
+    if tokens:
+        page = layout.page if layout.page[0] < layout.page[1] else (layout.page[1], layout.page[0])
+        grid = token_grid(page, layout.margin, TOKEN_DIAMETER)
+        centres = grid.centres()
+        for start in range(0, len(tokens), len(centres)):
+            placed = tuple((t, x, y) for t, (x, y) in zip(tokens[start:start + len(centres)], centres))
+            pages.append(PagePlan("tokens", page, tokens=placed))
+            if layout.duplex in ("long", "short"):  # double-sided counters: the same tokens behind
+                axis_w = layout.duplex == "long"
+                mirrored = tuple((t, page[0] - x, y) if axis_w else (t, x, page[1] - y) for t, x, y in placed)
+                pages.append(PagePlan("token-backs", page, tokens=mirrored))
+    return pages
+
+
+def _draw_marks(canvas: Canvas, marks: tuple[Segment, ...]) -> None:
+    if not marks:
+        return
+    canvas.saveState()
+    canvas.setStrokeColorRGB(0, 0, 0)
+    canvas.setLineWidth(MARK_WIDTH_PT)
+    canvas.setLineCap(0)
+    canvas.lines([(s.x0 * PT_PER_MM, s.y0 * PT_PER_MM, s.x1 * PT_PER_MM, s.y1 * PT_PER_MM) for s in marks])
+    canvas.restoreState()
+
+
+def _draw_fold(canvas: Canvas, fold: Segment) -> None:
+    canvas.saveState()
+    canvas.setStrokeGray(FOLD_GREY)
+    canvas.setLineWidth(0.5)
+    canvas.setDash(*FOLD_DASH_PT)
+    canvas.line(fold.x0 * PT_PER_MM, fold.y0 * PT_PER_MM, fold.x1 * PT_PER_MM, fold.y1 * PT_PER_MM)
+    canvas.restoreState()
+
+
+def print_cards(catalogue: Catalogue, lang: str = "en", paper: str = "a4",
+                card_mm: tuple[float, float] = CARD_SIZES["poker"], bleed: float = 0.0, gutter: float = 0.0,
+                margin: float = DEFAULT_MARGIN, duplex: str = "long", crop: bool = True) -> PrintResult:
+    """The print-and-play PDF of the whole deck (and the catalogue's tokens), as bytes."""
+    if lang not in LANGS:
+        raise UserError(f"--lang {lang}: unknown language (choose from {', '.join(LANGS)})")
+    check_bleed(bleed)
+    layout = sheet_layout(paper, card_mm, bleed, gutter, margin, duplex)
+    deck = deck_order(catalogue)
+    if not deck:
+        raise UserError(f"{catalogue.source.name}: the deck has no cards to print (every count is 0)")
+    pages = plan_pages(catalogue, layout, crop)
+    distinct = list(dict.fromkeys(card.id for card in deck))
+    faces = [card_face(catalogue.card(card_id), lang, card_mm, bleed, catalogue.source.name) for card_id in distinct]
+    if layout.axis is not None:
+        faces.append(card_back(catalogue, card_mm, bleed))
+    w, h = card_mm
+
+    buffer = io.BytesIO()
+    with binary_streams():
+        title = catalogue.title[lang]
+        canvas = new_canvas(buffer, layout.page, f"{title}: print-and-play cards ({lang})",
+                            f"{len(deck)} cards, {card_size_name(card_mm)}")
+        forms = define_forms(canvas, faces)
+        token_forms = token_art.define_forms(canvas, catalogue, lang, TOKEN_DIAMETER) if catalogue.tokens else {}
+        for page in pages:
+            canvas.setPageSize((page.size[0] * PT_PER_MM, page.size[1] * PT_PER_MM))
+            for placed in page.cards:
+                place_form(canvas, forms[placed.key], placed.rect.x, placed.rect.y, w, h, placed.turned)
+            _draw_marks(canvas, page.marks)
+            if page.fold is not None:
+                _draw_fold(canvas, page.fold)
+            for index, x, y in page.tokens:
+                token_art.place(canvas, token_forms[index], x, y)
+            canvas.showPage()
+        canvas.save()
+    card_pages = [p for p in pages if p.kind in ("fronts", "fold")]
+    token_pages = [p for p in pages if p.kind == "tokens"]
+    return PrintResult(
+        pdf=buffer.getvalue(), layout=layout, pages=tuple(pages), cards=len(deck),
+        tokens=sum(len(p.tokens) for p in token_pages), card_sheets=len(card_pages),
+        token_sheets=len(token_pages), card_mm=tuple(card_mm),
+    )

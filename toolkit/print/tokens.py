@@ -1,0 +1,98 @@
+"""Round counters (e.g. Palaces' victory tokens): a coloured disc with its value large and its name
+small, and a thin cut circle. Each kind of token is one form XObject, drawn wherever it is needed."""
+
+from __future__ import annotations
+
+from reportlab.pdfgen.canvas import Canvas
+
+from toolkit.cards import art
+from toolkit.cards.render import PT_PER_MM, register_fonts, text_width
+from toolkit.catalogue.model import Catalogue
+
+TOKEN_BLEED = 1.0       # mm of colour past the cut circle, so that a slightly wide cut shows no white
+CUT_LINE_PT = 0.35
+RING_INSET = 2.0        # mm from the cut circle to the inner ring
+# Colours by rank of value: the smallest token silver, then gold, copper, ...
+PALETTE = [(204, 208, 216), art.GOLD, (214, 146, 92), (150, 200, 230), (190, 160, 220)]
+
+
+def _rgb(colour: tuple[int, int, int]) -> tuple[float, float, float]:
+    return tuple(c / 255 for c in colour)  # type: ignore[return-value]
+
+
+def _fit(text: str, font: str, size: float, width: float, smallest: float) -> float:
+    actual = text_width(text, font, size)
+    return size if actual <= width else max(smallest, size * width / actual)
+
+
+def _label_lines(name: str, size: float, width: float) -> tuple[list[str], float]:
+    """The name on one line if it fits at 70 % of ``size``, else on two lines."""
+    one = _fit(name, "label", size, width, size * 0.7)
+    if text_width(name, "label", one) <= width:
+        return [name], one
+    words = name.split()
+    best = None
+    for cut in range(1, len(words)):
+        lines = [" ".join(words[:cut]), " ".join(words[cut:])]
+        widest = max(text_width(line, "label", size) for line in lines)
+        if best is None or widest < best[0]:
+            best = (widest, lines)
+    if best is None:
+        return [name], size * width / text_width(name, "label", size)
+    return best[1], min(size, size * width / best[0])
+
+
+def draw_token(canvas: Canvas, value: int, name: str, diameter: float, colour: tuple[int, int, int]) -> None:
+    """One token centred on the origin (units: points)."""
+    fonts = register_fonts()
+    r = diameter / 2
+    mm = PT_PER_MM
+    canvas.setFillColorRGB(*_rgb(colour))
+    canvas.circle(0, 0, (r + TOKEN_BLEED) * mm, stroke=0, fill=1)
+    canvas.setStrokeColorRGB(*_rgb(art.WHITE))
+    canvas.setLineWidth(0.7 * mm)
+    canvas.circle(0, 0, (r - RING_INSET) * mm, stroke=1, fill=0)
+    canvas.setFillColorRGB(*_rgb(art.INK))
+    digits = str(value)
+    size = _fit(digits, "name", diameter * 0.52, diameter * 0.6, 1.0)
+    cap = 0.7 * size  # digits are about cap height
+    label_size = diameter * 0.085
+    lines, label_size = _label_lines(name, label_size, diameter * 0.62)
+    block = cap + 0.6 * label_size + len(lines) * 1.1 * label_size
+    baseline = block / 2 - cap
+    canvas.setFont(fonts["name"], size * mm)
+    canvas.drawCentredString(0, baseline * mm, digits)
+    canvas.setFont(fonts["label"], label_size * mm)
+    y = baseline - 0.6 * label_size - 0.85 * label_size
+    for line in lines:
+        canvas.drawCentredString(0, y * mm, line)
+        y -= 1.1 * label_size
+    canvas.setStrokeColorRGB(*_rgb(art.INK))
+    canvas.setLineWidth(CUT_LINE_PT)
+    canvas.circle(0, 0, r * mm, stroke=1, fill=0)
+
+
+def colours(catalogue: Catalogue) -> dict[int, tuple[int, int, int]]:
+    values = sorted({token.value for token in catalogue.tokens})
+    return {value: PALETTE[i % len(PALETTE)] for i, value in enumerate(values)}
+
+
+def define_forms(canvas: Canvas, catalogue: Catalogue, lang: str, diameter: float) -> dict[int, str]:
+    """One form per token kind; returns catalogue token index -> form name."""
+    paint = colours(catalogue)
+    names = {}
+    reach = (diameter / 2 + TOKEN_BLEED) * PT_PER_MM
+    for index, token in enumerate(catalogue.tokens):
+        name = f"token-{token.id}"
+        canvas.beginForm(name, -reach, -reach, reach, reach)
+        draw_token(canvas, token.value, token.name[lang], diameter, paint[token.value])
+        canvas.endForm()
+        names[index] = name
+    return names
+
+
+def place(canvas: Canvas, form: str, x_mm: float, y_mm: float) -> None:
+    canvas.saveState()
+    canvas.translate(x_mm * PT_PER_MM, y_mm * PT_PER_MM)
+    canvas.doForm(form)
+    canvas.restoreState()
