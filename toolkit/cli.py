@@ -186,6 +186,8 @@ class _Progress:
     def close(self) -> None:
         if self.bar is not None:
             self.bar.__exit__(None, None, None)
+            if not sys.stderr.isatty():
+                click.echo("", err=True)  # a hidden bar printed its label only: end that line
 
 
 def _seat_choices(values: tuple[str, ...]) -> dict[int, str]:
@@ -224,3 +226,42 @@ def simulate_command(game, catalogue_path, overrides, players, games, seed, poli
         click.echo(json.dumps(summary.as_json(), indent=2))
     else:
         click.echo(text_report(summary, catalogue.title["en"]))
+
+
+@main.command("odds")
+@catalogue_options
+@click.option("--model", help="The question: Diamoniak solo (default), draws, multi; "
+                              "Palaces opening (default), first-palace, draws, multi.")
+@click.option("--players", type=click.IntRange(2, 4), help="Players for --model multi (default 2).")
+@click.option("--pile", metavar="ID=N,...", help="For --model draws: the pile, e.g. witch=3,diamond=5 (default: the whole deck).")
+@click.option("--policy", default="default", show_default=True, help="Every seat's policy for first-palace and multi.")
+@click.option("--max-states", type=click.IntRange(1), default=100_000, show_default=True,
+              help="Largest chain solved exactly; beyond it the answer is simulated.")
+@click.option("--games", type=click.IntRange(2), default=20_000, show_default=True, help="Games when simulating instead.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed when simulating instead.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (fractions as \"P/Q\" strings).")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Also draw the distribution as a .png or .pdf chart.")
+def odds_command(game, catalogue_path, overrides, model, players, pile, policy, max_states, games, seed, as_json, plot_path):
+    """Exact odds from the rules engine's Markov chain: expected turns, distributions, draws."""
+    from toolkit.odds import plot
+    from toolkit.odds.report import answer
+
+    if plot_path:
+        plot.check_path(plot_path)
+    catalogue = load(game, catalogue_path, overrides, require_art=False)
+    progress = _Progress(2 * catalogue.total, "solving", enabled=sys.stderr.isatty() or not as_json)
+    try:
+        report = answer(catalogue, model, players=players, pile=pile, policy=policy, max_states=max_states,
+                        games=games, seed=seed, progress=progress)
+    finally:
+        progress.close()
+    if plot_path:
+        if report.chart is None:
+            raise UserError(f"--plot: the {report.data['model']} model has no distribution to draw")
+        plot.write_chart(plot_path, **report.chart)
+    if as_json:
+        click.echo(json.dumps(report.data, indent=2, ensure_ascii=False))
+    else:
+        click.echo("\n".join(report.lines))
+        if plot_path:
+            click.echo(f"chart: {plot_path}")

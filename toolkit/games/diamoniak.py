@@ -176,7 +176,8 @@ class DiamoniakState:
     def key(self) -> tuple:
         """Everything that matters for the future of the game (for the exact solver)."""
         return (self.phase, self.player, tuple(self.pile), tuple(self.discard),
-                tuple(hand.key() for hand in self.hands), self.winner, self.stalled)
+                tuple(hand.key() for hand in self.hands), self.winner, self.stalled,
+                self.drawn_this_turn, self.last_built)  # the last two guide some draw policies
 
     def counters(self) -> dict[str, int]:
         return {"witch_strikes": self.witches, "purchases": self.purchases, "reshuffles": self.reshuffles}

@@ -32,9 +32,9 @@ def sample_outcome(outcomes: list[tuple[object, int]], rng: random.Random):
     raise AssertionError("weights changed while sampling")
 
 
-def play(state, policies, rng: random.Random, max_turns: int = 10_000):
-    """Play ``state`` to its end in place; ``policies[p].act(state)`` decides for seat p."""
-    while not state.is_terminal():
+def play(state, policies, rng: random.Random, max_turns: int = 10_000, stop=None):
+    """Play ``state`` to its end (or until ``stop(state)``) in place; ``policies[p].act(state)`` decides for seat p."""
+    while not state.is_terminal() and not (stop is not None and stop(state)):
         player = state.current_player()
         if player == CHANCE:
             state.apply_action(sample_outcome(state.chance_outcomes(), rng))

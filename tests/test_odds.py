@@ -1,0 +1,207 @@
+"""`toolkit odds`: every exact figure against the simulator (and closed forms), and the engine."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from fractions import Fraction
+from math import comb
+
+import numpy as np
+import pytest
+
+from conftest import builtin_doc, write_catalogue
+from toolkit.catalogue import load
+from toolkit.games.diamoniak import DiamoniakGame
+from toolkit.odds import diamoniak_solo, engine_chain
+from toolkit.odds.report import answer
+from toolkit.sim import solo_diamoniak
+from toolkit.sim.diamoniak_policies import parse
+from toolkit.sim.simulate import simulate
+
+SIGMAS = 4.5  # agreement within this many standard errors
+
+
+def tiny_diamoniak(tmp_path, size=3, **counts):
+    """A small Diamoniak deck (a user catalogue) whose chains are small enough to solve every way."""
+    doc = builtin_doc("diamoniak")
+    doc["rules"]["castle_size"] = size
+    for card in doc["cards"]:
+        card["count"] = counts.get(card["id"].replace("-", "_"), card["count"])
+    return load(path=write_catalogue(tmp_path, doc))
+
+
+def solo_exact(catalogue):
+    return answer(catalogue, "solo").data
+
+
+@pytest.fixture(scope="module")
+def default_solo():
+    return solo_exact(load("diamoniak", require_art=False))
+
+
+def test_default_solo_figures_match_the_simulator(default_solo):
+    cat = load("diamoniak", require_art=False)
+    runs = solo_diamoniak.run(DiamoniakGame.from_catalogue(cat), 100_000, np.random.default_rng(42))
+    turns = runs["turns"]
+    expected = Fraction(default_solo["expected_turns"])
+    assert default_solo["expected_turns_float"] == float(expected)
+    assert abs(turns.mean() - float(expected)) < SIGMAS * turns.std() / math.sqrt(turns.size)
+    p = float(Fraction(default_solo["p_reshuffle"]))
+    share = (runs["reshuffles"] > 0).mean()
+    assert abs(share - p) < SIGMAS * math.sqrt(p * (1 - p) / turns.size)
+    counts = np.bincount(turns, minlength=40)
+    for t, value in default_solo["turns_distribution"]:
+        q = float(Fraction(value))
+        assert abs(counts[t] / turns.size - q) < SIGMAS * math.sqrt(q * (1 - q) / turns.size) + 1e-9, t
+    assert sum(Fraction(v) for _, v in default_solo["turns_distribution"]) == 1
+
+
+def test_the_json_holds_the_exact_fraction_in_lowest_terms(default_solo):
+    p, q = map(int, default_solo["expected_turns"].split("/"))
+    assert math.gcd(p, q) == 1 and 8.5 < p / q < 8.7
+    assert all(len(pair) == 2 and "/" in pair[1] for pair in default_solo["turns_distribution"])
+
+
+@pytest.mark.parametrize("overrides", [("witch=8",), ("fairy=0",), ("castle-red=8", "diamond=12")])
+def test_set_changes_flow_into_the_solver_and_match_the_simulator(overrides):
+    cat = load("diamoniak", overrides=overrides, require_art=False)
+    exact = Fraction(solo_exact(cat)["expected_turns"])
+    sim = simulate(cat, players=1, games=30_000, seed=8)
+    assert abs(sim.mean - float(exact)) < SIGMAS * sim.stderr
+    assert exact != Fraction(solo_exact(load("diamoniak", require_art=False))["expected_turns"])
+
+
+def test_forward_pass_backward_walk_and_general_solver_agree_exactly(tmp_path):
+    cat = tiny_diamoniak(tmp_path, size=3, castle_red=3, castle_blue=4, castle_green=0, castle_yellow=0,
+                         diamond=2, witch=2, fairy=1)
+    deck = diamoniak_solo.SoloDeck.from_catalogue(cat)
+    backward = diamoniak_solo.solve(deck)
+    general = diamoniak_solo._solve_general(deck)
+    assert backward.expected_turns == general.expected_turns
+    assert backward.p_reshuffle == general.p_reshuffle
+    forward = answer(cat, "solo").data
+    assert Fraction(forward["expected_turns"]) == backward.expected_turns
+    assert Fraction(forward["p_reshuffle"]) == backward.p_reshuffle
+
+
+@pytest.mark.parametrize("counts", [
+    dict(castle_red=3, castle_blue=3, castle_green=0, castle_yellow=0, diamond=3, witch=2, fairy=1),
+    dict(castle_red=4, castle_blue=3, castle_green=0, castle_yellow=0, diamond=2, witch=1, fairy=0),
+])
+def test_the_solo_chain_is_the_engines_chain(tmp_path, counts):
+    """The counts-only model equals the chain walked through the real engine and policy, exactly."""
+    cat = tiny_diamoniak(tmp_path, size=3, **counts)
+    lumped = Fraction(solo_exact(cat)["expected_turns"])
+    game = DiamoniakGame.from_catalogue(cat, players=1)
+    walked = engine_chain.solve(game.new_initial_state(), [parse("default")], 1)
+    assert walked.expected_turns == lumped and walked.win_probability == (1,)
+
+
+def test_a_colour_too_small_makes_the_expectation_infinite(run):
+    result = run("odds", "--set", "castle-red=5", "--json")
+    data = json.loads(result.stdout)
+    assert data["expected_turns"] is None and Fraction(data["p_never"]) == Fraction(5, 23)
+    text = run("odds", "--set", "castle-red=5").stdout
+    assert "expected turns: infinite" in text and "red (5)" in text
+
+
+def test_first_draw_odds_are_hypergeometric_and_match_sampling():
+    cat = load("diamoniak", require_art=False)
+    data = answer(cat, "draws").data
+    assert Fraction(data["next_kind"]["witch"]) == Fraction(7, 54)
+    for k, value in data["survival"]:
+        assert Fraction(value) == Fraction(comb(47, k), comb(54, k))
+    rng = random.Random(3)
+    deck = ["witch"] * 7 + ["other"] * 47
+    hits = sum("witch" not in rng.sample(deck, 5) for _ in range(40_000)) / 40_000
+    p = float(Fraction(dict(data["survival"])[5]))
+    assert abs(hits - p) < SIGMAS * math.sqrt(p * (1 - p) / 40_000)
+
+
+def test_a_given_pile(run):
+    data = json.loads(run("odds", "--model", "draws", "--pile", "witch=3,diamond=5", "--json").stdout)
+    assert data["next_kind"]["witch"] == "3/8"
+    assert dict(data["survival"])[2] == "5/14" and dict(data["survival"])[6] == "0/1"
+
+
+def test_palaces_opening_hand_matches_closed_form_and_the_engines_deal():
+    cat = load("palaces", require_art=False)
+    data = answer(cat, "opening").data
+    assert Fraction(data["p_foundation"]) == 1 - Fraction(comb(58, 5), comb(70, 5))
+    assert Fraction(data["p_tower"]) == 1 - Fraction(comb(62, 5), comb(70, 5))
+    from toolkit.games.palaces import PalacesGame
+    game = PalacesGame.from_catalogue(cat, players=1)
+    rng = random.Random(5)
+    found = palace = 0
+    n = 6000
+    for _ in range(n):
+        state = game.new_initial_state()
+        while state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(rng.choices([o for o, _ in outcomes], [w for _, w in outcomes])[0])
+        hand = {(game.kinds[i], game.colours[i]) for i, k in enumerate(state.hands[0]) if k} \
+            if isinstance(state.hands[0], list) else {(game.kinds[i], game.colours[i]) for i in state.hands[0]}
+        found += any(kind == "foundation" for kind, _ in hand)
+        palace += any(("floor", c) in hand and ("roof", c) in hand for kind, c in hand if kind == "foundation")
+    for share, key in ((found / n, "p_foundation"), (palace / n, "p_palace_kinds")):
+        p = float(Fraction(data[key]))
+        assert abs(share - p) < SIGMAS * math.sqrt(p * (1 - p) / n), key
+
+
+def test_first_palace_exact_on_a_small_deck_matches_simulation():
+    overrides = [f"{kind}-{colour}=0" for kind in ("foundation", "floor", "roof") for colour in ("blue", "green", "yellow")]
+    overrides += ["tower=2", "ruins=1", "exchange=1", "general-exchange=0", "flood=1", "floor-red=3"]
+    cat = load("palaces", overrides=overrides, require_art=False)
+    exact = answer(cat, "first-palace").data
+    assert exact["exact"] and exact["states"] > 100
+    simulated = answer(cat, "first-palace", max_states=10, games=6000).data
+    assert not simulated["exact"]
+    assert abs(simulated["mean_turns"] - exact["expected_turns_float"]) < SIGMAS * simulated["stderr_turns"]
+
+
+def test_multi_player_exact_on_a_small_deck_matches_simulation(tmp_path):
+    cat = tiny_diamoniak(tmp_path, size=3, castle_red=3, castle_blue=3, castle_green=0, castle_yellow=0,
+                         diamond=3, witch=1, fairy=1)
+    exact = answer(cat, "multi", players=2).data
+    assert exact["exact"] and exact["states"] > 1000
+    wins = [Fraction(p) for p in exact["win_probability"]]
+    assert sum(wins) + Fraction(exact["p_stalled"]) == 1
+    sim = simulate(cat, players=2, games=8000, seed=2)
+    for rate, p in zip(sim.win_rate, wins):
+        assert abs(rate - float(p)) < SIGMAS * math.sqrt(float(p) * (1 - float(p)) / 8000)
+    out_of_reach = answer(cat, "multi", players=2, max_states=50, games=500).data
+    assert out_of_reach["exact"] is False and out_of_reach["simulated"]["games"] == 500
+
+
+def test_odds_cli_text_and_plot(run, tmp_path):
+    chart = tmp_path / "turns.png"
+    result = run("odds", "--plot", str(chart))
+    assert result.exit_code == 0 and chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "expected turns to finish the castle: " in result.stdout and " = 8.606836" in result.stdout
+    assert "turn   P(finish on this turn)" in result.stdout and f"chart: {chart}" in result.stdout
+    pdf = tmp_path / "draws.pdf"
+    assert run("odds", "--model", "draws", "--plot", str(pdf)).exit_code == 0
+    assert pdf.read_bytes()[:5] == b"%PDF-"
+
+
+def test_charts_are_the_same_bytes_every_time():
+    from toolkit.odds.plot import bar_chart
+
+    chart = dict(xs=[1, 2, 3], ys=[0.2, 0.5, 0.3], title="t", xlabel="x", ylabel="y")
+    for fmt in ("png", "pdf"):
+        assert bar_chart(fmt=fmt, **chart) == bar_chart(fmt=fmt, **chart)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--model", "opening"], "--model opening: diamoniak answers solo, draws, multi"),
+    (["--model", "draws", "--pile", "goblin=2"], "--pile goblin=2: 'goblin=2' is not ID=N"),
+    (["--model", "draws", "--pile", "witch=0"], "--pile witch=0: the pile is empty"),
+    (["--plot", "chart.svg"], "--plot chart.svg: the chart is written as PNG or PDF"),
+    (["--game", "palaces", "--plot", "x.png"], "--plot: the opening model has no distribution to draw"),
+])
+def test_odds_errors(run, tmp_path, args, message):
+    result = run("odds", *args)
+    assert result.exit_code == 2 and message in result.stderr and result.stderr.count("\n") == 1
+    assert not (tmp_path / "x.png").exists()
