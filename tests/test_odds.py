@@ -134,20 +134,24 @@ def test_palaces_opening_hand_matches_closed_form_and_the_engines_deal():
     from toolkit.games.palaces import PalacesGame
     game = PalacesGame.from_catalogue(cat, players=1)
     rng = random.Random(5)
-    found = palace = 0
     n = 6000
+    seen = {"p_foundation": 0, "p_palace_kinds": 0, "p_palace_kinds_with_tower": 0, "p_tower": 0}
     for _ in range(n):
         state = game.new_initial_state()
-        while state.is_chance_node():
+        while state.is_chance_node():  # the engine deals the opening hand
             outcomes = state.chance_outcomes()
             state.apply_action(rng.choices([o for o, _ in outcomes], [w for _, w in outcomes])[0])
-        hand = {(game.kinds[i], game.colours[i]) for i, k in enumerate(state.hands[0]) if k} \
-            if isinstance(state.hands[0], list) else {(game.kinds[i], game.colours[i]) for i in state.hands[0]}
-        found += any(kind == "foundation" for kind, _ in hand)
-        palace += any(("floor", c) in hand and ("roof", c) in hand for kind, c in hand if kind == "foundation")
-    for share, key in ((found / n, "p_foundation"), (palace / n, "p_palace_kinds")):
+        hand = {(game.kinds[i], game.colours[i]) for i, k in enumerate(state.hands[0]) if k}
+        kinds = {kind for kind, _ in hand}
+        colours = [c for kind, c in hand if kind == "foundation"]
+        seen["p_foundation"] += "foundation" in kinds
+        seen["p_tower"] += "tower" in kinds
+        seen["p_palace_kinds"] += any(("floor", c) in hand and ("roof", c) in hand for c in colours)
+        seen["p_palace_kinds_with_tower"] += any(
+            ("roof", c) in hand and (("floor", c) in hand or "tower" in kinds) for c in colours)
+    for key, count in seen.items():
         p = float(Fraction(data[key]))
-        assert abs(share - p) < SIGMAS * math.sqrt(p * (1 - p) / n), key
+        assert abs(count / n - p) < SIGMAS * math.sqrt(p * (1 - p) / n), key
 
 
 def test_first_palace_exact_on_a_small_deck_matches_simulation():
