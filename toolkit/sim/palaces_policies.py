@@ -98,18 +98,26 @@ class GiveWorst:
 
 
 @dataclass
-class GiveRandom:
-    """Give away (and take, face up) uniformly random cards."""
+class _Seeded:
+    """A rule that draws its choices from its own ``random.Random(seed)``; named ``base`` or ``base-seed``."""
 
     seed: int = 0
     rng: random.Random = field(init=False, repr=False, compare=False)
+    base = ""
 
     def __post_init__(self):
         self.rng = random.Random(self.seed)
 
     @property
     def name(self) -> str:
-        return "give-random" if self.seed == 0 else f"give-random-{self.seed}"
+        return self.base if self.seed == 0 else f"{self.base}-{self.seed}"
+
+
+@dataclass
+class GiveRandom(_Seeded):
+    """Give away (and take, face up) uniformly random cards."""
+
+    base = "give-random"
 
     def give(self, state, p: int, hand: list[int], n: int, values=None) -> tuple[int, ...]:
         cards = [i for i, k in enumerate(hand) for _ in range(k)]
@@ -276,18 +284,10 @@ def _progress(state, t: int) -> int:
 
 
 @dataclass
-class RandomPlay:
+class RandomPlay(_Seeded):
     """A uniformly random legal action (``random.Random(seed)``, kept in the policy)."""
 
-    seed: int = 0
-    rng: random.Random = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self):
-        self.rng = random.Random(self.seed)
-
-    @property
-    def name(self) -> str:
-        return "random" if self.seed == 0 else f"random-{self.seed}"
+    base = "random"
 
     def choose(self, state, give) -> tuple:
         return self.rng.choice(state.legal_actions())
