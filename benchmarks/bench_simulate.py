@@ -18,13 +18,14 @@ def baseline_shuffle(games: int, seed: int = 1) -> float:
     """The straightforward simulation: shuffle a list of the 54 cards, walk it, reshuffle the discard."""
     cat = load("diamoniak", require_art=False)
     deck = [card.kind + ":" + (card.colour or "") for card in cat.cards for _ in range(card.count)]
+    size, takes = cat.rules["castle_size"], cat.rules["witch_takes"]
     rng = random.Random(seed)
     start = time.perf_counter()
     for _ in range(games):
         pile, discard = deck[:], []
         rng.shuffle(pile)
         colour, castle, junk, fairies, turns = None, 0, 0, 0, 1
-        while castle < 6:
+        while castle < size:
             if not pile:
                 pile, discard = discard, []
                 rng.shuffle(pile)
@@ -41,8 +42,8 @@ def baseline_shuffle(games: int, seed: int = 1) -> float:
                     fairies -= 1
                     discard.append("fairy:")
                 else:
-                    lost_junk = min(junk, 3)
-                    lost_own = min(castle, 3 - lost_junk)
+                    lost_junk = min(junk, takes)
+                    lost_own = min(castle, takes - lost_junk)
                     junk, castle = junk - lost_junk, castle - lost_own
                     discard += ["diamond:"] * lost_junk + ["castle:" + str(colour)] * lost_own
             else:
