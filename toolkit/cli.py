@@ -244,12 +244,13 @@ def simulate_command(game, catalogue_path, overrides, players, games, seed, poli
 def odds_command(game, catalogue_path, overrides, model, players, pile, policy, max_states, games, seed, as_json, plot_path):
     """Exact odds from the rules engine's Markov chain: expected turns, distributions, draws."""
     from toolkit.odds import plot
-    from toolkit.odds.report import answer
+    from toolkit.odds.report import answer, progress_length
 
     if plot_path:
         plot.check_path(plot_path)
     catalogue = load(game, catalogue_path, overrides, require_art=False)
-    progress = _Progress(2 * catalogue.total, "solving", enabled=sys.stderr.isatty() or not as_json)
+    progress = _Progress(progress_length(catalogue, model, max_states, games), "solving",
+                         enabled=sys.stderr.isatty() or not as_json)
     try:
         report = answer(catalogue, model, players=players, pile=pile, policy=policy, max_states=max_states,
                         games=games, seed=seed, progress=progress)

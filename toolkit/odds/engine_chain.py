@@ -44,11 +44,12 @@ def _advance(state, policies, max_decisions: int = 10_000):
     raise RuntimeError("the policies took too many decisions without chance or an end")
 
 
-def build(start, policies, max_states: int = 200_000, done: Callable | None = None):
+def build(start, policies, max_states: int = 200_000, done: Callable | None = None, progress=None):
     """Walk the engine from ``start``; returns (transitions, start key, turn reward per state, ends).
 
     ``done(state)`` may end the walk early (e.g. "a first palace is complete"); an ended state is
     absorbing, keyed ``("end", winner)`` (``winner`` None for a stalled game or an early end).
+    ``progress(1)`` is called every 1,000 states.
     """
     def end_key(state):
         return ("end", state.winner)
@@ -68,6 +69,8 @@ def build(start, policies, max_states: int = 200_000, done: Callable | None = No
             continue
         if len(transitions) >= max_states:
             raise TooManyStates(max_states)
+        if progress and len(transitions) % 1000 == 999:
+            progress(1)
         pairs, reward, total = [], 0, 0
         for outcome, weight in state.chance_outcomes():
             after = state.clone()
@@ -86,9 +89,10 @@ def build(start, policies, max_states: int = 200_000, done: Callable | None = No
     return transitions, start_key, turn_reward
 
 
-def solve(start, policies, players: int, max_states: int = 200_000, done: Callable | None = None) -> EngineAnswer:
+def solve(start, policies, players: int, max_states: int = 200_000, done: Callable | None = None,
+          progress=None) -> EngineAnswer:
     """Exact expected turns (counted from 1) and win chances for a game played by ``policies``."""
-    transitions, start_key, turn_reward = build(start, policies, max_states, done)
+    transitions, start_key, turn_reward = build(start, policies, max_states, done, progress)
     first_turns = _advance(start.clone(), policies).turns
     if not transitions:
         winner = start_key[1]

@@ -58,8 +58,15 @@ def answer(catalogue: Catalogue, model: str | None, *, players: int | None = Non
     if model == "opening":
         return opening(catalogue)
     if model == "first-palace":
-        return first_palace(catalogue, policy, max_states, games, seed)
-    return multi(catalogue, players or 2, policy, max_states, games, seed)
+        return first_palace(catalogue, policy, max_states, games, seed, progress)
+    return multi(catalogue, players or 2, policy, max_states, games, seed, progress)
+
+
+def progress_length(catalogue: Catalogue, model: str | None, max_states: int, games: int) -> int:
+    """How many progress ticks ``answer`` gives at most: levels of two piles, or thousands of states and games."""
+    if (model or MODELS[catalogue.game][0]) == "solo":
+        return 2 * catalogue.total
+    return max_states // 1000 + games // 1000
 
 
 def _head(catalogue: Catalogue, model: str) -> dict:
@@ -173,7 +180,8 @@ def opening(catalogue: Catalogue) -> OddsReport:
     return OddsReport(data, lines)
 
 
-def first_palace(catalogue: Catalogue, policy: str, max_states: int, games: int, seed: int) -> OddsReport:
+def first_palace(catalogue: Catalogue, policy: str, max_states: int, games: int, seed: int,
+                 progress=None) -> OddsReport:
     seats = [policy_module(catalogue.game).parse(policy)]
     game = make_game(catalogue, 1)
 
@@ -184,9 +192,9 @@ def first_palace(catalogue: Catalogue, policy: str, max_states: int, games: int,
     data["policy"] = seats[0].name
     lines = [f"{catalogue.title['en']}, alone: turns until a first palace is complete ({seats[0].name})"]
     try:
-        exact = engine_chain.solve(game.new_initial_state(), seats, 1, max_states, done)
+        exact = engine_chain.solve(game.new_initial_state(), seats, 1, max_states, done, progress)
     except engine_chain.TooManyStates as err:
-        turns = _simulate_until(game, seats, done, games, seed)
+        turns = _simulate_until(game, seats, done, games, seed, progress)
         mean, stderr = float(turns.mean()), float(turns.std(ddof=1) / np.sqrt(turns.size))
         data.update({"exact": False, "states_explored_over": err.limit, "simulated_games": games, "seed": seed,
                      "mean_turns": mean, "stderr_turns": stderr})
@@ -204,18 +212,21 @@ def first_palace(catalogue: Catalogue, policy: str, max_states: int, games: int,
     return OddsReport(data, lines)
 
 
-def _simulate_until(game, seats, done, games: int, seed: int) -> np.ndarray:
+def _simulate_until(game, seats, done, games: int, seed: int, progress=None) -> np.ndarray:
     rng = random.Random(seed)
     turns = np.zeros(games, dtype=np.int64)
     for i in range(games):
         state = play(game.new_initial_state(), seats, rng, stop=done)
         turns[i] = state.turns
+        if progress and i % 1000 == 999:
+            progress(1)
     return turns
 
 
 # --- two or more players ----------------------------------------------------------------------------
 
-def multi(catalogue: Catalogue, players: int, policy: str, max_states: int, games: int, seed: int) -> OddsReport:
+def multi(catalogue: Catalogue, players: int, policy: str, max_states: int, games: int, seed: int,
+          progress=None) -> OddsReport:
     if not 2 <= players <= 4:
         raise UserError(f"--players {players}: the multi-player model takes 2 to 4 players")
     game = make_game(catalogue, players)
@@ -224,9 +235,11 @@ def multi(catalogue: Catalogue, players: int, policy: str, max_states: int, game
     data.update({"players": players, "policy": seats[0].name})
     lines = [f"{catalogue.title['en']}, {players} players, every seat {seats[0].name}"]
     try:
-        exact = engine_chain.solve(game.new_initial_state(), seats, players, max_states)
+        exact = engine_chain.solve(game.new_initial_state(), seats, players, max_states, progress=progress)
     except engine_chain.TooManyStates as err:
-        summary = simulate(catalogue, players=players, games=games, seed=seed, policies={s + 1: policy for s in range(players)})
+        summary = simulate(catalogue, players=players, games=games, seed=seed,
+                           policies={s + 1: policy for s in range(players)},
+                           progress=(lambda n: progress(n // 1000)) if progress else None)
         data.update({"exact": False, "states_explored_over": err.limit, "simulated": summary.as_json()})
         lines.append(f"exact solving is out of reach: the chain has {err}")
         lines.append(f"simulated ({games} games, seed {seed}): game length {summary.mean:.3f} ± {summary.stderr:.3f} rounds")
