@@ -209,3 +209,16 @@ def test_odds_errors(run, tmp_path, args, message):
     result = run("odds", *args)
     assert result.exit_code == 2 and message in result.stderr and result.stderr.count("\n") == 1
     assert not (tmp_path / "x.png").exists()
+
+
+def test_pile_chain_with_cycles_equals_the_backward_walk(tmp_path):
+    """A deck where lost cards come back after a reshuffle: the pile-start chain has cycles."""
+    cat = tiny_diamoniak(tmp_path, size=3, castle_red=3, castle_blue=0, castle_green=0, castle_yellow=0,
+                         diamond=1, witch=2, fairy=0)
+    deck = diamoniak_solo.SoloDeck.from_catalogue(cat)
+    odds = diamoniak_solo.solo_odds(deck)
+    assert odds.piles > 0 and odds.tail > 0  # an unbounded number of turns
+    backward = diamoniak_solo.solve(deck)
+    assert backward.method == "general solver"
+    assert odds.expected_turns == backward.expected_turns and odds.p_reshuffle == backward.p_reshuffle
+    assert abs(sum(t * p for t, p in enumerate(odds.p)) - odds.expected_turns) < Fraction(1, 10**6)

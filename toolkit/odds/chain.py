@@ -443,26 +443,46 @@ def _fraction(value: Any) -> Fraction:
 def _solve_linear(rows: list[dict[int, Any]], rhs: list[Any]) -> list[Any]:
     """Solve a sparse linear system exactly; ``rows[k]`` maps column -> coefficient. Modifies its inputs.
 
-    The systems here are ``I - Q`` (or its transpose) for one component that
-    can be left, a non-singular M-matrix, so Gaussian elimination without
-    pivoting never meets a zero pivot.
+    The systems here are ``I - Q`` (or its transpose) for one component that can be left, a
+    non-singular M-matrix, so any diagonal entry can be the pivot: no zero pivot is ever met. The
+    pivot chosen next is the one that creates the least fill-in (Markowitz: fewest other entries in
+    its row times its column), which keeps both the work and the size of the exact numbers small.
     """
     size = len(rows)
-    for k in range(size):
+    columns: list[set[int]] = [set() for _ in range(size)]  # column -> rows (not yet eliminated) using it
+    for r, row in enumerate(rows):
+        for c in row:
+            columns[c].add(r)
+    left = set(range(size))
+    order: list[int] = []
+    while left:
+        k = min(left, key=lambda j: ((len(rows[j]) - 1) * (len(columns[j]) - 1), j))
+        left.discard(k)
+        order.append(k)
         pivot_row = rows[k]
         pivot = pivot_row[k]
-        for i in range(k + 1, size):
+        for c in pivot_row:
+            columns[c].discard(k)
+        for i in list(columns[k]):
             row = rows[i]
-            factor = row.pop(k, None)
-            if not factor:
-                continue
-            factor /= pivot
+            factor = row.pop(k) / pivot
+            columns[k].discard(i)
             for column, value in pivot_row.items():
-                if column != k:
-                    row[column] = row[column] - factor * value if column in row else -factor * value
+                if column == k:
+                    continue
+                if column in row:
+                    updated = row[column] - factor * value
+                    if updated:
+                        row[column] = updated
+                    else:
+                        del row[column]
+                        columns[column].discard(i)
+                else:
+                    row[column] = -factor * value
+                    columns[column].add(i)
             rhs[i] -= factor * rhs[k]
     solution: list[Any] = [None] * size
-    for k in reversed(range(size)):
+    for k in reversed(order):  # each pivot row now only names pivots chosen after it
         total = rhs[k]
         for column, value in rows[k].items():
             if column != k:

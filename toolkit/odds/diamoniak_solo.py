@@ -12,9 +12,14 @@ The discard is what is neither in the pile nor held. A state whose pile is empty
 discard into a new pile when it draws. The chain's steps are single draws; the number of turns is
 1 + the number of witches drawn before the castle is complete.
 
-The draw-by-draw chain is acyclic for the built-in deck (the pile only shrinks between reshuffles),
-so the solver walks it once, depth first, with exact rationals (gmpy2's mpq). Should a deck give a
-cycle, the same chain is handed to the general solver, ``toolkit.odds.Chain``.
+Two exact methods solve it, and the tests hold them to the same fractions:
+
+* ``solo_odds`` (what `toolkit odds` uses) pushes the probability forward pile by pile: between two
+  reshuffles the pile only shrinks, so each pile is a layered acyclic pass in integer arithmetic;
+  the states that start a new pile form a small chain, and its cycles (cards lost to witches and
+  drawn again) go to the general solver, ``toolkit.odds.Chain``;
+* ``solve`` walks the draw-by-draw chain backwards, depth first, with gmpy2's mpq, and hands the
+  whole chain to ``Chain`` when it meets a cycle (slow on large cyclic decks: a cross-check).
 """
 
 from __future__ import annotations
@@ -230,79 +235,143 @@ def _solve_general(deck: SoloDeck) -> SoloAnswer:
 
 
 @dataclass(frozen=True)
-class TurnsDistribution:
-    """``p[t]`` = P(the castle is complete on turn t), exact, for t = 0 .. max_turns (p[0] = 0)."""
+class Epoch:
+    """What happens from some start states until their pile runs out (or the game ends)."""
 
-    p: list[Fraction]
-    tail: Fraction  # P(more turns than the list covers)
-    never: Fraction  # P(the castle can never be completed)
-    p_reshuffle: Fraction = Fraction(0)  # P(the first pile runs out before the castle is complete)
-    states: int = 0  # states the forward pass went through
+    wins: dict[int, Fraction]  # witches drawn in this pile before the castle is complete -> probability
+    doomed: Fraction  # the colour fixed in this pile is too small: the game cannot end
+    exits: dict[tuple, Fraction]  # a state whose pile is empty (a reshuffle comes next) -> probability
+    states: int  # states gone through
 
 
-def turns_distribution(deck: SoloDeck, max_turns: int | None = None, max_epochs: int = 64,
-                       progress=None) -> TurnsDistribution:
-    """Push the exact probability forward draw by draw, one pile (epoch) at a time.
+def epoch_pass(deck: SoloDeck, starts: dict, progress=None) -> Epoch:
+    """Push the exact probability of ``starts`` forward, draw by draw, until the pile is empty.
 
-    Every draw takes one card off the pile, so within an epoch all states one draw apart sit one
-    level apart. Masses are whole numbers over a denominator shared by a level, ``D * n_max! / n!``
-    for pile size ``n``, so the loop multiplies and adds integers and never reduces a fraction.
-    Within a pile the witches drawn so far are known from the witches left in it (every new pile
-    holds all the witches), so turn = 1 + witches * epoch + (witches - witches left).
-    With ``max_turns`` None it runs until every game has ended (or ``max_epochs`` piles).
-    ``progress(n)`` is told of every ``n`` levels done.
+    Every draw takes one card off the pile, so states one draw apart sit one level apart. Masses
+    are whole numbers over a denominator shared by a level (``D * n_max! / n!`` for pile size
+    ``n``), so the loop only multiplies and adds integers. Every pile starts with all the witches,
+    so the witches drawn so far in it are its witches minus those left.
     """
-    witches = deck.witches
-    if deck.castle_total == 0:
-        return TurnsDistribution([Fraction(0)], Fraction(0), Fraction(1))
-    if not any(n >= deck.size for _, n in deck.castles):
-        return TurnsDistribution([Fraction(0)], Fraction(0), Fraction(1))
-    wins: dict[int, Fraction] = {}
-    never = Fraction(0)
     n_max = deck.total
-    frontier = {deck.start(): Fraction(1)}  # the states that start the next pile, with their probability
-    epoch = 0
-    p_reshuffle = Fraction(0)
+    denominator = _common_denominator(starts.values())
+    levels: dict[int, dict] = {}
+    for state, mass in starts.items():
+        size = drawn_from(deck, state)[0]
+        levels.setdefault(size, {})[state] = int(mass * denominator) * _falling(n_max, size)
+    wins: dict[tuple[int, int], int] = {}  # (witches drawn, pile size after the draw) -> numerator
+    doomed: dict[int, int] = {}
     seen = 0
-    while frontier and epoch < max_epochs and (max_turns is None or 1 + witches * epoch <= max_turns):
-        denominator = _common_denominator(frontier.values())
-        levels: dict[int, dict] = {}
-        for state, mass in frontier.items():
-            size = drawn_from(deck, state)[0]
-            levels.setdefault(size, {})[state] = int(mass * denominator) * _falling(n_max, size)
-        frontier = {}
-        level_wins: dict[tuple[int, int], int] = {}  # (turn, pile size after the draw) -> numerator
-        doomed: dict[int, int] = {}
-        for size in range(max(levels), 0, -1):
-            below = levels.setdefault(size - 1, {})
-            if progress:
-                progress(1)
-            current = levels.pop(size)
-            seen += len(current)
-            for state, mass in current.items():
-                witches_left = drawn_from(deck, state)[1]
-                turn = 1 + witches * epoch + (witches - witches_left)
-                for weight, after, _ in moves(deck, state):
-                    gain = mass * weight
-                    if after == WON:
-                        key = (turn, size - 1)
-                        level_wins[key] = level_wins.get(key, 0) + gain
-                    elif after == DOOMED:
-                        doomed[size - 1] = doomed.get(size - 1, 0) + gain
-                    else:
-                        below[after] = below.get(after, 0) + gain
-        for state, mass in levels.pop(0, {}).items():
-            frontier[state] = Fraction(mass, denominator * _falling(n_max, 0))
-        if epoch == 0:
-            p_reshuffle = sum(frontier.values(), Fraction(0))
-        for (turn, size), numerator in level_wins.items():
-            wins[turn] = wins.get(turn, Fraction(0)) + Fraction(numerator, denominator * _falling(n_max, size))
-        for size, numerator in doomed.items():
-            never += Fraction(numerator, denominator * _falling(n_max, size))
-        epoch += 1
-    last = max_turns if max_turns is not None else max(wins, default=0)
-    p = [wins.get(t, Fraction(0)) for t in range(last + 1)]
-    return TurnsDistribution(p, 1 - sum(p, Fraction(0)) - never, never, p_reshuffle, seen)
+    for size in range(max(levels), 0, -1):
+        below = levels.setdefault(size - 1, {})
+        if progress:
+            progress(1)
+        current = levels.pop(size, {})
+        seen += len(current)
+        for state, mass in current.items():
+            drawn = deck.witches - drawn_from(deck, state)[1]
+            for weight, after, _ in moves(deck, state):
+                gain = mass * weight
+                if after == WON:
+                    wins[drawn, size - 1] = wins.get((drawn, size - 1), 0) + gain
+                elif after == DOOMED:
+                    doomed[size - 1] = doomed.get(size - 1, 0) + gain
+                else:
+                    below[after] = below.get(after, 0) + gain
+
+    def share(numerator: int, size: int) -> Fraction:
+        return Fraction(numerator, denominator * _falling(n_max, size))
+
+    by_witches: dict[int, Fraction] = {}
+    for (drawn, size), numerator in wins.items():
+        by_witches[drawn] = by_witches.get(drawn, Fraction(0)) + share(numerator, size)
+    return Epoch(
+        wins=by_witches,
+        doomed=sum((share(n, size) for size, n in doomed.items()), Fraction(0)),
+        exits={state: share(mass, 0) for state, mass in levels.pop(0, {}).items()},
+        states=seen,
+    )
+
+
+@dataclass(frozen=True)
+class SoloOdds:
+    """Everything `toolkit odds --model solo` reports, exact."""
+
+    expected_turns: Fraction | None  # None when a game may never end
+    p: list[Fraction]  # p[t] = P(the castle is complete on turn t), t = 0 .. len - 1
+    tail: Fraction  # P(more turns than ``p`` covers)
+    never: Fraction  # P(the castle can never be completed)
+    p_reshuffle: Fraction  # P(the first pile runs out before the castle is complete)
+    states: int  # states of the draw-by-draw chain gone through
+    piles: int  # distinct states that start a new pile (after a reshuffle)
+
+
+def solo_odds(deck: SoloDeck, tail_below: Fraction = Fraction(1, 10**12), max_epochs: int = 200,
+              quick_piles: int = 4, progress=None) -> SoloOdds:
+    """The exact solo figures, pile by pile (a pile: from a shuffle until it runs out).
+
+    First all games are pushed forward together, pile after pile; when every game has ended within
+    ``quick_piles`` piles (the built-in deck needs two), the distribution is complete and the
+    expected value is its mean. Otherwise each state that starts a pile gets a forward pass of its
+    own, once; together they make a small chain from pile to pile, whose cycles (cards lost and
+    drawn again) the general solver handles exactly, and the distribution is pushed from pile to
+    pile until what is left is below ``tail_below`` (or ``max_epochs`` piles).
+    """
+    if deck.castle_total == 0 or not any(n >= deck.size for _, n in deck.castles):
+        return SoloOdds(None, [Fraction(0)], Fraction(0), Fraction(1), Fraction(0), 0, 0)
+    start = deck.start()
+    together = [epoch_pass(deck, {start: Fraction(1)}, progress)]
+    while together[-1].exits and len(together) < quick_piles:
+        together.append(epoch_pass(deck, together[-1].exits, progress))
+    p_reshuffle = sum(together[0].exits.values(), Fraction(0))
+    states = sum(epoch.states for epoch in together)
+    if not together[-1].exits:
+        table, never = _table(deck, [{None: (Fraction(1), epoch)} for epoch in together])
+        expected = None if never else sum((t * q for t, q in enumerate(table)), Fraction(0))
+        return SoloOdds(expected, table, Fraction(0), never, p_reshuffle, states, 0)
+
+    passes = {start: together[0]}
+    todo = list(together[0].exits)
+    while todo:
+        state = todo.pop()
+        if state not in passes:
+            passes[state] = epoch_pass(deck, {state: Fraction(1)})
+            todo.extend(after for after in passes[state].exits if after not in passes)
+    states = sum(epoch.states for epoch in passes.values())
+    piles, masses = [], {start: Fraction(1)}
+    while masses and len(piles) < max_epochs:
+        piles.append({state: (mass, passes[state]) for state, mass in masses.items()})
+        following: dict = {}
+        for state, mass in masses.items():
+            for after, q in passes[state].exits.items():
+                following[after] = following.get(after, Fraction(0)) + mass * q
+        masses = following
+        if sum(masses.values(), Fraction(0)) < tail_below:
+            break
+    table, never = _table(deck, piles)
+    expected = None
+    if not any(r.doomed for r in passes.values()):
+        # expected witches: each pass's own witches, then the chain from pile to pile
+        own = {state: sum((k * q for k, q in r.wins.items()), Fraction(0)) + deck.witches * sum(r.exits.values(), Fraction(0))
+               for state, r in passes.items()}
+        transitions = {}
+        for state, r in passes.items():
+            ended = 1 - sum(r.exits.values(), Fraction(0))
+            transitions[state] = [(q, after) for after, q in r.exits.items()] + ([(ended, WON)] if ended else [])
+        expected = 1 + Chain(transitions).expected_reward(start, own.__getitem__)
+    return SoloOdds(expected, table, 1 - sum(table, Fraction(0)) - never, never, p_reshuffle, states, len(passes) - 1)
+
+
+def _table(deck: SoloDeck, piles: list[dict]) -> tuple[list[Fraction], Fraction]:
+    """P(turn t) from the piles in order: pile e's games win on turn 1 + witches * e + witches drawn in it."""
+    p: dict[int, Fraction] = {}
+    never = Fraction(0)
+    for e, pile in enumerate(piles):
+        for mass, result in pile.values():
+            for drawn, q in result.wins.items():
+                turn = 1 + deck.witches * e + drawn
+                p[turn] = p.get(turn, Fraction(0)) + mass * q
+            never += mass * result.doomed
+    return [p.get(t, Fraction(0)) for t in range(max(p, default=0) + 1)], never
 
 
 def _falling(n_max: int, n: int) -> int:

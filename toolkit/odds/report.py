@@ -65,7 +65,7 @@ def answer(catalogue: Catalogue, model: str | None, *, players: int | None = Non
 def progress_length(catalogue: Catalogue, model: str | None, max_states: int, games: int) -> int:
     """How many progress ticks ``answer`` gives at most: levels of two piles, or thousands of states and games."""
     if (model or MODELS[catalogue.game][0]) == "solo":
-        return 2 * catalogue.total
+        return 2 * catalogue.total  # the levels of the first two piles
     return max_states // 1000 + games // 1000
 
 
@@ -78,49 +78,51 @@ def _head(catalogue: Catalogue, model: str) -> dict:
 
 def solo(catalogue: Catalogue, progress=None) -> OddsReport:
     deck = diamoniak_solo.SoloDeck.from_catalogue(catalogue)
-    dist = diamoniak_solo.turns_distribution(deck, progress=progress)
-    method = "forward pass over the draw-by-draw chain"
-    if dist.never:
-        expected = None
-    elif dist.tail:
-        expected = diamoniak_solo.solve(deck).expected_turns  # the distribution goes on: solve backwards
-        method += ", expected value by the backward solve"
-    else:
-        expected = sum((t * p for t, p in enumerate(dist.p)), Fraction(0))
+    odds = diamoniak_solo.solo_odds(deck, progress=progress)
+    expected = odds.expected_turns
+    method = ("forward passes pile by pile" if not odds.piles else
+              f"forward passes pile by pile, {odds.piles} pile starts chained by the general solver")
     data = _head(catalogue, "solo")
     data.update({
         "expected_turns": frac(expected) if expected is not None else None,
         "expected_turns_float": float(expected) if expected is not None else None,
-        "turns_distribution": [[t, frac(p)] for t, p in enumerate(dist.p) if t and p],
-        "distribution_tail": frac(dist.tail),
-        "p_reshuffle": frac(dist.p_reshuffle),
-        "p_reshuffle_float": float(dist.p_reshuffle),
-        "p_never": frac(dist.never),
-        "states": dist.states,
+        "turns_distribution": [[t, frac(p)] for t, p in enumerate(odds.p) if t and p],
+        "distribution_tail": frac(odds.tail),
+        "pile_starts": odds.piles,
+        "p_reshuffle": frac(odds.p_reshuffle),
+        "p_reshuffle_float": float(odds.p_reshuffle),
+        "p_never": frac(odds.never),
+        "states": odds.states,
         "method": method,
     })
     lines = [f"{catalogue.title['en']}, solo: one player draws until a witch ends each turn",
              f"deck: {_deck_line(catalogue)}; a castle of {deck.size}",
-             f"chain: {dist.states:,} states ({method})"]
+             f"chain: {odds.states:,} states ({method})"]
     if expected is None:
         small = ", ".join(f"{colour} ({n})" for colour, n in deck.doomed_colours()) or "every colour"
-        lines.append(f"expected turns: infinite: with probability {both(dist.never)} the first castle card is "
+        lines.append(f"expected turns: infinite: with probability {both(odds.never)} the first castle card is "
                      f"a colour with fewer than {deck.size} cards: {small}")
     else:
         lines.append(f"expected turns to finish the castle: {both(expected)}")
-    lines.append(f"probability of a reshuffle: {both(dist.p_reshuffle)}")
+    lines.append(f"probability of a reshuffle: {both(odds.p_reshuffle)}")
+    if odds.never:
+        lines.append(f"probability the castle can never be completed: {both(odds.never)}")
     lines.append("")
     lines.append(" turn   P(finish on this turn)   cumulative   exact")
-    cumulative = Fraction(0)
-    for t, p in enumerate(dist.p):
+    cumulative, shown = Fraction(0), 0
+    for t, p in enumerate(odds.p):
         if not t or not p:
             continue
         cumulative += p
+        shown = t
         lines.append(f"{t:5d}   {float(p):22.6f}   {float(cumulative):10.6f}   {frac(p)}")
-    if dist.tail:
-        lines.append(f"later: {both(dist.tail)}")
-    xs = [t for t, p in enumerate(dist.p) if t]
-    chart = {"xs": xs, "ys": [float(dist.p[t]) for t in xs], "title": f"{catalogue.title['en']} alone: turns to build the castle",
+        if 1 - cumulative - odds.never < Fraction(1, 10**6):
+            break  # the rest is in the JSON; the table stops at 1 in a million
+    rest = 1 - cumulative - odds.never
+    if rest:
+        lines.append(f"later than turn {shown}: {float(rest):.3g} (exactly {frac(rest)})")
+    xs = [t for t in range(1, shown + 1)]
+    chart = {"xs": xs, "ys": [float(odds.p[t]) for t in xs], "title": f"{catalogue.title['en']} alone: turns to build the castle",
              "xlabel": "turn", "ylabel": "probability"}
     return OddsReport(data, lines, chart)
 
