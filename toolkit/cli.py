@@ -167,6 +167,30 @@ def export_cards_command(game, catalogue_path, overrides, lang, target, card_siz
     click.echo(result.summary)
 
 
+@main.command("rulebook")
+@catalogue_options
+@click.option("--lang", type=click.Choice(("ru", "en", "ru+en")), default="en", show_default=True,
+              help="Language: ru, en, or ru+en (both, section by section, each block tagged).")
+@click.option("--paper", type=click.Choice(("a4", "letter"), case_sensitive=False), default="a4", show_default=True,
+              help="Paper size.")
+@click.option("--booklet", is_flag=True,
+              help="A5 (half-Letter) pages two-up in saddle-stitch order: print double-sided (short-edge flip), "
+                   "fold the stack and staple it.")
+@click.option("--out", type=click.Path(dir_okay=False), help="PDF to write [default: output/<game>-rules-<lang>.pdf].")
+def rulebook_command(game, catalogue_path, overrides, lang, paper, booklet, out):
+    """Printable rules from the catalogue and the odds solver: Russian, English or both."""
+    from pathlib import Path
+
+    from toolkit.files import write_atomic
+    from toolkit.rulebook import build_rulebook
+
+    catalogue = load(game, catalogue_path, overrides)
+    result = build_rulebook(catalogue, lang=lang, paper=paper.lower(), booklet=booklet)
+    path = write_atomic(Path(out) if out else Path("output") / f"{catalogue.game}-rules-{lang}.pdf", result.pdf)
+    click.echo(str(path))
+    click.echo(result.summary())
+
+
 class _Progress:
     """A progress bar on stderr that appears only once a run has taken more than a second."""
 
