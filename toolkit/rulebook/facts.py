@@ -1,0 +1,241 @@
+"""Placeholders: the catalogue's facts and the solver's figures, formatted for each language.
+
+Inline placeholders (``{key}``, ``{key:arg}``; those marked # take noun forms that agree with the
+number, e.g. ``{count:witch|ведьма|ведьмы|ведьм}`` -> ``7 ведьм``, ``{total|card|cards}`` ->
+``54 cards``):
+
+=========================  ===========================================================
+``{title}``                the game's title
+``{note}``                 the catalogue's note (e.g. that the composition is our default)
+``{players_min}`` #        fewest players; ``{players_max}`` # most players
+``{age}`` #                the youngest age
+``{minutes_min}`` #        shortest playing time; ``{minutes_max}`` # longest
+``{total}`` #              cards in the deck
+``{count:ID}`` #           copies of card ``ID``
+``{kind:KIND}`` #          cards of kind ``KIND`` (all colours together)
+``{name:ID}``              card ``ID``'s name; ``{lname:ID}`` the same in lower case
+``{colours}`` #            how many colours; ``{colour_names}`` their names as a list
+``{colour:ID}``            one colour's name
+``{rule:NAME}`` #          a rule number (``castle_size``, ``hand_size``, ``goal`` ...)
+``{token:ID}`` #           copies of token ``ID``; ``{token_value:ID}`` # its value
+``{tokens_total}`` #       tokens in all
+``{variant:NAME}``         a rules variant by the engine's name (checked against its list)
+``{odds:NAME}`` #          a figure from the solver (see ``figures.NAMES``)
+=========================  ===========================================================
+
+Numbers follow the language: Babel formats them (Russian: decimal comma, a non-breaking space
+before %, 8,61 and 12,96 %; English: 8.61 and 12.96%), and a number and its noun never part at a
+line's end.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, localcontext
+from fractions import Fraction
+from xml.sax.saxutils import escape
+
+from babel import Locale
+from babel.lists import format_list
+from babel.numbers import format_decimal
+from babel.numbers import format_percent as babel_percent
+
+from toolkit.catalogue.model import GAME_KINDS, Catalogue
+from toolkit.errors import UserError
+from toolkit.rulebook.figures import Odds
+from toolkit.rulebook.markup import PLACEHOLDER, Piece
+
+NBSP = "\u00a0"
+FORMS = {"ru": ("one", "few", "many"), "en": ("one", "other")}
+DIGITS = 2
+STAR = "\ue000"  # a '*' inside a value, kept out of the emphasis markup
+
+
+def _decimal(value: Fraction | float | int) -> Decimal:
+    if isinstance(value, Fraction):
+        with localcontext() as ctx:
+            ctx.prec = 40
+            return Decimal(value.numerator) / Decimal(value.denominator)
+    return Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
+
+
+def _rounded(value, digits: int) -> Decimal:
+    return _decimal(value).quantize(Decimal(1).scaleb(-digits))
+
+
+def format_number(value: Fraction | float | int, lang: str, digits: int = DIGITS) -> str:
+    """A whole number as is (``20 057``), anything else with ``digits`` decimals (``8,61``)."""
+    if isinstance(value, int) or (isinstance(value, Fraction) and value.denominator == 1):
+        return format_decimal(int(value), locale=lang)
+    return format_decimal(_rounded(value, digits), format="#,##0." + "0" * digits, locale=lang)
+
+
+def format_percent(value: Fraction | float, lang: str, digits: int = DIGITS) -> str:
+    """A probability as a percentage in the language's own pattern: ``12,96 %``, ``12.96%``."""
+    pattern = Locale.parse(lang).percent_formats[None].pattern
+    pattern = re.sub(r"0(?![0-9.])", "0." + "0" * digits, pattern, count=1)
+    return babel_percent(_rounded(value, digits + 2), format=pattern, locale=lang)
+
+
+def plural(value, forms: list[str], lang: str, where: str) -> str:
+    """The noun form that agrees with ``value`` (Babel's plural rules)."""
+    order = FORMS[lang]
+    if len(forms) != len(order):
+        raise UserError(f"{where}: {len(forms)} noun forms given, {lang} takes {len(order)} ({'|'.join(order)})")
+    category = Locale.parse(lang).plural_form(value)
+    if category not in order:  # Russian fractions ("other") take the genitive singular: 8,61 хода
+        category = "few" if lang == "ru" else "other"
+    return forms[order.index(category)]
+
+
+class Facts:
+    """Resolves the placeholders of one language's text against one catalogue."""
+
+    def __init__(self, catalogue: Catalogue, lang: str, odds: Odds, variants: dict[str, str]):
+        self.catalogue, self.lang, self.odds, self.variants = catalogue, lang, odds, variants
+        self.used_variants: set[str] = set()
+        self.note_override: str | None = None  # the text's 'modified:' line, when --set changed the deck
+
+    # --- one placeholder ------------------------------------------------------------------------
+
+    def value(self, key: str, arg: str | None, where: str) -> tuple[str, object | None, bool]:
+        """(text, the number for noun forms or None, whether the text is already markup)."""
+        c, lang = self.catalogue, self.lang
+        needs_arg = {"count", "kind", "name", "lname", "colour", "rule", "token", "token_value", "variant", "odds"}
+        if key in needs_arg and not arg:
+            raise UserError(f"{where}: {{{key}}} needs an argument, e.g. {{{key}:...}}")
+        if key not in needs_arg and arg:
+            raise UserError(f"{where}: {{{key}}} takes no argument (got '{arg}')")
+        numbers = {
+            "players_min": c.players[0], "players_max": c.players[1], "age": c.age,
+            "minutes_min": c.minutes[0], "minutes_max": c.minutes[1], "total": c.total,
+            "colours": len(c.colours), "tokens_total": sum(t.count for t in c.tokens),
+        }
+        if key in numbers:
+            return self.number(numbers[key]), numbers[key], False
+        if key == "title":
+            return c.title[lang], None, False
+        if key == "note":
+            return (self.note_override if self.note_override is not None else c.note[lang]), None, False
+        if key == "colour_names":
+            return format_list([colour.name[lang] for colour in c.colours], locale=lang), None, False
+        if key in ("count", "name", "lname"):
+            card = self._card(arg, where)
+            if key == "count":
+                return self.number(card.count), card.count, False
+            name = card.name[lang]
+            return (name[:1].lower() + name[1:] if key == "lname" else name), None, False
+        if key == "kind":
+            if arg not in GAME_KINDS[c.game]:
+                raise UserError(f"{where}: {{kind:{arg}}}: no card kind '{arg}' in {c.game} "
+                                f"(kinds: {', '.join(GAME_KINDS[c.game])})")
+            n = c.count_of_kind(arg)
+            return self.number(n), n, False
+        if key == "colour":
+            try:
+                return c.colour(arg).name[lang], None, False
+            except KeyError:
+                raise UserError(f"{where}: {{colour:{arg}}}: no colour '{arg}' in {c.source.name} "
+                                f"(colours: {', '.join(x.id for x in c.colours)})") from None
+        if key == "rule":
+            if arg not in c.rules:
+                raise UserError(f"{where}: {{rule:{arg}}}: no rule '{arg}' in {c.source.name} "
+                                f"(rules: {', '.join(c.rules)})")
+            return self.number(c.rules[arg]), c.rules[arg], False
+        if key in ("token", "token_value"):
+            token = next((t for t in c.tokens if t.id == arg), None)
+            if token is None:
+                raise UserError(f"{where}: {{{key}:{arg}}}: no token '{arg}' in {c.source.name} "
+                                f"(tokens: {', '.join(t.id for t in c.tokens) or 'none'})")
+            n = token.count if key == "token" else token.value
+            return self.number(n), n, False
+        if key == "variant":
+            if arg not in self.variants:
+                raise UserError(f"{where}: {{variant:{arg}}}: the {c.game} engine has no variant '{arg}' "
+                                f"(variants: {', '.join(self.variants)})")
+            self.used_variants.add(arg)
+            return f'<font name="PTSans-Bold">{escape(arg)}</font>', None, True
+        if key == "odds":
+            try:
+                figure = self.odds.figure(arg)
+            except UserError as err:
+                raise UserError(f"{where}: {{odds:{arg}}}: {err}") from None
+            if figure.value is None:  # e.g. a colour too short to finish a castle: "∞ turns"
+                return "∞", 1_000_005, False
+            if figure.kind == "percent":
+                return format_percent(figure.value, lang), None, False
+            if figure.kind == "int":
+                return self.number(figure.value), figure.value, False
+            shown = _rounded(figure.value, DIGITS)
+            return format_number(figure.value, lang), shown, False
+        raise UserError(f"{where}: unknown placeholder {{{key}{':' + arg if arg else ''}}} "
+                        f"(see toolkit/rulebook/facts.py for the list)")
+
+    def _card(self, card_id: str, where: str):
+        try:
+            return self.catalogue.card(card_id)
+        except KeyError:
+            raise UserError(f"{where}: no card with id '{card_id}' in {self.catalogue.source.name} "
+                            f"(ids: {', '.join(c.id for c in self.catalogue.cards)})") from None
+
+    def number(self, value) -> str:
+        return format_number(value, self.lang)
+
+    def placeholder(self, match: re.Match, where: str) -> str:
+        key, arg, forms = match.group(1), match.group(2), match.group(3)
+        text, number, markup = self.value(key, arg, where)
+        if not markup:
+            text = escape(text)
+        if forms:
+            if number is None:
+                raise UserError(f"{where}: {match.group(0)}: only a number takes noun forms")
+            noun = plural(number, forms[1:].split("|"), self.lang, f"{where}: {match.group(0)}")
+            text = f"{text}{NBSP}{escape(noun)}"
+        return text.replace("*", STAR)
+
+    # --- a piece of text --------------------------------------------------------------------------
+
+    def resolve(self, piece: Piece) -> str:
+        """One line of source text, placeholders filled in, XML-escaped (emphasis not yet applied)."""
+        out, last = [], 0
+        for match in PLACEHOLDER.finditer(piece.text):
+            out.append(self._literal(piece.text[last:match.start()], piece))
+            out.append(self.placeholder(match, piece.where))
+            last = match.end()
+        out.append(self._literal(piece.text[last:], piece))
+        return "".join(out)
+
+    def _literal(self, text: str, piece: Piece) -> str:
+        if "{" in text or "}" in text:
+            bad = re.search(r"\{[^}]*\}?|\}", text).group(0)
+            raise UserError(f"{piece.where}: unknown placeholder {bad} (placeholders are {{key}}, {{key:arg}} "
+                            "or {key:arg|form|form}; see toolkit/rulebook/facts.py)")
+        return escape(text)
+
+    def markup(self, pieces: tuple[Piece, ...] | list[Piece]) -> str:
+        """Pieces joined into one paragraph of reportlab markup (bold, italic, typography)."""
+        text = " ".join(self.resolve(piece) for piece in pieces)
+        text = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", text)
+        text = re.sub(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])", r"<i>\1</i>", text)
+        if "*" in text:
+            raise UserError(f"{pieces[0].where}: an unmatched * (emphasis is **bold** or *italic*)")
+        return typography(text.replace(STAR, "*"), self.lang)
+
+    def plain(self, piece: Piece) -> str:
+        """A piece as plain text (chart labels): placeholders filled in, no markup."""
+        text = self.resolve(piece)
+        return re.sub(r"<[^>]+>", "", text).replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+
+
+_SHORT_RU = re.compile(r"(?<![\w\-])([А-Яа-яЁё]{1,2}) ")
+
+
+def typography(text: str, lang: str) -> str:
+    """No line ends before a dash or after a number followed by a word, and in Russian none after a
+    one- or two-letter word."""
+    text = text.replace(" - ", " — " if lang == "ru" else " – ")
+    text = re.sub(r" ([—–])", NBSP + r"\1", text)
+    text = re.sub(r"(?<![\w.,])(\d+) (?=[^\W\d_]{2,})", r"\1" + NBSP, text)  # "70 cards" stays on one line
+    if lang == "ru":
+        text = _SHORT_RU.sub(lambda m: m.group(1) + NBSP, text)
+    return text

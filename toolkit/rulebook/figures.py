@@ -1,0 +1,161 @@
+"""The odds the rulebook quotes, from the solver (``toolkit.odds.report.answer``) at build time.
+
+Every figure is named (``{odds:NAME}`` in the text sources) and typed, so the text formats it for
+its language: ``percent`` and ``decimal`` figures are exact fractions where the solver is exact,
+``int`` figures are whole numbers. The solver runs only for the figures a rulebook uses, once per
+deck composition in a process.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+from toolkit.catalogue.model import GAME_KINDS, Catalogue
+from toolkit.errors import UserError
+from toolkit.sim.stats import Z95
+
+# Palaces' first palace cannot be solved exactly (the chain is far too large): it is simulated with
+# a fixed seed, so the same deck gives the same figures and the same bytes.
+FIRST_PALACE = {"max_states": 1000, "games": 2000, "seed": 1}
+
+_CACHE: dict[tuple, object] = {}
+
+
+@dataclass(frozen=True)
+class Figure:
+    kind: str                        # "percent" | "decimal" | "int"
+    value: Fraction | float | int | None   # None: infinite (a castle that may never be finished)
+
+
+@dataclass(frozen=True)
+class Chart:
+    xs: list[int]
+    ys: list[float]   # percent
+
+
+def _signature(catalogue: Catalogue) -> tuple:
+    return (catalogue.game, tuple((c.id, c.kind, c.colour, c.count) for c in catalogue.cards),
+            tuple(sorted(catalogue.rules.items())))
+
+
+def _report(catalogue: Catalogue, model: str):
+    from toolkit.odds.report import answer
+
+    key = (_signature(catalogue), model)
+    if key not in _CACHE:
+        options = FIRST_PALACE if model == "first-palace" else {}
+        _CACHE[key] = answer(catalogue, model, **options)
+    return _CACHE[key]
+
+
+def _answer(catalogue: Catalogue, model: str) -> dict:
+    return _report(catalogue, model).data
+
+
+def _f(text: str) -> Fraction:
+    return Fraction(text)
+
+
+NAMES = {
+    "diamoniak": ("first_KIND", "no_witch_K", "expected_turns", "p_reshuffle", "likely_turn", "p_likely_turn",
+                  "median_turn", "within_T", "last_turn"),
+    "palaces": ("first_KIND", "no_flood_K", "p_foundation", "p_palace_kinds", "p_palace_kinds_with_tower",
+                "p_tower", "first_palace_mean", "first_palace_low", "first_palace_high", "first_palace_games"),
+}
+CHARTS = {"diamoniak": ("turns_chart",), "palaces": ("first_palace_chart",)}
+
+
+class Odds:
+    """The figures of one catalogue."""
+
+    def __init__(self, catalogue: Catalogue):
+        self.catalogue = catalogue
+        self.game = catalogue.game
+
+    def _unknown(self, name: str) -> UserError:
+        return UserError(f"unknown odds figure '{name}' for {self.game} (known: {', '.join(NAMES[self.game])})")
+
+    def figure(self, name: str) -> Figure:
+        danger = "witch" if self.game == "diamoniak" else "flood"
+        match = re.fullmatch(r"first_([a-z_]+)", name)
+        if match and not name.startswith("first_palace"):
+            kind = match.group(1).replace("_", "-")
+            kinds = _answer(self.catalogue, "draws")["next_kind"]
+            if kind not in kinds and kind in GAME_KINDS[self.game]:
+                return Figure("percent", Fraction(0))  # none of them in this deck
+            if kind not in kinds:
+                raise UserError(f"odds figure '{name}': no cards of kind '{kind}' in the deck "
+                                f"(kinds: {', '.join(k.replace('-', '_') for k in kinds)})")
+            return Figure("percent", _f(kinds[kind]))
+        match = re.fullmatch(rf"no_{danger}_(\d+)", name)
+        if match:
+            k = int(match.group(1))
+            survival = dict(_answer(self.catalogue, "draws")["survival"])
+            if k not in survival:
+                raise UserError(f"odds figure '{name}': {k} draws is beyond the deck")
+            return Figure("percent", _f(survival[k]))
+        if self.game == "diamoniak":
+            return self._diamoniak(name)
+        return self._palaces(name)
+
+    def _diamoniak(self, name: str) -> Figure:
+        if name not in NAMES["diamoniak"] and not re.fullmatch(r"within_\d+", name):
+            raise self._unknown(name)
+        data = _answer(self.catalogue, "solo")
+        dist = [(t, _f(p)) for t, p in data["turns_distribution"]]
+        if name == "expected_turns":
+            return Figure("decimal", _f(data["expected_turns"]) if data["expected_turns"] else None)
+        if name == "p_reshuffle":
+            return Figure("percent", _f(data["p_reshuffle"]))
+        if not dist:
+            raise UserError(f"odds figure '{name}': with this deck a castle alone is never finished")
+        if name == "likely_turn":
+            return Figure("int", max(dist, key=lambda tp: (tp[1], -tp[0]))[0])
+        if name == "p_likely_turn":
+            return Figure("percent", max(p for _, p in dist))
+        if name == "last_turn":
+            return Figure("int", dist[-1][0])
+        if name == "median_turn":
+            total = Fraction(0)
+            for t, p in dist:
+                total += p
+                if total >= Fraction(1, 2):
+                    return Figure("int", t)
+            return Figure("int", None)
+        match = re.fullmatch(r"within_(\d+)", name)
+        if match:
+            limit = int(match.group(1))
+            return Figure("percent", sum((p for t, p in dist if t <= limit), Fraction(0)))
+        raise self._unknown(name)
+
+    def _palaces(self, name: str) -> Figure:
+        if name in ("p_foundation", "p_palace_kinds", "p_palace_kinds_with_tower", "p_tower"):
+            return Figure("percent", _f(_answer(self.catalogue, "opening")[name]))
+        if name.startswith("first_palace_"):
+            data = _answer(self.catalogue, "first-palace")
+            if data.get("exact"):  # a deck small enough to solve: the exact mean, no interval
+                mean, half = _f(data["expected_turns"]), 0.0
+            else:
+                mean, half = data["mean_turns"], Z95 * data["stderr_turns"]
+            value = {"first_palace_mean": mean, "first_palace_low": mean - half,
+                     "first_palace_high": mean + half}.get(name)
+            if name == "first_palace_games":
+                return Figure("int", data.get("simulated_games", 0))
+            if value is None:
+                raise self._unknown(name)
+            return Figure("decimal", value)
+        raise self._unknown(name)
+
+    def chart(self, name: str) -> Chart:
+        if name not in CHARTS[self.game]:
+            raise UserError(f"unknown figure '{name}' for {self.game} (known: {', '.join(CHARTS[self.game])})")
+        if name == "turns_chart":
+            dist = _answer(self.catalogue, "solo")["turns_distribution"]
+            return Chart([t for t, _ in dist], [100 * float(_f(p)) for _, p in dist])
+        chart = _report(self.catalogue, "first-palace").chart
+        if chart is None:
+            raise UserError("figure 'first_palace_chart': the first palace was solved exactly, there is no "
+                            "simulated distribution to draw")
+        return Chart(list(chart["xs"]), [100 * float(y) for y in chart["ys"]])

@@ -1,0 +1,537 @@
+"""The rulebook as a PDF: reportlab platypus, PT Serif text, PT Sans headings, cards drawn by the
+same renderer as the print-and-play sheets.
+
+Two page layouts share one story:
+
+* ``a4`` / ``letter``: two columns per page under a title banner on the first page;
+* booklet pages (A5 or half-Letter): one column, a cover first; ``booklet.impose`` then puts them
+  two-up on the sheet in saddle-stitch order.
+
+Headings keep with what follows them (no heading ends a column), paragraphs leave no single line
+behind at a column's foot or head, long words are hyphenated with pyphen's dictionaries for the
+block's language (and any word that still does not fit is split, so no line runs over its column).
+The PDF is built with ``invariant=1``: the same inputs give the same bytes.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import fontpkg_pt_sans
+import fontpkg_pt_serif
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, FrameBreak, NextPageTemplate,
+                                PageBreak, PageTemplate, Paragraph, Spacer, Table, TableStyle)
+
+from toolkit import __version__
+from toolkit.cards.render import CARD_SIZES, CardFace, card_back, card_face, draw_card, register_fonts
+from toolkit.catalogue.model import COLOURED_KINDS, GAME_KINDS, Catalogue
+from toolkit.print import tokens as token_art
+from toolkit.print.pdf import binary_streams
+from toolkit.rulebook import chart
+from toolkit.rulebook.facts import NBSP, Facts, format_number
+from toolkit.rulebook.markup import Block, Section, Source
+
+PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+INK = colors.HexColor("#1d1d1f")
+ACCENT = colors.HexColor("#1f3b73")
+MUTED = colors.HexColor("#6b7280")
+RULE = colors.HexColor("#c9ced6")
+TAGS = {"ru": colors.HexColor("#b8322a"), "en": colors.HexColor("#1f5fbf")}
+HYPHENATION = {"ru": "ru_RU", "en": "en_US"}
+SHY = "\u00ad"
+POKER = CARD_SIZES["poker"]
+
+
+# --- fonts -----------------------------------------------------------------------------------------
+
+_EXTRA_FONTS = {
+    "PTSerif-Bold": (fontpkg_pt_serif, "PT_Serif-Web-Bold.ttf"),
+    "PTSerif-Italic": (fontpkg_pt_serif, "PT_Serif-Web-Italic.ttf"),
+    "PTSerif-BoldItalic": (fontpkg_pt_serif, "PT_Serif-Web-BoldItalic.ttf"),
+    "PTSans-Italic": (fontpkg_pt_sans, "PT_Sans-Web-Italic.ttf"),
+    "PTSans-BoldItalic": (fontpkg_pt_sans, "PT_Sans-Web-BoldItalic.ttf"),
+}
+
+
+@cache
+def register_families() -> None:
+    """PT Serif and PT Sans with bold and italic, so that <b> and <i> pick the right faces."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    register_fonts()  # PTSans-Bold, PTSans-Regular, PTSerif-Regular
+    for name, (package, file) in _EXTRA_FONTS.items():
+        pdfmetrics.registerFont(TTFont(name, str(Path(package.ROOT) / "files" / file)))
+    pdfmetrics.registerFontFamily("PTSerif", normal="PTSerif-Regular", bold="PTSerif-Bold",
+                                  italic="PTSerif-Italic", boldItalic="PTSerif-BoldItalic")
+    pdfmetrics.registerFontFamily("PTSans", normal="PTSans-Regular", bold="PTSans-Bold",
+                                  italic="PTSans-Italic", boldItalic="PTSans-BoldItalic")
+
+
+@cache
+def _pyphen(lang: str):
+    try:
+        import pyphen
+    except ImportError:  # pragma: no cover - pyphen is a dependency
+        return None
+    return pyphen.Pyphen(lang=HYPHENATION[lang], left=2, right=3)
+
+
+_WORD = re.compile(r"(?<![\w\-])[A-Za-zÀ-ÿА-Яа-яЁё]{6,}(?![\w\-])")
+_TAG = re.compile(r"(<[^>]*>|&[a-z]+;|&#\d+;)")
+
+
+def hyphenate(markup: str, lang: str) -> str:
+    """Soft hyphens (U+00AD) at the break points pyphen's dictionary allows for ``lang``, in every
+    word of six letters or more outside tags. reportlab breaks a line at one of them, with a visible
+    hyphen, only when the word would not fit. Words joined by a hyphen (variant names) stay whole."""
+    dictionary = _pyphen(lang)
+    if dictionary is None:
+        return markup
+    parts = _TAG.split(markup)
+    bold = 0
+    for i, part in enumerate(parts):
+        if i % 2:  # a tag
+            bold += {"<b>": 1, "</b>": -1}.get(part, 0)
+        elif not bold:
+            # Not inside bold: reportlab adds a space's width to a line after it splits a bold word
+            # in a paragraph of several fonts, and bold runs are short lead-ins anyway.
+            parts[i] = _WORD.sub(lambda m: dictionary.inserted(m.group(0), hyphen=SHY), part)
+    return "".join(parts)
+
+
+# --- page geometry ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Geometry:
+    page: tuple[float, float]   # mm
+    left: float
+    right: float
+    top: float
+    bottom: float
+    columns: int
+    gutter: float
+    booklet: bool
+    body_size: float
+
+    @property
+    def width(self) -> float:
+        return self.page[0] - self.left - self.right
+
+    @property
+    def column(self) -> float:
+        return (self.width - (self.columns - 1) * self.gutter) / self.columns
+
+    @property
+    def height(self) -> float:
+        return self.page[1] - self.top - self.bottom
+
+
+def geometry(paper: str, booklet: bool) -> Geometry:
+    w, h = PAPERS[paper]
+    if booklet:  # half the sheet, so that two pages sit side by side at full size
+        return Geometry((h / 2, w), 14, 14, 13, 17, 1, 0, True, 9.5)
+    return Geometry((w, h), 16, 16, 15, 17, 2, 7, False, 9.6)
+
+
+# --- styles ----------------------------------------------------------------------------------------
+
+class Styles:
+    def __init__(self, geom: Geometry):
+        register_families()
+        size = geom.body_size
+        lead = round(size * 1.32, 2)
+        self.size, self.lead = size, lead
+        self.title = ParagraphStyle("title", fontName="PTSans-Bold", fontSize=30 if geom.booklet else 28,
+                                    leading=34 if geom.booklet else 31, textColor=ACCENT, spaceAfter=2)
+        self.tagline = ParagraphStyle("tagline", fontName="PTSerif-Italic", fontSize=12, leading=15,
+                                      textColor=INK, spaceAfter=3)
+        self.facts = ParagraphStyle("facts", fontName="PTSans-Regular", fontSize=10, leading=13, textColor=MUTED)
+        self.h2 = ParagraphStyle("h2", fontName="PTSans-Bold", fontSize=13, leading=15.5, textColor=ACCENT,
+                                 spaceBefore=9, spaceAfter=3.5, keepWithNext=1)
+        self.h3 = ParagraphStyle("h3", fontName="PTSans-Bold", fontSize=size + 0.8, leading=lead,
+                                 textColor=INK, spaceBefore=4.5, spaceAfter=1, keepWithNext=1)
+        self.caption = ParagraphStyle("caption", fontName="PTSans-Regular", fontSize=7, leading=8.4,
+                                      alignment=TA_CENTER, textColor=INK)
+        self.footer = ParagraphStyle("footer", fontName="PTSans-Regular", fontSize=8)
+        self._body: dict[str, ParagraphStyle] = {}
+
+    def body(self, lang: str, kind: str = "para") -> ParagraphStyle:
+        key = f"{lang}:{kind}"
+        if key not in self._body:
+            base = dict(fontName="PTSerif-Regular", fontSize=self.size, leading=self.lead, textColor=INK,
+                        alignment=TA_JUSTIFY, splitLongWords=1, spaceShrinkage=0, allowWidows=0, allowOrphans=0, spaceAfter=round(self.lead * 0.45, 2))
+            if kind == "bullets":
+                base.update(leftIndent=11, bulletIndent=2.5, bulletFontName="PTSerif-Regular",
+                            spaceAfter=round(self.lead * 0.2, 2))
+            elif kind == "steps":
+                base.update(leftIndent=13, bulletIndent=0, bulletFontName="PTSans-Bold",
+                            spaceAfter=round(self.lead * 0.2, 2))
+            self._body[key] = ParagraphStyle(key, **base)
+        return self._body[key]
+
+
+def tag(lang: str) -> str:
+    """The coloured language label that opens each block of a bilingual rulebook."""
+    hexa = TAGS[lang].hexval()[2:]
+    return (f'<font name="PTSans-Bold" size="7" color="white" backColor="#{hexa}">{NBSP}{lang.upper()}{NBSP}</font>'
+            f"{NBSP} ")
+
+
+# --- flowables -------------------------------------------------------------------------------------
+
+class CardPicture(Flowable):
+    """One card drawn by the print renderer at poker size, scaled down to ``width`` points."""
+
+    def __init__(self, face: CardFace, width: float):
+        super().__init__()
+        self.face = face
+        self.scale = width / (face.width * mm)
+        self.width, self.height = width, face.height * mm * self.scale
+
+    def wrap(self, avail_width, avail_height):
+        return self.width, self.height
+
+    def draw(self):
+        canvas = self.canv
+        canvas.saveState()
+        canvas.scale(self.scale, self.scale)
+        draw_card(canvas, self.face, 0, 0)
+        canvas.restoreState()
+        canvas.saveState()
+        canvas.setStrokeColor(RULE)
+        canvas.setLineWidth(0.4)
+        canvas.roundRect(0, 0, self.width, self.height, 1.2 * mm * self.scale * 2, stroke=1, fill=0)
+        canvas.restoreState()
+
+
+class CardFan(Flowable):
+    """The cover's picture: a few cards fanned out, the back at the bottom of the stack."""
+
+    def __init__(self, faces: list[CardFace], card_width: float, width: float):
+        super().__init__()
+        self.faces, self.card_width, self.width = faces, card_width, width
+        self.card_height = card_width * POKER[1] / POKER[0]
+        self.height = self.card_height * 1.25
+
+    def wrap(self, avail_width, avail_height):
+        return self.width, self.height
+
+    def draw(self):
+        canvas, n = self.canv, len(self.faces)
+        step = 11.0
+        pivot = self.card_height * 0.9  # the fan turns about a point this far below the cards' feet
+        for i, face in enumerate(self.faces):
+            angle = (i - (n - 1) / 2) * step
+            canvas.saveState()
+            canvas.translate(self.width / 2, -pivot + self.card_height * 0.12)
+            canvas.rotate(-angle)
+            canvas.translate(-self.card_width / 2, pivot)
+            canvas.saveState()
+            canvas.setFillColor(colors.Color(0, 0, 0, alpha=0.15))
+            canvas.roundRect(1.0, -1.0, self.card_width, self.card_height, 2.5, stroke=0, fill=1)
+            canvas.restoreState()
+            canvas.scale(self.card_width / (face.width * mm), self.card_width / (face.width * mm))
+            draw_card(canvas, face, 0, 0)
+            canvas.restoreState()
+
+
+class TokenPicture(Flowable):
+    def __init__(self, value: int, name: str, diameter_mm: float, colour):
+        super().__init__()
+        self.value, self.name, self.diameter, self.colour = value, name, diameter_mm, colour
+        self.width = self.height = (diameter_mm + 2 * token_art.TOKEN_BLEED) * mm
+
+    def wrap(self, avail_width, avail_height):
+        return self.width, self.height
+
+    def draw(self):
+        self.canv.saveState()
+        self.canv.translate(self.width / 2, self.height / 2)
+        token_art.draw_token(self.canv, self.value, self.name, self.diameter, self.colour)
+        self.canv.restoreState()
+
+
+class Chart(Flowable):
+    """A 300 DPI chart at its full width, or down to ``smallest`` of it when that lets it finish the
+    column instead of leaving the column's foot empty."""
+
+    def __init__(self, png: bytes, width: float, height: float, smallest: float = 0.72):
+        super().__init__()
+        from reportlab.lib.utils import ImageReader
+
+        self.image = ImageReader(io.BytesIO(png))
+        self.full = (width, height)
+        self.smallest = smallest
+        self.width, self.height = width, height
+        self.spaceBefore, self.spaceAfter = 1 * mm, 2.5 * mm
+
+    def wrap(self, avail_width, avail_height):
+        w, h = self.full
+        scale = min(1.0, avail_width / w)
+        if h * scale > avail_height and avail_height >= h * self.smallest:
+            scale = avail_height / h
+        self.width, self.height = w * scale, h * scale
+        self._avail = avail_width
+        return avail_width, self.height
+
+    def draw(self):
+        self.canv.drawImage(self.image, (self._avail - self.width) / 2, 0, self.width, self.height)
+
+
+class Rule(Flowable):
+    def __init__(self, width: float, colour=RULE, thickness: float = 0.6):
+        super().__init__()
+        self.width, self.height, self.colour, self.thickness = width, thickness + 2, colour, thickness
+
+    def wrap(self, avail_width, avail_height):
+        self.width = avail_width
+        return self.width, self.height
+
+    def draw(self):
+        self.canv.setStrokeColor(self.colour)
+        self.canv.setLineWidth(self.thickness)
+        self.canv.line(0, 1, self.width, 1)
+
+
+# --- the story -------------------------------------------------------------------------------------
+
+class Story:
+    """Turns the parsed sources of one or two languages into flowables."""
+
+    def __init__(self, catalogue: Catalogue, sources: dict[str, Source], facts: dict[str, Facts], geom: Geometry):
+        self.catalogue, self.sources, self.facts, self.geom = catalogue, sources, facts, geom
+        self.langs = list(sources)
+        self.styles = Styles(geom)
+        self._faces: dict[tuple[str, str], CardFace] = {}
+
+    def face(self, card_id: str, lang: str) -> CardFace:
+        key = (card_id, lang)
+        if key not in self._faces:
+            card = self.catalogue.card(card_id)
+            self._faces[key] = card_face(card, lang, POKER, source=self.catalogue.source.name)
+        return self._faces[key]
+
+    # the title
+
+    def banner(self, centred: bool = False) -> list:
+        s, out = self.styles, []
+        title_style, tagline_style, facts_style = (
+            (ParagraphStyle(st.name + "-c", parent=st, alignment=TA_CENTER) for st in (s.title, s.tagline, s.facts))
+            if centred else (s.title, s.tagline, s.facts))
+        titles = [self.catalogue.title[lang] for lang in self.langs]
+        title = titles[0] if len(titles) == 1 else (
+            f'{titles[0]}<font color="#{MUTED.hexval()[2:]}"> / {titles[1]}</font>')
+        out.append(Paragraph(title, title_style))
+        for lang in self.langs:
+            out.append(Paragraph(self.facts[lang].markup([self.sources[lang].meta["tagline"]]), tagline_style))
+        for lang in self.langs:
+            out.append(Paragraph(self.facts[lang].markup([self.sources[lang].meta["facts"]]), facts_style))
+        return out
+
+    def cover(self) -> list:
+        """The booklet's first page: title, a fan of cards, the facts."""
+        out = self.banner(centred=True)
+        kinds = [k for k in GAME_KINDS[self.catalogue.game] if self.catalogue.of_kind(k)]
+        picks = [kinds[round(i * (len(kinds) - 1) / 3)] for i in range(4)] if len(kinds) > 4 else kinds
+        faces, colour_index = [card_back(self.catalogue, POKER)], 0
+        for kind in dict.fromkeys(picks):
+            cards = self.catalogue.of_kind(kind)
+            card = cards[colour_index % len(cards)] if kind in COLOURED_KINDS else cards[0]
+            colour_index += kind in COLOURED_KINDS
+            faces.append(self.face(card.id, self.langs[-1]))
+        width = self.geom.width * mm
+        return [Spacer(1, 22 * mm), *out, Spacer(1, 22 * mm), CardFan(faces, 42 * mm, width)]
+
+    # the sections
+
+    def sections(self) -> list:
+        out = []
+        first = self.sources[self.langs[0]]
+        for index, section in enumerate(first.sections):
+            parts = [src.sections[index] for src in self.sources.values()]
+            out.extend(self.section(parts))
+        return out
+
+    def section(self, parts: list[Section]) -> list:
+        s = self.styles
+        heads = [self.facts[lang].markup([part.heading]) for lang, part in zip(self.langs, parts)]
+        heading = heads[0] if len(heads) == 1 else f'{heads[0]}<font color="#{MUTED.hexval()[2:]}"> / {heads[1]}</font>'
+        out: list = [Paragraph(heading, s.h2)]
+        for lang, part in zip(self.langs, parts):
+            out.extend(self.blocks(part.blocks, lang, tagged=len(self.langs) > 1))
+        return out
+
+    def blocks(self, blocks: tuple[Block, ...], lang: str, tagged: bool) -> list:
+        s, facts = self.styles, self.facts[lang]
+        out: list = []
+        prefix = tag(lang) if tagged else ""
+        if prefix and blocks[0].kind not in ("para",):
+            out.append(Paragraph(prefix, ParagraphStyle("tagline-only", parent=s.body(lang), spaceAfter=2,
+                                                        keepWithNext=1)))
+            prefix = ""
+        for block in blocks:
+            if block.kind == "para":
+                out.append(Paragraph(prefix + hyphenate(facts.markup(block.items[0]), lang), s.body(lang)))
+            elif block.kind == "sub":
+                out.append(Paragraph(facts.markup(block.items[0]), s.h3))
+            elif block.kind in ("bullets", "steps"):
+                style = s.body(lang, block.kind)
+                items = []
+                for number, item in enumerate(block.items, start=1):
+                    bullet = "•" if block.kind == "bullets" else f"{number}."
+                    items.append(Paragraph(hyphenate(facts.markup(item), lang), style, bulletText=bullet))
+                # The last item keeps the list's bottom margin.
+                items[-1].style = ParagraphStyle(style.name + "-last", parent=style, spaceAfter=s.body(lang).spaceAfter)
+                out.extend(items)
+            elif block.kind == "cards":
+                out += [self.cards(lang), Spacer(1, 1.5 * mm)]
+            elif block.kind == "tokens":
+                if self.catalogue.tokens:
+                    out += [self.tokens(lang), Spacer(1, 1.5 * mm)]
+            elif block.kind == "figure":
+                out.append(self.figure(block, lang))
+            prefix = ""
+        return out
+
+    def _grid(self, cells: list[list], per_row: int, cell_width: float) -> Table:
+        rows = [cells[i:i + per_row] for i in range(0, len(cells), per_row)]
+        rows[-1] += [""] * (per_row - len(rows[-1]))
+        table = Table(rows, colWidths=[cell_width] * per_row, hAlign="CENTER")
+        table.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), "PTSans-Regular", 7),  # no stray Helvetica
+                                   ("ALIGN", (0, 0), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                                   ("LEFTPADDING", (0, 0), (-1, -1), 1.5), ("RIGHTPADDING", (0, 0), (-1, -1), 1.5),
+                                   ("TOPPADDING", (0, 0), (-1, -1), 2), ("BOTTOMPADDING", (0, 0), (-1, -1), 3)]))
+        return table
+
+    def cards(self, lang: str) -> Table:
+        """Every card type with its picture, name and count; each coloured kind starts a new row."""
+        column = self.geom.column * mm
+        per_row = max(2, min(max(4, len(self.catalogue.colours)), int(column // (19 * mm))))
+        cell = column / per_row
+        card_width = min(25 * mm, cell - 3 * mm)
+        order = {kind: i for i, kind in enumerate(GAME_KINDS[self.catalogue.game])}
+        cards = sorted((c for c in self.catalogue.cards if c.count), key=lambda c: order.get(c.kind, len(order)))
+        cells, kind = [], None
+        for card in cards:
+            if kind is not None and card.kind != kind and (card.kind in COLOURED_KINDS or kind in COLOURED_KINDS):
+                cells += [""] * (-len(cells) % per_row)
+            kind = card.kind
+            caption = Paragraph(f"{card.name[lang]}{NBSP}<b>×{format_number(card.count, lang)}</b>", self.styles.caption)
+            cells.append([CardPicture(self.face(card.id, lang), card_width), Spacer(1, 1.5 * mm), caption])
+        return self._grid(cells, per_row, cell)
+
+    def tokens(self, lang: str) -> Table:
+        paint = token_art.colours(self.catalogue)
+        column = self.geom.column * mm
+        per_row = max(1, min(len(self.catalogue.tokens), int(column // (24 * mm))))
+        cells = []
+        for token in self.catalogue.tokens:
+            caption = Paragraph(f"{token.name[lang]}{NBSP}<b>×{format_number(token.count, lang)}</b>",
+                                self.styles.caption)
+            cells.append([TokenPicture(token.value, token.name[lang], 15, paint[token.value]), Spacer(1, 1 * mm),
+                          caption])
+        return self._grid(cells, per_row, column / max(per_row, 3))
+
+    def figure(self, block: Block, lang: str) -> Flowable:
+        name, xlabel, ylabel = block.args
+        data = self.facts[lang].odds.chart(name)
+        width = self.geom.column
+        height = round(width * 0.58, 1)
+        png = chart.bar_chart(data.xs, data.ys, xlabel=xlabel, ylabel=ylabel, width_mm=width, height_mm=height,
+                              lang=lang)
+        return Chart(png, width * mm, height * mm)
+
+
+# --- the document ----------------------------------------------------------------------------------
+
+class _Doc(BaseDocTemplate):
+    def __init__(self, buffer, geom: Geometry, footers: list[str], styles: Styles, **kwargs):
+        super().__init__(buffer, pagesize=(geom.page[0] * mm, geom.page[1] * mm), leftMargin=geom.left * mm,
+                         rightMargin=geom.right * mm, topMargin=geom.top * mm, bottomMargin=geom.bottom * mm,
+                         invariant=1, pageCompression=1, initialFontName="PTSans-Regular", initialFontSize=8,
+                         **kwargs)
+        self.geom, self.footers, self.styles = geom, footers, styles
+
+    def footer(self, canvas, doc) -> None:
+        geom, page = self.geom, canvas.getPageNumber()
+        if geom.booklet and page == 1:
+            return  # the cover
+        canvas.saveState()
+        y = geom.bottom * mm * 0.5
+        left, right = geom.left * mm, (geom.page[0] - geom.right) * mm
+        canvas.setStrokeColor(RULE)
+        canvas.setLineWidth(0.5)
+        canvas.line(left, y + 10, right, y + 10)
+        canvas.setFillColor(MUTED)
+        canvas.setFont("PTSans-Regular", 8)
+        text = "   ·   ".join(self.footers)
+        number = str(page)
+        outer_right = not geom.booklet or page % 2 == 1  # a booklet's even pages are left-hand pages
+        canvas.setFont("PTSans-Bold", 9)
+        canvas.setFillColor(ACCENT)
+        if outer_right:
+            canvas.drawRightString(right, y, number)
+        else:
+            canvas.drawString(left, y, number)
+        canvas.setFont("PTSans-Regular", 8)
+        canvas.setFillColor(MUTED)
+        if outer_right:
+            canvas.drawString(left, y, text)
+        else:
+            canvas.drawRightString(right, y, text)
+        canvas.restoreState()
+
+
+def _measure(flowables: list, width: float) -> float:
+    total = 0.0
+    for i, f in enumerate(flowables):
+        _, h = f.wrap(width, 10_000)
+        total += h + (f.getSpaceBefore() if i else 0) + f.getSpaceAfter()
+    return total
+
+
+def build_pdf(story: Story, title: str, subject: str) -> tuple[bytes, int]:
+    """The rulebook's pages as PDF bytes and their number."""
+    geom, s = story.geom, story.styles
+    footers = [story.facts[lang].plain(story.sources[lang].meta["footer"]) for lang in story.langs]
+    buffer = io.BytesIO()
+    doc = _Doc(buffer, geom, footers, s, title=title, author="toolkit", subject=subject,
+               creator=f"toolkit {__version__}", producer=f"toolkit {__version__} (reportlab)")
+    W, H = geom.page[0] * mm, geom.page[1] * mm
+    x0, y0 = geom.left * mm, geom.bottom * mm
+    width, height, column, gutter = geom.width * mm, geom.height * mm, geom.column * mm, geom.gutter * mm
+    pad = dict(leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+
+    def columns(top: float, page_id: str) -> list[Frame]:
+        return [Frame(x0 + i * (column + gutter), y0, column, top - y0, id=f"{page_id}-col{i}", **pad)
+                for i in range(geom.columns)]
+
+    flow: list = []
+    if geom.booklet:
+        cover = PageTemplate("cover", [Frame(x0, y0, width, height, id="cover", **pad)], onPage=doc.footer)
+        body = PageTemplate("body", columns(y0 + height, "body"), onPage=doc.footer)
+        doc.addPageTemplates([cover, body])
+        flow += story.cover() + [NextPageTemplate("body"), PageBreak()]
+    else:
+        banner = story.banner() + [Spacer(1, 2 * mm), Rule(width, ACCENT, 1.2)]
+        banner_h = _measure(banner, width) + 6 * mm
+        top = y0 + height
+        first = PageTemplate("first", [Frame(x0, top - banner_h, width, banner_h, id="banner", **pad),
+                                       *columns(top - banner_h, "first")], onPage=doc.footer,
+                             autoNextPageTemplate="rest")
+        rest = PageTemplate("rest", columns(top, "rest"), onPage=doc.footer)
+        doc.addPageTemplates([first, rest])
+        flow += banner + [FrameBreak()]
+    flow += story.sections()
+    with binary_streams():
+        doc.build(flow)
+    return buffer.getvalue(), doc.page

@@ -1,0 +1,273 @@
+"""The rulebook's text sources: one small markup file per game and language.
+
+``toolkit/rulebook/texts/<game>.<lang>.md`` holds the prose of one rulebook in one language. The
+markup is a small, strict subset of Markdown, so that a translation can be checked against the
+original line by line:
+
+* ``%% ...`` a comment line, ignored anywhere.
+* Before the first section, ``key: value`` lines: the front matter, all four required:
+  ``tagline`` (the line under the title), ``facts`` (players, age, time), ``footer`` (the page
+  footer) and ``modified`` (printed in place of the catalogue's note when ``--set`` changed the
+  deck, since the note may quote the file's counts).
+* ``## id: Heading`` starts a section. The id (lower-case letters, digits, dashes) is the same in
+  every language and the sections come in the same order; the heading is the language's own.
+* ``### Heading``: a minor heading inside a section.
+* Lines of text form a paragraph; a blank line ends it.
+* ``- item``: a bullet list item; ``1. item``: a numbered step (the number printed is the item's
+  place in its list). An item goes on over the following lines that are indented.
+* ``**bold**`` and ``*italic*`` inside any text.
+* ``{...}``: a placeholder, filled in at build time from the catalogue and the odds solver (the
+  full list is in :mod:`toolkit.rulebook.facts`). Inline forms: ``{key}``, ``{key:arg}``, and with
+  noun forms that agree with the number, ``{count:witch|witch|witches}`` in English or
+  ``{count:witch|ведьма|ведьмы|ведьм}`` in Russian (one|other and one|few|many, chosen by Babel's
+  plural rules). A placeholder never spans two lines. Alone on a line, ``{cards}``, ``{tokens}``
+  and ``{figure:name|x label|y label}`` are blocks: the cards with their pictures, the tokens, a
+  chart.
+
+Every problem is a UserError naming the file and line, e.g.
+``diamoniak.en.md:14: unknown placeholder {count:wizard} ...``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from importlib.resources import files
+
+from toolkit.errors import UserError
+
+SECTION = re.compile(r"^##\s+([a-z][a-z0-9-]*)\s*:\s*(\S.*?)\s*$")
+SUBHEADING = re.compile(r"^###\s+(\S.*?)\s*$")
+BULLET = re.compile(r"^-\s+(\S.*)$")
+STEP = re.compile(r"^\d+\.\s+(\S.*)$")
+META = re.compile(r"^([a-z][a-z0-9-]*)\s*:\s*(\S.*?)\s*$")
+BLOCK = re.compile(r"^\{(cards|tokens|figure:[^{}]*)\}$")
+# {key}, {key:arg}, {key|form|form}, {key:arg|form|form|form}
+PLACEHOLDER = re.compile(r"\{([a-z_]+)(?::([A-Za-z0-9_.-]+))?((?:\|[^{}|]*)*)\}")
+META_KEYS = ("tagline", "facts", "footer", "modified")
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One line of source text (``line`` counts from 1 in ``file``)."""
+
+    text: str
+    file: str
+    line: int
+
+    @property
+    def where(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+@dataclass(frozen=True)
+class Block:
+    """A paragraph (``para``), minor heading (``sub``), list (``bullets``, ``steps``: one tuple of
+    pieces per item), or a block placeholder (``cards``, ``tokens``, ``figure``)."""
+
+    kind: str
+    items: tuple[tuple[Piece, ...], ...]
+    line: int
+    args: tuple[str, ...] = ()  # figure: name, x label, y label
+
+
+@dataclass(frozen=True)
+class Section:
+    id: str
+    heading: Piece
+    blocks: tuple[Block, ...]
+
+
+@dataclass(frozen=True)
+class Source:
+    file: str
+    meta: dict[str, Piece]
+    sections: tuple[Section, ...]
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(section.id for section in self.sections)
+
+    def pieces(self):
+        """Every piece of text, in order (front matter, headings, blocks)."""
+        yield from self.meta.values()
+        for section in self.sections:
+            yield section.heading
+            for block in section.blocks:
+                for item in block.items:
+                    yield from item
+
+    def placeholders(self) -> list[tuple[str, str | None, str]]:
+        """(key, arg, where) of every placeholder, blocks included, in order."""
+        found = []
+        for piece in self.pieces():
+            for match in PLACEHOLDER.finditer(piece.text):
+                found.append((match.group(1), match.group(2), piece.where))
+        for section in self.sections:
+            for block in section.blocks:
+                if block.kind in ("cards", "tokens"):
+                    found.append((block.kind, None, f"{self.file}:{block.line}"))
+                elif block.kind == "figure":
+                    found.append(("figure", block.args[0], f"{self.file}:{block.line}"))
+        return found
+
+
+def text_path(game: str, lang: str):
+    return files("toolkit.rulebook").joinpath("texts").joinpath(f"{game}.{lang}.md")
+
+
+def load_source(game: str, lang: str) -> Source:
+    path = text_path(game, lang)
+    name = f"{game}.{lang}.md"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UserError(f"{name}: there is no {lang} rulebook text for {game}") from None
+    return parse(text, name)
+
+
+def parse(text: str, file: str) -> Source:
+    """Parse one source file; raises UserError naming ``file`` and the line of the first problem."""
+    meta: dict[str, Piece] = {}
+    sections: list[Section] = []
+    blocks: list[Block] = []
+    heading: Piece | None = None
+    section_id = ""
+    para: list[Piece] = []
+    items: list[list[Piece]] = []
+    list_kind = ""
+    list_line = 0
+    seen: set[str] = set()
+
+    def fail(line: int, what: str) -> UserError:
+        return UserError(f"{file}:{line}: {what}")
+
+    def flush() -> None:
+        nonlocal para, items, list_kind
+        if para:
+            blocks.append(Block("para", (tuple(para),), para[0].line))
+            para = []
+        if items:
+            blocks.append(Block(list_kind, tuple(tuple(item) for item in items), list_line))
+            items, list_kind = [], ""
+
+    def close_section() -> None:
+        flush()
+        if heading is not None:
+            if not blocks:
+                raise fail(heading.line, f"section '{section_id}' has no text")
+            sections.append(Section(section_id, heading, tuple(blocks)))
+
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.rstrip()
+        stripped = line.strip()
+        if stripped.startswith("%%"):
+            continue
+        if not stripped:
+            flush()
+            continue
+        if "\t" in line:
+            raise fail(number, "tab character: indent with spaces")
+        match = SECTION.match(line)
+        if match:
+            close_section()
+            blocks = []
+            section_id = match.group(1)
+            if section_id in seen:
+                raise fail(number, f"duplicate section id '{section_id}'")
+            seen.add(section_id)
+            heading = Piece(match.group(2), file, number)
+            continue
+        if line.startswith("#"):
+            sub = SUBHEADING.match(line)
+            if not sub or heading is None:
+                raise fail(number, "a heading is '## id: Heading' (a section) or '### Heading' (inside a section)")
+            flush()
+            blocks.append(Block("sub", ((Piece(sub.group(1), file, number),),), number))
+            continue
+        if heading is None:
+            match = META.match(line)
+            if not match or match.group(1) not in META_KEYS:
+                raise fail(number, f"before the first section only {', '.join(k + ': ...' for k in META_KEYS)} "
+                                   "lines may stand (a section starts with '## id: Heading')")
+            if match.group(1) in meta:
+                raise fail(number, f"'{match.group(1)}' given twice")
+            meta[match.group(1)] = Piece(match.group(2), file, number)
+            continue
+        block = BLOCK.match(stripped)
+        if block and line == stripped:
+            flush()
+            name, *args = block.group(1).split("|")
+            if name.startswith("figure:"):
+                figure = name.split(":", 1)[1].strip()
+                if not figure or len(args) != 2 or not all(a.strip() for a in args):
+                    raise fail(number, "a figure is {figure:name|x axis label|y axis label}")
+                blocks.append(Block("figure", (), number, (figure, *(a.strip() for a in args))))
+            else:
+                if args:
+                    raise fail(number, f"{{{name}}} takes no arguments")
+                blocks.append(Block(name, (), number))
+            continue
+        bullet, step = BULLET.match(line), STEP.match(line)
+        if bullet or step:
+            kind = "bullets" if bullet else "steps"
+            if para:
+                flush()
+            if items and list_kind != kind:
+                flush()
+            if not items:
+                list_kind, list_line = kind, number
+            items.append([Piece((bullet or step).group(1), file, number)])
+            continue
+        if line[0] == " " and items:
+            items[-1].append(Piece(stripped, file, number))
+            continue
+        if line[0] == " ":
+            raise fail(number, "an indented line continues a list item, and there is none above")
+        if items:
+            flush()
+        para.append(Piece(stripped, file, number))
+    close_section()
+    if not sections:
+        raise UserError(f"{file}: no sections (a section starts with '## id: Heading')")
+    missing = [key for key in META_KEYS if key not in meta]
+    if missing:
+        raise UserError(f"{file}:1: front matter '{missing[0]}: ...' is missing")
+    return Source(file, meta, tuple(sections))
+
+
+def check_same_shape(first: Source, second: Source) -> None:
+    """The two languages of one game must have the same sections, in the same order, and the
+    same placeholders in each section (forms aside): a translation cannot fall behind."""
+    for key in META_KEYS:
+        a, b = (sorted(_key(m) for m in PLACEHOLDER.finditer(src.meta[key].text)) for src in (first, second))
+        if a != b:
+            raise UserError(f"{first.file} and {second.file} differ in '{key}:': placeholders {a} and {b}")
+    if first.ids != second.ids:
+        only = [i for i in first.ids if i not in second.ids] or [i for i in second.ids if i not in first.ids]
+        detail = f"section '{only[0]}' is missing from one" if only else "the sections are in another order"
+        raise UserError(f"{first.file} and {second.file} differ: {detail}")
+    for a, b in zip(first.sections, second.sections):
+        pa, pb = _section_keys(a), _section_keys(b)
+        if pa != pb:
+            extra = sorted(set(pa) ^ set(pb)) or sorted(pa)
+            raise UserError(f"{first.file} and {second.file} differ in section '{a.id}': "
+                            f"placeholders {', '.join(extra)} (each must appear as often in both)")
+
+
+def _section_keys(section: Section) -> list[str]:
+    keys = [_key(m) for m in PLACEHOLDER.finditer(section.heading.text)]
+    for block in section.blocks:
+        if block.kind in ("cards", "tokens"):
+            keys.append("{" + block.kind + "}")
+        elif block.kind == "figure":
+            keys.append("{figure:" + block.args[0] + "}")
+        for item in block.items:
+            for piece in item:
+                keys.extend(_key(match) for match in PLACEHOLDER.finditer(piece.text))
+    return sorted(keys)
+
+
+def _key(match: re.Match) -> str:
+    """A placeholder without its noun forms: ``{count:witch}``."""
+    return "{" + match.group(1) + (":" + match.group(2) if match.group(2) else "") + "}"
