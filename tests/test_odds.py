@@ -222,3 +222,36 @@ def test_pile_chain_with_cycles_equals_the_backward_walk(tmp_path):
     assert backward.method == "general solver"
     assert odds.expected_turns == backward.expected_turns and odds.p_reshuffle == backward.p_reshuffle
     assert abs(sum(t * p for t, p in enumerate(odds.p)) - odds.expected_turns) < Fraction(1, 10**6)
+
+
+def test_a_deck_out_of_the_exact_solvers_reach_is_simulated_and_the_rulebook_says_so(monkeypatch, tmp_path):
+    import functools
+
+    cat = load("diamoniak", require_art=False)
+    deck = diamoniak_solo.SoloDeck.from_catalogue(cat)
+    with pytest.raises(engine_chain.TooManyStates):
+        diamoniak_solo.solo_odds(deck, max_states=1000)
+    monkeypatch.setattr(diamoniak_solo, "solo_odds", functools.partial(diamoniak_solo.solo_odds, max_states=1000))
+    report = answer(cat, "solo", games=4000, seed=2)
+    data = report.data
+    assert data["exact"] is False and data["expected_turns"] is None and data["states_explored_over"] == 1000
+    assert abs(data["expected_turns_float"] - 8.606836) < SIGMAS * data["stderr_turns"]
+    assert "exact solving is out of reach" in "\n".join(report.lines)
+    from toolkit.errors import UserError
+    from toolkit.rulebook.figures import Odds
+    with pytest.raises(UserError, match="out of reach"):
+        Odds(load("diamoniak", overrides=["witch=6"], require_art=False)).figure("expected_turns")
+
+
+def test_writing_to_a_device_keeps_the_device(tmp_path):
+    import os
+    import stat
+
+    from toolkit.files import write_atomic
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    write_atomic(fifo, b"abc")
+    assert os.read(reader, 10) == b"abc" and stat.S_ISFIFO(os.stat(fifo).st_mode)
+    os.close(reader)

@@ -31,6 +31,7 @@ from fractions import Fraction
 
 from toolkit.catalogue.model import Catalogue
 from toolkit.odds.chain import DEFAULT_NUMBER, Chain
+from toolkit.odds.engine_chain import TooManyStates
 
 WON = "won"
 DOOMED = "doomed"  # the fixed colour has fewer cards than a castle needs: the game cannot end
@@ -244,13 +245,14 @@ class Epoch:
     states: int  # states gone through
 
 
-def epoch_pass(deck: SoloDeck, starts: dict, progress=None) -> Epoch:
+def epoch_pass(deck: SoloDeck, starts: dict, progress=None, limit: int | None = None) -> Epoch:
     """Push the exact probability of ``starts`` forward, draw by draw, until the pile is empty.
 
     Every draw takes one card off the pile, so states one draw apart sit one level apart. Masses
     are whole numbers over a denominator shared by a level (``D * n_max! / n!`` for pile size
     ``n``), so the loop only multiplies and adds integers. Every pile starts with all the witches,
-    so the witches drawn so far in it are its witches minus those left.
+    so the witches drawn so far in it are its witches minus those left. Past ``limit`` states it
+    raises ``TooManyStates``.
     """
     n_max = deck.total
     denominator = _common_denominator(starts.values())
@@ -267,6 +269,8 @@ def epoch_pass(deck: SoloDeck, starts: dict, progress=None) -> Epoch:
             progress(1)
         current = levels.pop(size, {})
         seen += len(current)
+        if limit is not None and seen > limit:
+            raise TooManyStates(limit)
         for state, mass in current.items():
             drawn = deck.witches - drawn_from(deck, state)[1]
             for weight, after, _ in moves(deck, state):
@@ -306,7 +310,7 @@ class SoloOdds:
 
 
 def solo_odds(deck: SoloDeck, tail_below: Fraction = Fraction(1, 10**12), max_epochs: int = 200,
-              quick_piles: int = 4, progress=None) -> SoloOdds:
+              quick_piles: int = 4, max_states: int = 4_000_000, progress=None) -> SoloOdds:
     """The exact solo figures, pile by pile (a pile: from a shuffle until it runs out).
 
     First all games are pushed forward together, pile after pile; when every game has ended within
@@ -314,14 +318,22 @@ def solo_odds(deck: SoloDeck, tail_below: Fraction = Fraction(1, 10**12), max_ep
     expected value is its mean. Otherwise each state that starts a pile gets a forward pass of its
     own, once; together they make a small chain from pile to pile, whose cycles (cards lost and
     drawn again) the general solver handles exactly, and the distribution is pushed from pile to
-    pile until what is left is below ``tail_below`` (or ``max_epochs`` piles).
+    pile until what is left is below ``tail_below`` (or ``max_epochs`` piles). All the passes together
+    may go through ``max_states`` states; past that, ``TooManyStates`` says the deck is out of reach.
     """
     if deck.castle_total == 0 or not any(n >= deck.size for _, n in deck.castles):
         return SoloOdds(None, [Fraction(0)], Fraction(0), Fraction(1), Fraction(0), 0, 0)
     start = deck.start()
-    together = [epoch_pass(deck, {start: Fraction(1)}, progress)]
+    budget = max_states
+
+    def counted(epoch: Epoch) -> Epoch:
+        nonlocal budget
+        budget -= epoch.states
+        return epoch
+
+    together = [counted(epoch_pass(deck, {start: Fraction(1)}, progress, budget))]
     while together[-1].exits and len(together) < quick_piles:
-        together.append(epoch_pass(deck, together[-1].exits, progress))
+        together.append(counted(epoch_pass(deck, together[-1].exits, progress, budget)))
     p_reshuffle = sum(together[0].exits.values(), Fraction(0))
     states = sum(epoch.states for epoch in together)
     if not together[-1].exits:
@@ -334,7 +346,7 @@ def solo_odds(deck: SoloDeck, tail_below: Fraction = Fraction(1, 10**12), max_ep
     while todo:
         state = todo.pop()
         if state not in passes:
-            passes[state] = epoch_pass(deck, {state: Fraction(1)})
+            passes[state] = counted(epoch_pass(deck, {state: Fraction(1)}, limit=budget))
             todo.extend(after for after in passes[state].exits if after not in passes)
     states = sum(epoch.states for epoch in passes.values())
     piles, masses = [], {start: Fraction(1)}

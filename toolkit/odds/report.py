@@ -15,6 +15,7 @@ from toolkit.games.registry import make_game, policy_module
 from toolkit.odds import diamoniak_solo, engine_chain
 from toolkit.odds.draws import draw_odds, parse_pile
 from toolkit.odds.palaces_odds import opening_odds
+from toolkit.sim import solo_diamoniak
 from toolkit.sim.runner import play
 from toolkit.sim.simulate import simulate
 from toolkit.sim.stats import Z95
@@ -52,7 +53,7 @@ def answer(catalogue: Catalogue, model: str | None, *, players: int | None = Non
     if model not in models:
         raise UserError(f"--model {model}: {catalogue.game} answers {', '.join(models)}")
     if model == "solo":
-        return solo(catalogue, progress)
+        return solo(catalogue, games, seed, progress)
     if model == "draws":
         return draws(catalogue, pile)
     if model == "opening":
@@ -76,9 +77,12 @@ def _head(catalogue: Catalogue, model: str) -> dict:
 
 # --- Diamoniak alone --------------------------------------------------------------------------------
 
-def solo(catalogue: Catalogue, progress=None) -> OddsReport:
+def solo(catalogue: Catalogue, games: int = 20_000, seed: int = 1, progress=None) -> OddsReport:
     deck = diamoniak_solo.SoloDeck.from_catalogue(catalogue)
-    odds = diamoniak_solo.solo_odds(deck, progress=progress)
+    try:
+        odds = diamoniak_solo.solo_odds(deck, progress=progress)
+    except engine_chain.TooManyStates as err:
+        return _solo_simulated(catalogue, err, games, seed)
     expected = odds.expected_turns
     method = ("forward passes pile by pile" if not odds.piles else
               f"forward passes pile by pile, {odds.piles} pile starts chained by the general solver")
@@ -94,6 +98,7 @@ def solo(catalogue: Catalogue, progress=None) -> OddsReport:
         "p_never": frac(odds.never),
         "states": odds.states,
         "method": method,
+        "exact": True,
     })
     lines = [f"{catalogue.title['en']}, solo: one player draws until a witch ends each turn",
              f"deck: {_deck_line(catalogue)}; a castle of {deck.size}",
@@ -124,6 +129,47 @@ def solo(catalogue: Catalogue, progress=None) -> OddsReport:
     xs = [t for t in range(1, shown + 1)]
     chart = {"xs": xs, "ys": [float(odds.p[t]) for t in xs], "title": f"{catalogue.title['en']} alone: turns to build the castle",
              "xlabel": "turn", "ylabel": "probability"}
+    return OddsReport(data, lines, chart)
+
+
+def _solo_simulated(catalogue: Catalogue, err: engine_chain.TooManyStates, games: int, seed: int) -> OddsReport:
+    """The solo figures from the simulator, when the exact chain is out of reach."""
+    limit = 1_000  # turns a simulated game may last here
+    runs = solo_diamoniak.run(make_game(catalogue, 1), games, np.random.default_rng(seed), max_turns=limit)
+    turns = runs["turns"][runs["turns"] > 0]
+    counts = np.bincount(turns) if turns.size else np.zeros(1, dtype=int)
+    mean = float(turns.mean()) if turns.size else None
+    stderr = float(turns.std(ddof=1) / np.sqrt(turns.size)) if turns.size > 1 else 0.0
+    reshuffled = int((runs["reshuffles"] > 0).sum())
+    data = _head(catalogue, "solo")
+    data.update({
+        "exact": False,
+        "states_explored_over": err.limit,
+        "simulated_games": games,
+        "seed": seed,
+        "expected_turns": None,
+        "expected_turns_float": mean,
+        "stderr_turns": stderr,
+        "turns_distribution": [[t, frac(Fraction(int(n), games))] for t, n in enumerate(counts) if t and n],
+        "p_reshuffle": frac(Fraction(reshuffled, games)),
+        "p_reshuffle_float": reshuffled / games,
+        "unfinished_games": games - int(turns.size),
+        "turn_limit": limit,
+    })
+    lines = [f"{catalogue.title['en']}, solo: one player draws until a witch ends each turn",
+             f"deck: {_deck_line(catalogue)}",
+             f"exact solving is out of reach: the chain has {err}",
+             f"simulated ({games} games, seed {seed}):"]
+    if games > turns.size:
+        lines.append(f"  {games - turns.size} games did not finish a castle within {limit:,} turns")
+    if mean is not None:
+        among = " (of those that did)" if games > turns.size else ""
+        lines.append(f"  turns to finish the castle{among}: {mean:.3f} ± {stderr:.3f} "
+                     f"(95% interval {mean - Z95 * stderr:.3f} to {mean + Z95 * stderr:.3f})")
+    lines.append(f"  a reshuffle in {100 * reshuffled / games:.2f}% of games")
+    xs = [t for t in range(1, counts.size) if counts[t]]
+    chart = {"xs": xs, "ys": [counts[t] / games for t in xs], "title": "turns to build the castle (simulated)",
+             "xlabel": "turn", "ylabel": "share of games"}
     return OddsReport(data, lines, chart)
 
 

@@ -104,6 +104,9 @@ class Odds:
         if name not in NAMES["diamoniak"] and not re.fullmatch(r"within_\d+", name):
             raise self._unknown(name)
         data = _answer(self.catalogue, "solo")
+        if not data["exact"]:
+            raise UserError(f"odds figure '{name}': the exact solo chain of this deck is out of reach "
+                            f"(more than {data['states_explored_over']:,} states), and the rulebook prints exact odds only")
         dist = [(t, _f(p)) for t, p in data["turns_distribution"]]
         if name == "expected_turns":
             return Figure("decimal", _f(data["expected_turns"]) if data["expected_turns"] else None)
