@@ -19,8 +19,7 @@ from itertools import combinations_with_replacement
 from collections import Counter
 
 from toolkit.catalogue.model import Catalogue
-from toolkit.errors import UserError
-from toolkit.games import CHANCE, TERMINAL
+from toolkit.games import CHANCE, TERMINAL, check_setup
 
 VARIANTS = {
     "diamonds-to-discard": "the diamonds paid for a purchase go to the discard area, not to the seller",
@@ -44,13 +43,7 @@ class DiamoniakGame:
 
     @classmethod
     def from_catalogue(cls, catalogue: Catalogue, players: int = 1, variants=()) -> DiamoniakGame:
-        if catalogue.game != "diamoniak":
-            raise UserError(f"{catalogue.source.name}: game.id: expected a diamoniak catalogue, got '{catalogue.game}'")
-        unknown = sorted(set(variants) - set(VARIANTS))
-        if unknown:
-            raise UserError(f"--variant {unknown[0]}: unknown Diamoniak variant (choose from {', '.join(VARIANTS)})")
-        if not 1 <= players <= 4:
-            raise UserError(f"--players {players}: Diamoniak takes 1 to 4 players")
+        check_setup(catalogue, "diamoniak", "Diamoniak", players, variants, VARIANTS)
         return cls(
             names=tuple(card.id for card in catalogue.cards),
             kinds=tuple(card.kind for card in catalogue.cards),

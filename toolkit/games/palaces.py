@@ -38,8 +38,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from toolkit.catalogue.model import Catalogue
-from toolkit.errors import UserError
-from toolkit.games import CHANCE, TERMINAL
+from toolkit.games import CHANCE, TERMINAL, check_setup
 
 VARIANTS = {
     "exchange-face-up": "an exchange takes cards chosen face up from the other player's hand, not blind",
@@ -70,13 +69,7 @@ class PalacesGame:
 
     @classmethod
     def from_catalogue(cls, catalogue: Catalogue, players: int = 2, variants=()) -> PalacesGame:
-        if catalogue.game != "palaces":
-            raise UserError(f"{catalogue.source.name}: game.id: expected a palaces catalogue, got '{catalogue.game}'")
-        unknown = sorted(set(variants) - set(VARIANTS))
-        if unknown:
-            raise UserError(f"--variant {unknown[0]}: unknown Palaces variant (choose from {', '.join(VARIANTS)})")
-        if not 1 <= players <= 4:
-            raise UserError(f"--players {players}: Palaces takes 1 to 4 players")
+        check_setup(catalogue, "palaces", "Palaces", players, variants, VARIANTS)
         rules = catalogue.rules
         return cls(
             names=tuple(card.id for card in catalogue.cards),
