@@ -263,6 +263,7 @@ def epoch_pass(deck: SoloDeck, starts: dict, progress=None, limit: int | None = 
     wins: dict[tuple[int, int], int] = {}  # (witches drawn, pile size after the draw) -> numerator
     doomed: dict[int, int] = {}
     seen = 0
+    witches, fairies, takes, size_to_win = deck.witches, deck.fairies, deck.takes, deck.size
     for size in range(max(levels), 0, -1):
         below = levels.setdefault(size - 1, {})
         if progress:
@@ -271,16 +272,44 @@ def epoch_pass(deck: SoloDeck, starts: dict, progress=None, limit: int | None = 
         seen += len(current)
         if limit is not None and seen > limit:
             raise TooManyStates(limit)
+        known = below.get
         for state, mass in current.items():
-            drawn = deck.witches - drawn_from(deck, state)[1]
-            for weight, after, _ in moves(deck, state):
-                gain = mass * weight
-                if after == WON:
-                    wins[drawn, size - 1] = wins.get((drawn, size - 1), 0) + gain
-                elif after == DOOMED:
-                    doomed[size - 1] = doomed.get(size - 1, 0) + gain
+            if state[0] == "pre":
+                drawn = witches - state[2]
+                for weight, after, _ in moves(deck, state):
+                    if after is WON:
+                        wins[drawn, size - 1] = wins.get((drawn, size - 1), 0) + mass * weight
+                    elif after is DOOMED:
+                        doomed[size - 1] = doomed.get(size - 1, 0) + mass * weight
+                    else:
+                        below[after] = known(after, 0) + mass * weight
+                continue
+            # The colour is fixed: the draws of ``moves``, written out here because this loop is the
+            # hot path (a third faster). tests/test_odds.py holds both to the same exact answers.
+            O, J, o, j, w, f, c, h, fh = state
+            if o + j + w + f == 0:
+                o, j, w, f = O - c, J - h, witches, fairies - fh
+            drawn = witches - w
+            if o:
+                if c + 1 >= size_to_win:
+                    wins[drawn, size - 1] = wins.get((drawn, size - 1), 0) + mass * o
                 else:
-                    below[after] = below.get(after, 0) + gain
+                    after = (O, J, o - 1, j, w, f, c + 1, h, fh)
+                    below[after] = known(after, 0) + mass * o
+            if j:
+                after = (O, J, o, j - 1, w, f, c, h + 1, fh)
+                below[after] = known(after, 0) + mass * j
+            if f:
+                after = (O, J, o, j, w, f - 1, c, h, fh + 1)
+                below[after] = known(after, 0) + mass * f
+            if w:
+                if fh:
+                    after = (O, J, o, j, w - 1, f, c, h, fh - 1)
+                else:
+                    lost_junk = h if h < takes else takes
+                    lost_own = c if c < takes - lost_junk else takes - lost_junk
+                    after = (O, J, o, j, w - 1, f, c - lost_own, h - lost_junk, fh)
+                below[after] = known(after, 0) + mass * w
 
     def share(numerator: int, size: int) -> Fraction:
         return Fraction(numerator, denominator * _falling(n_max, size))
