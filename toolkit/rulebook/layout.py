@@ -506,7 +506,6 @@ def build_pdf(story: Story, title: str, subject: str) -> tuple[bytes, int]:
     buffer = io.BytesIO()
     doc = _Doc(buffer, geom, footers, s, title=title, author="toolkit", subject=subject,
                creator=f"toolkit {__version__}", producer=f"toolkit {__version__} (reportlab)")
-    W, H = geom.page[0] * mm, geom.page[1] * mm
     x0, y0 = geom.left * mm, geom.bottom * mm
     width, height, column, gutter = geom.width * mm, geom.height * mm, geom.column * mm, geom.gutter * mm
     pad = dict(leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
