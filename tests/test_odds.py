@@ -18,6 +18,7 @@ from toolkit.odds import diamoniak_solo, engine_chain
 from toolkit.odds.report import answer
 from toolkit.sim import solo_diamoniak
 from toolkit.sim.diamoniak_policies import parse
+from toolkit.sim.runner import play
 from toolkit.sim.simulate import simulate
 
 SIGMAS = 4.5  # agreement within this many standard errors
@@ -175,6 +176,11 @@ def test_multi_player_exact_on_a_small_deck_matches_simulation(tmp_path):
     sim = simulate(cat, players=2, games=8000, seed=2)
     for rate, p in zip(sim.win_rate, wins):
         assert abs(rate - float(p)) < SIGMAS * math.sqrt(float(p) * (1 - float(p)) / 8000)
+    game = DiamoniakGame.from_catalogue(cat, players=2)
+    rng = random.Random(4)
+    turns = np.array([play(game.new_initial_state(), [parse("default")] * 2, rng).turns for _ in range(4000)])
+    stderr = turns.std(ddof=1) / math.sqrt(turns.size)
+    assert abs(turns.mean() - exact["expected_turns_float"]) < SIGMAS * stderr
     out_of_reach = answer(cat, "multi", players=2, max_states=50, games=500).data
     assert out_of_reach["exact"] is False and out_of_reach["simulated"]["games"] == 500
 
