@@ -408,8 +408,26 @@ def test_ruins_on_the_empty_building_place_block_the_next_foundation():
     assert ("ruins", r, 1, None) not in s.legal_actions()
 
 
-def test_removing_ruins_from_ones_own_palace_or_place_discards_both_cards():
+def test_clearing_ones_own_ruins_is_an_action_that_takes_no_card():
     g = game()
+    r = idx(g, "ruins")
+    s = table(g, hands={0: ["foundation-blue"]},
+              palaces={0: [("foundation-red", ["floor-red"], "ruins")]}, site={0: "ruins"})
+    acts = [a for a in s.legal_actions() if a[0] == "ruins" and a[2] == 0]
+    assert set(acts) == {("ruins", None, 0, 0), ("ruins", None, 0, None)}
+    s.apply_action(("ruins", None, 0, None))
+    assert s.site[0] == NO_RUINS and s.discard[r] == 1 and s.counters()["ruins_removed"] == 1
+    assert s.hands[0][idx(g, "foundation-blue")] == 1 and s.phase == "refill"  # the turn was the whole cost
+    s = table(g, hands={0: ["ruins", "floor-red"]}, palaces={0: [("foundation-red", ["floor-red"], "ruins")]})
+    assert ("ruins", r, 0, 0) not in s.legal_actions()  # a ruins card is not spent on one's own ruins
+    s.apply_action(("ruins", None, 0, 0))
+    assert s.palaces[0][0][2] == NO_RUINS and s.discard[r] == 1 and s.hands[0][r] == 1
+    with pytest.raises(ValueError):
+        table(g, hands={0: ["ruins"]}, site={0: "ruins"}).apply_action(("ruins", r, 0, None))
+
+
+def test_variant_clearing_ruins_takes_a_ruins_card_and_discards_both():
+    g = game(variants=["ruins-card-to-clear"])
     r, found = idx(g, "ruins"), idx(g, "foundation-blue")
     s = table(g, hands={0: ["ruins", "foundation-blue"]},
               palaces={0: [("foundation-red", ["floor-red"], "ruins")]}, site={0: "ruins"})
@@ -417,11 +435,9 @@ def test_removing_ruins_from_ones_own_palace_or_place_discards_both_cards():
     assert set(acts) == {("ruins", r, 0, 0), ("ruins", r, 0, None)}
     s.apply_action(("ruins", r, 0, None))
     assert s.site[0] == NO_RUINS and s.discard[r] == 2 and s.counters()["ruins_removed"] == 1
-    s = table(g, hands={0: ["ruins", "floor-red"]}, palaces={0: [("foundation-red", ["floor-red"], "ruins")]})
-    s.apply_action(("ruins", r, 0, 0))
-    assert s.palaces[0][0][2] == NO_RUINS and s.discard[r] == 2
     s = table(g, hands={0: ["foundation-blue"]}, site={0: "ruins"})
     assert ("build", found, None) not in s.legal_actions()  # no ruins card: no way to clear them
+    assert not any(a[0] == "ruins" for a in s.legal_actions())
 
 
 # --- variants ---------------------------------------------------------------------------------------
@@ -483,12 +499,16 @@ def test_a_colour_without_roofs_is_not_enough_to_stall():
 
 
 def test_ruins_that_can_never_be_cleared_stall_the_game():
-    g = game(overrides=["ruins=2"])
+    g = game(overrides=["ruins=2"], variants=["ruins-card-to-clear"])
     r = idx(g, "ruins")
     s = table(g, hands={0: ["ruins"]}, site={0: "ruins"})
     s.apply_action(("ruins", r, 1, None))  # both ruins cards now lie on building places
     assert s.is_terminal() and s.stalled
-    g = game()  # with 4 ruins, two can still come back to clear them
+    g = game(variants=["ruins-card-to-clear"])  # with 4 ruins, two can still come back to clear them
+    s = table(g, hands={0: ["ruins"]}, site={0: "ruins"})
+    s.apply_action(("ruins", r, 1, None))
+    assert not s.is_terminal()
+    g = game(overrides=["ruins=2"])  # by default everybody can clear their own ruins
     s = table(g, hands={0: ["ruins"]}, site={0: "ruins"})
     s.apply_action(("ruins", r, 1, None))
     assert not s.is_terminal()

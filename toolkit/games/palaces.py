@@ -12,9 +12,11 @@ A state moves through these points (``state.phase``):
   - ``("special", card, ...)``: ``("special", exchange, target, give)`` (blind: the cards taken are
     chance draws) or, with the ``exchange-face-up`` variant, ``("special", exchange, target, give,
     take)``; ``("special", general_exchange)``; ``("special", flood, target, slot)``;
-  - ``("ruins", card, seat, slot)``: lay ruins on an opponent's palace ``slot`` or, with ``slot``
-    ``None``, on their empty building place; with ``seat`` the player's own, remove the ruins lying
-    on that palace or building place (the ruins card played and the ruins removed are discarded);
+  - ``("ruins", card, seat, slot)``: lay the ruins card ``card`` on an opponent's palace ``slot``
+    or, with ``slot`` ``None``, on their empty building place; with ``seat`` the player's own,
+    clear the ruins lying on that palace or building place into the discard pile: the action is
+    the whole cost and ``card`` is None (with ``ruins-card-to-clear``, a ruins card from hand is
+    spent too and discarded);
   - ``("pass",)``: only with an empty hand;
 * ``give``: during a general exchange every player with cards, from the one who played it
   clockwise, sets aside ``("give", cards)`` (``min(exchange_cards, hand)`` cards); then each set
@@ -45,6 +47,7 @@ VARIANTS = {
     "palaces-to-pile": "completed and flooded palaces are shuffled into the draw pile at once, not discarded",
     "one-per-colour": "a player may have only one palace of each colour under construction",
     "short-two-player": "two players play to the shorter goal (goal_two_players tokens)",
+    "ruins-card-to-clear": "clearing ruins from one's own palace or building place takes a ruins card from hand too",
 }
 
 NO_RUINS = -1
@@ -234,16 +237,19 @@ class PalacesState:
                     actions.append(("special", i))
             elif kind == "flood":
                 actions.extend(("special", i, t, s) for t in opponents for s in range(len(self.palaces[t])))
-        for i in held:  # ruins: lay on an opponent, or clear one's own
+        ruined = ([None] if self.site[p] != NO_RUINS else []) + \
+            [s for s, pal in enumerate(self.palaces[p]) if pal[2] != NO_RUINS]
+        if "ruins-card-to-clear" not in game.variants:  # clearing one's own ruins is an action of its own
+            actions.extend(("ruins", None, p, slot) for slot in ruined)
+        for i in held:  # ruins from hand: lay on an opponent (or, with the variant, clear one's own)
             if kinds[i] != "ruins":
                 continue
             for t in opponents:
                 if self.site[t] == NO_RUINS and len(self.palaces[t]) < game.max_palaces:
                     actions.append(("ruins", i, t, None))
                 actions.extend(("ruins", i, t, s) for s, pal in enumerate(self.palaces[t]) if pal[2] == NO_RUINS)
-            if self.site[p] != NO_RUINS:
-                actions.append(("ruins", i, p, None))
-            actions.extend(("ruins", i, p, s) for s, pal in enumerate(self.palaces[p]) if pal[2] != NO_RUINS)
+            if "ruins-card-to-clear" in game.variants:
+                actions.extend(("ruins", i, p, slot) for slot in ruined)
         actions.extend(("discard", cards) for cards in _submultisets(hand))
         return actions
 
@@ -586,11 +592,16 @@ class PalacesState:
         self.handing = ()
         self._refill()
 
-    def _ruins(self, card: int, seat: int, slot) -> None:
+    def _ruins(self, card, seat: int, slot) -> None:
         p, game = self.player, self.game
-        if not isinstance(card, int) or not 0 <= card < len(self._kinds) or self._kinds[card] != "ruins" \
-                or not self.hands[p][card] or not 0 <= seat < game.players:
+        with_card = seat != p or "ruins-card-to-clear" in game.variants
+        if with_card and (not isinstance(card, int) or not 0 <= card < len(self._kinds)
+                          or self._kinds[card] != "ruins" or not self.hands[p][card]):
             raise ValueError(f"player {p} cannot play ruins {card!r}")
+        if not with_card and card is not None:
+            raise ValueError("clearing one's own ruins takes no card (the variant ruins-card-to-clear is off)")
+        if not 0 <= seat < game.players:
+            raise ValueError(f"there is no player {seat}")
         if slot is not None and (not isinstance(slot, int) or not 0 <= slot < len(self.palaces[seat])):
             raise ValueError(f"player {seat} has no palace {slot!r}")
         if seat != p:  # lay ruins on an opponent
@@ -609,7 +620,7 @@ class PalacesState:
             if not self._can_still_end():
                 self.phase, self.stalled = "over", True
                 return
-        else:  # clear one's own: both ruins cards go to the discard pile
+        else:  # clear one's own: the ruins (and, with the variant, the card spent) go to the discard pile
             if slot is None:
                 removed = self.site[p]
                 if removed == NO_RUINS:
@@ -621,8 +632,9 @@ class PalacesState:
                     raise ValueError(f"no ruins lie on your palace {slot}")
                 self.palaces[p][slot] = (foundation, floors, NO_RUINS)
                 self.palaces[p].sort()
-            self.hands[p][card] -= 1
-            self.discard[card] += 1
+            if card is not None:
+                self.hands[p][card] -= 1
+                self.discard[card] += 1
             self.discard[removed] += 1
             self._stats["ruins_removed"] += 1
         self._refill()
@@ -633,9 +645,9 @@ class PalacesState:
         Statically: some colour needs a foundation, a roof and a floor or tower in the deck, and
         hands and palace places must exist. On the table: some player has a palace of such a colour
         whose ruins (if any) can be cleared, or can start one (a free place, or an opponent's flood
-        to free one, and no ruins on the building place that cannot be cleared). Ruins can be
-        cleared while some ruins card can still reach a hand: one not lying on a building place,
-        nor on a palace when no flood can wash it away.
+        to free one, and no ruins on the building place that cannot be cleared). A player can always
+        clear their own ruins; with ``ruins-card-to-clear`` only while some ruins card can still reach
+        a hand: one not lying on a building place, nor on a palace when no flood can wash it away.
         """
         game = self.game
         if game.hand_size < 1 or game.max_palaces < 1 or not game.completable:
@@ -646,7 +658,7 @@ class PalacesState:
         locked = sum(r != NO_RUINS for r in self.site)
         if not floodable:
             locked += sum(pal[2] != NO_RUINS for pals in self.palaces for pal in pals)
-        clearable = self._ruins_total - locked >= 1
+        clearable = "ruins-card-to-clear" not in game.variants or self._ruins_total - locked >= 1
         for p in range(game.players):
             pals = self.palaces[p]
             for foundation, _, ruins in pals:

@@ -156,13 +156,17 @@ class Builder:
             if attack:
                 return attack
         # clear ruins from one's own palaces (the biggest first) or building place
-        ruins = [i for i in held if kinds[i] == "ruins"]
-        if ruins:
+        if "ruins-card-to-clear" in game.variants:
+            ruins = [i for i in held if kinds[i] == "ruins"]
+            card = ruins[0] if ruins else False
+        else:
+            card = None  # clearing takes no card
+        if card is not False:
             ruined = [(state.palace_size(pal), s) for s, pal in enumerate(pals) if pal[2] != NO_RUINS]
             if ruined:
-                return ("ruins", ruins[0], p, max(ruined)[1])
+                return ("ruins", card, p, max(ruined)[1])
             if state.site[p] != NO_RUINS and len(pals) < game.max_palaces:
-                return ("ruins", ruins[0], p, None)
+                return ("ruins", card, p, None)
         # extend the palace closest to completion: one whose roof is in hand, then the tallest
         roofs = {colours[i] for i in held if kinds[i] == "roof"}
         best = None
@@ -212,8 +216,8 @@ class Builder:
         flood an opponent's ruined palace, so that its ruins card comes back into play."""
         game = state.game
         kinds = game.kinds
-        if any(kinds[i] == "ruins" for i in held):
-            return None
+        if "ruins-card-to-clear" not in game.variants or any(kinds[i] == "ruins" for i in held):
+            return None  # the player can clear the ruins themselves
         pals = state.palaces[p]
         can_found = state.site[p] == NO_RUINS and len(pals) < game.max_palaces
         if can_found or any(pal[2] == NO_RUINS for pal in pals):
