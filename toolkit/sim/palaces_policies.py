@@ -212,8 +212,8 @@ class Builder:
 
     @staticmethod
     def _unblock(state, p, held):
-        """Blocked by ruins with no ruins card in hand (no foundation can be laid, no palace can grow):
-        flood an opponent's ruined palace, so that its ruins card comes back into play."""
+        """With ``ruins-card-to-clear``, blocked by ruins and no ruins card in hand (no foundation can be
+        laid, no palace can grow): flood an opponent's ruined palace, so its ruins card comes back into play."""
         game = state.game
         kinds = game.kinds
         if "ruins-card-to-clear" not in game.variants or any(kinds[i] == "ruins" for i in held):
