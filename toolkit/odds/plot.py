@@ -1,14 +1,23 @@
-"""Charts of the odds (matplotlib): PNG or PDF by the file's suffix, the same bytes every time."""
+"""Charts of the odds (matplotlib), for `toolkit odds --plot` and the rulebooks' appendix.
+
+One bar chart in PT Sans, at a given printed size and 300 DPI, with the y axis numbered in the
+chart's language (a decimal comma in Russian). PNG or PDF; no timestamps, so the same data gives
+the same bytes.
+"""
 
 from __future__ import annotations
 
 import io
 from pathlib import Path
 
+from babel.numbers import format_decimal
+
+from toolkit.cards.render import FONT_FILES, MM_PER_INCH
 from toolkit.errors import UserError
 from toolkit.files import write_atomic
 
 SUFFIXES = (".png", ".pdf")
+BAR = "#1f5fbf"
 
 
 def check_path(path: str | Path) -> Path:
@@ -18,29 +27,40 @@ def check_path(path: str | Path) -> Path:
     return path
 
 
-def bar_chart(xs: list[int], ys: list[float], *, title: str, xlabel: str, ylabel: str, dpi: int = 150,
-              fmt: str = "png", font: str | None = None) -> bytes:
-    """A bar chart as PNG or PDF bytes (no timestamps, so the same data gives the same bytes)."""
+def bar_chart(xs: list[int], ys: list[float], *, xlabel: str, ylabel: str, title: str | None = None,
+              width_mm: float = 160.0, height_mm: float = 85.0, lang: str = "en", dpi: int = 300,
+              fmt: str = "png") -> bytes:
+    """A bar chart as PNG or PDF bytes, ``width_mm`` x ``height_mm`` when printed."""
     import matplotlib
 
     matplotlib.use("Agg")
     from matplotlib import font_manager
     from matplotlib import pyplot as plt
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
 
-    family = None
-    if font:
-        font_manager.fontManager.addfont(font)
-        family = font_manager.FontProperties(fname=font).get_name()
-    with plt.rc_context({"font.family": family or "sans-serif", "svg.hashsalt": "toolkit", "pdf.compression": 9}):
-        fig, ax = plt.subplots(figsize=(6.4, 3.4))
-        ax.bar(xs, ys, color="#1f5fbf", width=0.75)
-        ax.set_title(title)
+    font = str(FONT_FILES["label"])
+    font_manager.fontManager.addfont(font)
+    family = font_manager.FontProperties(fname=font).get_name()
+    style = {"font.family": family, "font.size": 7.5, "axes.labelsize": 8, "axes.titlesize": 9,
+             "axes.linewidth": 0.6, "xtick.major.width": 0.6, "ytick.major.width": 0.6, "xtick.major.size": 2.5,
+             "ytick.major.size": 2.5, "svg.hashsalt": "toolkit", "axes.edgecolor": "#333333", "pdf.compression": 9}
+    with plt.rc_context(style):
+        fig, ax = plt.subplots(figsize=(width_mm / MM_PER_INCH, height_mm / MM_PER_INCH))
+        ax.bar(xs, ys, color=BAR, width=0.72)
+        if title:
+            ax.set_title(title)
         ax.set_xlabel(xlabel)
         ax.set_ylabel(ylabel)
-        ax.set_xticks(xs)
+        step = max(1, -(-len(xs) // 16))  # at most about 16 labelled bars
+        ax.set_xticks([x for i, x in enumerate(xs) if i % step == 0])
+        if xs:
+            ax.set_xlim(min(xs) - 0.6, max(xs) + 0.6)
+        ax.yaxis.set_major_locator(MaxNLocator(nbins=5, steps=[1, 2, 2.5, 5, 10]))
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _: format_decimal(round(value, 2), locale=lang)))
         ax.spines[["top", "right"]].set_visible(False)
-        ax.grid(axis="y", alpha=0.3)
-        fig.tight_layout()
+        ax.grid(axis="y", alpha=0.3, linewidth=0.5)
+        ax.set_axisbelow(True)
+        fig.tight_layout(pad=0.3)
         out = io.BytesIO()
         metadata = {"Software": None} if fmt == "png" else {"CreationDate": None, "Producer": None, "Creator": None}
         fig.savefig(out, format=fmt, dpi=dpi, metadata=metadata)

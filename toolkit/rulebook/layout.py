@@ -33,9 +33,9 @@ from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, FrameBreak, Ne
 from toolkit import __version__
 from toolkit.cards.render import CARD_SIZES, CardFace, card_back, card_face, draw_card, register_fonts
 from toolkit.catalogue.model import COLOURED_KINDS, GAME_KINDS, Catalogue
+from toolkit.odds.plot import bar_chart
 from toolkit.print import tokens as token_art
 from toolkit.print.pdf import binary_streams
-from toolkit.rulebook import chart
 from toolkit.rulebook.facts import NBSP, Facts, format_number
 from toolkit.rulebook.markup import Block, Section, Source
 
@@ -446,7 +446,7 @@ class Story:
         data = self.facts[lang].odds.chart(name)
         width = self.geom.column
         height = round(width * 0.58, 1)
-        png = chart.bar_chart(data.xs, data.ys, xlabel=xlabel, ylabel=ylabel, width_mm=width, height_mm=height,
+        png = bar_chart(data.xs, data.ys, xlabel=xlabel, ylabel=ylabel, width_mm=width, height_mm=height,
                               lang=lang)
         return Chart(png, width * mm, height * mm)
 

@@ -15,10 +15,11 @@ from __future__ import annotations
 import numpy as np
 
 from toolkit.games.diamoniak import DiamoniakGame
+from toolkit.sim.diamoniak_policies import DiamoniakPolicy
 
 
 def applies(game: DiamoniakGame, policy_names: list[str]) -> bool:
-    return game.players == 1 and policy_names == ["until-witch,fairy-first,buy-most"] and bool(game.indices("diamond"))
+    return game.players == 1 and policy_names == [DiamoniakPolicy().name] and bool(game.indices("diamond"))
 
 
 def run(game: DiamoniakGame, games: int, rng: np.random.Generator, max_turns: int = 10_000) -> dict[str, np.ndarray]:
