@@ -72,3 +72,71 @@ def test_the_installed_console_script_runs_without_a_traceback():
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
     assert "Traceback" not in result.stderr and result.stderr.count("\n") == 1
+
+
+def one_error_line(result) -> str:
+    assert result.exit_code == 2, (result.exit_code, result.stdout, result.stderr)
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("toolkit: error: "), result.stderr
+    return lines[0]
+
+
+def test_no_command_prints_the_help_and_succeeds(run):
+    result = run()
+    assert result.exit_code == 0 and result.stderr == ""
+    assert result.stdout.startswith("Usage: ") and "print-cards" in result.stdout
+
+
+def test_click_errors_are_one_line_naming_the_command_once(run):
+    line = one_error_line(run("export-cards"))
+    assert line == "toolkit: error: export-cards: Missing option '--target'. Choose from: png, tts, pdf-single"
+    line = one_error_line(run("simulate", "--games", "0"))
+    assert line.startswith("toolkit: error: simulate: Invalid value for '--games'")
+
+
+def test_options_that_would_be_ignored_or_mean_the_default_are_refused(run, tmp_path):
+    path = write_catalogue(tmp_path, builtin_doc("palaces"))
+    line = one_error_line(run("catalogue", "--game", "diamoniak", "--catalogue", str(path)))
+    assert "--game and --catalogue" in line
+    assert run("catalogue", "--catalogue", str(path)).exit_code == 0
+    for args in (["print-cards", "--out", ""], ["rulebook", "--out", " "], ["export-cards", "--target", "png", "--out", ""],
+                 ["art", "--out-dir", ""], ["catalogue", "--catalogue", ""]):
+        assert "the path is empty" in one_error_line(run(*args)), args
+
+
+def test_a_full_device_on_stdout_or_as_the_output_is_one_line():
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "toolkit", "catalogue"], stdout=full, stderr=subprocess.PIPE,
+                              text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr == "toolkit: error: cannot write to standard output: No space left on device\n"
+    done = subprocess.run([sys.executable, "-m", "toolkit", "print-cards", "--out", "/dev/full"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr == "toolkit: error: /dev/full: cannot write here: No space left on device\n"
+
+
+def test_a_full_disk_ends_print_cards_with_one_line_and_no_file(tmp_path):
+    from test_files import full_filesystem
+
+    with full_filesystem(tmp_path / "disk") as disk:
+        done = subprocess.run([sys.executable, "-m", "toolkit", "print-cards", "--out", str(disk / "cards.pdf")],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.endswith("cards.pdf: cannot write here: No space left on device\n")
+        assert done.stderr.count("\n") == 1
+        assert list(disk.iterdir()) == []
+
+
+def test_ctrl_c_while_starting_or_working_is_one_line_and_status_130():
+    import signal
+    import time
+
+    for delay in (0.1, 0.4):
+        process = subprocess.Popen([sys.executable, "-m", "toolkit", "odds", "--set", "witch=9"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(delay)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+        assert process.returncode == 130, (delay, err)
+        assert err == "toolkit: interrupted\n" and out == ""

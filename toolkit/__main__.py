@@ -1,5 +1,5 @@
 """``python -m toolkit`` runs the command line."""
 
-from toolkit.cli import main
+from toolkit.entry import run
 
-main()
+run()

@@ -4,39 +4,101 @@ from __future__ import annotations
 
 import functools
 import json
+import os
+import signal
 import sys
 import time
 
 import click
 
-from toolkit import __version__
 from toolkit.catalogue import BUILTIN_GAMES, load
 from toolkit.catalogue.model import LANGS
 from toolkit.errors import UserError
 
 
 class ToolkitGroup(click.Group):
-    """Every error a user can cause ends as one line on stderr and exit status 2."""
+    """Every error a user can cause ends as one line on stderr and exit status 2.
+
+    Ctrl-C ends a run with one line and status 130, SIGTERM with one line and status 143 (as shells
+    expect), after the files being written have been cleaned up. A report that cannot be written to
+    standard output (a full device) is an error like any other; a reader that went away (``| head``)
+    ends the run quietly.
+    """
 
     def main(self, args=None, prog_name=None, **extra):
         extra["standalone_mode"] = False
+        signal.signal(signal.SIGTERM, _terminated)
         try:
             result = super().main(args=args, prog_name=prog_name, **extra)
+            sys.stdout.flush()
+        except click.exceptions.NoArgsIsHelpError as err:
+            click.echo(err.ctx.get_help())
+            result = 0
         except UserError as err:
             _fail(str(err))
         except click.UsageError as err:
-            where = f"{err.ctx.command_path}: " if err.ctx else ""
-            _fail(f"{where}{err.format_message()}")
+            _fail(_usage_message(err))
         except click.ClickException as err:
             _fail(err.format_message())
-        except click.Abort:
-            _fail("aborted")
+        except (KeyboardInterrupt, click.Abort):
+            _stop("interrupted", 130)
+        except Terminated:
+            _stop("terminated", 143)
+        except BrokenPipeError:
+            _silence_stdout()
+            sys.exit(141)
         sys.exit(result if isinstance(result, int) else 0)
 
 
+class Terminated(BaseException):
+    """SIGTERM, raised where the program stands so that ``finally`` blocks clean up."""
+
+
+def _terminated(signum, frame):
+    raise Terminated()
+
+
+def _usage_message(err: click.UsageError) -> str:
+    """Click's message on one line, after the subcommand's name (not the program's: that is said once)."""
+    message = " ".join(part.strip() for part in err.format_message().splitlines() if part.strip())
+    path = err.ctx.command_path.split(" ", 1)[1] if err.ctx and " " in err.ctx.command_path else ""
+    return f"{path}: {message}" if path else message
+
+
+def say(text: str) -> None:
+    """Print a line of the report on standard output; a full or broken device is a user's error."""
+    try:
+        click.echo(text)
+    except BrokenPipeError:
+        raise
+    except OSError as err:
+        raise UserError(f"cannot write to standard output: {err.strerror or err}") from None
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null so that Python's last flush at exit does not fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
 def _fail(message: str) -> None:
+    try:
+        sys.stdout.flush()
+    except OSError:
+        _silence_stdout()
     click.echo(f"toolkit: error: {message}", err=True)
     sys.exit(2)
+
+
+def _stop(what: str, status: int) -> None:
+    try:
+        click.echo(f"toolkit: {what}", err=True)
+    except OSError:
+        pass
+    sys.exit(status)
 
 
 def catalogue_options(func):
@@ -50,17 +112,29 @@ def catalogue_options(func):
                   help="Override one card count for this run (repeatable), e.g. --set witch=8.")
     @functools.wraps(func)
     def wrapper(game, catalogue_path, overrides, **kwargs):
+        _one_source(catalogue_path)
         return func(game=game, catalogue_path=catalogue_path, overrides=overrides, **kwargs)
 
     return wrapper
+
+
+def _one_source(catalogue_path: str | None) -> None:
+    """--game and --catalogue name two catalogues: refuse both rather than ignore one."""
+    if catalogue_path is None:
+        return
+    if not catalogue_path.strip():
+        raise UserError("--catalogue: the path is empty")
+    source = click.get_current_context().get_parameter_source("game")
+    if source not in (None, click.core.ParameterSource.DEFAULT):
+        raise UserError("--game and --catalogue: give one of them (the catalogue file names its game)")
 
 
 lang_option = click.option("--lang", type=click.Choice(LANGS), default="en", show_default=True,
                            help="Language of names and text.")
 
 
-@click.group(cls=ToolkitGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="toolkit")
+@click.group(cls=ToolkitGroup, no_args_is_help=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="toolkit", prog_name="toolkit")
 def main():
     """Print-and-play sheets, rulebooks and exact odds for castle-building card games."""
 
@@ -73,11 +147,11 @@ def catalogue_command(game, catalogue_path, overrides, lang, as_json):
     """Show the deck: every card type with its kind, colour, count and name."""
     catalogue = load(game, catalogue_path, overrides)
     if as_json:
-        click.echo(json.dumps(catalogue.as_json(), ensure_ascii=False, indent=2))
+        say(json.dumps(catalogue.as_json(), ensure_ascii=False, indent=2))
         return
     from toolkit.catalogue.table import deck_table
 
-    click.echo(deck_table(catalogue, lang))
+    say(deck_table(catalogue, lang))
 
 
 @main.command("art")
@@ -93,12 +167,15 @@ def art_command(game, catalogue_path, overrides, out_dir):
     from pathlib import Path
 
     from toolkit.cards.art import CARD_PX, write_art
+    from toolkit.files import check_out_path
 
+    _one_source(catalogue_path)
+    check_out_path(out_dir, "--out-dir")
     games = [None] if catalogue_path else (BUILTIN_GAMES if game == "all" else [game])
     for name in games:
         catalogue = load(name, catalogue_path, overrides, require_art=False)
         written = write_art(catalogue, Path(out_dir))
-        click.echo(f"{catalogue.game}: {len(written)} images of {CARD_PX[0]} x {CARD_PX[1]} px in {out_dir}/{catalogue.game}")
+        say(f"{catalogue.game}: {len(written)} images of {CARD_PX[0]} x {CARD_PX[1]} px in {out_dir}/{catalogue.game}")
 
 
 card_option = click.option("--card", "card_size", default="poker", show_default=True, metavar="SIZE",
@@ -128,16 +205,17 @@ def print_cards_command(game, catalogue_path, overrides, lang, paper, card_size,
     from pathlib import Path
 
     from toolkit.cards.render import parse_card_size
-    from toolkit.files import write_atomic
+    from toolkit.files import check_out_path, write_atomic
     from toolkit.print import print_cards
 
+    check_out_path(out)
     card_mm = parse_card_size(card_size)
     catalogue = load(game, catalogue_path, overrides)
     result = print_cards(catalogue, lang=lang, paper=paper, card_mm=card_mm, bleed=bleed, gutter=gutter,
                          margin=margin, duplex=duplex, crop=crop_marks)
     path = write_atomic(Path(out) if out else Path("output") / f"{catalogue.game}-cards-{lang}.pdf", result.pdf)
-    click.echo(str(path))
-    click.echo(result.summary())
+    say(str(path))
+    say(result.summary())
 
 
 @main.command("export-cards")
@@ -157,14 +235,16 @@ def export_cards_command(game, catalogue_path, overrides, lang, target, card_siz
     from pathlib import Path
 
     from toolkit.cards.render import parse_card_size
+    from toolkit.files import check_out_path
     from toolkit.print.export import export_cards
 
+    check_out_path(out)
     card_mm = parse_card_size(card_size)
     catalogue = load(game, catalogue_path, overrides)
     folder = Path(out) if out else Path("output") / f"{catalogue.game}-{target}-{lang}"
     result = export_cards(catalogue, target, folder, lang=lang, card_mm=card_mm, bleed=bleed)
-    click.echo(f"{folder}/")
-    click.echo(result.summary)
+    say(f"{folder}/")
+    say(result.summary)
 
 
 @main.command("rulebook")
@@ -181,14 +261,15 @@ def rulebook_command(game, catalogue_path, overrides, lang, paper, booklet, out)
     """Printable rules from the catalogue and the odds solver: Russian, English or both."""
     from pathlib import Path
 
-    from toolkit.files import write_atomic
+    from toolkit.files import check_out_path, write_atomic
     from toolkit.rulebook import build_rulebook
 
+    check_out_path(out)
     catalogue = load(game, catalogue_path, overrides)
     result = build_rulebook(catalogue, lang=lang, paper=paper.lower(), booklet=booklet)
     path = write_atomic(Path(out) if out else Path("output") / f"{catalogue.game}-rules-{lang}.pdf", result.pdf)
-    click.echo(str(path))
-    click.echo(result.summary())
+    say(str(path))
+    say(result.summary())
 
 
 class _Progress:

@@ -1,12 +1,50 @@
-"""Writing output files safely: to a temporary name in the same folder, then renamed into place."""
+"""Writing output files and folders safely: nothing half-written is ever left where the user looks.
+
+A file is written to a temporary name in its own folder, flushed to the disk and renamed into place;
+a folder of files (an export) is built beside its target and renamed into place whole, the old one
+removed only once the new one stands. Every error of the operating system on the way (a full disk, a
+name too long, no permission) becomes one ``UserError`` line naming the path, and the temporary file
+or folder is removed, also when the run is interrupted (Ctrl-C, or SIGTERM, which the command line
+turns into an exception so that this cleanup runs).
+
+New files get the mode the user's umask gives; a replaced file keeps its mode.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shutil
+import stat
 import tempfile
 from pathlib import Path
+from typing import Iterator
 
 from toolkit.errors import UserError
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _new_mode(existing: Path, default: int) -> int:
+    """The mode for a file or folder about to replace ``existing``: its own mode, or the umask's."""
+    try:
+        return stat.S_IMODE(existing.stat().st_mode)
+    except OSError:
+        return default & ~_umask()
+
+
+def _failed(path: Path, err: OSError) -> UserError:
+    return UserError(f"{path}: cannot write here: {err.strerror or err}")
+
+
+def check_out_path(text: str | None, option: str = "--out") -> None:
+    """An output path given on the command line must not be empty (it would mean the default)."""
+    if text is not None and not text.strip():
+        raise UserError(f"{option}: the path is empty")
 
 
 def write_atomic(path: str | Path, data: bytes) -> Path:
@@ -16,26 +54,77 @@ def write_atomic(path: str | Path, data: bytes) -> Path:
     renaming over it would replace a device with a file; a folder is an error.
     """
     path = Path(path)
-    if path.is_dir():
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        info = None
+    except OSError as err:  # a name too long, a parent that is a file, no permission
+        raise _failed(path, err) from None
+    if info is not None and stat.S_ISDIR(info.st_mode):
         raise UserError(f"{path}: is a folder, not a file")
-    if path.exists() and not path.is_file():
+    if info is not None and not stat.S_ISREG(info.st_mode):
         try:
             with open(path, "wb") as handle:
                 handle.write(data)
         except OSError as err:
-            raise UserError(f"{path}: cannot write here: {err.strerror or err}") from None
+            raise _failed(path, err) from None
         return path
+    mode = _new_mode(path, 0o666)
+    tmp = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    except OSError as err:
-        raise UserError(f"{path}: cannot write here: {err.strerror or err}") from None
-    try:
+        # A short temporary name: one derived from a long target name could pass the name limit.
+        fd, tmp = tempfile.mkstemp(prefix=".toolkit-", suffix=".tmp", dir=path.parent)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
-        os.chmod(tmp, 0o644)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        tmp = None
+    except OSError as err:
+        raise _failed(path, err) from None
+    finally:
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
     return path
+
+
+@contextlib.contextmanager
+def atomic_folder(path: str | Path) -> Iterator[Path]:
+    """Build a folder beside ``path`` and rename it into place when the block ends without error.
+
+    Yields the temporary folder to write into. An earlier folder at ``path`` is replaced whole (none
+    of its files survive), and removed only after the new one is in place; on any error or
+    interruption the temporary folder is removed and ``path`` is left as it was.
+    """
+    path = Path(path)
+    try:
+        if path.exists() and not path.is_dir():
+            raise UserError(f"{path}: is a file, not a folder")
+        mode = _new_mode(path, 0o777)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=".toolkit-", suffix=".tmp", dir=path.parent))
+    except OSError as err:
+        raise _failed(path, err) from None
+    old = None
+    try:
+        yield tmp
+        os.chmod(tmp, mode)
+        if path.exists():
+            old = Path(tempfile.mkdtemp(prefix=".toolkit-", suffix=".old", dir=path.parent))
+            os.replace(path, old / "folder")
+        try:
+            os.replace(tmp, path)
+        except OSError:
+            if old is not None:  # put the earlier folder back
+                os.replace(old / "folder", path)
+            raise
+        tmp = None
+    except OSError as err:
+        raise _failed(path, err) from None
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)

@@ -1,0 +1,130 @@
+"""Output files and folders: atomic, cleaned up on every error and interruption, modes kept."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+import sys
+
+import pytest
+
+from toolkit.errors import UserError
+from toolkit.files import atomic_folder, write_atomic
+
+
+def leftovers(folder):
+    return sorted(p.name for p in folder.iterdir() if p.name.startswith(".toolkit-"))
+
+
+@contextlib.contextmanager
+def umask(mask):
+    old = os.umask(mask)
+    try:
+        yield
+    finally:
+        os.umask(old)
+
+
+@contextlib.contextmanager
+def full_filesystem(path):
+    """A 64 KB tmpfs at ``path``: a real disk that fills up (needs root, as CI runs)."""
+    path.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(path)], capture_output=True)
+    if done.returncode:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode().strip()}")
+    try:
+        yield path
+    finally:
+        subprocess.run(["umount", str(path)], check=True)
+
+
+def test_a_new_file_takes_the_umask_and_a_replaced_file_keeps_its_mode(tmp_path):
+    with umask(0o027):
+        write_atomic(tmp_path / "new.pdf", b"one")
+    assert (tmp_path / "new.pdf").stat().st_mode & 0o777 == 0o640
+    old = tmp_path / "old.pdf"
+    old.write_bytes(b"old")
+    old.chmod(0o600)
+    write_atomic(old, b"new")
+    assert old.read_bytes() == b"new" and old.stat().st_mode & 0o777 == 0o600
+    assert leftovers(tmp_path) == []
+
+
+def test_a_full_disk_is_one_line_and_leaves_the_old_file(tmp_path):
+    with full_filesystem(tmp_path / "disk") as disk:
+        (disk / "out.pdf").write_bytes(b"before")
+        with pytest.raises(UserError, match=r"out.pdf: cannot write here: No space left on device"):
+            write_atomic(disk / "out.pdf", b"x" * 200_000)
+        assert (disk / "out.pdf").read_bytes() == b"before"
+        assert leftovers(disk) == []
+        with pytest.raises(UserError, match="No space left on device"):
+            with atomic_folder(disk / "export") as tmp:
+                (tmp / "a.png").write_bytes(b"x" * 200_000)
+        assert sorted(p.name for p in disk.iterdir()) == ["out.pdf"]
+
+
+def test_a_device_is_written_in_place_and_a_full_one_is_an_error():
+    write_atomic("/dev/null", b"anything")
+    with pytest.raises(UserError, match="/dev/full: cannot write here: No space left on device"):
+        write_atomic("/dev/full", b"anything")
+
+
+def test_names_too_long_and_impossible_folders_are_one_line(tmp_path):
+    with pytest.raises(UserError, match="File name too long"):
+        write_atomic(tmp_path / ("x" * 300 + ".pdf"), b"data")
+    (tmp_path / "file").write_bytes(b"")
+    with pytest.raises(UserError, match="cannot write here"):
+        write_atomic(tmp_path / "file" / "inside.pdf", b"data")
+    with pytest.raises(UserError, match="is a folder, not a file"):
+        write_atomic(tmp_path, b"data")
+    with pytest.raises(UserError, match="is a file, not a folder"):
+        with atomic_folder(tmp_path / "file"):
+            pass
+    assert leftovers(tmp_path) == []
+
+
+def test_an_interruption_before_the_rename_removes_the_temporary_file(tmp_path, monkeypatch):
+    def interrupted(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        write_atomic(tmp_path / "out.pdf", b"data")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_folder_is_replaced_whole_or_not_at_all(tmp_path):
+    target = tmp_path / "export"
+    with atomic_folder(target) as tmp:
+        (tmp / "a.png").write_bytes(b"a")
+        (tmp / "b.png").write_bytes(b"b")
+    with atomic_folder(target) as tmp:
+        (tmp / "a.png").write_bytes(b"A")
+    assert sorted(p.name for p in target.iterdir()) == ["a.png"]  # b.png of the earlier export is gone
+    with pytest.raises(RuntimeError):
+        with atomic_folder(target) as tmp:
+            (tmp / "c.png").write_bytes(b"c")
+            raise RuntimeError("a renderer failed")
+    assert sorted(p.name for p in target.iterdir()) == ["a.png"] and (target / "a.png").read_bytes() == b"A"
+    assert leftovers(tmp_path) == []
+
+
+def test_sigterm_during_a_run_leaves_no_temporary_file(tmp_path):
+    """SIGTERM while the PDF is being made and written: status 143, one line, nothing half-written."""
+    script = (
+        "import os, signal, sys\n"
+        "import toolkit.files as files\n"
+        "real = os.fsync\n"
+        "def fsync(fd):\n"
+        "    real(fd)\n"
+        "    os.kill(os.getpid(), signal.SIGTERM)\n"
+        "files.os.fsync = fsync\n"
+        "from toolkit.cli import main\n"
+        "main(['print-cards', '--out', sys.argv[1]])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path / "cards.pdf")], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 143, done.stderr
+    assert done.stderr == "toolkit: terminated\n"
+    assert list(tmp_path.iterdir()) == []
