@@ -50,7 +50,7 @@ def test_user_errors_are_one_line_and_exit_2(run, tmp_path):
     doc["cards"][2]["count"] = -4
     path = write_catalogue(tmp_path, doc)
     cases = [
-        (["catalogue", "--catalogue", str(path)], "mine.toml: cards[2].count: expected a whole number >= 0, got -4"),
+        (["catalogue", "--catalogue", str(path)], "mine.toml: cards[2].count: expected a whole number from 0 to 500, got -4"),
         (["catalogue", "--set", "goblin=2"], "--set goblin=2: no card with id 'goblin'"),
         (["catalogue", "--set", "witch=many"], "--set witch=many: the count must be a whole number"),
         (["catalogue", "--game", "chess"], "Invalid value for '--game'"),

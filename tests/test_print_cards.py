@@ -412,3 +412,10 @@ def test_cli_errors_are_one_line_and_write_nothing(run, tmp_path, monkeypatch, a
     assert result.exit_code == 2
     assert result.stderr.startswith(start) and result.stderr.count("\n") == 1
     assert not (tmp_path / "output").exists()
+
+
+def test_cli_out_with_a_name_too_long_is_one_line(run, tmp_path):
+    result = run("print-cards", "--set", "diamond=0", "--out", str(tmp_path / ("x" * 300 + ".pdf")))
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1 and "cannot write here: File name too long" in result.stderr
+    assert list(tmp_path.iterdir()) == []

@@ -132,3 +132,36 @@ def test_pillow_measures_text_like_reportlab():
             pillow = render.pillow_font(font, size_px).getlength(text)
             reportlab = render.text_width(text, font, size_px)
             assert abs(pillow - reportlab) / reportlab < 0.03
+
+
+# --- text that is too long or missing, on cards of any shape ----------------------------------------
+
+ODD_TEXTS = [
+    ("Long name " * 30, "Text " * 200),   # a 300-character name
+    ("W" * 80, "A card text."),           # one word wider than any card
+    ("W" * 300, "y" * 1000),
+    ("Fairy", "W" * 80 + " and more"),
+    ("", "A card without a name."),
+    ("   ", ""),
+]
+
+
+@pytest.mark.parametrize("card_mm", [(63, 88), (44, 63), (20, 20), (20, 500), (500, 20), (500, 500)])
+@pytest.mark.parametrize("name, text", ODD_TEXTS)
+def test_odd_text_is_shrunk_or_cut_inside_the_panel(card_mm, name, text):
+    for bleed in (0.0, 10.0):
+        panel, badge = render.panel_box(card_mm, bleed), render.badge_corner(card_mm, bleed)
+        lines = render.layout_text(name, text, panel, badge)
+        check_lines(lines, panel, badge)
+        assert all(line.text for line in lines)
+        if (name + text).strip():
+            assert lines, "nothing at all is printed"  # even on a card as narrow as 20 x 500 mm
+
+
+def test_a_card_with_a_far_too_long_name_is_drawn_by_both_renderers(catalogues):
+    card = catalogues["diamoniak"].card("witch")
+    long = dataclasses.replace(card, name=type(card.name)("Ведьма " * 50, "W" * 300))
+    for lang in ("ru", "en"):
+        face = render.card_face(long, lang, (44, 63), 3.0)
+        check_lines(face.lines, render.panel_box((44, 63), 3.0), render.badge_corner((44, 63), 3.0))
+        assert render.card_image(face).size == render.size_px((44, 63), 3.0)

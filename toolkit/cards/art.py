@@ -21,6 +21,7 @@ from typing import Callable, Sequence
 
 from PIL import Image, ImageDraw
 
+from toolkit.catalogue.checks import check_art_path
 from toolkit.catalogue.model import CardType, Catalogue
 from toolkit.errors import UserError
 from toolkit.files import write_atomic
@@ -1001,21 +1002,37 @@ def png_bytes(image: Image.Image) -> bytes:
 
 
 def _target(out_dir: Path, relative: str, where: str) -> Path:
-    if Path(relative).is_absolute():
-        raise UserError(f"{where}: art path '{relative}' must be relative to the art folder to be drawn")
-    return Path(out_dir) / relative
+    """Where ``relative`` goes inside ``out_dir``. The loader refuses art paths that leave their
+    folder; this checks again (a catalogue built in code skips the loader), and also that no
+    link inside ``out_dir`` leads the file out of it."""
+    path = Path(out_dir) / check_art_path(relative, where)
+    root = Path(out_dir).resolve()
+    if not path.resolve().is_relative_to(root):
+        raise UserError(f"{where}: art path '{relative}' leads out of {out_dir} (through a link)")
+    return path
 
 
 def write_art(catalogue: Catalogue, out_dir: Path) -> list[Path]:
     """Draw every card type and the back into ``out_dir`` at the catalogue's art paths.
 
     Returns the written files in catalogue order, the back last. Each file is written to a temporary
-    name in its folder and renamed into place.
+    name in its folder and renamed into place. Every path is checked before the first is written:
+    each must stay inside ``out_dir`` and be a file of its own (ignoring case, as some file systems
+    do), or one picture would overwrite another.
     """
+    source = catalogue.source.name
+    jobs: list[tuple[Path, str, CardType | None]] = [
+        (_target(out_dir, card.art, f"{source}: card '{card.id}'"), f"card '{card.id}'", card)
+        for card in catalogue.cards
+    ]
+    jobs.append((_target(out_dir, catalogue.back_art, f"{source}: game.back_art"), "the back", None))
+    drawn: dict[str, str] = {}
+    for path, what, _ in jobs:
+        other = drawn.setdefault(str(path).casefold(), what)
+        if other != what:
+            raise UserError(f"{source}: {what} and {other} would both be drawn to '{path}': give each its own art file")
     written = []
-    for card in catalogue.cards:
-        path = _target(out_dir, card.art, f"{catalogue.source.name}: card '{card.id}'")
-        written.append(write_atomic(path, png_bytes(draw_face(card, catalogue))))
-    back = _target(out_dir, catalogue.back_art, f"{catalogue.source.name}: game.back_art")
-    written.append(write_atomic(back, png_bytes(draw_back(catalogue))))
+    for path, _, card in jobs:
+        image = draw_face(card, catalogue) if card is not None else draw_back(catalogue)
+        written.append(write_atomic(path, png_bytes(image)))
     return written

@@ -21,6 +21,7 @@ Coordinates here are millimetres from the card's trim corner at the top left, y 
 from __future__ import annotations
 
 import io
+import warnings
 import zlib
 from dataclasses import dataclass, field
 from functools import cache
@@ -31,6 +32,7 @@ import fontpkg_pt_serif
 from PIL import Image, ImageDraw, ImageFont, ImageStat
 
 from toolkit.cards import art
+from toolkit.catalogue.checks import open_art
 from toolkit.catalogue.model import Catalogue, CardType
 from toolkit.errors import UserError
 
@@ -239,8 +241,9 @@ def _wrap(words: list[str], font: str, size: float, first_baseline: float, leadi
     return lines
 
 
-def _ellipsize(text: str, font: str, size: float, available: float) -> str:
-    """``text`` if it fits ``available`` mm, else as many of its words as fit, then "…"."""
+def ellipsize(text: str, font: str, size: float, available: float) -> str:
+    """``text`` if it fits ``available`` (mm, or whatever unit ``size`` is in), else as many of its
+    words as fit, then "…"."""
     if text_width(text, font, size) <= available:
         return text
     words = text.split()
@@ -265,8 +268,10 @@ def layout_text(name: str, text: str, panel: tuple[float, float, float, float],
     x0, y0, x1, y1 = panel
     height = y1 - y0
     unit = height / 25.0  # the panel is about 25 mm high on a poker card
-    left, right = x0 + PANEL_PAD_X * unit, x1 - PANEL_PAD_X * unit
-    top, bottom = y0 + PANEL_PAD_Y * unit, y1 - PANEL_PAD_Y * unit
+    # On a very tall, narrow card the padding would swallow the panel: it keeps to a tenth of it.
+    pad_x, pad_y = min(PANEL_PAD_X * unit, 0.1 * (x1 - x0)), min(PANEL_PAD_Y * unit, 0.1 * height)
+    left, right = x0 + pad_x, x1 - pad_x
+    top, bottom = y0 + pad_y, y1 - pad_y
     full = right - left
     centre = (left + right) / 2
     narrow = full - 2 * max(0.0, right - badge[0])
@@ -284,14 +289,15 @@ def layout_text(name: str, text: str, panel: tuple[float, float, float, float],
         name_size = max(text_size * 1.1, NAME_MAX * height * min(1.0, scale / 0.75))
         single = text_width(name, "name", name_size)
         if single > full:  # shrink the name alone to one line, down to 80 % of its size
-            name_size = max(name_size * 0.8, name_size * full / single)
+            name_size = max(name_size * 0.8, name_size * full / single, TEXT_MIN_MM)
         name_lines = _wrap(name_words, "name", name_size, top + name_asc * name_size, LEADING * name_size,
                            width_at, bottom)
         lines: list[Line] = []
         if name_lines is not None:
             lines = [Line(t, "name", name_size, centre, b) for t, b, _ in name_lines]
-            name_bottom = name_lines[-1][1] + name_desc * name_size
-            first = name_bottom + NAME_GAP * text_size + text_asc * text_size
+            first = top + text_asc * text_size  # a card without a name: its text from the top
+            if name_lines:
+                first = name_lines[-1][1] + name_desc * name_size + NAME_GAP * text_size + text_asc * text_size
             body = _wrap(text_words, "text", text_size, first, LEADING * text_size, width_at, bottom)
             if body == []:  # no rules text
                 return tuple(lines)
@@ -320,7 +326,8 @@ def _cut_to_fit(name, text, name_size, text_size, top, bottom, centre, full, wid
     text_asc, text_desc = font_metrics("text")
     name_size = min(name_size, max(text_size, name_size * full / max(text_width(name, "name", name_size), 1e-9)))
     baseline = top + name_asc * name_size
-    lines = [Line(_ellipsize(name, "name", name_size, full), "name", name_size, centre, baseline)]
+    shown = ellipsize(name, "name", name_size, full)
+    lines = [Line(shown, "name", name_size, centre, baseline)] if shown else []
     baseline += name_desc * name_size + NAME_GAP * text_size + text_asc * text_size
     words = text.split()
     while words and baseline + text_desc * text_size <= bottom:
@@ -330,7 +337,7 @@ def _cut_to_fit(name, text, name_size, text_size, top, bottom, centre, full, wid
             j += 1
         last = baseline + LEADING * text_size + text_desc * text_size > bottom
         if j == 0 or (last and j < len(words)):
-            piece = _ellipsize(" ".join(words), "text", text_size, available)
+            piece = ellipsize(" ".join(words), "text", text_size, available)
             words = []
         else:
             piece, words = " ".join(words[:j]), words[j:]
@@ -344,19 +351,24 @@ def _cut_to_fit(name, text, name_size, text_size, top, bottom, centre, full, wid
 
 
 def load_art(path: Path | None, where: str) -> Image.Image:
+    """The art file as an RGB image (transparency flattened onto white). It is opened through the
+    loader's ``open_art``, which refuses what is not a picture or is over the pixel limit, and
+    Pillow's warnings are kept from the user's terminal."""
     if path is None:
         raise UserError(f"{where}: the art file does not exist (run 'toolkit art' to draw it)")
-    try:
-        with Image.open(path) as image:
-            image.load()
-            if image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info):
-                rgba = image.convert("RGBA")
-                flat = Image.new("RGB", rgba.size, art.WHITE)
-                flat.paste(rgba, mask=rgba.getchannel("A"))
-                return flat
-            return image.convert("RGB")
-    except (OSError, ValueError, Image.DecompressionBombError) as err:
-        raise UserError(f"{where}: cannot read the art file {path}: {err}") from None
+    with open_art(path, where) as image:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                image.load()
+                if image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info):
+                    rgba = image.convert("RGBA")
+                    flat = Image.new("RGB", rgba.size, art.WHITE)
+                    flat.paste(rgba, mask=rgba.getchannel("A"))
+                    return flat
+                return image.convert("RGB")
+        except (OSError, ValueError, SyntaxError, Image.DecompressionBombError) as err:
+            raise UserError(f"{where}: cannot read the art file {path}: {err}") from None
 
 
 def crop_art(image: Image.Image, card_mm: tuple[float, float], bleed_mm: float,

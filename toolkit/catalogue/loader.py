@@ -4,12 +4,20 @@ Every problem is reported as a UserError whose message reads
 ``<file>: <key path>: <what is wrong>``, e.g. ``diamoniak.toml: cards[5].count: ...``.
 
 Art files are looked up, in order, next to the catalogue file, in ``./card_art`` of the current
-directory, and in the art that ships with the package (``card_art/`` of the source tree).
+directory, and in the art that ships with the package (``card_art/`` of the source tree). An art
+path is relative and stays inside those folders (no ``..``), so ``toolkit art`` writes only inside
+its ``--out-dir``.
+
+Whatever a file holds, loading it either returns a catalogue or raises one UserError of one line:
+every number has a range (model.py), every text is one line the PT fonts can draw, and only
+plain rule names are placeholders.
 """
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 import string
 import tomllib
 from importlib.resources import files
@@ -19,22 +27,41 @@ from typing import Any, Iterable
 from babel import Locale
 
 from toolkit.catalogue.model import (
+    AGE,
     COLOURED_KINDS,
     GAME_KINDS,
     GAME_RULES,
     LANGS,
+    MAX_CATALOGUE_BYTES,
+    MAX_CARD_TYPES,
+    MAX_COUNT,
+    MAX_DECK,
+    MAX_ID_CHARS,
+    MAX_NAME_CHARS,
+    MAX_TEXT_CHARS,
+    MAX_TOKEN_COUNT,
+    MAX_TOKENS,
+    MINUTES,
+    PLAYERS,
+    RESERVED_CARD_IDS,
+    RULE_RANGES,
     SYMBOLS,
+    TOKEN_VALUE,
     Catalogue,
     CardType,
     Colour,
     Text,
     Token,
 )
+from toolkit.catalogue.checks import check_art_path, open_art, printable, quote, text_problem
 from toolkit.errors import UserError
 
 BUILTIN_GAMES = ("diamoniak", "palaces")
 _ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 _RGB = re.compile(r"^#[0-9a-fA-F]{6}$")
+_DIGITS = re.compile(r"[0-9]+")  # ASCII only: str.isdigit() also takes '²' and '٣'
+_RULE_NAME = re.compile(r"[a-z_][a-z0-9_]*")
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]{1,40}")
 _LANG_NAMES = {"ru": "Russian", "en": "English"}
 
 
@@ -66,34 +93,50 @@ def load(
     if path is None:
         game = game or "diamoniak"
         if game not in BUILTIN_GAMES:
-            raise UserError(f"--game: unknown game '{game}' (choose from {', '.join(BUILTIN_GAMES)})")
+            raise UserError(f"--game: unknown game {quote(game)} (choose from {', '.join(BUILTIN_GAMES)})")
         path = builtin_path(game)
     catalogue = _Reader(Path(path), require_art).read()
     return apply_overrides(catalogue, overrides)
 
 
 def parse_override(text: str) -> tuple[str, int]:
+    """``witch=8`` -> ``("witch", 8)``; the count in ASCII digits, 0 to MAX_COUNT."""
+    shown = quote(text, "")
     card_id, sep, value = text.partition("=")
     card_id, value = card_id.strip(), value.strip()
     if not sep or not card_id:
-        raise UserError(f"--set {text}: expected ID=N, e.g. --set witch=8")
-    if not value.isdigit():
-        raise UserError(f"--set {text}: the count must be a whole number >= 0, got '{value}'")
+        raise UserError(f"--set {shown}: expected ID=N, e.g. --set witch=8")
+    if not _DIGITS.fullmatch(value) or len(value) > 9 or int(value) > MAX_COUNT:
+        raise UserError(
+            f"--set {shown}: the count must be a whole number from 0 to {MAX_COUNT} in digits 0-9, "
+            f"got {quote(value)}"
+        )
     return card_id, int(value)
 
 
 def apply_overrides(catalogue: Catalogue, overrides: Iterable[str]) -> Catalogue:
+    """The catalogue with ``--set ID=N`` counts applied; the deck keeps to MAX_DECK cards."""
     counts: dict[str, int] = {}
-    known = {card.id for card in catalogue.cards}
-    for text in overrides:
+    known = [card.id for card in catalogue.cards]
+    texts = list(overrides)
+    for text in texts:
         card_id, count = parse_override(text)
         if card_id not in known:
+            ids = ", ".join(sorted(known)[:12]) + (", ..." if len(known) > 12 else "")
             raise UserError(
-                f"--set {text}: no card with id '{card_id}' in {catalogue.source.name} "
-                f"(ids: {', '.join(sorted(known))})"
+                f"--set {quote(text, '')}: no card with id {quote(card_id)} in {printable(catalogue.source.name)} "
+                f"(ids: {ids})"
             )
         counts[card_id] = count
-    return catalogue.with_counts(counts) if counts else catalogue
+    if not counts:
+        return catalogue
+    changed = catalogue.with_counts(counts)
+    if changed.total > MAX_DECK:
+        raise UserError(
+            f"--set {quote(' '.join(texts), '', 60)}: the deck would have {changed.total} cards, "
+            f"at most {MAX_DECK}"
+        )
+    return changed
 
 
 class _PluralFormatter(string.Formatter):
@@ -109,7 +152,7 @@ class _PluralFormatter(string.Formatter):
         forms = spec.split("|")
         order = ("one", "few", "many") if self.lang == "ru" else ("one", "other")
         if len(forms) != len(order):
-            raise ValueError(f"'{spec}' needs {len(order)} forms ({'|'.join(order)})")
+            raise ValueError(f"{quote(spec)} needs {len(order)} forms ({'|'.join(order)})")
         category = self.locale.plural_form(value)
         index = order.index(category) if category in order else len(order) - 1
         return f"{value} {forms[index]}"
@@ -119,7 +162,7 @@ class _Reader:
     def __init__(self, path: Path, require_art: bool):
         self.path = path
         self.require_art = require_art
-        self.name = path.name
+        self.name = printable(path.name)
 
     def fail(self, where: str, what: str) -> UserError:
         return UserError(f"{self.name}: {where}: {what}")
@@ -131,6 +174,7 @@ class _Reader:
             raise self.fail(where, f"expected a table, got {_kind(data)}")
         for key in data:
             if key not in required | optional:
+                key = _key(key)
                 raise self.fail(f"{where}.{key}" if where else key, "unknown key")
         for key in sorted(required):
             if key not in data:
@@ -144,15 +188,27 @@ class _Reader:
 
     def ident(self, value: Any, where: str) -> str:
         value = self.string(value, where)
-        if not _ID.match(value):
-            raise self.fail(where, f"'{value}' is not an id (lower-case letters, digits and dashes)")
+        if not _ID.fullmatch(value):
+            raise self.fail(where, f"{quote(value)} is not an id (lower-case letters, digits and dashes)")
+        if len(value) > MAX_ID_CHARS:
+            raise self.fail(where, f"too long: {len(value)} characters, at most {MAX_ID_CHARS}")
         return value
 
-    def whole(self, value: Any, where: str, minimum: int = 0) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(where, f"expected a whole number >= {minimum}, got {_kind(value)}")
-        if value < minimum:
-            raise self.fail(where, f"expected a whole number >= {minimum}, got {value}")
+    def whole(self, value: Any, where: str, bounds: tuple[int, int]) -> int:
+        low, high = bounds
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            got = value if type(value) is int and abs(value) < 10**15 else _kind(value)
+            raise self.fail(where, f"expected a whole number from {low} to {high}, got {got}")
+        return value
+
+    def line(self, value: Any, where: str, limit: int) -> str:
+        """Non-empty text of at most ``limit`` characters that the PT fonts can print."""
+        value = self.string(value, where)
+        if len(value) > limit:
+            raise self.fail(where, f"too long: {len(value)} characters, at most {limit}")
+        problem = text_problem(value)
+        if problem:
+            raise self.fail(where, problem)
         return value
 
     def text(self, value: Any, where: str, what: str = "text", fields: dict[str, int] | None = None) -> Text:
@@ -160,57 +216,121 @@ class _Reader:
             raise self.fail(where, f"expected a table {{ ru = ..., en = ... }}, got {_kind(value)}")
         for key in value:
             if key not in LANGS:
+                key = _key(key)
                 raise self.fail(f"{where}.{key}", "unknown language (use ru and en)")
+        limit = MAX_NAME_CHARS if what in ("name", "title") else MAX_TEXT_CHARS
         words = {}
         for lang in LANGS:
             if lang not in value:
                 raise self.fail(f"{where}.{lang}", f"missing {_LANG_NAMES[lang]} {what}")
-            words[lang] = self.string(value[lang], f"{where}.{lang}")
+            words[lang] = self.line(value[lang], f"{where}.{lang}", limit)
             if fields is not None:
-                try:
-                    words[lang] = _PluralFormatter(lang).vformat(words[lang], (), fields)
-                except KeyError as err:
-                    raise self.fail(
-                        f"{where}.{lang}", f"unknown placeholder {{{err.args[0]}}} (rules: {', '.join(fields)})"
-                    ) from None
-                except (ValueError, IndexError) as err:
-                    raise self.fail(f"{where}.{lang}", f"bad placeholder: {err}") from None
+                words[lang] = self.fill(words[lang], f"{where}.{lang}", lang, fields)
         return Text(**words)
 
-    def range_(self, value: Any, where: str, minimum: int) -> tuple[int, int]:
+    def fill(self, text: str, where: str, lang: str, fields: dict[str, int]) -> str:
+        """Replace ``{rule}`` and ``{rule:form|forms}`` by the rule's value; ``{{`` and ``}}`` are
+        braces. Only a plain rule name is a placeholder: str.format would also evaluate attributes
+        (``{price.__class__}``), indexes and conversions."""
+        formatter = _PluralFormatter(lang)
+        try:
+            parts = list(formatter.parse(text))
+        except ValueError:
+            raise self.fail(where, "bad placeholder: a lone '{' or '}' (write {{ or }} for a brace)") from None
+        out = []
+        for literal, name, spec, conversion in parts:
+            out.append(literal)
+            if name is None:
+                continue
+            if conversion is not None or not _RULE_NAME.fullmatch(name) or "{" in spec or "}" in spec:
+                written = "{" + name + (f"!{conversion}" if conversion is not None else "") + (f":{spec}" if spec else "") + "}"
+                raise self.fail(
+                    where, f"bad placeholder {quote(written)}: write a rule name, e.g. {{price}} or {{price:diamond|diamonds}}"
+                )
+            if name not in fields:
+                raise self.fail(where, f"unknown placeholder {quote('{' + name + '}', '')} (rules: {', '.join(fields)})")
+            try:
+                out.append(formatter.format_field(fields[name], spec))
+            except ValueError as err:
+                raise self.fail(where, f"bad placeholder: {err}") from None
+        return "".join(out)
+
+    def range_(self, value: Any, where: str, bounds: tuple[int, int]) -> tuple[int, int]:
         data = self.table(value, where, {"min", "max"})
-        low = self.whole(data["min"], f"{where}.min", minimum)
-        high = self.whole(data["max"], f"{where}.max", minimum)
+        low = self.whole(data["min"], f"{where}.min", bounds)
+        high = self.whole(data["max"], f"{where}.max", bounds)
         if high < low:
             raise self.fail(where, f"max ({high}) is less than min ({low})")
         return low, high
 
     def art(self, value: Any, where: str) -> tuple[str, Path | None]:
+        """The art path as written and the file it names in the first art folder that has it.
+
+        Only a relative path that stays inside the folder is accepted, so that reading and
+        ``toolkit art``'s writing stay in the folders the user chose. With ``require_art`` the file
+        must exist and be a picture of at most MAX_ART_PIXELS (only its header is read here)."""
         relative = self.string(value, where)
-        if Path(relative).is_absolute():
-            candidates = [Path(relative)]
-        else:
-            candidates = [folder / relative for folder in art_dirs(self.path)]
-        for candidate in candidates:
-            if candidate.is_file():
+        check_art_path(relative, f"{self.name}: {where}")
+        shown = quote(relative)
+        folder_found = other_found = False
+        for folder in art_dirs(self.path):
+            candidate = folder / relative
+            try:
+                mode = candidate.stat().st_mode
+            except (OSError, ValueError):
+                continue
+            if stat.S_ISREG(mode):
+                if self.require_art:
+                    open_art(candidate, f"{self.name}: {where}", relative).close()
                 return relative, candidate
-        if self.require_art:
-            raise self.fail(where, f"art file '{relative}' does not exist (run 'toolkit art' to draw it)")
-        return relative, None
+            folder_found = folder_found or stat.S_ISDIR(mode)
+            other_found = other_found or not stat.S_ISDIR(mode)
+        if not self.require_art:
+            return relative, None
+        if folder_found:
+            raise self.fail(where, f"art file {shown} is a folder, not an image")
+        if other_found:
+            raise self.fail(where, f"art file {shown} is not a regular file")
+        raise self.fail(where, f"art file {shown} does not exist (run 'toolkit art' to draw it)")
 
     # --- the document ---------------------------------------------------------------------------
 
+    def read_bytes(self) -> bytes:
+        """The file's bytes: a regular file of at most MAX_CATALOGUE_BYTES. The path is looked at
+        before it is opened (a FIFO would block, /dev/zero never ends), and opened without blocking
+        and checked again in case it changed in between."""
+        where = printable(str(self.path))
+        limit = f"at most {MAX_CATALOGUE_BYTES // 1_000_000} MB"
+        try:
+            mode = self.path.stat().st_mode
+            if stat.S_ISDIR(mode):
+                raise UserError(f"{where}: is a folder, not a catalogue file")
+            if not stat.S_ISREG(mode):
+                raise UserError(f"{where}: is not a regular file, so not a catalogue file")
+            fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+            with os.fdopen(fd, "rb") as handle:
+                if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                    raise UserError(f"{where}: is not a regular file, so not a catalogue file")
+                raw = handle.read(MAX_CATALOGUE_BYTES + 1)
+        except (OSError, ValueError) as err:
+            message = getattr(err, "strerror", None) or str(err)
+            raise UserError(f"{where}: cannot read the catalogue: {printable(message)}") from None
+        if len(raw) > MAX_CATALOGUE_BYTES:
+            raise UserError(f"{self.name}: the file is larger than a catalogue may be ({limit})")
+        return raw
+
     def read(self) -> Catalogue:
+        raw = self.read_bytes()
         try:
-            raw = self.path.read_bytes()
-        except OSError as err:
-            raise UserError(f"{self.path}: cannot read the catalogue: {err.strerror or err}") from None
-        try:
-            doc = tomllib.loads(raw.decode("utf-8"))
+            doc = tomllib.loads(raw.decode("utf-8-sig"))  # -sig: a byte-order mark at the start is fine
         except UnicodeDecodeError:
             raise UserError(f"{self.name}: the file is not UTF-8 text") from None
         except tomllib.TOMLDecodeError as err:
-            raise UserError(f"{self.name}: not valid TOML: {err}") from None
+            raise UserError(f"{self.name}: not valid TOML: {printable(str(err))}") from None
+        except ValueError:  # tomllib's int() of a number longer than Python converts
+            raise UserError(f"{self.name}: not valid TOML: a number with far too many digits") from None
+        except RecursionError:
+            raise UserError(f"{self.name}: not valid TOML: arrays or tables nested too deeply") from None
 
         self.table(doc, "", {"game", "rules", "colours", "cards"}, {"tokens"})
         game = self.table(
@@ -218,7 +338,7 @@ class _Reader:
         )
         game_id = self.ident(game["id"], "game.id")
         if game_id not in GAME_KINDS:
-            raise self.fail("game.id", f"unknown game '{game_id}' (the engines know {', '.join(GAME_KINDS)})")
+            raise self.fail("game.id", f"unknown game {quote(game_id)} (the engines know {', '.join(GAME_KINDS)})")
         rules = self.rules(doc["rules"], game_id)
         colours = self.colours(doc["colours"])
         cards = self.cards(doc["cards"], game_id, colours, rules)
@@ -228,9 +348,9 @@ class _Reader:
             game=game_id,
             source=self.path,
             title=self.text(game["title"], "game.title", "title"),
-            players=self.range_(game["players"], "game.players", 1),
-            age=self.whole(game["age"], "game.age"),
-            minutes=self.range_(game["minutes"], "game.minutes", 1),
+            players=self.range_(game["players"], "game.players", PLAYERS),
+            age=self.whole(game["age"], "game.age", AGE),
+            minutes=self.range_(game["minutes"], "game.minutes", MINUTES),
             note=self.text(game["note"], "game.note", "note") if "note" in game else Text("", ""),
             back_art=back_art,
             back_art_path=back_art_path,
@@ -243,7 +363,21 @@ class _Reader:
     def rules(self, data: Any, game_id: str) -> dict[str, int]:
         names = set(GAME_RULES[game_id])
         data = self.table(data, "rules", names)
-        return {name: self.whole(data[name], f"rules.{name}", 1) for name in GAME_RULES[game_id]}
+        rules = {name: self.whole(data[name], f"rules.{name}", RULE_RANGES[name]) for name in GAME_RULES[game_id]}
+        # Sanity between rules that needs no engine (what depends on the counts, which --set can
+        # change, is the engines' set-up check).
+        if game_id == "palaces":
+            if rules["goal_two_players"] > rules["goal"]:
+                raise self.fail(
+                    "rules.goal_two_players",
+                    f"the shorter two-player goal ({rules['goal_two_players']}) is more than the goal ({rules['goal']})",
+                )
+            if rules["exchange_cards"] > rules["hand_size"]:
+                raise self.fail(
+                    "rules.exchange_cards",
+                    f"an exchange cannot take {rules['exchange_cards']} cards from a hand of {rules['hand_size']}",
+                )
+        return rules
 
     def array(self, data: Any, where: str) -> list:
         if not isinstance(data, list):
@@ -252,7 +386,7 @@ class _Reader:
 
     def unique(self, seen: set[str], value: str, where: str, what: str) -> None:
         if value in seen:
-            raise self.fail(where, f"duplicate {what} id '{value}'")
+            raise self.fail(where, f"duplicate {what} id {quote(value)}")
         seen.add(value)
 
     def colours(self, data: Any) -> tuple[Colour, ...]:
@@ -263,11 +397,11 @@ class _Reader:
             colour_id = self.ident(item["id"], f"{where}.id")
             self.unique(seen, colour_id, f"{where}.id", "colour")
             rgb = self.string(item["rgb"], f"{where}.rgb")
-            if not _RGB.match(rgb):
-                raise self.fail(f"{where}.rgb", f"'{rgb}' is not a colour like \"#d7263d\"")
+            if not _RGB.fullmatch(rgb):
+                raise self.fail(f"{where}.rgb", f"{quote(rgb)} is not a colour like \"#d7263d\"")
             symbol = self.string(item["symbol"], f"{where}.symbol")
             if symbol not in SYMBOLS:
-                raise self.fail(f"{where}.symbol", f"unknown symbol '{symbol}' (choose from {', '.join(SYMBOLS)})")
+                raise self.fail(f"{where}.symbol", f"unknown symbol {quote(symbol)} (choose from {', '.join(SYMBOLS)})")
             symbols = [c.symbol for c in result]
             if symbol in symbols:
                 raise self.fail(f"{where}.symbol", f"symbol '{symbol}' is already used by another colour")
@@ -281,21 +415,27 @@ class _Reader:
         items = self.array(data, "cards")
         if not items:
             raise self.fail("cards", "the deck has no card types")
+        if len(items) > MAX_CARD_TYPES:
+            raise self.fail("cards", f"{len(items)} card types, at most {MAX_CARD_TYPES}")
         for i, item in enumerate(items):
             where = f"cards[{i}]"
             item = self.table(item, where, {"id", "kind", "count", "name", "text", "art"}, {"colour"})
             card_id = self.ident(item["id"], f"{where}.id")
+            if card_id in RESERVED_CARD_IDS:
+                raise self.fail(
+                    f"{where}.id", f"'{card_id}' is reserved: exports name the card back's file after it"
+                )
             self.unique(seen, card_id, f"{where}.id", "card")
             kind = self.string(item["kind"], f"{where}.kind")
             if kind not in kinds:
-                raise self.fail(f"{where}.kind", f"unknown kind '{kind}' for {game_id} (choose from {', '.join(kinds)})")
+                raise self.fail(f"{where}.kind", f"unknown kind {quote(kind)} for {game_id} (choose from {', '.join(kinds)})")
             colour = item.get("colour")
             if kind in COLOURED_KINDS:
                 if colour is None:
                     raise self.fail(f"{where}.colour", f"missing: a {kind} card needs a colour")
                 colour = self.string(colour, f"{where}.colour")
                 if colour not in colour_ids:
-                    raise self.fail(f"{where}.colour", f"unknown colour '{colour}' (colours: {', '.join(colour_ids)})")
+                    raise self.fail(f"{where}.colour", f"unknown colour {quote(colour)} (colours: {', '.join(colour_ids)})")
             elif colour is not None:
                 raise self.fail(f"{where}.colour", f"a {kind} card has no colour")
             art, art_path = self.art(item["art"], f"{where}.art")
@@ -304,13 +444,16 @@ class _Reader:
                     id=card_id,
                     kind=kind,
                     colour=colour,
-                    count=self.whole(item["count"], f"{where}.count"),
+                    count=self.whole(item["count"], f"{where}.count", (0, MAX_COUNT)),
                     name=self.text(item["name"], f"{where}.name", "name"),
                     text=self.text(item["text"], f"{where}.text", "card text", fields=rules),
                     art=art,
                     art_path=art_path,
                 )
             )
+        total = sum(card.count for card in result)
+        if total > MAX_DECK:
+            raise self.fail("cards", f"the deck has {total} cards, at most {MAX_DECK}")
         return tuple(result)
 
     def tokens(self, data: Any) -> tuple[Token, ...]:
@@ -323,21 +466,33 @@ class _Reader:
             result.append(
                 Token(
                     id=token_id,
-                    value=self.whole(item["value"], f"{where}.value", 1),
-                    count=self.whole(item["count"], f"{where}.count"),
+                    value=self.whole(item["value"], f"{where}.value", TOKEN_VALUE),
+                    count=self.whole(item["count"], f"{where}.count", (0, MAX_TOKEN_COUNT)),
                     name=self.text(item["name"], f"{where}.name", "name"),
                 )
             )
+        total = sum(token.count for token in result)
+        if total > MAX_TOKENS:
+            raise self.fail("tokens", f"{total} tokens in all, at most {MAX_TOKENS}")
         return tuple(result)
+
+
+def _key(key: str) -> str:
+    """A TOML key as a key path shows it: bare when it can be, else quoted (and cut)."""
+    return key if _BARE_KEY.fullmatch(key) else quote(key, '"')
 
 
 def _kind(value: Any) -> str:
     if isinstance(value, bool):
         return f"'{str(value).lower()}'"
-    if isinstance(value, (int, float)):
+    if isinstance(value, int):
+        if abs(value) >= 10**15:
+            return f"a number of {len(str(abs(value)))} digits"
+        return f"the number {value}"
+    if isinstance(value, float):
         return f"the number {value}"
     if isinstance(value, str):
-        return f"'{value}'" if value.strip() else "empty text"
+        return quote(value) if value.strip() else "empty text"
     if isinstance(value, dict):
         return "a table"
     if isinstance(value, list):

@@ -22,6 +22,37 @@ GAME_RULES = {
 # Shapes that tell a colour apart without its hue (for colour-blind players); the art draws them.
 SYMBOLS = ("circle", "square", "triangle", "star", "diamond", "hexagon")
 
+# The limits a catalogue (and ``--set``) must keep: sane games, and no input that makes a command
+# run for hours, fill the memory or print nonsense. Ranges are inclusive.
+MAX_COUNT = 500            # copies of one card type (``count``, ``--set ID=N``)
+MAX_DECK = 1000            # cards in the whole deck
+MAX_CARD_TYPES = 100       # different cards (each is drawn, and exported, once)
+MAX_TOKEN_COUNT = 500      # counters of one token kind
+MAX_TOKENS = 1000          # counters of all kinds together
+TOKEN_VALUE = (1, 100)
+PLAYERS = (1, 4)           # game.players.min and .max
+AGE = (0, 99)              # game.age
+MINUTES = (1, 600)         # game.minutes.min and .max
+RULE_RANGES = {
+    "castle_size": (1, 30),
+    "price": (1, 50),
+    "witch_takes": (1, 50),
+    "hand_size": (1, 15),
+    "max_palaces": (1, 10),
+    "goal": (1, 100),
+    "goal_two_players": (1, 100),
+    "exchange_cards": (1, 10),
+}
+MAX_ID_CHARS = 40          # an id (a card's id names its exported file)
+MAX_NAME_CHARS = 100       # a name or title: one line on a card, shrunk to fit
+MAX_TEXT_CHARS = 1000      # a card text or note (the renderer cuts what does not fit with "...")
+MAX_CATALOGUE_BYTES = 1_000_000  # a catalogue file: a regular file of at most 1 MB
+MAX_ART_PIXELS = 40_000_000      # an art image: at most 40 megapixels (a 6000 x 6667 photo)
+# Card ids that cannot be used: ``export-cards --target png`` writes each face as ``<id>.png`` and
+# the back as ``back.png`` (``card-back.png`` when a card is called ``back``), so these would
+# overwrite the back.
+RESERVED_CARD_IDS = ("back", "card-back")
+
 
 @dataclass(frozen=True)
 class Text:
@@ -86,6 +117,12 @@ class Catalogue:
     @property
     def total(self) -> int:
         return sum(card.count for card in self.cards)
+
+    @property
+    def is_empty(self) -> bool:
+        """True when every count is 0: such a deck loads (for ``toolkit catalogue``), but there is
+        nothing to print, deal or solve, so those commands refuse it."""
+        return self.total == 0
 
     def card(self, card_id: str) -> CardType:
         for card in self.cards:

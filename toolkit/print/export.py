@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import math
 from dataclasses import dataclass
 from hashlib import sha256
 from pathlib import Path
+from typing import Iterator
 
 from PIL import Image
 
@@ -26,21 +28,24 @@ from toolkit.cards.art import png_bytes
 from toolkit.cards.render import (
     CARD_SIZES,
     PT_PER_MM,
+    CardFace,
     card_back,
     card_face,
     card_image,
     card_size_name,
     check_bleed,
 )
-from toolkit.catalogue.model import LANGS, Catalogue
+from toolkit.catalogue.model import LANGS, CardType, Catalogue
 from toolkit.errors import UserError
-from toolkit.files import write_atomic
+from toolkit.files import atomic_folder, write_atomic
+from toolkit.print.origin import deck_origin
 from toolkit.print.pdf import binary_streams, define_forms, new_canvas, place_form
 from toolkit.print.sheets import deck_order
 
 TARGETS = ("png", "tts", "pdf-single")
 TTS_MAX_COLS, TTS_MAX_ROWS, TTS_MAX_PX = 10, 7, 4096
 TTS_CARD_MM = CARD_SIZES["poker"]  # the shape of a TTS card at scale 1
+MAX_FILE_NAME = 255  # bytes in one file name on common file systems
 BACK_NAME = {"en": "Card back", "ru": "Рубашка"}
 
 
@@ -52,48 +57,83 @@ class ExportResult:
     summary: str
 
 
-def _faces(catalogue: Catalogue, lang: str, card_mm, bleed: float):
+@dataclass(frozen=True)
+class Faces:
+    """The card types of the deck (count > 0) and how to draw them. Each face is drawn when it is
+    written and then let go: a deck of hundreds of card types, all held at 300 DPI, would take
+    gigabytes."""
+
+    catalogue: Catalogue
+    cards: list[CardType]
+    lang: str
+    card_mm: tuple[float, float]
+    bleed: float
+
+    def face(self, card: CardType) -> CardFace:
+        return card_face(card, self.lang, self.card_mm, self.bleed, self.catalogue.source.name)
+
+    def every(self) -> Iterator[CardFace]:
+        return (self.face(card) for card in self.cards)
+
+    def back(self) -> CardFace:
+        return card_back(self.catalogue, self.card_mm, self.bleed)
+
+
+def _faces(catalogue: Catalogue, lang: str, card_mm, bleed: float) -> Faces:
+    """The deck's card types, once each; refuses an empty deck before anything is drawn or written."""
     cards = [card for card in catalogue.cards if card.count > 0]
     if not cards:
-        raise UserError(f"{catalogue.source.name}: the deck has no cards to export (every count is 0)")
-    faces = [card_face(card, lang, card_mm, bleed, catalogue.source.name) for card in cards]
-    return cards, faces, card_back(catalogue, card_mm, bleed)
+        raise UserError(f"{deck_origin(catalogue)}: the deck has no cards to export (every count is 0)")
+    return Faces(catalogue, cards, lang, tuple(card_mm), bleed)
 
 
 def _back_file(catalogue: Catalogue, ext: str = "png") -> str:
     return f"card-back.{ext}" if any(card.id == "back" for card in catalogue.cards) else f"back.{ext}"
 
 
-def export_png(catalogue: Catalogue, out: Path, lang: str, card_mm, bleed: float) -> ExportResult:
-    cards, faces, back = _faces(catalogue, lang, card_mm, bleed)
-    written, rows = [], []
-    for card, face in zip(cards, faces):
+def _check_file_names(catalogue: Catalogue, cards: list[CardType]) -> None:
+    for card in cards:
+        if len(f"{card.id}.png".encode()) > MAX_FILE_NAME:
+            raise UserError(f"{catalogue.source.name}: card '{card.id[:40]}...': the id is too long to name "
+                            f"its PNG file (at most {MAX_FILE_NAME - 4} characters)")
+
+
+def export_png(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, lang: str, card_mm,
+               bleed: float) -> ExportResult:
+    """The PNGs and manifest.csv, written into ``tmp``; the result names them in ``out``."""
+    cards = faces.cards
+    names, rows = [], []
+    for card in cards:
         name = f"{card.id}.png"
-        written.append(write_atomic(out / name, png_bytes(card_image(face))))
+        write_atomic(tmp / name, png_bytes(card_image(faces.face(card))))
+        names.append(name)
         rows.append((name, card.id, card.count, card.name[lang]))
     back_name = _back_file(catalogue)
-    written.append(write_atomic(out / back_name, png_bytes(card_image(back))))
+    back_image = card_image(faces.back())
+    write_atomic(tmp / back_name, png_bytes(back_image))
+    names.append(back_name)
     rows.append((back_name, "back", catalogue.total, BACK_NAME[lang]))
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(("file", "card_id", "count", "name"))
     writer.writerows(rows)
-    written.append(write_atomic(out / "manifest.csv", buffer.getvalue().encode("utf-8")))
-    size = card_image(back).size
-    return ExportResult("png", out, tuple(written),
+    write_atomic(tmp / "manifest.csv", buffer.getvalue().encode("utf-8"))
+    names.append("manifest.csv")
+    size = back_image.size
+    return ExportResult("png", out, tuple(out / name for name in names),
                         f"{len(cards)} faces and 1 back of {size[0]} x {size[1]} px ({card_size_name(card_mm)}, "
                         f"{bleed:g} mm bleed, 300 DPI) for {catalogue.total} cards, and manifest.csv")
 
 
-def pdf_single_bytes(catalogue: Catalogue, lang: str, card_mm, bleed: float) -> bytes:
-    cards, faces, back = _faces(catalogue, lang, card_mm, bleed)
+def pdf_single_bytes(catalogue: Catalogue, lang: str, card_mm, bleed: float, faces: Faces | None = None) -> bytes:
+    faces = faces or _faces(catalogue, lang, card_mm, bleed)
     w, h = card_mm
     page = (w + 2 * bleed, h + 2 * bleed)
     buffer = io.BytesIO()
     with binary_streams():
         canvas = new_canvas(buffer, page, f"{catalogue.title[lang]}: cards for print services ({lang})",
                             f"{catalogue.total} cards, {card_size_name(card_mm)}, {bleed:g} mm bleed")
-        forms = define_forms(canvas, faces + [back])
+        forms = define_forms(canvas, itertools.chain(faces.every(), [faces.back()]))
         canvas.setTrimBox((bleed * PT_PER_MM, bleed * PT_PER_MM, (bleed + w) * PT_PER_MM, (bleed + h) * PT_PER_MM))
         canvas.setBleedBox((0, 0, page[0] * PT_PER_MM, page[1] * PT_PER_MM))
         for card in deck_order(catalogue):
@@ -104,10 +144,12 @@ def pdf_single_bytes(catalogue: Catalogue, lang: str, card_mm, bleed: float) -> 
     return buffer.getvalue()
 
 
-def export_pdf_single(catalogue: Catalogue, out: Path, lang: str, card_mm, bleed: float) -> ExportResult:
-    data = pdf_single_bytes(catalogue, lang, card_mm, bleed)
-    path = write_atomic(out / f"{catalogue.game}-cards-{lang}.pdf", data)
-    return ExportResult("pdf-single", out, (path,),
+def export_pdf_single(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, lang: str, card_mm,
+                      bleed: float) -> ExportResult:
+    data = pdf_single_bytes(catalogue, lang, card_mm, bleed, faces)
+    name = f"{catalogue.game}-cards-{lang}.pdf"
+    write_atomic(tmp / name, data)
+    return ExportResult("pdf-single", out, (out / name,),
                         f"{catalogue.total} cards, each face followed by its back, {2 * catalogue.total} pages of "
                         f"{card_mm[0] + 2 * bleed:g} x {card_mm[1] + 2 * bleed:g} mm ({card_size_name(card_mm)} "
                         f"+ {bleed:g} mm bleed)")
@@ -142,31 +184,37 @@ def _transform(scale_z: float, y: float = 1.0) -> dict:
             "scaleX": 1.0, "scaleY": 1.0, "scaleZ": scale_z}
 
 
-def export_tts(catalogue: Catalogue, out: Path, lang: str, card_mm) -> ExportResult:
-    cards, faces, back = _faces(catalogue, lang, card_mm, 0.0)
-    card_px = card_image(back).size
+def export_tts(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, lang: str, card_mm) -> ExportResult:
+    """The deck sheets, back and saved object, written into ``tmp``; the JSON's file:/// URIs and the
+    result name the files in ``out``, where they will stand."""
+    cards, back = faces.cards, card_image(faces.back())
+    card_px = back.size
+    # The folder itself is replaced when the export ends, so only the path above it is resolved.
+    final = out.absolute().parent.resolve() / out.name
     written = []
     sheets = []  # (deck number, cards on it, cols, rows, face URI)
     per_sheet = TTS_MAX_COLS * TTS_MAX_ROWS
     cell = None
     for number, start in enumerate(range(0, len(cards), per_sheet), start=1):
-        batch = list(zip(cards[start:start + per_sheet], faces[start:start + per_sheet]))
+        batch = cards[start:start + per_sheet]
         cols, rows, cell = tts_grid(len(batch), card_px)
         sheet = Image.new("RGB", (cols * cell[0], rows * cell[1]), (255, 255, 255))
-        for i, (_, face) in enumerate(batch):
-            image = card_image(face)
+        for i, card in enumerate(batch):
+            image = card_image(faces.face(card))
             if image.size != cell:
                 image = image.resize(cell, Image.Resampling.LANCZOS)
             sheet.paste(image, ((i % cols) * cell[0], (i // cols) * cell[1]))
-        path = write_atomic(out / f"deck-{number}.png", png_bytes(sheet))
-        written.append(path)
-        sheets.append((number, [card for card, _ in batch], cols, rows, path.resolve().as_uri()))
-    back_image = card_image(back)
+        name = f"deck-{number}.png"
+        write_atomic(tmp / name, png_bytes(sheet))
+        written.append(out / name)
+        sheets.append((number, batch, cols, rows, (final / name).as_uri()))
+    back_image = back
     if cell is not None and back_image.size != cell:
         back_image = back_image.resize(cell, Image.Resampling.LANCZOS)
-    back_path = write_atomic(out / _back_file(catalogue), png_bytes(back_image))
-    written.append(back_path)
-    back_uri = back_path.resolve().as_uri()
+    back_name = _back_file(catalogue)
+    write_atomic(tmp / back_name, png_bytes(back_image))
+    written.append(out / back_name)
+    back_uri = (final / back_name).as_uri()
 
     # Cards stretch to TTS's standard card shape; a scale on Z keeps other sizes' proportions.
     scale_z = round((card_mm[1] / card_mm[0]) / (TTS_CARD_MM[1] / TTS_CARD_MM[0]), 4)
@@ -193,28 +241,32 @@ def export_tts(catalogue: Catalogue, out: Path, lang: str, card_mm) -> ExportRes
     saved = {"SaveName": title, "GameMode": "", "Date": "", "Table": "", "Sky": "", "Note": "", "Rules": "",
              "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": [deck], "TabStates": {},
              "VersionNumber": ""}
-    json_path = write_atomic(out / f"{catalogue.game}-{lang}.json",
-                             (json.dumps(saved, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
-    written.append(json_path)
+    json_name = f"{catalogue.game}-{lang}.json"
+    write_atomic(tmp / json_name, (json.dumps(saved, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
+    written.append(out / json_name)
     shape = ", ".join(f"{cols} x {rows}" for _, _, cols, rows, _ in sheets)
     return ExportResult("tts", out, tuple(written),
                         f"{len(ids)} cards ({len(cards)} faces) on {len(sheets)} deck sheet(s) of {shape} cards, "
-                        f"{cell[0]} x {cell[1]} px each; load {json_path.name} from TTS's Saved Objects")
+                        f"{cell[0]} x {cell[1]} px each; load {json_name} from TTS's Saved Objects")
 
 
 def export_cards(catalogue: Catalogue, target: str, out: str | Path, lang: str = "en",
                  card_mm: tuple[float, float] = CARD_SIZES["poker"], bleed: float = 3.0) -> ExportResult:
-    """Write the ``target`` files into the folder ``out`` (created if needed)."""
+    """Write the ``target`` files into the folder ``out``, whole: the folder is built beside ``out``
+    and renamed into place at the end, replacing an earlier export whole (none of its files stay
+    behind), so an interrupted or failed run leaves ``out`` as it was."""
     if target not in TARGETS:
         raise UserError(f"--target {target}: unknown target (choose from {', '.join(TARGETS)})")
     if lang not in LANGS:
         raise UserError(f"--lang {lang}: unknown language (choose from {', '.join(LANGS)})")
     check_bleed(bleed)
     out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise UserError(f"--out {out}: is a file, expected a folder")
+    faces = _faces(catalogue, lang, card_mm, 0.0 if target == "tts" else bleed)  # TTS cuts at the trim
     if target == "png":
-        return export_png(catalogue, out, lang, card_mm, bleed)
-    if target == "pdf-single":
-        return export_pdf_single(catalogue, out, lang, card_mm, bleed)
-    return export_tts(catalogue, out, lang, card_mm)
+        _check_file_names(catalogue, faces.cards)
+    with atomic_folder(out) as tmp:
+        if target == "png":
+            return export_png(catalogue, faces, out, tmp, lang, card_mm, bleed)
+        if target == "pdf-single":
+            return export_pdf_single(catalogue, faces, out, tmp, lang, card_mm, bleed)
+        return export_tts(catalogue, faces, out, tmp, lang, card_mm)

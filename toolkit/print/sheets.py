@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 from dataclasses import dataclass
 
 from reportlab.pdfgen.canvas import Canvas
@@ -27,6 +28,7 @@ from toolkit.print.layout import (
     sheet_layout,
     token_grid,
 )
+from toolkit.print.origin import deck_origin
 from toolkit.print.pdf import binary_streams, define_forms, new_canvas, place_form
 
 MARK_WIDTH_PT = 0.3
@@ -154,12 +156,14 @@ def print_cards(catalogue: Catalogue, lang: str = "en", paper: str = "a4",
     layout = sheet_layout(paper, card_mm, bleed, gutter, margin, duplex)
     deck = deck_order(catalogue)
     if not deck:
-        raise UserError(f"{catalogue.source.name}: the deck has no cards to print (every count is 0)")
+        raise UserError(f"{deck_origin(catalogue)}: the deck has no cards to print (every count is 0)")
     pages = plan_pages(catalogue, layout, crop)
     distinct = list(dict.fromkeys(card.id for card in deck))
-    faces = [card_face(catalogue.card(card_id), lang, card_mm, bleed, catalogue.source.name) for card_id in distinct]
+    # Each face is drawn into the PDF once and let go: holding every card type's 300 DPI art at once
+    # would take gigabytes for a deck of hundreds of types.
+    faces = (card_face(catalogue.card(card_id), lang, card_mm, bleed, catalogue.source.name) for card_id in distinct)
     if layout.axis is not None:
-        faces.append(card_back(catalogue, card_mm, bleed))
+        faces = itertools.chain(faces, [card_back(catalogue, card_mm, bleed)])
     w, h = card_mm
 
     buffer = io.BytesIO()

@@ -6,12 +6,13 @@ from __future__ import annotations
 from reportlab.pdfgen.canvas import Canvas
 
 from toolkit.cards import art
-from toolkit.cards.render import PT_PER_MM, register_fonts, text_width
+from toolkit.cards.render import PT_PER_MM, ellipsize, register_fonts, text_width
 from toolkit.catalogue.model import Catalogue
 
 TOKEN_BLEED = 1.0       # mm of colour past the cut circle, so that a slightly wide cut shows no white
 CUT_LINE_PT = 0.35
 RING_INSET = 2.0        # mm from the cut circle to the inner ring
+LABEL_MIN = 0.5         # a token's name is shrunk to half its size at most, then cut with "…"
 # Colours by rank of value: the smallest token silver, then gold, copper, ...
 PALETTE = [(204, 208, 216), art.GOLD, (214, 146, 92), (150, 200, 230), (190, 160, 220)]
 
@@ -26,7 +27,8 @@ def _fit(text: str, font: str, size: float, width: float, smallest: float) -> fl
 
 
 def _label_lines(name: str, size: float, width: float) -> tuple[list[str], float]:
-    """The name on one line if it fits at 70 % of ``size``, else on two lines."""
+    """The name on one line if it fits at 70 % of ``size``, else on two lines, shrunk to fit down
+    to LABEL_MIN of ``size``; a name that still does not fit is cut with "…"."""
     one = _fit(name, "label", size, width, size * 0.7)
     if text_width(name, "label", one) <= width:
         return [name], one
@@ -37,9 +39,12 @@ def _label_lines(name: str, size: float, width: float) -> tuple[list[str], float
         widest = max(text_width(line, "label", size) for line in lines)
         if best is None or widest < best[0]:
             best = (widest, lines)
-    if best is None:
-        return [name], size * width / text_width(name, "label", size)
-    return best[1], min(size, size * width / best[0])
+    lines, widest = ([name], text_width(name, "label", size)) if best is None else (best[1], best[0])
+    fitted = min(size, size * width / widest)
+    if fitted >= size * LABEL_MIN:
+        return lines, fitted
+    fitted = size * LABEL_MIN
+    return [ellipsize(line, "label", fitted, width) for line in lines], fitted
 
 
 def draw_token(canvas: Canvas, value: int, name: str, diameter: float, colour: tuple[int, int, int]) -> None:

@@ -44,8 +44,9 @@ def variants(game: str) -> dict[str, str]:
 
 
 def build_rulebook(catalogue: Catalogue, lang: str = "en", paper: str = "a4", booklet: bool = False) -> RulebookResult:
-    from toolkit.catalogue.loader import load
+    from toolkit.print.origin import changed_by_set
     from toolkit.rulebook.booklet import impose
+    from toolkit.rulebook.deck import check_deck
     from toolkit.rulebook.facts import Facts
     from toolkit.rulebook.figures import Odds
     from toolkit.rulebook.layout import PAPERS as SIZES, Story, build_pdf, geometry
@@ -55,6 +56,7 @@ def build_rulebook(catalogue: Catalogue, lang: str = "en", paper: str = "a4", bo
         raise UserError(f"--lang {lang}: choose from {', '.join(LANGUAGES)}")
     if paper not in PAPERS:
         raise UserError(f"--paper {paper}: choose from {', '.join(PAPERS)}")
+    check_deck(catalogue)
     game = catalogue.game
     both = {code: load_source(game, code) for code in ("ru", "en")}
     check_same_shape(both["ru"], both["en"])
@@ -62,11 +64,7 @@ def build_rulebook(catalogue: Catalogue, lang: str = "en", paper: str = "a4", bo
     sources = {code: both[code] for code in langs}
 
     # The catalogue's note may quote the file's counts: after --set it gives way to the text's own line.
-    try:
-        on_file = load(path=catalogue.source, require_art=False)
-        changed = [c.count for c in on_file.cards] != [c.count for c in catalogue.cards]
-    except UserError:
-        changed = False
+    changed = bool(changed_by_set(catalogue))
     odds = Odds(catalogue)
     engine_variants = variants(game)
     facts = {code: Facts(catalogue, code, odds, engine_variants) for code in langs}

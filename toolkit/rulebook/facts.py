@@ -42,6 +42,7 @@ from babel.numbers import format_percent as babel_percent
 
 from toolkit.catalogue.model import GAME_KINDS, Catalogue
 from toolkit.errors import UserError
+from toolkit.rulebook.deck import DeckError
 from toolkit.rulebook.figures import Odds
 from toolkit.rulebook.markup import PLACEHOLDER, Piece
 
@@ -158,6 +159,8 @@ class Facts:
         if key == "odds":
             try:
                 figure = self.odds.figure(arg)
+            except DeckError:
+                raise  # it names the user's input already
             except UserError as err:
                 raise UserError(f"{where}: {{odds:{arg}}}: {err}") from None
             if figure.value is None:  # e.g. a colour too short to finish a castle: "∞ turns"
@@ -166,7 +169,9 @@ class Facts:
                 return format_percent(figure.value, lang), None, False
             if figure.kind == "int":
                 return self.number(figure.value), figure.value, False
-            shown = _rounded(figure.value, DIGITS)
+            # The noun agrees with the number as printed: a whole number is printed whole ("1 turn").
+            whole = isinstance(figure.value, Fraction) and figure.value.denominator == 1
+            shown = int(figure.value) if whole else _rounded(figure.value, DIGITS)
             return format_number(figure.value, lang), shown, False
         raise UserError(f"{where}: unknown placeholder {{{key}{':' + arg if arg else ''}}} "
                         f"(see toolkit/rulebook/facts.py for the list)")

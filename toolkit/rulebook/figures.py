@@ -4,6 +4,9 @@ Every figure is named (``{odds:NAME}`` in the text sources) and typed, so the te
 its language: ``percent`` and ``decimal`` figures are exact fractions where the solver is exact,
 ``int`` figures are whole numbers. The solver runs only for the figures a rulebook uses, once per
 deck composition in a process.
+
+A figure the deck cannot give (its exact chain is out of reach, fewer cards than the draws asked
+about) raises ``DeckError``, whose message names the user's input, not the text's placeholder.
 """
 
 from __future__ import annotations
@@ -14,11 +17,17 @@ from fractions import Fraction
 
 from toolkit.catalogue.model import GAME_KINDS, Catalogue
 from toolkit.errors import UserError
+from toolkit.print.origin import deck_origin
+from toolkit.rulebook.deck import DeckError
 from toolkit.sim.stats import Z95
 
-# Palaces' first palace cannot be solved exactly (the chain is far too large): it is simulated with
-# a fixed seed, so the same deck gives the same figures and the same bytes.
-FIRST_PALACE = {"max_states": 1000, "games": 2000, "seed": 1}
+# Palaces' first palace cannot be solved exactly on a real deck (the chain is far too large): it is
+# always simulated (the text speaks of simulated games and their chart, which a tiny deck solved
+# exactly would not have), with a fixed seed, so the same deck gives the same figures and bytes.
+FIRST_PALACE = {"max_states": 1, "games": 2000, "seed": 1}
+# The rulebook prints exact solo odds only: when the exact chain is out of reach, the solver's
+# simulated answer is refused, so it plays as few games as it may.
+SOLO = {"games": 2}
 
 _CACHE: dict[tuple, object] = {}
 
@@ -45,7 +54,7 @@ def _report(catalogue: Catalogue, model: str):
 
     key = (_signature(catalogue), model)
     if key not in _CACHE:
-        options = FIRST_PALACE if model == "first-palace" else {}
+        options = {"first-palace": FIRST_PALACE, "solo": SOLO}.get(model, {})
         _CACHE[key] = answer(catalogue, model, **options)
     return _CACHE[key]
 
@@ -94,7 +103,9 @@ class Odds:
             k = int(match.group(1))
             survival = dict(_answer(self.catalogue, "draws")["survival"])
             if k not in survival:
-                raise UserError(f"odds figure '{name}': {k} draws is beyond the deck")
+                raise DeckError(f"{deck_origin(self.catalogue)}: the deck has {self.catalogue.total} "
+                                f"card{'s' * (self.catalogue.total != 1)}, too few for the odds of {k} draws in "
+                                "a row that the rulebook quotes")
             return Figure("percent", _f(survival[k]))
         if self.game == "diamoniak":
             return self._diamoniak(name)
@@ -103,17 +114,14 @@ class Odds:
     def _diamoniak(self, name: str) -> Figure:
         if name not in NAMES["diamoniak"] and not re.fullmatch(r"within_\d+", name):
             raise self._unknown(name)
-        data = _answer(self.catalogue, "solo")
-        if not data["exact"]:
-            raise UserError(f"odds figure '{name}': the exact solo chain of this deck is out of reach "
-                            f"(more than {data['states_explored_over']:,} states), and the rulebook prints exact odds only")
+        data = self._solo()
         dist = [(t, _f(p)) for t, p in data["turns_distribution"]]
         if name == "expected_turns":
             return Figure("decimal", _f(data["expected_turns"]) if data["expected_turns"] else None)
         if name == "p_reshuffle":
             return Figure("percent", _f(data["p_reshuffle"]))
         if not dist:
-            raise UserError(f"odds figure '{name}': with this deck a castle alone is never finished")
+            raise DeckError(f"{deck_origin(self.catalogue)}: with this deck a castle is never finished")
         if name == "likely_turn":
             return Figure("int", max(dist, key=lambda tp: (tp[1], -tp[0]))[0])
         if name == "p_likely_turn":
@@ -133,15 +141,36 @@ class Odds:
             return Figure("percent", sum((p for t, p in dist if t <= limit), Fraction(0)))
         raise self._unknown(name)
 
+    def _solo(self) -> dict:
+        """The exact solo answer, or DeckError: the rulebook prints no simulated solo figures."""
+        data = _answer(self.catalogue, "solo")
+        if not data["exact"]:
+            limit, estimate = data.get("states_explored_over"), data.get("state_estimate")
+            size = (f"about {estimate:,} states by an estimate, over the solver's limit of {limit:,}" if estimate
+                    else f"more than {limit:,} states")
+            raise DeckError(f"{deck_origin(self.catalogue)}: the exact odds of this deck are out of reach (its "
+                            f"solo chain has {size}), and the rulebook prints exact odds only")
+        return data
+
+    def _first_palace(self):
+        """The simulated first palace (figures and chart), or DeckError when its games give no mean."""
+        report = _report(self.catalogue, "first-palace")
+        data = report.data
+        if data.get("mean_turns") is None or report.chart is None:
+            played, stalled = data.get("simulated_games", 0), data.get("stalled_games", 0)
+            why = (f"in {stalled:,} of {played:,} simulated games a first palace could no longer be completed"
+                   if stalled else f"not every simulated game completed a first palace within "
+                                   f"{data.get('turn_limit', 0):,} turns")
+            raise DeckError(f"{deck_origin(self.catalogue)}: {why}, so there is no average time to a first "
+                            "palace to print")
+        return report
+
     def _palaces(self, name: str) -> Figure:
         if name in ("p_foundation", "p_palace_kinds", "p_palace_kinds_with_tower", "p_tower"):
             return Figure("percent", _f(_answer(self.catalogue, "opening")[name]))
         if name.startswith("first_palace_"):
-            data = _answer(self.catalogue, "first-palace")
-            if data.get("exact"):  # a deck small enough to solve: the exact mean, no interval
-                mean, half = _f(data["expected_turns"]), 0.0
-            else:
-                mean, half = data["mean_turns"], Z95 * data["stderr_turns"]
+            data = self._first_palace().data
+            mean, half = data["mean_turns"], Z95 * data["stderr_turns"]
             value = {"first_palace_mean": mean, "first_palace_low": mean - half,
                      "first_palace_high": mean + half}.get(name)
             if name == "first_palace_games":
@@ -155,10 +184,7 @@ class Odds:
         if name not in CHARTS[self.game]:
             raise UserError(f"unknown figure '{name}' for {self.game} (known: {', '.join(CHARTS[self.game])})")
         if name == "turns_chart":
-            dist = _answer(self.catalogue, "solo")["turns_distribution"]
+            dist = self._solo()["turns_distribution"]
             return Chart([t for t, _ in dist], [100 * float(_f(p)) for _, p in dist])
-        chart = _report(self.catalogue, "first-palace").chart
-        if chart is None:
-            raise UserError("figure 'first_palace_chart': the first palace was solved exactly, there is no "
-                            "simulated distribution to draw")
+        chart = self._first_palace().chart
         return Chart(list(chart["xs"]), [100 * float(y) for y in chart["ys"]])

@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from xml.sax.saxutils import escape
 
 import fontpkg_pt_sans
 import fontpkg_pt_serif
@@ -27,11 +28,13 @@ from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, FrameBreak, NextPageTemplate,
                                 PageBreak, PageTemplate, Paragraph, Spacer, Table, TableStyle)
 
 from toolkit import __version__
-from toolkit.cards.render import CARD_SIZES, CardFace, card_back, card_face, draw_card, register_fonts
+from toolkit.cards.render import (CARD_SIZES, CardFace, card_back, card_face, draw_card, ellipsize,
+                                  register_fonts)
 from toolkit.catalogue.model import COLOURED_KINDS, GAME_KINDS, Catalogue
 from toolkit.odds.plot import bar_chart
 from toolkit.print import tokens as token_art
@@ -48,6 +51,7 @@ TAGS = {"ru": colors.HexColor("#b8322a"), "en": colors.HexColor("#1f5fbf")}
 HYPHENATION = {"ru": "ru_RU", "en": "en_US"}
 SHY = "\u00ad"
 POKER = CARD_SIZES["poker"]
+CAPTION_LINES = 2.5  # a card's or token's name under its picture takes about this many lines at most
 
 
 # --- fonts -----------------------------------------------------------------------------------------
@@ -327,7 +331,7 @@ class Story:
         title_style, tagline_style, facts_style = (
             (ParagraphStyle(st.name + "-c", parent=st, alignment=TA_CENTER) for st in (s.title, s.tagline, s.facts))
             if centred else (s.title, s.tagline, s.facts))
-        titles = [self.catalogue.title[lang] for lang in self.langs]
+        titles = [escape(self.catalogue.title[lang]) for lang in self.langs]  # text, not markup
         title = titles[0] if len(titles) == 1 else (
             f'{titles[0]}<font color="#{MUTED.hexval()[2:]}"> / {titles[1]}</font>')
         out.append(Paragraph(title, title_style))
@@ -425,7 +429,7 @@ class Story:
             if kind is not None and card.kind != kind and (card.kind in COLOURED_KINDS or kind in COLOURED_KINDS):
                 cells += [""] * (-len(cells) % per_row)
             kind = card.kind
-            caption = Paragraph(f"{card.name[lang]}{NBSP}<b>×{format_number(card.count, lang)}</b>", self.styles.caption)
+            caption = self.caption(card.name[lang], card.count, lang, cell)
             cells.append([CardPicture(self.face(card.id, lang), card_width), Spacer(1, 1.5 * mm), caption])
         return self._grid(cells, per_row, cell)
 
@@ -433,13 +437,18 @@ class Story:
         paint = token_art.colours(self.catalogue)
         column = self.geom.column * mm
         per_row = max(1, min(len(self.catalogue.tokens), int(column // (24 * mm))))
-        cells = []
+        cells, cell = [], column / max(per_row, 3)
         for token in self.catalogue.tokens:
-            caption = Paragraph(f"{token.name[lang]}{NBSP}<b>×{format_number(token.count, lang)}</b>",
-                                self.styles.caption)
+            caption = self.caption(token.name[lang], token.count, lang, cell)
             cells.append([TokenPicture(token.value, token.name[lang], 15, paint[token.value]), Spacer(1, 1 * mm),
                           caption])
-        return self._grid(cells, per_row, column / max(per_row, 3))
+        return self._grid(cells, per_row, cell)
+
+    def caption(self, name: str, count: int, lang: str, cell: float) -> Paragraph:
+        """``Name ×6`` under a picture: a name too long for a few lines of its cell is cut with "…"."""
+        style = self.styles.caption
+        shown = ellipsize(name, "label", style.fontSize, CAPTION_LINES * (cell - 3))
+        return Paragraph(f"{escape(shown)}{NBSP}<b>×{format_number(count, lang)}</b>", style)
 
     def figure(self, block: Block, lang: str) -> Flowable:
         name, xlabel, ylabel = block.args
@@ -473,8 +482,10 @@ class _Doc(BaseDocTemplate):
         canvas.line(left, y + 10, right, y + 10)
         canvas.setFillColor(MUTED)
         canvas.setFont("PTSans-Regular", 8)
-        text = "   ·   ".join(self.footers)
         number = str(page)
+        # A long title is cut with "…" before it runs into the page number.
+        room = right - left - pdfmetrics.stringWidth(number, "PTSans-Bold", 9) - 12
+        text = ellipsize("   ·   ".join(self.footers), "label", 8, room)
         outer_right = not geom.booklet or page % 2 == 1  # a booklet's even pages are left-hand pages
         canvas.setFont("PTSans-Bold", 9)
         canvas.setFillColor(ACCENT)

@@ -1,0 +1,148 @@
+"""Checks of single values a catalogue carries: art paths and images, and printable text.
+
+Each check returns the reason a value cannot be used (or raises one ``UserError`` line), so that
+the loader can name the TOML key it came from and the card renderer can apply the same rules.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+import warnings
+from functools import cache
+from pathlib import Path, PurePosixPath, PureWindowsPath
+from typing import TYPE_CHECKING
+
+import fontpkg_pt_sans
+import fontpkg_pt_serif
+
+from toolkit.catalogue.model import MAX_ART_PIXELS
+from toolkit.errors import UserError
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+# The fonts that set catalogue text: card names and labels in PT Sans, card texts in PT Serif, and
+# the rulebook in every style of both; each family is taken as the characters all its styles draw.
+FONT_FAMILIES = {"PT Sans": fontpkg_pt_sans, "PT Serif": fontpkg_pt_serif}
+# Raster formats Pillow reads by itself (no Ghostscript or other helper programs).
+ART_FORMATS = ("PNG", "JPEG", "WEBP", "GIF", "BMP", "TIFF")
+MAX_ART_PATH = 255
+
+
+def art_path_problem(relative: str) -> str | None:
+    """Why ``relative`` cannot name a file inside an art folder (None when it can): it must be
+    relative, stay inside (no ``..``), use ``/`` between folders and be printable."""
+    if "\\" in relative:
+        return "use / between folders, not \\"
+    bad = next((c for c in relative if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp")), None)
+    if bad is not None:
+        return f"holds the control character U+{ord(bad):04X}"
+    path = PurePosixPath(relative)
+    if path.is_absolute() or PureWindowsPath(relative).anchor:
+        return "must be relative to the art folder (no leading / or drive)"
+    if ".." in path.parts:
+        return "must stay inside the art folder (no '..')"
+    if not path.parts or relative.rstrip().endswith("/"):
+        return "is not a file name"
+    if len(relative) > MAX_ART_PATH or any(len(part.encode("utf-8")) > 255 for part in path.parts):
+        return f"is too long (at most {MAX_ART_PATH} characters)"
+    return None
+
+
+def check_art_path(relative: str, where: str) -> PurePosixPath:
+    """``relative`` as a path inside an art folder, or a UserError ``<where>: art path ...``."""
+    problem = art_path_problem(relative)
+    if problem:
+        raise UserError(f"{where}: art path {quote(relative)} {problem}")
+    return PurePosixPath(relative)
+
+
+def open_art(path: Path, where: str, shown: str | None = None) -> Image.Image:
+    """Open an art image lazily (only its header is read) after checking it is a picture of at most
+    MAX_ART_PIXELS; the caller closes it. Pillow's own warnings and limits never reach the user:
+    anything wrong is one UserError ``<where>: the art file <shown> ...``."""
+    from PIL import Image  # here: the commands that never look at art do not pay for Pillow
+
+    shown = quote(shown if shown is not None else str(path))
+    limit = f"at most {MAX_ART_PIXELS // 1_000_000} megapixels"
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            image = Image.open(path, formats=ART_FORMATS)
+    except Image.DecompressionBombError:
+        raise UserError(f"{where}: the art file {shown} is far too large ({limit})") from None
+    except Image.UnidentifiedImageError:
+        raise UserError(
+            f"{where}: the art file {shown} is not an image ({', '.join(ART_FORMATS)})"
+        ) from None
+    except (OSError, ValueError) as err:
+        raise UserError(f"{where}: cannot read the art file {shown}: {printable(str(err.strerror or err))}") from None
+    width, height = image.size
+    if width * height > MAX_ART_PIXELS:
+        image.close()
+        raise UserError(
+            f"{where}: the art file {shown} is {width} x {height} pixels "
+            f"({width * height / 1e6:.0f} megapixels; {limit})"
+        )
+    return image
+
+
+@cache
+def font_coverage() -> dict[str, frozenset[int]]:
+    """Code points each PT family draws in every one of its styles, from the fonts' cmap tables.
+
+    fontTools reads them; it is imported only when a text has a character outside SURELY_DRAWN, so
+    the built-in catalogues never pay for it.
+    """
+    from fontTools.ttLib import TTFont
+
+    coverage = {}
+    for family, package in FONT_FAMILIES.items():
+        fonts = sorted((Path(package.ROOT) / "files").glob("*.ttf"))
+        tables = []
+        for font_file in fonts:
+            with TTFont(font_file, lazy=True) as font:
+                tables.append(frozenset(font.getBestCmap()))
+        coverage[family] = frozenset.intersection(*tables)
+    return coverage
+
+
+# Characters every style of PT Sans and PT Serif draws (ParaType made them for Russian): text made of
+# these alone needs no look into the fonts. A test holds this set to the fonts' own tables.
+SURELY_DRAWN = frozenset(
+    [*range(0x20, 0x7F), 0xA0, 0xAB, 0xBB, 0xA9, 0xB0, 0xB7, 0x2013, 0x2014, 0x2018, 0x2019, 0x201C, 0x201D,
+     0x201E, 0x2026, 0x2116, *(c for c in range(0x0401, 0x0460) if c not in (0x040D, 0x0450, 0x045D))]
+)
+
+
+def text_problem(text: str) -> str | None:
+    """Why ``text`` cannot be printed as one line of a card or rulebook (None when it can):
+    control and format characters, and characters the PT fonts have no glyph for (they would print
+    as empty boxes)."""
+    for char in text:
+        category = unicodedata.category(char)
+        if category == "Cc" or category in ("Zl", "Zp"):
+            return f"the control character U+{ord(char):04X} is not allowed (one line of plain text)"
+        if category == "Cf":
+            return f"the invisible format character U+{ord(char):04X} is not allowed"
+    if SURELY_DRAWN.issuperset(map(ord, text)):
+        return None
+    coverage = font_coverage()
+    missing = sorted({c for c in text if any(ord(c) not in drawn for drawn in coverage.values())})
+    if not missing:
+        return None
+    families = [family for family, drawn in coverage.items() if any(ord(c) not in drawn for c in missing)]
+    listed = ", ".join(f"'{printable(c)}' (U+{ord(c):04X})" for c in missing[:5]) + (", ..." if len(missing) > 5 else "")
+    return f"{' and '.join(families)} cannot draw {listed}"
+
+
+def printable(text: str) -> str:
+    """``text`` with line breaks, tabs and other invisible characters written as escapes, so that a
+    message stays one readable line whatever a file or option holds."""
+    return "".join(c if c.isprintable() or c == " " else c.encode("unicode_escape").decode("ascii") for c in text)
+
+
+def quote(text: str, mark: str = "'", limit: int = 40) -> str:
+    """``text`` quoted for a message: one line, and cut after ``limit`` characters."""
+    short = text if len(text) <= limit else text[:limit] + "…"
+    return f"{mark}{printable(short)}{mark}"

@@ -1,0 +1,50 @@
+"""Naming the user's input behind a deck, for the one line that refuses it.
+
+A deck is the catalogue file's counts with the ``--set ID=N`` overrides applied, and the catalogue
+keeps no record of which was which; so the file is read again and compared. A problem a ``--set``
+made is named by those ``--set`` options, exactly as the user typed them; one the file holds by its
+name and key paths (``mine.toml: cards[4].count``), which is where the user would fix it.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from toolkit.catalogue.model import Catalogue
+from toolkit.errors import UserError
+
+SHOWN = 4  # key paths named before "..."
+
+
+def file_counts(catalogue: Catalogue) -> dict[str, int] | None:
+    """Card id -> count as the catalogue's file gives them (None when the file cannot be read again)."""
+    from toolkit.catalogue.loader import load
+
+    try:
+        on_file = load(path=catalogue.source, require_art=False)
+    except (UserError, OSError):
+        return None
+    return {card.id: card.count for card in on_file.cards}
+
+
+def changed_by_set(catalogue: Catalogue) -> list[str]:
+    """The ids whose count differs from the file's: the ones ``--set`` changed, in catalogue order."""
+    counts = file_counts(catalogue)
+    if counts is None:
+        return []
+    return [card.id for card in catalogue.cards if counts.get(card.id) != card.count]
+
+
+def deck_origin(catalogue: Catalogue, card_ids: Iterable[str] | None = None) -> str:
+    """``--set castle-red=5 --set castle-blue=0`` when ``--set`` changed any of ``card_ids`` (every
+    card when None), else ``mine.toml: cards[0].count, cards[3].count`` (those of the cards)."""
+    ids = [card.id for card in catalogue.cards] if card_ids is None else list(card_ids)
+    wanted = set(ids)
+    changed = [card_id for card_id in changed_by_set(catalogue) if card_id in wanted]
+    if changed:
+        return " ".join(f"--set {card_id}={catalogue.card(card_id).count}" for card_id in changed)
+    paths = [f"cards[{i}].count" for i, card in enumerate(catalogue.cards) if card.id in wanted]
+    if card_ids is None or not paths:
+        return catalogue.source.name
+    shown = ", ".join(paths[:SHOWN]) + (", ..." if len(paths) > SHOWN else "")
+    return f"{catalogue.source.name}: {shown}"
