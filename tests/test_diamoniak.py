@@ -213,10 +213,12 @@ def test_a_deck_where_no_castle_can_be_completed_is_detected():
 def test_a_colour_too_small_to_finish_ends_a_solo_game_as_stalled():
     g = game(players=1, overrides=["castle-red=2"])
     s = g.new_initial_state()
-    draw(s, "castle-red")
-    draw(s, "witch")
-    s.apply_action(s.legal_actions()[0])
-    assert s.is_terminal() and s.stalled
+    assert not s.is_terminal()
+    draw(s, "castle-red")  # the castle's colour is fixed for good: it can never be finished
+    assert s.is_terminal() and s.stalled and s.winner is None and s.reshuffles == 0
+    s = g.new_initial_state()
+    draw(s, "castle-blue")
+    assert not s.is_terminal()
 
 
 def test_bad_players_and_variants_are_user_errors():

@@ -110,21 +110,48 @@ def test_a_folder_is_replaced_whole_or_not_at_all(tmp_path):
     assert leftovers(tmp_path) == []
 
 
-def test_sigterm_during_a_run_leaves_no_temporary_file(tmp_path):
-    """SIGTERM while the PDF is being made and written: status 143, one line, nothing half-written."""
+@pytest.mark.parametrize("signum, status, word", [(15, 143, "terminated"), (2, 130, "interrupted")])
+@pytest.mark.parametrize("target", ["print-cards", "export-cards"])
+def test_a_signal_while_writing_leaves_no_temporary_file(tmp_path, signum, status, word, target):
+    """SIGTERM or Ctrl-C just after a file is flushed, before its rename: one line, nothing left over."""
     script = (
-        "import os, signal, sys\n"
+        "import os, sys\n"
         "import toolkit.files as files\n"
         "real = os.fsync\n"
         "def fsync(fd):\n"
         "    real(fd)\n"
-        "    os.kill(os.getpid(), signal.SIGTERM)\n"
+        f"    os.kill(os.getpid(), {signum})\n"
         "files.os.fsync = fsync\n"
-        "from toolkit.cli import main\n"
-        "main(['print-cards', '--out', sys.argv[1]])\n"
+        "from toolkit.entry import run\n"
+        "run()\n"
     )
-    done = subprocess.run([sys.executable, "-c", script, str(tmp_path / "cards.pdf")], capture_output=True,
-                          text=True, timeout=120)
-    assert done.returncode == 143, done.stderr
-    assert done.stderr == "toolkit: terminated\n"
+    args = ["print-cards", "--out", str(tmp_path / "cards.pdf")] if target == "print-cards" else [
+        "export-cards", "--target", "png", "--out", str(tmp_path / "png")]
+    done = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, timeout=120)
+    assert done.returncode == status, done.stderr
+    assert done.stderr == f"toolkit: {word}\n"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_signal_between_the_renames_of_a_folder_keeps_one_whole_folder(tmp_path):
+    """The earlier export aside, the new one in: a signal in between waits, so a folder is always there."""
+    script = (
+        "import os, sys\n"
+        "import toolkit.files as files\n"
+        "real = os.replace\n"
+        "def replace(a, b):\n"
+        "    if str(b).endswith('folder'):\n"
+        "        os.kill(os.getpid(), 15)\n"
+        "    real(a, b)\n"
+        "files.os.replace = replace\n"
+        "from toolkit.entry import run\n"
+        "run()\n"
+    )
+    out = tmp_path / "png"
+    args = ["export-cards", "--target", "png", "--out", str(out)]
+    assert subprocess.run([sys.executable, "-m", "toolkit", *args], capture_output=True).returncode == 0
+    (out / "stray.txt").write_text("from before")
+    done = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 143, done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["png"]
+    assert "manifest.csv" in {p.name for p in out.iterdir()} and not (out / "stray.txt").exists()

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from toolkit.catalogue import load
 from toolkit.errors import UserError
 from toolkit.games import CHANCE, TERMINAL
-from toolkit.games.palaces import NO_RUINS, VARIANTS, PalacesGame
+from toolkit.games.palaces import NO_RUINS, VARIANT_SEATS, VARIANTS, PalacesGame
 from toolkit.sim.palaces_policies import NAMES, parse
 from toolkit.sim.runner import play, sample_outcome
 
@@ -21,6 +21,11 @@ CAT = load("palaces", require_art=False)
 def game(players=2, variants=(), overrides=()):
     cat = load("palaces", overrides=overrides, require_art=False) if overrides else CAT
     return PalacesGame.from_catalogue(cat, players=players, variants=variants)
+
+
+def fitting(variants, players):
+    """The variants that are meant for this number of players."""
+    return [v for v in variants if players in VARIANT_SEATS.get(v, (players,))]
 
 
 def idx(g, card_id):
@@ -465,8 +470,7 @@ def test_variant_one_palace_per_colour():
     assert ("build", found_blue, None) in s.legal_actions()
 
 
-@pytest.mark.parametrize("players,variants,goal", [(2, (), 10), (2, ("short-two-player",), 7),
-                                                   (3, ("short-two-player",), 10)])
+@pytest.mark.parametrize("players,variants,goal", [(2, (), 10), (2, ("short-two-player",), 7), (3, (), 10)])
 def test_variant_short_two_player_game(players, variants, goal):
     g = game(players=players, variants=variants)
     assert g.to_win == goal
@@ -478,6 +482,17 @@ def test_variant_short_two_player_game(players, variants, goal):
               tokens=[goal - 4] + [0] * (players - 1))
     s.apply_action(("build", idx(g, "roof-red"), 0))
     assert s.winner is None
+
+
+def test_a_variant_for_another_player_count_and_a_deal_the_deck_cannot_make_are_refused():
+    for players in (1, 3, 4):
+        with pytest.raises(UserError, match="--variant short-two-player: the variant is for 2 players") as err:
+            game(players=players, variants=["short-two-player"])
+        assert "\n" not in str(err.value)
+    few = [f"{card.id}=0" for card in CAT.cards if card.id != "tower"] + ["tower=9"]
+    assert game(players=1, overrides=few).hand_size == 5  # one hand of 5 from 9 cards is dealt
+    with pytest.raises(UserError, match=r"rules.hand_size = 5: 2 opening hands need 10 cards, but the deck has only 9"):
+        game(players=2, overrides=few)
 
 
 # --- games that cannot end --------------------------------------------------------------------------
@@ -549,7 +564,7 @@ def random_walk(g, seed, steps):
 @given(seed=st.integers(0, 2**32), players=st.integers(1, 4),
        variants=st.sets(st.sampled_from(sorted(VARIANTS))))
 def test_random_play_keeps_every_card_and_the_hand_limit(seed, players, variants):
-    g = game(players=players, variants=variants)
+    g = game(players=players, variants=fitting(variants, players))
     turn = None
     for s in random_walk(g, seed, 400):
         assert total_cards(s) == list(g.counts)
@@ -598,7 +613,8 @@ def test_policy_names_parse_and_unknown_ones_are_one_line_errors():
 @pytest.mark.parametrize("name", ["default", "no-attack", "aggressive", "random", "default,give-random"])
 @pytest.mark.parametrize("variant", [None, *sorted(VARIANTS)])
 def test_every_policy_acts_legally(name, variant):
-    g = game(players=3, variants=[variant] if variant else [])
+    players = 2 if variant in VARIANT_SEATS else 3
+    g = game(players=players, variants=[variant] if variant else [])
     policy = parse(name)
     rng = random.Random(3)
     s = g.new_initial_state()
@@ -663,7 +679,7 @@ def test_games_end_for_every_policy_and_variant(seating, variant):
     rng = random.Random(2024)
     for k in range(20):
         players = (2, 3, 4, 1)[k % 4]
-        g = game(players=players, variants=[variant] if variant else [])
+        g = game(players=players, variants=fitting([variant] if variant else [], players))
         s = g.new_initial_state()
         play(s, [parse(name) for name in SEATINGS[seating](players)], rng, max_turns=5_000)
         assert s.is_terminal() and (s.winner is not None or s.stalled)

@@ -385,14 +385,14 @@ def test_cli_writes_default_path_and_summary(run, tmp_path, monkeypatch):
     assert result.exit_code == 0, result.output
     lines = result.output.strip().splitlines()
     assert lines[0] == "output/diamoniak-cards-en.pdf"
-    assert lines[1].startswith("30 cards on 4 sheets, 4 pages: 3 x 3 poker 63 x 88 mm")
+    assert lines[1].startswith("30 cards and 4 player aids on 4 sheets, 4 pages: 3 x 3 poker 63 x 88 mm")
     data = (tmp_path / "output/diamoniak-cards-en.pdf").read_bytes()
     assert data.startswith(b"%PDF") and len(PdfReader(io.BytesIO(data)).pages) == 4
     out = tmp_path / "elsewhere" / "mine.pdf"
     result = run("print-cards", "--game", "palaces", "--lang", "ru", "--set", "tower=0", "--duplex", "none",
                  "--paper", "letter", "--out", str(out))
     assert result.exit_code == 0 and result.output.splitlines()[0] == str(out)
-    assert "62 cards on 7 sheets + 32 tokens on 1 sheet (8 in all), 8 pages" in result.output
+    assert "62 cards and 4 player aids on 8 sheets + 32 tokens on 1 sheet (9 in all), 9 pages" in result.output
 
 
 @pytest.mark.parametrize(

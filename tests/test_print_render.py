@@ -15,6 +15,7 @@ from toolkit.catalogue import BUILTIN_GAMES, load
 from toolkit.print.export import pdf_single_bytes
 
 EPS = 1e-6
+NBSP = "\u00a0"
 
 
 @pytest.fixture(scope="module")
@@ -44,10 +45,10 @@ def test_text_fits_the_panel_and_avoids_the_badge(catalogues, size):
         for catalogue in catalogues.values():
             for card in catalogue.cards:
                 for lang in ("ru", "en"):
-                    lines = render.layout_text(card.name[lang], card.text[lang], panel, badge)
+                    lines = render.layout_text(card.name[lang], card.text[lang], panel, badge, lang)
                     check_lines(lines, panel, badge)
-                    assert lines[0].text == card.name[lang] and lines[0].font == "name"
-                    body = " ".join(line.text for line in lines if line.font == "text")
+                    assert lines[0].text.replace(NBSP, " ") == card.name[lang] and lines[0].font == "name"
+                    body = " ".join(line.text for line in lines if line.font == "text").replace(NBSP, " ")
                     assert body == " ".join(card.text[lang].split())  # all of it, nothing cut
 
 
@@ -56,7 +57,7 @@ def test_text_on_poker_cards_is_readable(catalogues):
     for catalogue in catalogues.values():
         for card in catalogue.cards:
             for lang in ("ru", "en"):
-                lines = render.layout_text(card.name[lang], card.text[lang], panel, badge)
+                lines = render.layout_text(card.name[lang], card.text[lang], panel, badge, lang)
                 assert min(line.size for line in lines) * render.PT_PER_MM >= 6.5  # points
                 assert lines[0].size * render.PT_PER_MM >= 10
 

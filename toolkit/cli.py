@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import json
 import os
-import signal
 import sys
 import time
 
@@ -19,15 +18,14 @@ from toolkit.errors import UserError
 class ToolkitGroup(click.Group):
     """Every error a user can cause ends as one line on stderr and exit status 2.
 
-    Ctrl-C ends a run with one line and status 130, SIGTERM with one line and status 143 (as shells
-    expect), after the files being written have been cleaned up. A report that cannot be written to
+    Ctrl-C ends a run with one line and status 130 (``toolkit.entry`` does so for SIGTERM too, with
+    143, in the console script). A report that cannot be written to
     standard output (a full device) is an error like any other; a reader that went away (``| head``)
     ends the run quietly.
     """
 
     def main(self, args=None, prog_name=None, **extra):
         extra["standalone_mode"] = False
-        signal.signal(signal.SIGTERM, _terminated)
         try:
             result = super().main(args=args, prog_name=prog_name, **extra)
             sys.stdout.flush()
@@ -40,22 +38,24 @@ class ToolkitGroup(click.Group):
             _fail(_usage_message(err))
         except click.ClickException as err:
             _fail(err.format_message())
-        except (KeyboardInterrupt, click.Abort):
+        except (KeyboardInterrupt, Interrupted, click.Abort):
             _stop("interrupted", 130)
-        except Terminated:
-            _stop("terminated", 143)
         except BrokenPipeError:
             _silence_stdout()
             sys.exit(141)
         sys.exit(result if isinstance(result, int) else 0)
 
 
-class Terminated(BaseException):
-    """SIGTERM, raised where the program stands so that ``finally`` blocks clean up."""
+    def invoke(self, ctx):
+        # click would answer Ctrl-C itself with an empty line on stderr: say it in one line instead
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise Interrupted() from None
 
 
-def _terminated(signum, frame):
-    raise Terminated()
+class Interrupted(BaseException):
+    """Ctrl-C, carried past click's own handling of KeyboardInterrupt."""
 
 
 def _usage_message(err: click.UsageError) -> str:
@@ -198,9 +198,11 @@ card_option = click.option("--card", "card_size", default="poker", show_default=
                    "fold: fronts and backs on one sheet either side of a fold line; none: fronts only.")
 @click.option("--crop-marks/--no-crop-marks", default=True, show_default=True,
               help="Cut lines continued outside the cards.")
+@click.option("--aids/--no-aids", default=True, show_default=True,
+              help="A player aid (the turn and the cards in brief) for each player, after the cards.")
 @click.option("--out", type=click.Path(dir_okay=False), help="PDF to write [default: output/<game>-cards-<lang>.pdf].")
 def print_cards_command(game, catalogue_path, overrides, lang, paper, card_size, bleed, gutter, margin, duplex,
-                        crop_marks, out):
+                        crop_marks, aids, out):
     """Print-and-play PDF: every card at its exact size on A4 or Letter, backs and tokens."""
     from pathlib import Path
 
@@ -212,7 +214,7 @@ def print_cards_command(game, catalogue_path, overrides, lang, paper, card_size,
     card_mm = parse_card_size(card_size)
     catalogue = load(game, catalogue_path, overrides)
     result = print_cards(catalogue, lang=lang, paper=paper, card_mm=card_mm, bleed=bleed, gutter=gutter,
-                         margin=margin, duplex=duplex, crop=crop_marks)
+                         margin=margin, duplex=duplex, crop=crop_marks, aids=aids)
     path = write_atomic(Path(out) if out else Path("output") / f"{catalogue.game}-cards-{lang}.pdf", result.pdf)
     say(str(path))
     say(result.summary())
@@ -229,8 +231,10 @@ def print_cards_command(game, catalogue_path, overrides, lang, paper, card_size,
 @card_option
 @click.option("--bleed", type=float, default=3.0, show_default=True, metavar="MM",
               help="Art past the cut line (png, pdf-single; TTS images are cut at the trim).")
+@click.option("--aids/--no-aids", default=True, show_default=True,
+              help="Add the player aid: a PNG and a manifest row, a card of the TTS deck, pages at the end.")
 @click.option("--out", type=click.Path(file_okay=False), help="Folder to write [default: output/<game>-<target>-<lang>/].")
-def export_cards_command(game, catalogue_path, overrides, lang, target, card_size, bleed, out):
+def export_cards_command(game, catalogue_path, overrides, lang, target, card_size, bleed, aids, out):
     """Card files for print services (png, pdf-single) and Tabletop Simulator (tts)."""
     from pathlib import Path
 
@@ -242,7 +246,7 @@ def export_cards_command(game, catalogue_path, overrides, lang, target, card_siz
     card_mm = parse_card_size(card_size)
     catalogue = load(game, catalogue_path, overrides)
     folder = Path(out) if out else Path("output") / f"{catalogue.game}-{target}-{lang}"
-    result = export_cards(catalogue, target, folder, lang=lang, card_mm=card_mm, bleed=bleed)
+    result = export_cards(catalogue, target, folder, lang=lang, card_mm=card_mm, bleed=bleed, aids=aids)
     say(f"{folder}/")
     say(result.summary)
 
@@ -273,34 +277,57 @@ def rulebook_command(game, catalogue_path, overrides, lang, paper, booklet, out)
 
 
 class _Progress:
-    """A progress bar on stderr that appears only once a run has taken more than a second."""
+    """A progress bar on stderr, drawn only on a terminal and only once a run has taken more than a second.
 
-    def __init__(self, total: int, label: str, enabled: bool):
-        self.total, self.label, self.enabled = total, label, enabled
+    Anywhere else (a file, a pipe, a test) it prints nothing: a bar's label there would be glued to
+    the report. ``note`` says something on a line of its own and starts counting a new stage.
+    """
+
+    DELAY = 1.0  # seconds of work before a bar appears
+
+    def __init__(self, total: int, label: str, enabled: bool | None = None):
+        self.enabled = sys.stderr.isatty() if enabled is None else enabled
+        self._restart(total, label)
+
+    def _restart(self, total: int, label: str) -> None:
+        self.total, self.label = max(1, total), label
         self.done, self.bar, self.start = 0, None, time.monotonic()
 
     def __call__(self, n: int) -> None:
         self.done += n
         if self.bar is not None:
             self.bar.update(n)
-        elif self.enabled and time.monotonic() - self.start > 1.0:
+        elif self.enabled and time.monotonic() - self.start > self.DELAY:
             self.bar = click.progressbar(length=self.total, label=self.label, file=sys.stderr)
             self.bar.__enter__()
             self.bar.update(self.done)
 
+    def note(self, text: str, total: int, label: str = "simulating") -> None:
+        """Print ``toolkit: note: TEXT`` (after ending a bar's line), then count ``total`` ticks afresh."""
+        self.close()
+        click.echo(f"toolkit: note: {text}", err=True)
+        self._restart(total, label)
+
     def close(self) -> None:
         if self.bar is not None:
-            self.bar.__exit__(None, None, None)
-            if not sys.stderr.isatty():
-                click.echo("", err=True)  # a hidden bar printed its label only: end that line
+            self.bar.__exit__(None, None, None)  # on a terminal this ends the bar's line
+            self.bar = None
 
 
 def _seat_choices(values: tuple[str, ...]) -> dict[int, str]:
+    """``--policy SEAT=NAME`` options as {seat: name}: the seat in ASCII digits, each seat once."""
+    import re
+
     choices = {}
     for value in values:
         seat, sep, name = value.partition("=")
-        if not sep or not seat.strip().isdigit() or not name.strip():
+        seat = seat.strip()
+        if not sep or not re.fullmatch(r"[0-9]+", seat) or not name.strip():
             raise UserError(f"--policy {value}: expected SEAT=NAME, e.g. --policy 2=stop-after-3")
+        if len(seat) > 3:
+            raise UserError(f"--policy {value}: seat {seat} does not exist (seats count from 1 to 4)")
+        if int(seat) in choices:
+            raise UserError(f"--policy {value}: seat {int(seat)} has a policy already (give each seat one)")
         choices[int(seat)] = name.strip()
     return choices
 
@@ -308,8 +335,10 @@ def _seat_choices(values: tuple[str, ...]) -> dict[int, str]:
 @main.command("simulate")
 @catalogue_options
 @click.option("--players", type=click.IntRange(1, 4), help="Players at the table (default: the game's minimum).")
-@click.option("--games", type=click.IntRange(1), default=10_000, show_default=True, help="Games to play.")
-@click.option("--seed", type=int, default=1, show_default=True, help="Random seed: the same seed gives the same result.")
+@click.option("--games", type=click.IntRange(1, 100_000_000), default=10_000, show_default=True,
+              help="Games to play (at most 100,000,000).")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True,
+              help="Random seed, 0 to 2**63-1: the same seed gives the same result.")
 @click.option("--policy", "policies", multiple=True, metavar="SEAT=NAME",
               help="A seat's policy, e.g. 2=stop-after-3 or 1=risk-1,never-buy (repeatable; seats count from 1).")
 @click.option("--variant", "variants", multiple=True, metavar="NAME", help="A named rule variant (repeatable).")
@@ -321,16 +350,43 @@ def simulate_command(game, catalogue_path, overrides, players, games, seed, poli
 
     catalogue = load(game, catalogue_path, overrides, require_art=False)
     players = players or catalogue.players[0]
-    progress = _Progress(games, "simulating", enabled=sys.stderr.isatty() or not as_json)
+    choices = _seat_choices(policies)
+    twice = sorted({variant for variant in variants if variants.count(variant) > 1})
+    if twice:
+        raise UserError(f"--variant {twice[0]}: given twice")
+    progress = _Progress(games, "simulating")
     try:
-        summary = simulate(catalogue, players=players, games=games, seed=seed, policies=_seat_choices(policies),
+        summary = simulate(catalogue, players=players, games=games, seed=seed, policies=choices,
                            variants=variants, progress=progress)
     finally:
         progress.close()
     if as_json:
-        click.echo(json.dumps(summary.as_json(), indent=2))
+        say(json.dumps(summary.as_json(), indent=2))
     else:
-        click.echo(text_report(summary, catalogue.title["en"]))
+        say(text_report(summary, catalogue.title["en"]))
+
+
+# The options of `toolkit odds` that only some models read: parameter name -> option.
+_ODDS_OPTIONS = {"players": "--players", "pile": "--pile", "policy": "--policy", "max_states": "--max-states",
+                 "games": "--games", "seed": "--seed", "plot_path": "--plot"}
+
+
+def _refuse_unused_options(game_id: str, model: str) -> None:
+    """An option the model does not read, given on the command line, is a usage error (not ignored)."""
+    from click.core import ParameterSource
+
+    from toolkit.odds.report import MODEL_OPTIONS, MODELS
+
+    ctx = click.get_current_context()
+    for name, option in _ODDS_OPTIONS.items():
+        if name in MODEL_OPTIONS[model] or ctx.get_parameter_source(name) in (
+                None, ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP):
+            continue
+        if name == "plot_path":
+            raise click.UsageError(f"--plot: the {model} model has no distribution to draw", ctx=ctx)
+        users = [m for m in MODELS[game_id] if name in MODEL_OPTIONS[m]]
+        which = f"the {users[0]} model reads it" if len(users) == 1 else f"the {' and '.join(users)} models read it"
+        raise click.UsageError(f"{option}: the {model} model does not use it (only {which})", ctx=ctx)
 
 
 @main.command("odds")
@@ -340,34 +396,37 @@ def simulate_command(game, catalogue_path, overrides, players, games, seed, poli
 @click.option("--players", type=click.IntRange(2, 4), help="Players for --model multi (default 2).")
 @click.option("--pile", metavar="ID=N,...", help="For --model draws: the pile, e.g. witch=3,diamond=5 (default: the whole deck).")
 @click.option("--policy", default="default", show_default=True, help="Every seat's policy for first-palace and multi.")
-@click.option("--max-states", type=click.IntRange(1), default=100_000, show_default=True,
-              help="Largest chain solved exactly; beyond it the answer is simulated.")
-@click.option("--games", type=click.IntRange(2), default=20_000, show_default=True, help="Games when simulating instead.")
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed when simulating instead.")
+@click.option("--max-states", type=click.IntRange(1, 1_000_000), default=100_000, show_default=True,
+              help="Largest chain solved exactly (at most 1,000,000); beyond it the answer is simulated.")
+@click.option("--games", type=click.IntRange(2, 100_000_000), default=20_000, show_default=True,
+              help="Games when simulating instead.")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True,
+              help="Seed when simulating instead (0 to 2**63-1).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (fractions as \"P/Q\" strings).")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Also draw the distribution as a .png or .pdf chart.")
 def odds_command(game, catalogue_path, overrides, model, players, pile, policy, max_states, games, seed, as_json, plot_path):
     """Exact odds from the rules engine's Markov chain: expected turns, distributions, draws."""
     from toolkit.odds import plot
-    from toolkit.odds.report import answer, progress_length
+    from toolkit.odds.report import answer, model_of, progress_length
 
-    if plot_path:
+    if plot_path is not None:
         plot.check_path(plot_path)
     catalogue = load(game, catalogue_path, overrides, require_art=False)
-    progress = _Progress(progress_length(catalogue, model, max_states, games), "solving",
-                         enabled=sys.stderr.isatty() or not as_json)
+    model = model_of(catalogue, model)
+    _refuse_unused_options(catalogue.game, model)
+    progress = _Progress(progress_length(catalogue, model, max_states, games), "solving")
     try:
         report = answer(catalogue, model, players=players, pile=pile, policy=policy, max_states=max_states,
-                        games=games, seed=seed, progress=progress)
+                        games=games, seed=seed, progress=progress, note=progress.note)
     finally:
         progress.close()
-    if plot_path:
+    if plot_path is not None:
         if report.chart is None:
-            raise UserError(f"--plot: the {report.data['model']} model has no distribution to draw")
+            raise UserError(f"--plot: {report.no_chart or f'the {model} model has no distribution to draw'}")
         plot.write_chart(plot_path, **report.chart)
     if as_json:
-        click.echo(json.dumps(report.data, indent=2, ensure_ascii=False))
+        say(json.dumps(report.data, indent=2, ensure_ascii=False))
     else:
-        click.echo("\n".join(report.lines))
-        if plot_path:
-            click.echo(f"chart: {plot_path}")
+        say("\n".join(report.lines))
+        if plot_path is not None:
+            say(f"chart: {plot_path}")

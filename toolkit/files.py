@@ -4,8 +4,10 @@ A file is written to a temporary name in its own folder, flushed to the disk and
 a folder of files (an export) is built beside its target and renamed into place whole, the old one
 removed only once the new one stands. Every error of the operating system on the way (a full disk, a
 name too long, no permission) becomes one ``UserError`` line naming the path, and the temporary file
-or folder is removed, also when the run is interrupted (Ctrl-C, or SIGTERM, which the command line
-turns into an exception so that this cleanup runs).
+or folder is removed, also when the run is interrupted: the temporary paths of a run are kept in
+``PENDING`` while they exist, and the command line's signal handlers remove them (``remove_pending``)
+before the process ends; the few steps between creating a temporary path and noting it, and between
+the renames of a folder, run with Ctrl-C and SIGTERM held back, so no moment leaves one behind.
 
 New files get the mode the user's umask gives; a replaced file keeps its mode.
 """
@@ -15,12 +17,37 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import signal
 import stat
 import tempfile
 from pathlib import Path
 from typing import Iterator
 
 from toolkit.errors import UserError
+
+
+PENDING: set[Path] = set()  # temporary files and folders of this run that exist now
+_HELD = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold back Ctrl-C and SIGTERM for a few steps that must happen together; they arrive after."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
+
+
+def remove_pending() -> None:
+    """Remove every temporary file and folder of this run (called by the signal handlers)."""
+    for path in list(PENDING):
+        if path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
+        PENDING.discard(path)
 
 
 def _umask() -> int:
@@ -73,20 +100,26 @@ def write_atomic(path: str | Path, data: bytes) -> Path:
     tmp = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        # A short temporary name: one derived from a long target name could pass the name limit.
-        fd, tmp = tempfile.mkstemp(prefix=".toolkit-", suffix=".tmp", dir=path.parent)
+        with _signals_held():
+            # A short temporary name: one derived from a long target name could pass the name limit.
+            fd, name = tempfile.mkstemp(prefix=".toolkit-", suffix=".tmp", dir=path.parent)
+            tmp = Path(name)
+            PENDING.add(tmp)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp, mode)
-        os.replace(tmp, path)
-        tmp = None
+        with _signals_held():
+            os.replace(tmp, path)
+            PENDING.discard(tmp)
+            tmp = None
     except OSError as err:
         raise _failed(path, err) from None
     finally:
         if tmp is not None:
-            Path(tmp).unlink(missing_ok=True)
+            tmp.unlink(missing_ok=True)
+            PENDING.discard(tmp)
     return path
 
 
@@ -104,27 +137,32 @@ def atomic_folder(path: str | Path) -> Iterator[Path]:
             raise UserError(f"{path}: is a file, not a folder")
         mode = _new_mode(path, 0o777)
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=".toolkit-", suffix=".tmp", dir=path.parent))
+        with _signals_held():
+            tmp = Path(tempfile.mkdtemp(prefix=".toolkit-", suffix=".tmp", dir=path.parent))
+            PENDING.add(tmp)
     except OSError as err:
         raise _failed(path, err) from None
     old = None
     try:
         yield tmp
         os.chmod(tmp, mode)
-        if path.exists():
-            old = Path(tempfile.mkdtemp(prefix=".toolkit-", suffix=".old", dir=path.parent))
-            os.replace(path, old / "folder")
-        try:
-            os.replace(tmp, path)
-        except OSError:
-            if old is not None:  # put the earlier folder back
-                os.replace(old / "folder", path)
-            raise
-        tmp = None
+        with _signals_held():  # the earlier folder aside, the new one in, as one step
+            if path.exists():
+                old = Path(tempfile.mkdtemp(prefix=".toolkit-", suffix=".old", dir=path.parent))
+                PENDING.add(old)
+                os.replace(path, old / "folder")
+            try:
+                os.replace(tmp, path)
+            except OSError:
+                if old is not None:  # put the earlier folder back
+                    os.replace(old / "folder", path)
+                raise
+            PENDING.discard(tmp)
+            tmp = None
     except OSError as err:
         raise _failed(path, err) from None
     finally:
-        if tmp is not None:
-            shutil.rmtree(tmp, ignore_errors=True)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
+        for leftover in (tmp, old):
+            if leftover is not None:
+                shutil.rmtree(leftover, ignore_errors=True)
+                PENDING.discard(leftover)

@@ -35,6 +35,7 @@ from toolkit.cards import art
 from toolkit.catalogue.checks import open_art
 from toolkit.catalogue.model import Catalogue, CardType
 from toolkit.errors import UserError
+from toolkit.typography import bind, breakable
 
 MM_PER_INCH = 25.4
 PT_PER_MM = 72 / MM_PER_INCH
@@ -246,7 +247,7 @@ def ellipsize(text: str, font: str, size: float, available: float) -> str:
     words as fit, then "…"."""
     if text_width(text, font, size) <= available:
         return text
-    words = text.split()
+    words = breakable(text)
     while words:
         candidate = " ".join(words).rstrip(".,;:") + "…"
         if text_width(candidate, font, size) <= available:
@@ -261,10 +262,13 @@ def ellipsize(text: str, font: str, size: float, available: float) -> str:
 
 
 def layout_text(name: str, text: str, panel: tuple[float, float, float, float],
-                badge: tuple[float, float]) -> tuple[Line, ...]:
+                badge: tuple[float, float], lang: str = "en") -> tuple[Line, ...]:
     """The name (PT Sans Bold, one line, two if it must) and the rules text (PT Serif), as large as
     fits the panel: lines that reach down beside the badge are narrowed on both sides, so that the
-    text stays centred and clear of it. Never overflows: at the smallest size the text is cut."""
+    text stays centred and clear of it. Never overflows: at the smallest size the text is cut.
+    Lines end only at ordinary spaces, never where ``typography.bind`` put a no-break space for
+    ``lang`` (``справа от себя`` keeps ``от себя`` together)."""
+    name, text = bind(name, lang), bind(text, lang)
     x0, y0, x1, y1 = panel
     height = y1 - y0
     unit = height / 25.0  # the panel is about 25 mm high on a poker card
@@ -279,7 +283,7 @@ def layout_text(name: str, text: str, panel: tuple[float, float, float, float],
     def width_at(line_top: float, line_bottom: float) -> float:
         return narrow if line_bottom > badge[1] else full
 
-    name_words, text_words = name.split(), text.split()
+    name_words, text_words = breakable(name), breakable(text)
     name_asc, name_desc = font_metrics("name")
     text_asc, _ = font_metrics("text")
     scale = 1.0
@@ -329,7 +333,7 @@ def _cut_to_fit(name, text, name_size, text_size, top, bottom, centre, full, wid
     shown = ellipsize(name, "name", name_size, full)
     lines = [Line(shown, "name", name_size, centre, baseline)] if shown else []
     baseline += name_desc * name_size + NAME_GAP * text_size + text_asc * text_size
-    words = text.split()
+    words = breakable(text)
     while words and baseline + text_desc * text_size <= bottom:
         available = width_at(baseline - text_asc * text_size, baseline + text_desc * text_size)
         j = 0
@@ -459,7 +463,7 @@ def card_face(card: CardType, lang: str, card_mm: tuple[float, float] = CARD_SIZ
     plain = has_plain_panel(image, card_mm, bleed_mm)
     # On a panel of our own the art's corner badge is covered, so the text may use the whole panel.
     badge = badge_corner(card_mm, bleed_mm) if plain else (panel[2], panel[3])
-    lines = layout_text(card.name[lang], card.text[lang], panel, badge)
+    lines = layout_text(card.name[lang], card.text[lang], panel, badge, lang)
     return CardFace(f"card:{card.id}", tuple(card_mm), bleed_mm, image, lines, None if plain else panel)
 
 

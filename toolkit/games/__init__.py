@@ -5,8 +5,13 @@ CHANCE = -1  # current_player() at a chance point: a card is drawn
 TERMINAL = -2  # current_player() once the game is over
 
 
-def check_setup(catalogue, game_id: str, title: str, players: int, variants, known: dict[str, str]) -> None:
-    """The checks every engine makes before a game: the right catalogue, known variants, 1-4 players."""
+def check_setup(catalogue, game_id: str, title: str, players: int, variants, known: dict[str, str],
+                seats: dict[str, tuple[int, ...]] | None = None, hand_size: int | None = None) -> None:
+    """The checks every engine makes before a game: the right catalogue, known variants, 1-4 players.
+
+    ``seats`` names the player counts a variant is for (absent: any); ``hand_size`` asks that every
+    player's opening hand can be dealt from the deck.
+    """
     from toolkit.errors import UserError
 
     if catalogue.game != game_id:
@@ -16,3 +21,21 @@ def check_setup(catalogue, game_id: str, title: str, players: int, variants, kno
         raise UserError(f"--variant {unknown[0]}: unknown {title} variant (choose from {', '.join(known)})")
     if not 1 <= players <= 4:
         raise UserError(f"--players {players}: {title} takes 1 to 4 players")
+    for variant in sorted(set(variants)):
+        allowed = (seats or {}).get(variant)
+        if allowed is not None and players not in allowed:
+            counts = " or ".join(str(n) for n in allowed)
+            raise UserError(f"--variant {variant}: the variant is for {counts} players, not {players}")
+    if hand_size is not None:
+        check_deal(catalogue, hand_size, players)
+
+
+def check_deal(catalogue, hand_size: int, players: int) -> None:
+    """Refuse a deal the deck cannot make: ``players`` opening hands of ``hand_size`` cards."""
+    from toolkit.errors import UserError
+
+    need = hand_size * players
+    if catalogue.total < need:
+        hands = "one opening hand needs" if players == 1 else f"{players} opening hands need"
+        raise UserError(f"{catalogue.source.name}: rules.hand_size = {hand_size}: {hands} {need} cards, "
+                        f"but the deck has only {catalogue.total}")

@@ -232,6 +232,7 @@ class DiamoniakState:
             self.discard[card] += 1
             self.phase = "witch"
             return
+        claimed = False
         if kind == "castle":
             colour = game.colours[card]
             if hand.colour == colour:
@@ -240,13 +241,17 @@ class DiamoniakState:
             elif hand.colour is None and all(other.colour != colour for other in self.hands):
                 hand.colour = colour
                 hand.castle[card] += 1
-                self.last_built = True
+                self.last_built = claimed = True
             else:
                 hand.side[card] += 1
         else:  # diamond or fairy
             hand.side[card] += 1
-        if not self._check_win():
-            self.phase = "more"
+        if self._check_win():
+            return
+        if claimed and not self._anyone_can_win():  # e.g. alone, with a colour too small to finish
+            self.phase, self.stalled = "over", True
+            return
+        self.phase = "more"
 
     def _witch_actions(self) -> list[tuple]:
         hand = self.hands[self.player]

@@ -50,6 +50,9 @@ VARIANTS = {
     "ruins-card-to-clear": "clearing ruins from one's own palace or building place takes a ruins card from hand too",
 }
 
+# the player counts a variant is meant for (the others are for any number of players)
+VARIANT_SEATS = {"short-two-player": (2,)}
+
 NO_RUINS = -1
 
 
@@ -72,7 +75,8 @@ class PalacesGame:
 
     @classmethod
     def from_catalogue(cls, catalogue: Catalogue, players: int = 2, variants=()) -> PalacesGame:
-        check_setup(catalogue, "palaces", "Palaces", players, variants, VARIANTS)
+        check_setup(catalogue, "palaces", "Palaces", players, variants, VARIANTS, seats=VARIANT_SEATS,
+                    hand_size=catalogue.rules.get("hand_size"))
         rules = catalogue.rules
         return cls(
             names=tuple(card.id for card in catalogue.cards),

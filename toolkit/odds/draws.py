@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 
-from toolkit.catalogue.model import Catalogue
+from toolkit.catalogue.model import MAX_COUNT, MAX_DECK, Catalogue
 from toolkit.errors import UserError
 
 
@@ -20,20 +21,33 @@ class DrawOdds:
 
 
 def parse_pile(catalogue: Catalogue, text: str | None) -> dict[str, int]:
-    """``"witch=3,diamond=5"`` -> those counts (every other card 0); None -> the whole deck."""
+    """``"witch=3,diamond=5"`` -> those counts (every other card 0); None -> the whole deck.
+
+    Counts are ASCII digits within the catalogue's limits (per card type and for the whole pile),
+    and a card id may be named once.
+    """
     if text is None:
         return {card.id: card.count for card in catalogue.cards}
     pile = {card.id: 0 for card in catalogue.cards}
+    named: set[str] = set()
     for part in text.split(","):
         card_id, sep, value = part.strip().partition("=")
+        card_id, value = card_id.strip(), value.strip()
         if not sep or card_id not in pile:
             known = ", ".join(pile)
             raise UserError(f"--pile {text}: '{part.strip()}' is not ID=N with a card id of the deck ({known})")
-        if not value.strip().isdigit():
-            raise UserError(f"--pile {text}: the count of '{card_id}' must be a whole number >= 0")
+        if card_id in named:
+            raise UserError(f"--pile {text}: '{card_id}' is given twice")
+        named.add(card_id)
+        if not re.fullmatch(r"[0-9]+", value):
+            raise UserError(f"--pile {text}: the count of '{card_id}' must be a whole number >= 0 in digits 0-9")
+        if len(value) > len(str(MAX_COUNT)) or int(value) > MAX_COUNT:
+            raise UserError(f"--pile {text}: the count of '{card_id}' is at most {MAX_COUNT}")
         pile[card_id] = int(value)
     if not sum(pile.values()):
         raise UserError(f"--pile {text}: the pile is empty")
+    if sum(pile.values()) > MAX_DECK:
+        raise UserError(f"--pile {text}: the pile has {sum(pile.values())} cards, more than a deck's {MAX_DECK}")
     return pile
 
 

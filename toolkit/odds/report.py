@@ -1,4 +1,11 @@
-"""The questions `toolkit odds` answers, as a JSON-ready dict, readable lines and an optional chart."""
+"""The questions `toolkit odds` answers, as a JSON-ready dict, readable lines and an optional chart.
+
+Every figure is exact, or simulated and said to be; a game that may never end has no finite expected
+length, and is answered so (``expected_turns`` None, with a ``reason``), never with a finite number.
+Work that may be long says what it costs: the exact solvers refuse, before starting, chains their
+estimate puts over the limit, and a simulation instead of an exact answer is announced through
+``note`` before it starts and bounded in total work (``MAX_WORK`` turns).
+"""
 
 from __future__ import annotations
 
@@ -7,23 +14,33 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable
 
-import numpy as np
-
 from toolkit.catalogue.model import Catalogue
 from toolkit.errors import UserError
 from toolkit.games.registry import make_game, policy_module
 from toolkit.odds import diamoniak_solo, engine_chain
 from toolkit.odds.draws import draw_odds, parse_pile
 from toolkit.odds.palaces_odds import opening_odds
-from toolkit.sim import solo_diamoniak
-from toolkit.sim.runner import play
-from toolkit.sim.simulate import simulate
-from toolkit.sim.stats import Z95
+from toolkit.sim.runner import GameDidNotEnd, play
+from toolkit.sim.simulate import progress_mark, simulate
+from toolkit.sim.stats import Z95, Summary
 
 MODELS = {
     "diamoniak": ("solo", "draws", "multi"),
     "palaces": ("opening", "first-palace", "draws", "multi"),
 }
+# The options each model reads (besides --game, --catalogue, --set, --model and --json), by their
+# parameter names; any other, given explicitly, would be ignored, so the command line refuses it.
+MODEL_OPTIONS = {
+    "solo": ("games", "seed", "plot_path"),
+    "draws": ("pile", "plot_path"),
+    "opening": (),
+    "first-palace": ("policy", "max_states", "games", "seed", "plot_path"),
+    "multi": ("players", "policy", "max_states", "games", "seed"),
+}
+TURN_LIMIT = 1_000  # a simulated game still going after this many turns is stopped (and said to be)
+MAX_WORK = 3_000_000  # turns of all simulated games together, at most (about a minute of play)
+
+Note = Callable[[str, int], None]  # note(text, ticks): say text before work of ``ticks`` progress ticks
 
 
 @dataclass
@@ -32,6 +49,7 @@ class OddsReport:
     lines: list[str]
     chart: dict | None = None  # keyword arguments of plot.bar_chart
     notes: list[str] = field(default_factory=list)
+    no_chart: str | None = None  # why there is no chart, when there is none
 
 
 def frac(value: Fraction) -> str:
@@ -45,29 +63,44 @@ def both(value: Fraction, digits: int = 6) -> str:
     return f"{frac(value)} = {float(value):.{digits}f}"
 
 
-def answer(catalogue: Catalogue, model: str | None, *, players: int | None = None, pile: str | None = None,
-           policy: str = "default", max_states: int = 100_000, games: int = 20_000, seed: int = 1,
-           progress: Callable[[int], None] | None = None) -> OddsReport:
+def model_of(catalogue: Catalogue, model: str | None) -> str:
+    """The model asked for (the game's first when None), or a one-line error."""
     models = MODELS[catalogue.game]
     model = model or models[0]
     if model not in models:
         raise UserError(f"--model {model}: {catalogue.game} answers {', '.join(models)}")
+    return model
+
+
+def answer(catalogue: Catalogue, model: str | None, *, players: int | None = None, pile: str | None = None,
+           policy: str = "default", max_states: int = 100_000, games: int = 20_000, seed: int = 1,
+           progress: Callable[[int], None] | None = None, note: Note | None = None) -> OddsReport:
+    model = model_of(catalogue, model)
+    if not 0 <= seed < 2**63:
+        raise UserError(f"--seed {seed}: a seed is a whole number from 0 to 2**63-1")
+    if catalogue.total == 0 and not (model == "draws" and pile is not None):
+        raise UserError(f"{catalogue.source.name}: the deck has no cards (every count is 0): there are no odds "
+                        "to give for it")
     if model == "solo":
-        return solo(catalogue, games, seed, progress)
+        return solo(catalogue, games, seed, progress, note)
     if model == "draws":
         return draws(catalogue, pile)
     if model == "opening":
         return opening(catalogue)
     if model == "first-palace":
-        return first_palace(catalogue, policy, max_states, games, seed, progress)
-    return multi(catalogue, players or 2, policy, max_states, games, seed, progress)
+        return first_palace(catalogue, policy, max_states, games, seed, progress, note)
+    return multi(catalogue, players or 2, policy, max_states, games, seed, progress, note)
 
 
 def progress_length(catalogue: Catalogue, model: str | None, max_states: int, games: int) -> int:
-    """How many progress ticks ``answer`` gives at most: levels of two piles, or thousands of states and games."""
-    if (model or MODELS[catalogue.game][0]) == "solo":
+    """How many progress ticks ``answer`` gives at most before any ``note``: levels of two piles
+    (solo), thousands of chance states (first-palace, multi); a note restarts the count."""
+    model = model_of(catalogue, model)
+    if model == "solo":
         return 2 * catalogue.total  # the levels of the first two piles
-    return max_states // 1000 + games // 1000
+    if model in ("first-palace", "multi"):
+        return max(1, max_states // 1000)
+    return 1
 
 
 def _head(catalogue: Catalogue, model: str) -> dict:
@@ -75,14 +108,38 @@ def _head(catalogue: Catalogue, model: str) -> dict:
             "total": catalogue.total}
 
 
+def _tell(note: Note | None, text: str, ticks: int) -> None:
+    if note is not None:
+        note(text, ticks)
+
+
 # --- Diamoniak alone --------------------------------------------------------------------------------
 
-def solo(catalogue: Catalogue, games: int = 20_000, seed: int = 1, progress=None) -> OddsReport:
+def _solo_never(deck: diamoniak_solo.SoloDeck, never: Fraction) -> str:
+    """Why a solo castle may never be finished (``never`` > 0), in one sentence."""
+    if deck.castle_total == 0:
+        return "the deck has no castle cards, so the castle can never be finished"
+    small = ", ".join(f"{colour} ({n})" for colour, n in deck.doomed_colours())
+    if never == 1:
+        return f"no colour has the {deck.size} castle cards a castle needs ({small}), so it can never be finished"
+    return (f"with probability {both(never)} the first castle card is a colour with fewer than {deck.size} "
+            f"cards ({small}), and that castle can never be finished")
+
+
+def _p_doomed(deck: diamoniak_solo.SoloDeck) -> Fraction:
+    """P(the first castle card's colour has too few cards), exact: that colour is the castle's for good."""
+    if deck.castle_total == 0:
+        return Fraction(1)
+    return Fraction(sum(n for _, n in deck.doomed_colours()), deck.castle_total)
+
+
+def solo(catalogue: Catalogue, games: int = 20_000, seed: int = 1, progress=None, note: Note | None = None
+         ) -> OddsReport:
     deck = diamoniak_solo.SoloDeck.from_catalogue(catalogue)
     try:
         odds = diamoniak_solo.solo_odds(deck, progress=progress)
     except engine_chain.TooManyStates as err:
-        return _solo_simulated(catalogue, err, games, seed)
+        return _solo_simulated(catalogue, deck, err, games, seed, progress, note)
     expected = odds.expected_turns
     method = ("forward passes pile by pile" if not odds.piles else
               f"forward passes pile by pile, {odds.piles} pile starts chained by the general solver")
@@ -104,14 +161,15 @@ def solo(catalogue: Catalogue, games: int = 20_000, seed: int = 1, progress=None
              f"deck: {_deck_line(catalogue)}; a castle of {deck.size}",
              f"chain: {odds.states:,} states ({method})"]
     if expected is None:
-        small = ", ".join(f"{colour} ({n})" for colour, n in deck.doomed_colours()) or "every colour"
-        lines.append(f"expected turns: infinite: with probability {both(odds.never)} the first castle card is "
-                     f"a colour with fewer than {deck.size} cards: {small}")
+        data["reason"] = _solo_never(deck, odds.never)
+        lines.append(f"expected turns: infinite: {data['reason']}")
     else:
         lines.append(f"expected turns to finish the castle: {both(expected)}")
     lines.append(f"probability of a reshuffle: {both(odds.p_reshuffle)}")
     if odds.never:
         lines.append(f"probability the castle can never be completed: {both(odds.never)}")
+    if not any(odds.p):
+        return OddsReport(data, lines, no_chart="the castle is never finished: there is no distribution to draw")
     lines.append("")
     lines.append(" turn   P(finish on this turn)   cumulative   exact")
     cumulative, shown = Fraction(0), 0
@@ -132,45 +190,57 @@ def solo(catalogue: Catalogue, games: int = 20_000, seed: int = 1, progress=None
     return OddsReport(data, lines, chart)
 
 
-def _solo_simulated(catalogue: Catalogue, err: engine_chain.TooManyStates, games: int, seed: int) -> OddsReport:
+def _solo_simulated(catalogue: Catalogue, deck: diamoniak_solo.SoloDeck, err: engine_chain.TooManyStates,
+                    games: int, seed: int, progress=None, note: Note | None = None) -> OddsReport:
     """The solo figures from the simulator, when the exact chain is out of reach."""
-    limit = 1_000  # turns a simulated game may last here
-    runs = solo_diamoniak.run(make_game(catalogue, 1), games, np.random.default_rng(seed), max_turns=limit)
-    turns = runs["turns"][runs["turns"] > 0]
-    counts = np.bincount(turns) if turns.size else np.zeros(1, dtype=int)
-    mean = float(turns.mean()) if turns.size else None
-    stderr = float(turns.std(ddof=1) / np.sqrt(turns.size)) if turns.size > 1 else 0.0
-    reshuffled = int((runs["reshuffles"] > 0).sum())
+    _tell(note, f"exact solo odds are out of reach (the chain has {err}); simulating {games:,} games instead",
+          games)
+    summary = simulate(catalogue, players=1, games=games, seed=seed, progress=progress, max_turns=TURN_LIMIT,
+                       max_work=MAX_WORK)
+    never = _p_doomed(deck)
+    played = summary.games
+    finished = played - summary.unfinished
+    complete = not summary.unfinished  # else the mean of the games that finished is no expected value
+    # A game that can never end surely runs through its pile; the simulator stops it when its colour
+    # is fixed, in the first pile, so it is not counted among the reshuffled games yet.
+    reshuffled = summary.counts["reshuffles"] + summary.stalled
     data = _head(catalogue, "solo")
     data.update({
         "exact": False,
         "states_explored_over": err.limit,
-        "simulated_games": games,
+        "state_estimate": err.estimate,
+        "simulated_games": played,
         "seed": seed,
         "expected_turns": None,
-        "expected_turns_float": mean,
-        "stderr_turns": stderr,
-        "turns_distribution": [[t, frac(Fraction(int(n), games))] for t, n in enumerate(counts) if t and n],
-        "p_reshuffle": frac(Fraction(reshuffled, games)),
-        "p_reshuffle_float": reshuffled / games,
-        "unfinished_games": games - int(turns.size),
-        "turn_limit": limit,
+        "expected_turns_float": summary.mean if complete else None,
+        "stderr_turns": summary.stderr if complete else None,
+        "mean_turns_finished": summary.mean,
+        "stderr_turns_finished": summary.stderr,
+        "turns_distribution": [[t, frac(Fraction(n, played))] for t, n in enumerate(summary.lengths) if t and n],
+        "p_reshuffle": frac(Fraction(reshuffled, played)),
+        "p_reshuffle_float": reshuffled / played,
+        "p_never": frac(never),
+        "unfinished_games": summary.unfinished,
+        "stalled_games": summary.stalled,
+        "turn_limit": TURN_LIMIT,
     })
     lines = [f"{catalogue.title['en']}, solo: one player draws until a witch ends each turn",
              f"deck: {_deck_line(catalogue)}",
-             f"exact solving is out of reach: the chain has {err}",
-             f"simulated ({games} games, seed {seed}):"]
-    if games > turns.size:
-        lines.append(f"  {games - turns.size} games did not finish a castle within {limit:,} turns")
-    if mean is not None:
-        among = " (of those that did)" if games > turns.size else ""
-        lines.append(f"  turns to finish the castle{among}: {mean:.3f} ± {stderr:.3f} "
-                     f"(95% interval {mean - Z95 * stderr:.3f} to {mean + Z95 * stderr:.3f})")
-    lines.append(f"  a reshuffle in {100 * reshuffled / games:.2f}% of games")
-    xs = [t for t in range(1, counts.size) if counts[t]]
-    chart = {"xs": xs, "ys": [counts[t] / games for t in xs], "title": "turns to build the castle (simulated)",
+             f"exact solving is out of reach: the chain has {err}"]
+    if never:
+        data["reason"] = _solo_never(deck, never)
+        lines.append(f"expected turns: infinite: {data['reason']} (exact)")
+    lines.append(_played_line(summary.games, games, seed))
+    lines += _unfinished_lines(summary, "a castle can no longer be finished", "had not finished a castle")
+    if summary.mean is not None:
+        among = " (of those that did)" if summary.unfinished else ""
+        lines.append(f"  turns to finish the castle{among}: {_mean_line(summary)}")
+    lines.append(f"  a reshuffle in {100 * reshuffled / played:.2f}% of games")
+    xs = [t for t in range(1, len(summary.lengths)) if summary.lengths[t]]
+    chart = {"xs": xs, "ys": [summary.lengths[t] / played for t in xs], "title": "turns to build the castle (simulated)",
              "xlabel": "turn", "ylabel": "share of games"}
-    return OddsReport(data, lines, chart)
+    no_chart = None if finished else "no simulated game finished a castle: there is no distribution to draw"
+    return OddsReport(data, lines, chart if finished else None, no_chart=no_chart)
 
 
 def _deck_line(catalogue: Catalogue) -> str:
@@ -178,6 +248,30 @@ def _deck_line(catalogue: Catalogue) -> str:
     for card in catalogue.cards:
         kinds[card.kind] = kinds.get(card.kind, 0) + card.count
     return f"{catalogue.total} cards (" + ", ".join(f"{n} {kind}" for kind, n in kinds.items()) + ")"
+
+
+def _mean_line(summary: Summary) -> str:
+    mean, stderr = summary.mean, summary.stderr
+    return f"{mean:.3f} ± {stderr:.3f} (95% interval {mean - Z95 * stderr:.3f} to {mean + Z95 * stderr:.3f})"
+
+
+def _played_line(played: int, asked: int, seed: int) -> str:
+    if played < asked:
+        return (f"simulated (seed {seed}): {played:,} of the {asked:,} games asked for, as a simulation stops once "
+                f"its games have played {MAX_WORK:,} turns in all:")
+    return f"simulated ({played:,} games, seed {seed}):"
+
+
+def _unfinished_lines(summary: Summary, stuck: str, going: str) -> list[str]:
+    """What the games that did not end mean for the figures: never a mean over games that never end."""
+    lines = []
+    if summary.stalled:
+        lines.append(f"  {summary.stalled:,} games reached a point where {stuck}: such a game never ends, so the "
+                     "expected length is infinite")
+    if summary.over_limit:
+        lines.append(f"  {summary.over_limit:,} games {going} after {summary.turn_limit:,} turns and were stopped: "
+                     "they are left out of the lengths below, which therefore run short")
+    return lines
 
 
 # --- the next draws ---------------------------------------------------------------------------------
@@ -225,11 +319,30 @@ def opening(catalogue: Catalogue) -> OddsReport:
     lines = [f"{catalogue.title['en']}: an opening hand of {odds.hand_size} from {catalogue.total} cards "
              f"({odds.hands:,} kinds of hand)"]
     lines += [f"  {label}: {both(value)}" for value, label in figures.values()]
-    return OddsReport(data, lines)
+    return OddsReport(data, lines, no_chart="the opening model has no distribution to draw")
+
+
+def _never_reason(game, p_never: Fraction, never: str, stuck: str) -> str:
+    """Why a game may never end: the deck itself, or how often play reaches a point where ``stuck``."""
+    if p_never == 1:
+        return f"{never}: {_static_reason(game) or f'every game reaches a point where {stuck}'}"
+    return f"with probability {both(p_never)} the game reaches a point where {stuck}"
+
+
+def _static_reason(game) -> str | None:
+    """What in the deck itself makes every game end without a winner, if anything."""
+    if hasattr(game, "completable"):  # Palaces
+        if not game.completable:
+            return "no colour has a foundation, a roof, and a floor or a tower"
+        return None
+    colours = {c for c, k in zip(game.colours, game.kinds) if k == "castle"}
+    if not any(game.colour_total(c) >= game.castle_size for c in colours):
+        return f"no colour has the {game.castle_size} castle cards a castle needs"
+    return None
 
 
 def first_palace(catalogue: Catalogue, policy: str, max_states: int, games: int, seed: int,
-                 progress=None) -> OddsReport:
+                 progress=None, note: Note | None = None) -> OddsReport:
     seats = [policy_module(catalogue.game).parse(policy)]
     game = make_game(catalogue, 1)
 
@@ -239,42 +352,107 @@ def first_palace(catalogue: Catalogue, policy: str, max_states: int, games: int,
     data = _head(catalogue, "first-palace")
     data["policy"] = seats[0].name
     lines = [f"{catalogue.title['en']}, alone: turns until a first palace is complete ({seats[0].name})"]
+    exact, why, limit = _exact_or_why(game, seats, 1, max_states, done, progress)
+    if exact is None:
+        _tell(note, f"exact odds are out of reach ({why}); simulating up to {games:,} games instead "
+                    f"(at most {MAX_WORK:,} turns in all)", games)
+        return _first_palace_simulated(game, seats, done, games, seed, progress, data, lines, why, limit)
+    data.update({"exact": True, "states": exact.states, "p_never": frac(exact.p_never)})
+    if exact.expected_turns is None:
+        data["reason"] = _never_reason(game, exact.p_never, "a first palace can never be completed",
+                                       "no palace can be completed any more")
+        data.update({"expected_turns": None, "expected_turns_float": None})
+        lines.append(f"exact, {exact.states:,} chance states: expected turns infinite: {data['reason']}")
+    else:
+        data.update({"expected_turns": frac(exact.expected_turns), "expected_turns_float": float(exact.expected_turns)})
+        lines.append(f"exact, {exact.states:,} chance states: {both(exact.expected_turns)} turns")
+    return OddsReport(data, lines, no_chart="the exact first-palace answer has no distribution to draw "
+                                            "(only a simulated one has)")
+
+
+def _exact_or_why(game, seats, players: int, max_states: int, done, progress):
+    """(the exact answer, None, None), or (None, why not, the state limit passed or None)."""
+    if not all(getattr(seat, "deterministic", True) for seat in seats):
+        return None, "the policy decides at random: only a policy that decides by the state alone has an " \
+                     "exact chain", None
     try:
-        exact = engine_chain.solve(game.new_initial_state(), seats, 1, max_states, done, progress)
+        return engine_chain.solve(game.new_initial_state(), seats, players, max_states, done, progress), None, None
     except engine_chain.TooManyStates as err:
-        turns = _simulate_until(game, seats, done, games, seed, progress)
-        mean, stderr = float(turns.mean()), float(turns.std(ddof=1) / np.sqrt(turns.size))
-        data.update({"exact": False, "states_explored_over": err.limit, "simulated_games": games, "seed": seed,
-                     "mean_turns": mean, "stderr_turns": stderr})
-        lines.append(f"exact solving is out of reach: the chain has {err}")
-        lines.append(f"simulated ({games} games, seed {seed}): {mean:.3f} ± {stderr:.3f} turns "
-                     f"(95% interval {mean - Z95 * stderr:.3f} to {mean + Z95 * stderr:.3f})")
-        counts = np.bincount(turns)
-        xs = [t for t in range(1, counts.size) if counts[t]]
-        chart = {"xs": xs, "ys": [counts[t] / turns.size for t in xs], "title": "turns to a first palace (simulated)",
-                 "xlabel": "turn", "ylabel": "share of games"}
-        return OddsReport(data, lines, chart)
-    data.update({"exact": True, "states": exact.states, "expected_turns": frac(exact.expected_turns),
-                 "expected_turns_float": float(exact.expected_turns)})
-    lines.append(f"exact, {exact.states:,} chance states: {both(exact.expected_turns)} turns")
-    return OddsReport(data, lines)
+        return None, f"the chain has {err}", err.limit
 
 
-def _simulate_until(game, seats, done, games: int, seed: int, progress=None) -> np.ndarray:
+def _first_palace_simulated(game, seats, done, games: int, seed: int, progress, data: dict, lines: list[str],
+                            why: str, limit: int | None) -> OddsReport:
+    lengths, stalled, stopped, played = _simulate_until(game, seats, done, games, seed, progress)
+    finished = sum(lengths.values())
+    summary_mean = stderr = None
+    if finished:
+        summary_mean = sum(t * n for t, n in lengths.items()) / finished
+        if finished > 1:
+            squares = sum(t * t * n for t, n in lengths.items())
+            total = sum(t * n for t, n in lengths.items())
+            stderr = float(Fraction(squares * finished - total * total, finished * (finished - 1)) / finished) ** 0.5
+        else:
+            stderr = 0.0
+    complete = finished == played
+    data.update({"exact": False, "states_explored_over": limit, "simulated_games": played, "seed": seed,
+                 "mean_turns": summary_mean if complete else None, "stderr_turns": stderr if complete else None,
+                 "mean_turns_finished": summary_mean, "stderr_turns_finished": stderr,
+                 "stalled_games": stalled, "unfinished_games": played - finished, "turn_limit": TURN_LIMIT,
+                 "expected_turns": None, "expected_turns_float": summary_mean if complete else None})
+    lines.append(f"exact solving is out of reach: {why}")
+    lines.append(_played_line(played, games, seed))
+    if stalled:
+        lines.append(f"  {stalled:,} games reached a point where no palace can be completed any more: such a game "
+                     "never has one, so the expected number of turns is infinite")
+    if stopped:
+        lines.append(f"  {stopped:,} games had no palace after {TURN_LIMIT:,} turns and were stopped: they are "
+                     "left out of the turns below, which therefore run short")
+    if finished:
+        among = " (of those that finished one)" if not complete else ""
+        lines.append(f"  turns to a first palace{among}: {summary_mean:.3f} ± {stderr:.3f} (95% interval "
+                     f"{summary_mean - Z95 * stderr:.3f} to {summary_mean + Z95 * stderr:.3f})")
+    else:
+        return OddsReport(data, lines, no_chart="no simulated game completed a palace: there is no distribution to draw")
+    xs = sorted(lengths)
+    chart = {"xs": xs, "ys": [lengths[t] / finished for t in xs], "title": "turns to a first palace (simulated)",
+             "xlabel": "turn", "ylabel": "share of games"}
+    return OddsReport(data, lines, chart)
+
+
+def _simulate_until(game, seats, done, games: int, seed: int, progress=None):
+    """Play until ``done`` or the end; returns ({turns: games done then}, stalled, stopped, played).
+
+    No new game starts once all games together have played ``MAX_WORK`` turns.
+    """
     rng = random.Random(seed)
-    turns = np.zeros(games, dtype=np.int64)
-    for i in range(games):
-        state = play(game.new_initial_state(), seats, rng, stop=done)
-        turns[i] = state.turns
-        if progress and i % 1000 == 999:
-            progress(1)
-    return turns
+    lengths: dict[int, int] = {}
+    stalled = stopped = played = work = reported = 0
+    while played < games and work < MAX_WORK:
+        state = game.new_initial_state()
+        try:
+            play(state, seats, rng, max_turns=TURN_LIMIT, stop=done)
+        except GameDidNotEnd:
+            stopped += 1
+        else:
+            if done(state):
+                lengths[state.turns] = lengths.get(state.turns, 0) + 1
+            else:
+                stalled += 1  # the game ended without a first palace: it can never have one
+        work += state.turns
+        played += 1
+        if progress:
+            mark = progress_mark(played, games, work, MAX_WORK)
+            if mark > reported:
+                progress(mark - reported)
+                reported = mark
+    return lengths, stalled, stopped, played
 
 
 # --- two or more players ----------------------------------------------------------------------------
 
 def multi(catalogue: Catalogue, players: int, policy: str, max_states: int, games: int, seed: int,
-          progress=None) -> OddsReport:
+          progress=None, note: Note | None = None) -> OddsReport:
     if not 2 <= players <= 4:
         raise UserError(f"--players {players}: the multi-player model takes 2 to 4 players")
     game = make_game(catalogue, players)
@@ -282,25 +460,36 @@ def multi(catalogue: Catalogue, players: int, policy: str, max_states: int, game
     data = _head(catalogue, "multi")
     data.update({"players": players, "policy": seats[0].name})
     lines = [f"{catalogue.title['en']}, {players} players, every seat {seats[0].name}"]
-    try:
-        exact = engine_chain.solve(game.new_initial_state(), seats, players, max_states, progress=progress)
-    except engine_chain.TooManyStates as err:
+    exact, why, limit = _exact_or_why(game, seats, players, max_states, None, progress)
+    if exact is None:
+        _tell(note, f"exact odds are out of reach ({why}); simulating up to {games:,} games instead "
+                    f"(at most {MAX_WORK:,} turns in all)", games)
         summary = simulate(catalogue, players=players, games=games, seed=seed,
-                           policies={s + 1: policy for s in range(players)},
-                           progress=(lambda n: progress(n // 1000)) if progress else None)
-        data.update({"exact": False, "states_explored_over": err.limit, "simulated": summary.as_json()})
-        lines.append(f"exact solving is out of reach: the chain has {err}")
-        lines.append(f"simulated ({games} games, seed {seed}): game length {summary.mean:.3f} ± {summary.stderr:.3f} rounds")
+                           policies={s + 1: policy for s in range(players)}, progress=progress,
+                           max_turns=TURN_LIMIT, max_work=MAX_WORK)
+        data.update({"exact": False, "states_explored_over": limit, "simulated": summary.as_json()})
+        lines.append(f"exact solving is out of reach: {why}")
+        lines.append(_played_line(summary.games, games, seed))
+        lines += _unfinished_lines(summary, "nobody can win any more", "were still going")
+        if summary.mean is not None:
+            among = " (of the games that ended)" if summary.unfinished else ""
+            lines.append(f"  game length in rounds{among}: {_mean_line(summary)}")
         for seat, (rate, (low, high)) in enumerate(zip(summary.win_rate, summary.win_ci), start=1):
             lines.append(f"  seat {seat} wins {100 * rate:.1f}% (95% interval {100 * low:.1f}% to {100 * high:.1f}%)")
-        return OddsReport(data, lines)
-    data.update({"exact": True, "states": exact.states, "expected_turns": frac(exact.expected_turns),
-                 "expected_turns_float": float(exact.expected_turns),
-                 "win_probability": [frac(p) for p in exact.win_probability], "p_stalled": frac(exact.p_stalled)})
+        return OddsReport(data, lines, no_chart="the multi model has no distribution to draw")
+    data.update({"exact": True, "states": exact.states,
+                 "expected_turns": frac(exact.expected_turns) if exact.expected_turns is not None else None,
+                 "expected_turns_float": float(exact.expected_turns) if exact.expected_turns is not None else None,
+                 "win_probability": [frac(p) for p in exact.win_probability], "p_stalled": frac(exact.p_stalled),
+                 "p_never": frac(exact.p_never)})
     lines.append(f"exact, {exact.states:,} chance states")
-    lines.append(f"expected turns (all seats together): {both(exact.expected_turns)}")
+    if exact.expected_turns is None:
+        data["reason"] = _never_reason(game, exact.p_never, "the game can never be finished", "nobody can win any more")
+        lines.append(f"expected turns: infinite: {data['reason']}")
+    else:
+        lines.append(f"expected turns (all seats together): {both(exact.expected_turns)}")
     for seat, p in enumerate(exact.win_probability, start=1):
         lines.append(f"  seat {seat} wins: {both(p)}")
-    if exact.p_stalled:
-        lines.append(f"  no winner: {both(exact.p_stalled)}")
-    return OddsReport(data, lines)
+    if exact.p_never:
+        lines.append(f"  the game never ends (no winner): {both(exact.p_never)}")
+    return OddsReport(data, lines, no_chart="the multi model has no distribution to draw")

@@ -8,6 +8,11 @@
 * ``tts``: Tabletop Simulator deck sheets (at most 10 x 7 cards, no side over 4096 px), the back,
   and a saved-object JSON whose CustomDeck points at those images by ``file:///`` URIs. TTS shows
   a card to its edge, so these images are cut at the trim, without bleed.
+
+With ``aids``, the player aid goes with them: ``player_aid-<lang>.png`` and its row in the manifest;
+aid pages (each followed by the back) after the deck in ``pdf-single``; a deck of its own beside
+the cards in ``tts``, so that the aids are never shuffled in. ("_" is never in a card id, so the
+aid's file cannot be a card's.)
 """
 
 from __future__ import annotations
@@ -38,7 +43,8 @@ from toolkit.cards.render import (
 from toolkit.catalogue.model import LANGS, CardType, Catalogue
 from toolkit.errors import UserError
 from toolkit.files import atomic_folder, write_atomic
-from toolkit.print.origin import deck_origin
+from toolkit.catalogue.origin import deck_origin
+from toolkit.print.aids import FILE_ID as AID_ID, KEY as AID_KEY, aid_copies, aid_face, aid_image, aid_text
 from toolkit.print.pdf import binary_streams, define_forms, new_canvas, place_form
 from toolkit.print.sheets import deck_order
 
@@ -68,6 +74,7 @@ class Faces:
     lang: str
     card_mm: tuple[float, float]
     bleed: float
+    aids: int = 0  # copies of the player aid to export with the deck
 
     def face(self, card: CardType) -> CardFace:
         return card_face(card, self.lang, self.card_mm, self.bleed, self.catalogue.source.name)
@@ -78,13 +85,16 @@ class Faces:
     def back(self) -> CardFace:
         return card_back(self.catalogue, self.card_mm, self.bleed)
 
+    def aid(self) -> CardFace:
+        return aid_face(self.catalogue, self.lang, self.card_mm, self.bleed)
 
-def _faces(catalogue: Catalogue, lang: str, card_mm, bleed: float) -> Faces:
+
+def _faces(catalogue: Catalogue, lang: str, card_mm, bleed: float, aids: int = 0) -> Faces:
     """The deck's card types, once each; refuses an empty deck before anything is drawn or written."""
     cards = [card for card in catalogue.cards if card.count > 0]
     if not cards:
         raise UserError(f"{deck_origin(catalogue)}: the deck has no cards to export (every count is 0)")
-    return Faces(catalogue, cards, lang, tuple(card_mm), bleed)
+    return Faces(catalogue, cards, lang, tuple(card_mm), bleed, aids)
 
 
 def _back_file(catalogue: Catalogue, ext: str = "png") -> str:
@@ -112,7 +122,12 @@ def export_png(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, lang: s
     back_image = card_image(faces.back())
     write_atomic(tmp / back_name, png_bytes(back_image))
     names.append(back_name)
-    rows.append((back_name, "back", catalogue.total, BACK_NAME[lang]))
+    rows.append((back_name, "back", catalogue.total + faces.aids, BACK_NAME[lang]))
+    if faces.aids:
+        aid_name = f"{AID_ID}-{lang}.png"
+        write_atomic(tmp / aid_name, png_bytes(aid_image(faces.aid())))
+        names.append(aid_name)
+        rows.append((aid_name, AID_ID, faces.aids, aid_text(catalogue, lang).title.replace("\u00a0", " ")))
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(("file", "card_id", "count", "name"))
@@ -120,9 +135,10 @@ def export_png(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, lang: s
     write_atomic(tmp / "manifest.csv", buffer.getvalue().encode("utf-8"))
     names.append("manifest.csv")
     size = back_image.size
+    aid = f", the player aid ({faces.aids} copies)" if faces.aids else ""
     return ExportResult("png", out, tuple(out / name for name in names),
                         f"{len(cards)} faces and 1 back of {size[0]} x {size[1]} px ({card_size_name(card_mm)}, "
-                        f"{bleed:g} mm bleed, 300 DPI) for {catalogue.total} cards, and manifest.csv")
+                        f"{bleed:g} mm bleed, 300 DPI) for {catalogue.total} cards{aid}, and manifest.csv")
 
 
 def pdf_single_bytes(catalogue: Catalogue, lang: str, card_mm, bleed: float, faces: Faces | None = None) -> bytes:
@@ -133,11 +149,12 @@ def pdf_single_bytes(catalogue: Catalogue, lang: str, card_mm, bleed: float, fac
     with binary_streams():
         canvas = new_canvas(buffer, page, f"{catalogue.title[lang]}: cards for print services ({lang})",
                             f"{catalogue.total} cards, {card_size_name(card_mm)}, {bleed:g} mm bleed")
-        forms = define_forms(canvas, itertools.chain(faces.every(), [faces.back()]))
+        aids = [faces.aid()] if faces.aids else []
+        forms = define_forms(canvas, itertools.chain(faces.every(), aids, [faces.back()]))
         canvas.setTrimBox((bleed * PT_PER_MM, bleed * PT_PER_MM, (bleed + w) * PT_PER_MM, (bleed + h) * PT_PER_MM))
         canvas.setBleedBox((0, 0, page[0] * PT_PER_MM, page[1] * PT_PER_MM))
-        for card in deck_order(catalogue):
-            for key in (f"card:{card.id}", "back"):
+        for front in [f"card:{card.id}" for card in deck_order(catalogue)] + [AID_KEY] * faces.aids:
+            for key in (front, "back"):
                 place_form(canvas, forms[key], bleed, bleed, w, h)
                 canvas.showPage()
         canvas.save()
@@ -149,8 +166,10 @@ def export_pdf_single(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, 
     data = pdf_single_bytes(catalogue, lang, card_mm, bleed, faces)
     name = f"{catalogue.game}-cards-{lang}.pdf"
     write_atomic(tmp / name, data)
+    total = catalogue.total + faces.aids
+    aid = f" and {faces.aids} player aids" if faces.aids else ""
     return ExportResult("pdf-single", out, (out / name,),
-                        f"{catalogue.total} cards, each face followed by its back, {2 * catalogue.total} pages of "
+                        f"{catalogue.total} cards{aid}, each face followed by its back, {2 * total} pages of "
                         f"{card_mm[0] + 2 * bleed:g} x {card_mm[1] + 2 * bleed:g} mm ({card_size_name(card_mm)} "
                         f"+ {bleed:g} mm bleed)")
 
@@ -215,6 +234,17 @@ def export_tts(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, lang: s
     write_atomic(tmp / back_name, png_bytes(back_image))
     written.append(out / back_name)
     back_uri = (final / back_name).as_uri()
+    aid_uri = None
+    if faces.aids:  # the aid on a sheet of its own (TTS takes at least 2 x 2 cells)
+        aid_cols, aid_rows, aid_cell = tts_grid(1, card_px)
+        aid_cell = cell or aid_cell
+        sheet = Image.new("RGB", (aid_cols * aid_cell[0], aid_rows * aid_cell[1]), (255, 255, 255))
+        image = aid_image(faces.aid())
+        sheet.paste(image if image.size == aid_cell else image.resize(aid_cell, Image.Resampling.LANCZOS), (0, 0))
+        aid_name = f"{AID_ID}-{lang}.png"
+        write_atomic(tmp / aid_name, png_bytes(sheet))
+        written.append(out / aid_name)
+        aid_uri = (final / aid_name).as_uri()
 
     # Cards stretch to TTS's standard card shape; a scale on Z keeps other sizes' proportions.
     scale_z = round((card_mm[1] / card_mm[0]) / (TTS_CARD_MM[1] / TTS_CARD_MM[0]), 4)
@@ -238,20 +268,38 @@ def export_tts(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, lang: s
         "Nickname": title, "Description": f"{len(ids)} cards", "Hands": False, "SidewaysCard": False,
         "DeckIDs": ids, "CustomDeck": custom, "ContainedObjects": contained,
     }
+    objects = [deck]
+    if aid_uri:
+        number = len(sheets) + 1
+        entry = {"FaceURL": aid_uri, "BackURL": back_uri, "NumWidth": aid_cols, "NumHeight": aid_rows,
+                 "BackIsHidden": True, "UniqueBack": False, "Type": 0}
+        aid_title = aid_text(catalogue, lang).title.replace("\u00a0", " ")
+        aids = [{"GUID": _guid(catalogue.game, AID_ID, copy), "Name": "Card", "Transform": _transform(scale_z),
+                 "Nickname": aid_title, "Description": title, "CardID": number * 100,
+                 "CustomDeck": {str(number): entry}, "Hands": True, "SidewaysCard": False}
+                for copy in range(faces.aids)]
+        aid_deck = {"GUID": _guid(catalogue.game, AID_ID, "deck"), "Name": "DeckCustom",
+                    "Transform": {**_transform(scale_z), "posX": 3.0}, "Nickname": aid_title,
+                    "Description": f"{faces.aids} cards", "Hands": False, "SidewaysCard": False,
+                    "DeckIDs": [number * 100] * faces.aids, "CustomDeck": {str(number): entry},
+                    "ContainedObjects": aids}
+        objects.append(aid_deck)
     saved = {"SaveName": title, "GameMode": "", "Date": "", "Table": "", "Sky": "", "Note": "", "Rules": "",
-             "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": [deck], "TabStates": {},
+             "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": objects, "TabStates": {},
              "VersionNumber": ""}
     json_name = f"{catalogue.game}-{lang}.json"
     write_atomic(tmp / json_name, (json.dumps(saved, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
     written.append(out / json_name)
     shape = ", ".join(f"{cols} x {rows}" for _, _, cols, rows, _ in sheets)
+    aid = f" and a deck of {faces.aids} player aids beside it" if faces.aids else ""
     return ExportResult("tts", out, tuple(written),
-                        f"{len(ids)} cards ({len(cards)} faces) on {len(sheets)} deck sheet(s) of {shape} cards, "
+                        f"{len(ids)} cards ({len(cards)} faces) on {len(sheets)} deck sheet(s) of {shape} cards{aid}, "
                         f"{cell[0]} x {cell[1]} px each; load {json_name} from TTS's Saved Objects")
 
 
 def export_cards(catalogue: Catalogue, target: str, out: str | Path, lang: str = "en",
-                 card_mm: tuple[float, float] = CARD_SIZES["poker"], bleed: float = 3.0) -> ExportResult:
+                 card_mm: tuple[float, float] = CARD_SIZES["poker"], bleed: float = 3.0,
+                 aids: bool = False) -> ExportResult:
     """Write the ``target`` files into the folder ``out``, whole: the folder is built beside ``out``
     and renamed into place at the end, replacing an earlier export whole (none of its files stay
     behind), so an interrupted or failed run leaves ``out`` as it was."""
@@ -261,7 +309,8 @@ def export_cards(catalogue: Catalogue, target: str, out: str | Path, lang: str =
         raise UserError(f"--lang {lang}: unknown language (choose from {', '.join(LANGS)})")
     check_bleed(bleed)
     out = Path(out)
-    faces = _faces(catalogue, lang, card_mm, 0.0 if target == "tts" else bleed)  # TTS cuts at the trim
+    faces = _faces(catalogue, lang, card_mm, 0.0 if target == "tts" else bleed,  # TTS cuts at the trim
+                   aid_copies(catalogue) if aids else 0)
     if target == "png":
         _check_file_names(catalogue, faces.cards)
     with atomic_folder(out) as tmp:

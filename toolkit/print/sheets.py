@@ -19,6 +19,7 @@ from toolkit.cards.render import (
 from toolkit.catalogue.model import LANGS, Catalogue, CardType
 from toolkit.errors import UserError
 from toolkit.print import tokens as token_art
+from toolkit.print.aids import KEY as AID_KEY, aid_copies, aid_face
 from toolkit.print.layout import (
     DEFAULT_MARGIN,
     Rect,
@@ -28,7 +29,7 @@ from toolkit.print.layout import (
     sheet_layout,
     token_grid,
 )
-from toolkit.print.origin import deck_origin
+from toolkit.catalogue.origin import deck_origin
 from toolkit.print.pdf import binary_streams, define_forms, new_canvas, place_form
 
 MARK_WIDTH_PT = 0.3
@@ -66,6 +67,7 @@ class PrintResult:
     card_sheets: int
     token_sheets: int
     card_mm: tuple[float, float]
+    aids: int = 0  # player aids printed after the cards, on the same sheets
 
     @property
     def sheets(self) -> int:
@@ -79,7 +81,8 @@ class PrintResult:
         def n(count: int, what: str) -> str:
             return f"{count} {what}{'' if count == 1 else 's'}"
 
-        where = f"{n(self.cards, 'card')} on {n(self.card_sheets, 'sheet')}"
+        aids = f" and {n(self.aids, 'player aid')}" if self.aids else ""
+        where = f"{n(self.cards, 'card')}{aids} on {n(self.card_sheets, 'sheet')}"
         if self.tokens:
             where += f" + {n(self.tokens, 'token')} on {n(self.token_sheets, 'sheet')} ({self.sheets} in all)"
         return (f"{where}, {n(len(self.pages), 'page')}: {grid.cols} x {grid.rows} "
@@ -91,16 +94,15 @@ def deck_order(catalogue: Catalogue) -> list[CardType]:
     return [card for card in catalogue.cards for _ in range(card.count)]
 
 
-def plan_pages(catalogue: Catalogue, layout: SheetLayout, crop: bool = True) -> list[PagePlan]:
+def plan_pages(catalogue: Catalogue, layout: SheetLayout, crop: bool = True, aids: int = 0) -> list[PagePlan]:
     """Every page of the PDF, as geometry: card sheets (each followed by its backs for duplex
-    long/short), then the token sheets."""
-    deck = deck_order(catalogue)
+    long/short), the ``aids`` player aids going on after the last card, then the token sheets."""
+    keys = [f"card:{card.id}" for card in deck_order(catalogue)] + [AID_KEY] * aids
     slots = layout.grid.slots()
-    w, h = layout.grid.card
     pages: list[PagePlan] = []
-    for start in range(0, len(deck), len(slots)):
-        batch = deck[start:start + len(slots)]
-        fronts = [Placed(f"card:{card.id}", rect) for card, rect in zip(batch, slots)]
+    for start in range(0, len(keys), len(slots)):
+        batch = keys[start:start + len(slots)]
+        fronts = [Placed(key, rect) for key, rect in zip(batch, slots)]
         marks = tuple(crop_marks(layout, [p.rect for p in fronts])) if crop else ()
         backs = []
         if layout.axis is not None:
@@ -148,8 +150,10 @@ def _draw_fold(canvas: Canvas, fold: Segment) -> None:
 
 def print_cards(catalogue: Catalogue, lang: str = "en", paper: str = "a4",
                 card_mm: tuple[float, float] = CARD_SIZES["poker"], bleed: float = 0.0, gutter: float = 0.0,
-                margin: float = DEFAULT_MARGIN, duplex: str = "long", crop: bool = True) -> PrintResult:
-    """The print-and-play PDF of the whole deck (and the catalogue's tokens), as bytes."""
+                margin: float = DEFAULT_MARGIN, duplex: str = "long", crop: bool = True,
+                aids: bool = False) -> PrintResult:
+    """The print-and-play PDF of the whole deck (and the catalogue's tokens), as bytes; with
+    ``aids``, a player aid for each player after the cards, with the deck's back behind it."""
     if lang not in LANGS:
         raise UserError(f"--lang {lang}: unknown language (choose from {', '.join(LANGS)})")
     check_bleed(bleed)
@@ -157,11 +161,14 @@ def print_cards(catalogue: Catalogue, lang: str = "en", paper: str = "a4",
     deck = deck_order(catalogue)
     if not deck:
         raise UserError(f"{deck_origin(catalogue)}: the deck has no cards to print (every count is 0)")
-    pages = plan_pages(catalogue, layout, crop)
+    copies = aid_copies(catalogue) if aids else 0
+    pages = plan_pages(catalogue, layout, crop, copies)
     distinct = list(dict.fromkeys(card.id for card in deck))
     # Each face is drawn into the PDF once and let go: holding every card type's 300 DPI art at once
     # would take gigabytes for a deck of hundreds of types.
     faces = (card_face(catalogue.card(card_id), lang, card_mm, bleed, catalogue.source.name) for card_id in distinct)
+    if copies:
+        faces = itertools.chain(faces, [aid_face(catalogue, lang, card_mm, bleed)])
     if layout.axis is not None:
         faces = itertools.chain(faces, [card_back(catalogue, card_mm, bleed)])
     w, h = card_mm
@@ -189,5 +196,5 @@ def print_cards(catalogue: Catalogue, lang: str = "en", paper: str = "a4",
     return PrintResult(
         pdf=buffer.getvalue(), layout=layout, pages=tuple(pages), cards=len(deck),
         tokens=sum(len(p.tokens) for p in token_pages), card_sheets=len(card_pages),
-        token_sheets=len(token_pages), card_mm=tuple(card_mm),
+        token_sheets=len(token_pages), card_mm=tuple(card_mm), aids=copies,
     )

@@ -44,7 +44,6 @@ def variants(game: str) -> dict[str, str]:
 
 
 def build_rulebook(catalogue: Catalogue, lang: str = "en", paper: str = "a4", booklet: bool = False) -> RulebookResult:
-    from toolkit.print.origin import changed_by_set
     from toolkit.rulebook.booklet import impose
     from toolkit.rulebook.deck import check_deck
     from toolkit.rulebook.facts import Facts
@@ -63,18 +62,16 @@ def build_rulebook(catalogue: Catalogue, lang: str = "en", paper: str = "a4", bo
     langs = lang.split("+")
     sources = {code: both[code] for code in langs}
 
-    # The catalogue's note may quote the file's counts: after --set it gives way to the text's own line.
-    changed = bool(changed_by_set(catalogue))
     odds = Odds(catalogue)
     engine_variants = variants(game)
     facts = {code: Facts(catalogue, code, odds, engine_variants) for code in langs}
-    for code in langs:
-        if changed:
-            facts[code].note_override = facts[code].plain(sources[code].meta["modified"])
     story = Story(catalogue, sources, facts, geometry(paper, booklet))
-    title = " / ".join(f"{catalogue.title[code]}" for code in langs)
-    pdf, pages = build_pdf(story, title=f"{title}: rules" if lang != "ru" else f"{title}: правила игры",
-                           subject=f"{catalogue.title['en']} rulebook ({lang})")
+    # The document's properties speak the book's language (both of them, Russian first, for ru+en).
+    heading = {"ru": "{}: правила игры", "en": "{}: rules of play"}
+    subject = {"ru": "Правила карточной игры «{}»", "en": "Rules of the card game {}"}
+    title = " / ".join(heading[code].format(catalogue.title[code]) for code in langs)
+    pdf, pages = build_pdf(story, title=title,
+                           subject=" / ".join(subject[code].format(catalogue.title[code]) for code in langs))
     for code in langs:
         missing = [name for name in engine_variants if name not in facts[code].used_variants]
         if missing:

@@ -3,14 +3,14 @@
 A rulebook tells players how a game goes and quotes its odds; for a deck with which the game cannot
 be played to its end (no cards, no castle or palace that can be finished, too few cards to deal) there
 is nothing true to print, so it is refused with one line that names the user's input: the ``--set``
-options that made the deck so, or the catalogue file's fields (see :mod:`toolkit.print.origin`).
+options that made the deck so, or the catalogue file's fields (see :mod:`toolkit.catalogue.origin`).
 """
 
 from __future__ import annotations
 
 from toolkit.catalogue.model import Catalogue
 from toolkit.errors import UserError
-from toolkit.print.origin import deck_origin
+from toolkit.catalogue.origin import deck_origin
 
 
 class DeckError(UserError):

@@ -6,20 +6,24 @@ number, e.g. ``{count:witch|ведьма|ведьмы|ведьм}`` -> ``7 ве�
 
 =========================  ===========================================================
 ``{title}``                the game's title
-``{note}``                 the catalogue's note (e.g. that the composition is our default)
 ``{players_min}`` #        fewest players; ``{players_max}`` # most players
 ``{age}`` #                the youngest age
 ``{minutes_min}`` #        shortest playing time; ``{minutes_max}`` # longest
 ``{total}`` #              cards in the deck
 ``{count:ID}`` #           copies of card ``ID``
 ``{kind:KIND}`` #          cards of kind ``KIND`` (all colours together)
+``{each:KIND}`` #          cards of kind ``KIND`` in each colour (``2–6`` when the colours differ)
 ``{name:ID}``              card ``ID``'s name; ``{lname:ID}`` the same in lower case
 ``{colours}`` #            how many colours; ``{colour_names}`` their names as a list
 ``{colour:ID}``            one colour's name
 ``{rule:NAME}`` #          a rule number (``castle_size``, ``hand_size``, ``goal`` ...)
 ``{token:ID}`` #           copies of token ``ID``; ``{token_value:ID}`` # its value
 ``{tokens_total}`` #       tokens in all
-``{variant:NAME}``         a rules variant by the engine's name (checked against its list)
+``{variant:NAME}``         a rules variant, printed by its name for players (``VARIANT_NAMES``);
+                           ``NAME`` is the engine's (checked against its list)
+``{form:ID|form|form}``    only the form that agrees with the count of card ``ID`` (or rule
+                           ``ID``), the number not printed: ``{count:fairy|fairy|fairies},
+                           {form:fairy|who protects|who protect}`` -> ``1 fairy, who protects``
 ``{odds:NAME}`` #          a figure from the solver (see ``figures.NAMES``)
 =========================  ===========================================================
 
@@ -42,6 +46,7 @@ from babel.numbers import format_percent as babel_percent
 
 from toolkit.catalogue.model import GAME_KINDS, Catalogue
 from toolkit.errors import UserError
+from toolkit.typography import bind
 from toolkit.rulebook.deck import DeckError
 from toolkit.rulebook.figures import Odds
 from toolkit.rulebook.markup import PLACEHOLDER, Piece
@@ -50,6 +55,18 @@ NBSP = "\u00a0"
 FORMS = {"ru": ("one", "few", "many"), "en": ("one", "other")}
 DIGITS = 2
 STAR = "\ue000"  # a '*' inside a value, kept out of the emphasis markup
+
+# The names players see for the engines' variants (toolkit/games/<game>.py, VARIANTS); the engine's
+# ids stay on the command line. A variant the engine gains needs a name here in both languages.
+VARIANT_NAMES = {
+    "diamonds-to-discard": {"ru": "Бриллианты — в сброс", "en": "Diamonds to the discard"},
+    "free-colour": {"ru": "Свободный цвет", "en": "A free colour"},
+    "exchange-face-up": {"ru": "Обмен в открытую", "en": "Open exchange"},
+    "palaces-to-pile": {"ru": "Дворцы — обратно в колоду", "en": "Palaces back to the pile"},
+    "one-per-colour": {"ru": "Один дворец на цвет", "en": "One palace per colour"},
+    "short-two-player": {"ru": "Короткая дуэль", "en": "A short duel"},
+    "ruins-card-to-clear": {"ru": "Руины против руин", "en": "Ruins against ruins"},
+}
 
 
 def _decimal(value: Fraction | float | int) -> Decimal:
@@ -95,14 +112,14 @@ class Facts:
     def __init__(self, catalogue: Catalogue, lang: str, odds: Odds, variants: dict[str, str]):
         self.catalogue, self.lang, self.odds, self.variants = catalogue, lang, odds, variants
         self.used_variants: set[str] = set()
-        self.note_override: str | None = None  # the text's 'modified:' line, when --set changed the deck
 
     # --- one placeholder ------------------------------------------------------------------------
 
     def value(self, key: str, arg: str | None, where: str) -> tuple[str, object | None, bool]:
         """(text, the number for noun forms or None, whether the text is already markup)."""
         c, lang = self.catalogue, self.lang
-        needs_arg = {"count", "kind", "name", "lname", "colour", "rule", "token", "token_value", "variant", "odds"}
+        needs_arg = {"count", "kind", "each", "name", "lname", "colour", "rule", "token", "token_value", "variant", "odds",
+                     "form"}
         if key in needs_arg and not arg:
             raise UserError(f"{where}: {{{key}}} needs an argument, e.g. {{{key}:...}}")
         if key not in needs_arg and arg:
@@ -116,8 +133,6 @@ class Facts:
             return self.number(numbers[key]), numbers[key], False
         if key == "title":
             return c.title[lang], None, False
-        if key == "note":
-            return (self.note_override if self.note_override is not None else c.note[lang]), None, False
         if key == "colour_names":
             return format_list([colour.name[lang] for colour in c.colours], locale=lang), None, False
         if key in ("count", "name", "lname"):
@@ -126,12 +141,17 @@ class Facts:
                 return self.number(card.count), card.count, False
             name = card.name[lang]
             return (name[:1].lower() + name[1:] if key == "lname" else name), None, False
-        if key == "kind":
+        if key in ("kind", "each"):
             if arg not in GAME_KINDS[c.game]:
                 raise UserError(f"{where}: {{kind:{arg}}}: no card kind '{arg}' in {c.game} "
                                 f"(kinds: {', '.join(GAME_KINDS[c.game])})")
-            n = c.count_of_kind(arg)
-            return self.number(n), n, False
+            if key == "kind":
+                n = c.count_of_kind(arg)
+                return self.number(n), n, False
+            counts = [sum(card.count for card in c.cards if card.kind == arg and card.colour == colour.id)
+                      for colour in c.colours]
+            low, high = min(counts, default=0), max(counts, default=0)
+            return (self.number(low) if low == high else f"{self.number(low)}–{self.number(high)}"), high, False
         if key == "colour":
             try:
                 return c.colour(arg).name[lang], None, False
@@ -154,8 +174,20 @@ class Facts:
             if arg not in self.variants:
                 raise UserError(f"{where}: {{variant:{arg}}}: the {c.game} engine has no variant '{arg}' "
                                 f"(variants: {', '.join(self.variants)})")
+            name = VARIANT_NAMES.get(arg, {}).get(lang)
+            if name is None:
+                raise UserError(f"{where}: {{variant:{arg}}}: the variant has no {lang} name for players "
+                                "(add it to VARIANT_NAMES in toolkit/rulebook/facts.py)")
             self.used_variants.add(arg)
-            return f'<font name="PTSans-Bold">{escape(arg)}</font>', None, True
+            return f'<font name="PTSans-Bold">{escape(name)}</font>', None, True
+        if key == "form":
+            if any(card.id == arg for card in c.cards):
+                n = self._card(arg, where).count
+            elif arg in c.rules:
+                n = c.rules[arg]
+            else:
+                raise UserError(f"{where}: {{form:{arg}}}: no card or rule '{arg}' in {c.source.name}")
+            return "", n, False
         if key == "odds":
             try:
                 figure = self.odds.figure(arg)
@@ -195,7 +227,9 @@ class Facts:
             if number is None:
                 raise UserError(f"{where}: {match.group(0)}: only a number takes noun forms")
             noun = plural(number, forms[1:].split("|"), self.lang, f"{where}: {match.group(0)}")
-            text = f"{text}{NBSP}{escape(noun)}"
+            text = escape(noun) if key == "form" else f"{text}{NBSP}{escape(noun)}"
+        elif key == "form":
+            raise UserError(f"{where}: {match.group(0)}: {{form:...}} needs the forms to choose from")
         return text.replace("*", STAR)
 
     # --- a piece of text --------------------------------------------------------------------------
@@ -224,7 +258,7 @@ class Facts:
         text = re.sub(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])", r"<i>\1</i>", text)
         if "*" in text:
             raise UserError(f"{pieces[0].where}: an unmatched * (emphasis is **bold** or *italic*)")
-        return typography(text.replace(STAR, "*"), self.lang)
+        return bind(text.replace(STAR, "*"), self.lang, markup=True)
 
     def plain(self, piece: Piece) -> str:
         """A piece as plain text (chart labels): placeholders filled in, no markup."""
@@ -232,15 +266,3 @@ class Facts:
         return re.sub(r"<[^>]+>", "", text).replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
 
 
-_SHORT_RU = re.compile(r"(?<![\w\-])([А-Яа-яЁё]{1,2}) ")
-
-
-def typography(text: str, lang: str) -> str:
-    """No line ends before a dash or after a number followed by a word, and in Russian none after a
-    one- or two-letter word."""
-    text = text.replace(" - ", " — " if lang == "ru" else " – ")
-    text = re.sub(r" ([—–])", NBSP + r"\1", text)
-    text = re.sub(r"(?<![\w.,])(\d+) (?=[^\W\d_]{2,})", r"\1" + NBSP, text)  # "70 cards" stays on one line
-    if lang == "ru":
-        text = _SHORT_RU.sub(lambda m: m.group(1) + NBSP, text)
-    return text

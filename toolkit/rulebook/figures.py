@@ -17,13 +17,13 @@ from fractions import Fraction
 
 from toolkit.catalogue.model import GAME_KINDS, Catalogue
 from toolkit.errors import UserError
-from toolkit.print.origin import deck_origin
+from toolkit.catalogue.origin import deck_origin
 from toolkit.rulebook.deck import DeckError
 from toolkit.sim.stats import Z95
 
 # Palaces' first palace cannot be solved exactly on a real deck (the chain is far too large): it is
-# always simulated (the text speaks of simulated games and their chart, which a tiny deck solved
-# exactly would not have), with a fixed seed, so the same deck gives the same figures and bytes.
+# always simulated (the text gives an average "about" so many turns and its chart, which a tiny deck
+# solved exactly would not have), with a fixed seed, so the same deck gives the same figures and bytes.
 FIRST_PALACE = {"max_states": 1, "games": 2000, "seed": 1}
 # The rulebook prints exact solo odds only: when the exact chain is out of reach, the solver's
 # simulated answer is refused, so it plays as few games as it may.

@@ -8,8 +8,10 @@ Two page layouts share one story:
   two-up on the sheet in saddle-stitch order.
 
 Headings keep with what follows them (no heading ends a column), paragraphs leave no single line
-behind at a column's foot or head, long words are hyphenated with pyphen's dictionaries for the
-block's language (and any word that still does not fit is split, so no line runs over its column).
+behind at a column's foot or head, no line ends where :func:`toolkit.typography.bind` forbids it
+(``хотя бы``, ``в замок``, ``3 карты``), long words are hyphenated with pyphen's dictionaries for the
+block's language, bold ones too (and any word that still does not fit is split, so no line runs over
+its column), and a justified line's spaces may shrink by up to 15 % before a word goes to the next.
 The PDF is built with ``invariant=1``: the same inputs give the same bytes.
 """
 
@@ -41,6 +43,7 @@ from toolkit.print import tokens as token_art
 from toolkit.print.pdf import binary_streams
 from toolkit.rulebook.facts import NBSP, Facts, format_number
 from toolkit.rulebook.markup import Block, Section, Source
+from toolkit.typography import bind
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 INK = colors.HexColor("#1d1d1f")
@@ -96,20 +99,35 @@ _TAG = re.compile(r"(<[^>]*>|&[a-z]+;|&#\d+;)")
 def hyphenate(markup: str, lang: str) -> str:
     """Soft hyphens (U+00AD) at the break points pyphen's dictionary allows for ``lang``, in every
     word of six letters or more outside tags. reportlab breaks a line at one of them, with a visible
-    hyphen, only when the word would not fit. Words joined by a hyphen (variant names) stay whole."""
+    hyphen, only when the word would not fit. Words joined by a hyphen (variant names) stay whole.
+    A no-break space is never a break point, so a long word may be hyphenated inside a group that
+    :func:`toolkit.typography.bind` holds together (``хотя бы 3 брил-/лианта``), but the group's
+    short words always stay with the part of it next to them."""
     dictionary = _pyphen(lang)
     if dictionary is None:
         return markup
     parts = _TAG.split(markup)
-    bold = 0
+
+    def word(match: re.Match, last: bool) -> str:
+        text, end = match.string, match.end()
+        # reportlab mishandles a word with soft hyphens that ends a run of text before a tag: it drops
+        # the space after it ("exactly <b>one</b>" came out "exactlyone"), or doubles the space after
+        # the part it carries to the next line. That word is left whole; all others, bold or not,
+        # may be hyphenated, so that a bold question leaves no wide gaps in its lines.
+        if not last and " " not in text[end:].rstrip(" "):  # the run's last word, punctuation and all
+            return match.group(0)
+        return dictionary.inserted(match.group(0), hyphen=SHY)
+
     for i, part in enumerate(parts):
-        if i % 2:  # a tag
-            bold += {"<b>": 1, "</b>": -1}.get(part, 0)
-        elif not bold:
-            # Not inside bold: reportlab adds a space's width to a line after it splits a bold word
-            # in a paragraph of several fonts, and bold runs are short lead-ins anyway.
-            parts[i] = _WORD.sub(lambda m: dictionary.inserted(m.group(0), hyphen=SHY), part)
+        if not i % 2:  # not a tag
+            parts[i] = _WORD.sub(lambda m: word(m, i == len(parts) - 1), part)
     return "".join(parts)
+
+
+def typeset(markup: str, lang: str) -> str:
+    """A paragraph's markup ready for reportlab: no-break spaces where no line may end, then soft
+    hyphens."""
+    return hyphenate(bind(markup, lang, markup=True), lang)
 
 
 # --- page geometry ---------------------------------------------------------------------------------
@@ -172,7 +190,7 @@ class Styles:
         key = f"{lang}:{kind}"
         if key not in self._body:
             base = dict(fontName="PTSerif-Regular", fontSize=self.size, leading=self.lead, textColor=INK,
-                        alignment=TA_JUSTIFY, splitLongWords=1, spaceShrinkage=0, allowWidows=0, allowOrphans=0, spaceAfter=round(self.lead * 0.45, 2))
+                        alignment=TA_JUSTIFY, splitLongWords=1, spaceShrinkage=0.15, allowWidows=0, allowOrphans=0, spaceAfter=round(self.lead * 0.45, 2))
             if kind == "bullets":
                 base.update(leftIndent=11, bulletIndent=2.5, bulletFontName="PTSerif-Regular",
                             spaceAfter=round(self.lead * 0.2, 2))
@@ -336,7 +354,8 @@ class Story:
             f'{titles[0]}<font color="#{MUTED.hexval()[2:]}"> / {titles[1]}</font>')
         out.append(Paragraph(title, title_style))
         for lang in self.langs:
-            out.append(Paragraph(self.facts[lang].markup([self.sources[lang].meta["tagline"]]), tagline_style))
+            out.append(Paragraph(bind(self.facts[lang].markup([self.sources[lang].meta["tagline"]]), lang, markup=True),
+                                 tagline_style))
         for lang in self.langs:
             out.append(Paragraph(self.facts[lang].markup([self.sources[lang].meta["facts"]]), facts_style))
         return out
@@ -367,7 +386,7 @@ class Story:
 
     def section(self, parts: list[Section]) -> list:
         s = self.styles
-        heads = [self.facts[lang].markup([part.heading]) for lang, part in zip(self.langs, parts)]
+        heads = [bind(self.facts[lang].markup([part.heading]), lang, markup=True) for lang, part in zip(self.langs, parts)]
         heading = heads[0] if len(heads) == 1 else f'{heads[0]}<font color="#{MUTED.hexval()[2:]}"> / {heads[1]}</font>'
         out: list = [Paragraph(heading, s.h2)]
         for lang, part in zip(self.langs, parts):
@@ -384,15 +403,15 @@ class Story:
             prefix = ""
         for block in blocks:
             if block.kind == "para":
-                out.append(Paragraph(prefix + hyphenate(facts.markup(block.items[0]), lang), s.body(lang)))
+                out.append(Paragraph(prefix + typeset(facts.markup(block.items[0]), lang), s.body(lang)))
             elif block.kind == "sub":
-                out.append(Paragraph(facts.markup(block.items[0]), s.h3))
+                out.append(Paragraph(bind(facts.markup(block.items[0]), lang, markup=True), s.h3))
             elif block.kind in ("bullets", "steps"):
                 style = s.body(lang, block.kind)
                 items = []
                 for number, item in enumerate(block.items, start=1):
                     bullet = "•" if block.kind == "bullets" else f"{number}."
-                    items.append(Paragraph(hyphenate(facts.markup(item), lang), style, bulletText=bullet))
+                    items.append(Paragraph(typeset(facts.markup(item), lang), style, bulletText=bullet))
                 # The last item keeps the list's bottom margin.
                 items[-1].style = ParagraphStyle(style.name + "-last", parent=style, spaceAfter=s.body(lang).spaceAfter)
                 out.extend(items)
@@ -403,6 +422,10 @@ class Story:
                     out += [self.tokens(lang), Spacer(1, 1.5 * mm)]
             elif block.kind == "figure":
                 out.append(self.figure(block, lang))
+            elif block.kind == "table":
+                from toolkit.rulebook.table_picture import table_picture
+
+                out.append(table_picture(self, block, lang))
             prefix = ""
         return out
 

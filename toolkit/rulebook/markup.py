@@ -22,7 +22,8 @@ original line by line:
   ``{count:witch|ведьма|ведьмы|ведьм}`` in Russian (one|other and one|few|many, chosen by Babel's
   plural rules). A placeholder never spans two lines. Alone on a line, ``{cards}``, ``{tokens}``
   and ``{figure:name|x label|y label}`` are blocks: the cards with their pictures, the tokens, a
-  chart.
+  chart; ``{table:key=label|key=label|...}`` is the picture of the table, each part labelled (the
+  keys are the game's own, see :mod:`toolkit.rulebook.table_picture`).
 
 Every problem is a UserError naming the file and line, e.g.
 ``diamoniak.en.md:14: unknown placeholder {count:wizard} ...``.
@@ -41,7 +42,7 @@ SUBHEADING = re.compile(r"^###\s+(\S.*?)\s*$")
 BULLET = re.compile(r"^-\s+(\S.*)$")
 STEP = re.compile(r"^\d+\.\s+(\S.*)$")
 META = re.compile(r"^([a-z][a-z0-9-]*)\s*:\s*(\S.*?)\s*$")
-BLOCK = re.compile(r"^\{(cards|tokens|figure:[^{}]*)\}$")
+BLOCK = re.compile(r"^\{(cards|tokens|figure:[^{}]*|table:[^{}]*)\}$")
 # {key}, {key:arg}, {key|form|form}, {key:arg|form|form|form}
 PLACEHOLDER = re.compile(r"\{([a-z_]+)(?::([A-Za-z0-9_.-]+))?((?:\|[^{}|]*)*)\}")
 META_KEYS = ("tagline", "facts", "footer", "modified")
@@ -63,12 +64,13 @@ class Piece:
 @dataclass(frozen=True)
 class Block:
     """A paragraph (``para``), minor heading (``sub``), list (``bullets``, ``steps``: one tuple of
-    pieces per item), or a block placeholder (``cards``, ``tokens``, ``figure``)."""
+    pieces per item), or a block placeholder (``cards``, ``tokens``, ``figure``, ``table``: its
+    labels are its items, one piece each, and its keys its args)."""
 
     kind: str
     items: tuple[tuple[Piece, ...], ...]
     line: int
-    args: tuple[str, ...] = ()  # figure: name, x label, y label
+    args: tuple[str, ...] = ()  # figure: name, x label, y label; table: the labels' keys
 
 
 @dataclass(frozen=True)
@@ -109,6 +111,8 @@ class Source:
                     found.append((block.kind, None, f"{self.file}:{block.line}"))
                 elif block.kind == "figure":
                     found.append(("figure", block.args[0], f"{self.file}:{block.line}"))
+                elif block.kind == "table":
+                    found.append(("table", ",".join(block.args), f"{self.file}:{block.line}"))
         return found
 
 
@@ -203,6 +207,8 @@ def parse(text: str, file: str) -> Source:
                 if not figure or len(args) != 2 or not all(a.strip() for a in args):
                     raise fail(number, "a figure is {figure:name|x axis label|y axis label}")
                 blocks.append(Block("figure", (), number, (figure, *(a.strip() for a in args))))
+            elif name.startswith("table:"):
+                blocks.append(_table(name.split(":", 1)[1], args, file, number, fail))
             else:
                 if args:
                     raise fail(number, f"{{{name}}} takes no arguments")
@@ -262,10 +268,27 @@ def _section_keys(section: Section) -> list[str]:
             keys.append("{" + block.kind + "}")
         elif block.kind == "figure":
             keys.append("{figure:" + block.args[0] + "}")
+        elif block.kind == "table":
+            keys.append("{table:" + ",".join(sorted(block.args)) + "}")
         for item in block.items:
             for piece in item:
                 keys.extend(_key(match) for match in PLACEHOLDER.finditer(piece.text))
     return sorted(keys)
+
+
+def _table(first: str, rest: list[str], file: str, number: int, fail) -> Block:
+    """``{table:key=label|key=label|...}``: the labels become the block's items, the keys its args."""
+    keys, labels = [], []
+    for part in (first, *rest):
+        key, sep, label = part.partition("=")
+        key, label = key.strip(), label.strip()
+        if not sep or not re.fullmatch(r"[a-z][a-z0-9-]*", key) or not label:
+            raise fail(number, "a table picture is {table:key=label|key=label|...}, e.g. {table:pile=Draw pile|...}")
+        if key in keys:
+            raise fail(number, f"the table picture's label '{key}' is given twice")
+        keys.append(key)
+        labels.append((Piece(label, file, number),))
+    return Block("table", tuple(labels), number, tuple(keys))
 
 
 def _key(match: re.Match) -> str:

@@ -158,6 +158,8 @@ class DiamoniakPolicy:
     def name(self) -> str:
         return f"{self.draw.name},{self.witch.name},{self.buy.name}"
 
+    deterministic = True  # every rule decides from the state alone
+
     def act(self, state) -> tuple:
         if state.phase == "turn":
             seller = self.buy.choose(state)
@@ -183,27 +185,41 @@ _FIXED = {
     "buy-most": ("buy", BuyFromRichest()),
     "never-buy": ("buy", NeverBuy()),
 }
-_NUMBERED = {"stop-after": ("draw", StopAfter, 1), "risk": ("draw", StopAtRisk, 0), "odds": ("draw", StopAtOdds, 1)}
+# numbered rules: decision, factory, smallest and largest number (a deck holds at most 1,000 cards)
+_NUMBERED = {"stop-after": ("draw", StopAfter, 1, 1000), "risk": ("draw", StopAtRisk, 0, 1000),
+             "odds": ("draw", StopAtOdds, 1, 100)}
 NAMES = (*_FIXED, "stop-after-K", "risk-H", "odds-P")
 
 
-def parse(text: str) -> DiamoniakPolicy:
-    """``"default"`` or a comma-separated list of rule names, e.g. ``"stop-after-2,never-buy"``."""
+def parse(text: str, option: str | None = None) -> DiamoniakPolicy:
+    """``"default"`` or a comma-separated list of rule names, e.g. ``"stop-after-2,never-buy"``.
+
+    ``option`` is how the user wrote it, for the one-line errors (default ``--policy TEXT``).
+    """
+    option = option or f"--policy {text}"
     parts: dict[str, object] = {}
-    for name in (part.strip() for part in text.split(",")):
-        if name in ("", "default"):
+    names = [part.strip() for part in text.split(",")]
+    if names != ["default"] and "" in names:
+        raise UserError(f"{option}: a rule name is empty (write names between commas, e.g. stop-after-2,never-buy)")
+    for name in names:
+        if name == "default":
             continue
         if name in _FIXED:
             decision, rule = _FIXED[name]
         else:
-            match = re.fullmatch(r"([a-z-]+)-(\d+)", name)
+            match = re.fullmatch(r"([a-z-]+)-([0-9]+)", name)
             if not match or match.group(1) not in _NUMBERED:
-                raise UserError(f"--policy {text}: unknown Diamoniak policy '{name}' (choose from {', '.join(NAMES)})")
-            decision, factory, minimum = _NUMBERED[match.group(1)]
-            if int(match.group(2)) < minimum:
-                raise UserError(f"--policy {text}: '{name}' needs a number >= {minimum}")
-            rule = factory(int(match.group(2)))
+                from toolkit.sim import palaces_policies
+
+                palaces = palaces_policies._known_in(palaces_policies, name)
+                what = f"'{name}' is a Palaces rule, not a Diamoniak one" if palaces else f"unknown Diamoniak policy '{name}'"
+                raise UserError(f"{option}: {what} (choose from {', '.join(NAMES)})")
+            decision, factory, low, high = _NUMBERED[match.group(1)]
+            digits = match.group(2)
+            if len(digits) > len(str(high)) or not low <= int(digits) <= high:
+                raise UserError(f"{option}: '{name}' needs a number from {low} to {high}")
+            rule = factory(int(digits))
         if decision in parts:
-            raise UserError(f"--policy {text}: two rules for the {decision} decision")
+            raise UserError(f"{option}: two rules for the {decision} decision")
         parts[decision] = rule
     return DiamoniakPolicy(**parts)

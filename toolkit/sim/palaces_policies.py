@@ -313,6 +313,11 @@ class PalacesPolicy:
     def name(self) -> str:
         return f"{self.play.name},{self.give.name}"
 
+    @property
+    def deterministic(self) -> bool:
+        """True when the same state always gets the same decision (what an exact chain needs)."""
+        return not isinstance(self.play, _Seeded) and not isinstance(self.give, _Seeded)
+
     def act(self, state) -> tuple:
         if state.phase == "turn":
             return self.play.choose(state, self.give)
@@ -335,23 +340,46 @@ _NUMBERED = {"random": ("play", RandomPlay), "give-random": ("give", GiveRandom)
 NAMES = (*_FIXED, "random-S", "give-random-S")
 
 
-def parse(text: str) -> PalacesPolicy:
-    """``"default"`` or a comma-separated list of rule names, e.g. ``"aggressive,give-random"``."""
+MAX_SEED = 2**63 - 1
+
+
+def _known_in(module, name: str) -> bool:
+    """Is ``name`` one of the rule names of another game's policy module?"""
+    match = re.fullmatch(r"([a-z-]+)-[0-9]+", name)
+    return name in module._FIXED or bool(match and match.group(1) in module._NUMBERED)
+
+
+def parse(text: str, option: str | None = None) -> PalacesPolicy:
+    """``"default"`` or a comma-separated list of rule names, e.g. ``"aggressive,give-random"``.
+
+    ``option`` is how the user wrote it, for the one-line errors (default ``--policy TEXT``).
+    """
+    option = option or f"--policy {text}"
     parts: dict[str, object] = {}
-    for name in (part.strip() for part in text.split(",")):
-        if name in ("", "default"):
+    names = [part.strip() for part in text.split(",")]
+    if names != ["default"] and "" in names:
+        raise UserError(f"{option}: a rule name is empty (write names between commas, e.g. aggressive,give-random)")
+    for name in names:
+        if name == "default":
             continue
         if name in _FIXED:
             decision, make = _FIXED[name]
             rule = make()
         else:
-            match = re.fullmatch(r"([a-z-]+)-(\d+)", name)
+            match = re.fullmatch(r"([a-z-]+)-([0-9]+)", name)
             if not match or match.group(1) not in _NUMBERED:
-                raise UserError(f"--policy {text}: unknown Palaces policy '{name}' (choose from {', '.join(NAMES)})")
+                from toolkit.sim import diamoniak_policies
+
+                what = (f"'{name}' is a Diamoniak rule, not a Palaces one" if _known_in(diamoniak_policies, name)
+                        else f"unknown Palaces policy '{name}'")
+                raise UserError(f"{option}: {what} (choose from {', '.join(NAMES)})")
             decision, factory = _NUMBERED[match.group(1)]
-            rule = factory(int(match.group(2)))
+            digits = match.group(2)
+            if len(digits) > len(str(MAX_SEED)) or int(digits) > MAX_SEED:
+                raise UserError(f"{option}: '{name}' needs a seed from 0 to 2**63-1")
+            rule = factory(int(digits))
         if decision in parts:
-            raise UserError(f"--policy {text}: two rules for the {decision} decision")
+            raise UserError(f"{option}: two rules for the {decision} decision")
         parts[decision] = rule
     if isinstance(parts.get("play"), RandomPlay) and "give" not in parts:
         parts["give"] = GiveRandom(parts["play"].seed)  # a random player is random in every decision

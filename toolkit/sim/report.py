@@ -19,14 +19,18 @@ def text_report(summary: Summary, title: str) -> str:
         lines.append(f"  seat {seat} policy: {policy}")
     if s.variants:
         lines.append(f"  variants: {', '.join(s.variants)}")
-    if s.unfinished:
-        lines.append(f"  {s.unfinished} of {s.games} games could not end (no castle or goal reachable, "
-                     "or past the turn limit); they are left out of the lengths")
+    if s.stalled:
+        lines.append(f"  {s.stalled} of {s.games} games reached a point where nobody can win any more: such a "
+                     "game never ends, so the expected length is infinite")
+    if s.over_limit:
+        lines.append(f"  {s.over_limit} of {s.games} games were still going after {s.turn_limit:,} turns and were "
+                     "stopped")
     if s.mean is None:
         lines.append("no game ended: this composition or policy cannot finish a game")
         return "\n".join(lines)
     unit = "turns" if s.players == 1 else "rounds"
-    lines.append(f"game length ({unit}): mean {s.mean:.3f} ± {s.stderr:.3f} "
+    among = f" of the {s.games - s.unfinished} games that ended (not an expected length)" if s.unfinished else ""
+    lines.append(f"game length ({unit}){among}: mean {s.mean:.3f} ± {s.stderr:.3f} "
                  f"(95% interval {s.ci95[0]:.3f} to {s.ci95[1]:.3f}), median {s.median:g}")
     lines.append("percentiles: " + ", ".join(f"{q}%: {v}" for q, v in s.percentiles.items()))
     for seat, (rate, (low, high)) in enumerate(zip(s.win_rate, s.win_ci), start=1):

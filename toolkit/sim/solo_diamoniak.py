@@ -23,7 +23,8 @@ def applies(game: DiamoniakGame, policy_names: list[str]) -> bool:
 
 
 def run(game: DiamoniakGame, games: int, rng: np.random.Generator, max_turns: int = 10_000) -> dict[str, np.ndarray]:
-    """Play ``games`` solo games; returns per-game arrays: turns (0 = did not end), witches, reshuffles."""
+    """Play ``games`` solo games; returns per-game arrays: turns (0 = did not end), witches, reshuffles,
+    and stalled (True for a game that can never end: its colour has too few cards, or no card is left)."""
     kinds = np.array(game.kinds)
     colours = [c if k == "castle" else None for c, k in zip(game.colours, game.kinds)]
     castle_type = kinds == "castle"
@@ -36,11 +37,13 @@ def run(game: DiamoniakGame, games: int, rng: np.random.Generator, max_turns: in
     colour_total = np.array([game.colour_total(c) if c else 0 for c in colours])
     witch_col = int(np.flatnonzero(witch_type)[0]) if witch_type.any() else -1
     fairy_col = int(np.flatnonzero(fairy_type)[0]) if fairy_type.any() else -1
-    size, takes = game.castle_size, game.witch_takes
+    deck = sum(game.counts)
+    # a witch never takes more than the deck holds; the narrowest integer type that holds every count
+    size, takes = game.castle_size, min(game.witch_takes, deck)
 
     n = games
     ids = np.arange(n)  # which game each row plays; rows are dropped in batches as games end
-    small = np.int16 if sum(game.counts) < 2**15 else np.int32  # narrow rows are faster to sum and scan
+    small = np.int16 if deck < 2**15 else np.int32 if deck < 2**31 else np.int64  # narrow rows scan faster
     pile = np.tile(np.array(game.counts, dtype=small), (n, 1))
     discard = np.zeros_like(pile)
     colour = np.full(n, -1)  # a castle type index standing for the colour; -1 before the first castle card
@@ -51,9 +54,11 @@ def run(game: DiamoniakGame, games: int, rng: np.random.Generator, max_turns: in
     witches = np.zeros(n, dtype=np.int32)
     reshuffles = np.zeros(n, dtype=np.int32)
     running = np.ones(n, dtype=bool)  # rows whose game has not ended (ended rows idle until dropped)
+    stalled = np.zeros(n, dtype=bool)
     out = {"turns": np.zeros(games, dtype=np.int32), "witches": np.zeros(games, dtype=np.int32),
-           "reshuffles": np.zeros(games, dtype=np.int32)}
+           "reshuffles": np.zeros(games, dtype=np.int32), "stalled": np.zeros(games, dtype=bool)}
     if not (colour_total >= size).any():
+        out["stalled"][:] = True
         return out  # no colour has enough cards: no game can end (turns stay 0)
     rows = np.arange(n)
 
@@ -108,13 +113,16 @@ def run(game: DiamoniakGame, games: int, rng: np.random.Generator, max_turns: in
         out["turns"][ids[won]] = turns[won]
         # hopeless: the fixed colour has too few cards in the deck; stuck: nothing left to draw
         hopeless = (colour >= 0) & (colour_total[np.maximum(colour, 0)] < size)
+        stalled |= running & ~won & (hopeless | stuck)
         running &= ~(won | hopeless | stuck | (turns > max_turns))
         if running.sum() * 4 < 3 * ids.size or not running.any():
             ended = ~running
             out["witches"][ids[ended]] = witches[ended]
             out["reshuffles"][ids[ended]] = reshuffles[ended]
+            out["stalled"][ids[ended]] = stalled[ended]
             keep = running
-            ids, pile, discard, colour, castle, junk, fairies, turns, witches, reshuffles, running = (
-                a[keep] for a in (ids, pile, discard, colour, castle, junk, fairies, turns, witches, reshuffles, running))
+            ids, pile, discard, colour, castle, junk, fairies, turns, witches, reshuffles, running, stalled = (
+                a[keep] for a in (ids, pile, discard, colour, castle, junk, fairies, turns, witches, reshuffles,
+                                  running, stalled))
             rows = np.arange(ids.size)
     return out

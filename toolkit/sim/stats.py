@@ -1,13 +1,20 @@
-"""Statistics of a batch of simulated games: length in rounds, its error and interval, win rates."""
+"""Statistics of a batch of simulated games: length in rounds, its error and interval, win rates.
+
+Games are added batch by batch to a ``Tally`` of whole-number counts (a histogram of lengths, wins,
+counter totals), so a run of any number of games takes the same memory, and every figure comes
+from exact integer sums: the same games give the same figures however they were batched.
+"""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
 Z95 = 1.959963984540054  # the 97.5th percentile of the standard normal law
+PERCENTILES = (10, 25, 50, 75, 90, 99)
 
 
 def wilson(successes: int, trials: int) -> tuple[float, float]:
@@ -29,8 +36,8 @@ class Summary:
     variants: tuple[str, ...]
     seed: int
     games: int
-    unfinished: int  # games that could not end (no winner possible, or past the safety limit)
-    mean: float | None
+    unfinished: int  # games that did not end: stalled, or past the turn limit
+    mean: float | None  # over the games that ended only
     stderr: float | None
     ci95: tuple[float, float] | None
     median: float | None
@@ -39,6 +46,15 @@ class Summary:
     win_ci: tuple[tuple[float, float], ...]
     per_game: dict[str, float]  # mean of each counter per game
     at_least_once: dict[str, float]  # share of games in which the counter was >= 1
+    stalled: int = 0  # games that reached a point where nobody can win any more: they can never end
+    turn_limit: int | None = None  # a game still going after this many turns was stopped
+    lengths: tuple[int, ...] = ()  # lengths[r]: games that ended after r rounds (index 0 unused)
+    counts: dict[str, int] | None = None  # games in which each counter was >= 1
+
+    @property
+    def over_limit(self) -> int:
+        """Games stopped at the turn limit: still going, maybe only long."""
+        return self.unfinished - self.stalled
 
     def as_json(self) -> dict:
         return {
@@ -49,6 +65,8 @@ class Summary:
             "seed": self.seed,
             "games": self.games,
             "unfinished": self.unfinished,
+            "stalled": self.stalled,
+            "turn_limit": self.turn_limit,
             "mean_turns": self.mean,
             "stderr_turns": self.stderr,
             "ci95_turns": list(self.ci95) if self.ci95 else None,
@@ -61,36 +79,89 @@ class Summary:
         }
 
 
-def summarise(*, game: str, players: int, policies, variants, seed: int, rounds: np.ndarray,
-              winners: np.ndarray, counters: dict[str, np.ndarray]) -> Summary:
-    """``rounds[i]`` is game i's length in rounds (0 if it did not end), ``winners[i]`` its winning seat (-1: none)."""
-    games = int(rounds.size)
-    done = rounds[rounds > 0].astype(float)
-    if done.size:
-        mean = float(done.mean())
-        stderr = float(done.std(ddof=1) / math.sqrt(done.size)) if done.size > 1 else 0.0
-        ci95 = (mean - Z95 * stderr, mean + Z95 * stderr)
-        median = float(np.median(done))
-        percentiles = {str(q): int(np.percentile(done, q, method="inverted_cdf")) for q in (10, 25, 50, 75, 90, 99)}
-    else:
+class Tally:
+    """Whole-number totals of the games seen so far; ``add`` a batch, ``summary`` at the end."""
+
+    def __init__(self, players: int):
+        self.players = players
+        self.games = 0
+        self.stalled = 0
+        self.lengths = np.zeros(1, dtype=np.int64)  # lengths[r]: games that ended after r rounds
+        self.wins = [0] * players
+        self.sums: dict[str, int] = {}
+        self.positive: dict[str, int] = {}
+
+    def add(self, rounds: np.ndarray, winners: np.ndarray, counters: dict[str, np.ndarray],
+            stalled: np.ndarray | None = None) -> None:
+        """One batch: ``rounds[i]`` is game i's length (0 if it did not end), ``winners[i]`` its winning
+        seat (-1: none), ``stalled[i]`` True if it can never end."""
+        self.games += int(rounds.size)
+        ended = np.bincount(rounds[rounds > 0].astype(np.int64), minlength=1)
+        if ended.size > self.lengths.size:
+            ended[: self.lengths.size] += self.lengths
+            self.lengths = ended
+        else:
+            self.lengths[: ended.size] += ended
+        for seat in range(self.players):
+            self.wins[seat] += int((winners == seat).sum())
+        for name, values in counters.items():
+            self.sums[name] = self.sums.get(name, 0) + int(np.asarray(values, dtype=np.int64).sum())
+            self.positive[name] = self.positive.get(name, 0) + int((np.asarray(values) > 0).sum())
+        if stalled is not None:
+            self.stalled += int(np.count_nonzero(stalled))
+
+    def summary(self, *, game: str, policies, variants, seed: int, turn_limit: int | None = None) -> Summary:
+        games, lengths = self.games, self.lengths
+        done = int(lengths.sum())
         mean = stderr = ci95 = median = None
-        percentiles = {}
-    wins = [int((winners == seat).sum()) for seat in range(players)]
-    return Summary(
-        game=game,
-        players=players,
-        policies=tuple(policies),
-        variants=tuple(variants),
-        seed=seed,
-        games=games,
-        unfinished=games - int(done.size),
-        mean=mean,
-        stderr=stderr,
-        ci95=ci95,
-        median=median,
-        percentiles=percentiles,
-        win_rate=tuple(w / games for w in wins),
-        win_ci=tuple(wilson(w, games) for w in wins),
-        per_game={name: float(values.mean()) for name, values in counters.items()},
-        at_least_once={name: float((values > 0).mean()) for name, values in counters.items()},
-    )
+        percentiles: dict[str, int] = {}
+        if done:
+            values = np.arange(lengths.size, dtype=object)
+            total = int((values * lengths).sum())
+            squares = int((values * values * lengths).sum())
+            mean = total / done
+            if done > 1:  # the sample standard deviation (n - 1), from exact sums
+                variance = Fraction(squares * done - total * total, done * (done - 1))
+                stderr = math.sqrt(variance / done)
+            else:
+                stderr = 0.0
+            ci95 = (mean - Z95 * stderr, mean + Z95 * stderr)
+            cumulative = np.cumsum(lengths)
+
+            def at(rank: int) -> int:  # the rank-th smallest length, from 1
+                return int(np.searchsorted(cumulative, rank))
+
+            median = (at(done // 2 + 1) + at((done + 1) // 2)) / 2
+            # numpy's "inverted_cdf": the smallest length whose share of games reaches q%
+            percentiles = {str(q): at(max(1, -(-done * q // 100))) for q in PERCENTILES}
+        return Summary(
+            game=game,
+            players=self.players,
+            policies=tuple(policies),
+            variants=tuple(variants),
+            seed=seed,
+            games=games,
+            unfinished=games - done,
+            mean=mean,
+            stderr=stderr,
+            ci95=ci95,
+            median=median,
+            percentiles=percentiles,
+            win_rate=tuple(w / games for w in self.wins) if games else (0.0,) * self.players,
+            win_ci=tuple(wilson(w, games) for w in self.wins),
+            per_game={name: total / games for name, total in self.sums.items()} if games else {},
+            at_least_once={name: n / games for name, n in self.positive.items()} if games else {},
+            stalled=self.stalled,
+            turn_limit=turn_limit,
+            lengths=tuple(int(n) for n in lengths),
+            counts=dict(self.positive),
+        )
+
+
+def summarise(*, game: str, players: int, policies, variants, seed: int, rounds: np.ndarray,
+              winners: np.ndarray, counters: dict[str, np.ndarray], stalled: np.ndarray | None = None,
+              turn_limit: int | None = None) -> Summary:
+    """``rounds[i]`` is game i's length in rounds (0 if it did not end), ``winners[i]`` its winning seat (-1: none)."""
+    tally = Tally(players)
+    tally.add(rounds, winners, counters, stalled)
+    return tally.summary(game=game, policies=policies, variants=variants, seed=seed, turn_limit=turn_limit)

@@ -1,0 +1,250 @@
+"""The player aid: its words (placeholders from the catalogue, both languages in step, nothing but
+the game), its fit on the card at every size, and where it is printed and exported: after the
+cards on the print-and-play sheets with its back behind it, and in the png, tts and pdf-single
+exports."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from pypdf import PdfReader
+
+from conftest import ROOT, builtin_doc, write_catalogue
+from test_print_cards import card_rects, page_texts
+from toolkit.catalogue import load
+from toolkit.cards.render import CARD_SIZES, font_metrics
+from toolkit.games.registry import variants as engine_variants
+from toolkit.print import print_cards
+from toolkit.print.aids import aid_text, layout_aid, text_file
+from toolkit.print.export import export_cards
+
+GAMES = ("diamoniak", "palaces")
+LANGS = ("ru", "en")
+AID_FORM = "card-player_aid"
+
+
+def norm(text: str) -> str:
+    return re.sub(r"\s+", " ", text.replace("\u00a0", " ")).strip()
+
+
+def words_of(catalogue, lang) -> str:
+    text = aid_text(catalogue, lang)
+    return norm(" ".join([text.title] + ["".join(t for t, _ in e.runs) for e in text.entries]))
+
+
+# --- the words ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_both_languages_have_the_same_lines_and_placeholders(game):
+    shapes = []
+    for lang in LANGS:
+        source = text_file(game, lang).read_text(encoding="utf-8")
+        lines = [line for line in source.splitlines() if line.strip() and not line.startswith("%%")]
+        kinds = [re.match(r"(title:|## |\d+\. |- |)", line).group(1)[:2] for line in lines]
+        keys = [m.group(1) for line in lines for m in re.finditer(r"\{([a-z_]+(?::[a-z0-9_-]+)?)", line)]
+        shapes.append((kinds, keys))
+    assert shapes[0] == shapes[1]
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", LANGS)
+def test_numbers_and_names_come_from_the_catalogue(tmp_path, game, lang):
+    doc = builtin_doc(game)
+    rule = "price" if game == "diamoniak" else "hand_size"
+    doc["rules"][rule] = 4
+    named = "diamond" if game == "diamoniak" else "flood"
+    card = next(c for c in doc["cards"] if c["id"] == named)
+    card["name"] = {"ru": "Наводнище", "en": "Deluge"} if game == "palaces" else {"ru": "Алмазик", "en": "Gem"}
+    changed = load(path=write_catalogue(tmp_path, doc), require_art=False)
+    text, default = words_of(changed, lang), words_of(load(game), lang)
+    four = {"diamoniak": {"ru": "4 бриллианта", "en": "4 diamonds"}, "palaces": {"ru": "4 карт", "en": "4 cards"}}
+    assert four[game][lang] in text and four[game][lang] not in default
+    assert card["name"][lang] in text and card["name"][lang] not in default
+    assert "{" not in text and "}" not in text
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_aid_speaks_to_players_only(game, lang):
+    text = words_of(load(game), lang).lower()
+    for word in ("toolkit", "program", "simulat", "engine", "catalogue", "variant", "программ", "симул",
+                 "вариант", "каталог", "источник", "source"):
+        assert word not in text, word
+    for variant in engine_variants(game):
+        assert variant not in text
+    if lang == "ru":
+        assert not re.search(r"\bвы\b|\bвас\b|\bваш", text)  # the game's voice is ты
+        assert re.search(r"\bты\b|\bтвой\b|\bтебя\b", text)
+
+
+SEEDS = ROOT.parent / "shared" / "seeds"
+
+
+@pytest.mark.skipif(not SEEDS.is_dir(), reason="the seed texts are not beside the repository")
+def test_no_run_of_nine_words_from_the_seed_texts():
+    def runs(text, n=9):
+        w = re.findall(r"[a-zа-яё0-9]+", text.lower().replace("ё", "е"))
+        return {tuple(w[i:i + n]) for i in range(len(w) - n + 1)}
+
+    seeds = set().union(*(runs(path.read_text(encoding="utf-8")) for path in SEEDS.glob("*.txt")))
+    for path in (ROOT / "toolkit/print/aid_texts").glob("*.md"):
+        assert not runs(path.read_text(encoding="utf-8")) & seeds, path.name
+
+
+# --- the fit ------------------------------------------------------------------------------------------
+
+
+def inside(lines, card_mm) -> bool:
+    w, h = card_mm
+    for line in lines:
+        ascent, descent = font_metrics(line.font)
+        if not (0 <= line.x - line.width / 2 and line.x + line.width / 2 <= w + 1e-6
+                and 0 <= line.y - ascent * line.size and line.y + descent * line.size <= h + 1e-6):
+            return False
+    return True
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("size", ["poker", "mini", "bridge", "tarot"])
+def test_the_whole_text_fits_the_card(game, lang, size):
+    card_mm = CARD_SIZES[size]
+    text = aid_text(load(game), lang)
+    lines, whole = layout_aid(text, card_mm)
+    assert whole and inside(lines, card_mm)
+    shown = norm(" ".join(line.text for line in lines))
+    for entry in text.entries:  # every word is on the card
+        for word in norm("".join(t for t, _ in entry.runs)).split(" "):
+            assert word in shown
+    if size == "mini":
+        assert min(line.size for line in lines) >= 1.25  # 3.5 pt: still printable
+
+
+def test_too_small_a_card_cuts_the_text_but_never_overflows():
+    text = aid_text(load("palaces"), "ru")
+    lines, whole = layout_aid(text, (25.0, 30.0))
+    assert not whole and lines and inside(lines, (25.0, 30.0))
+
+
+# --- print-cards ----------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def diamoniak():
+    return load("diamoniak")
+
+
+def test_print_cards_puts_one_aid_per_player_after_the_cards(diamoniak):
+    plain = print_cards(diamoniak)
+    result = print_cards(diamoniak, aids=True)
+    reader = PdfReader(io.BytesIO(result.pdf))
+    assert result.aids == diamoniak.players[1] == 4
+    assert (len(PdfReader(io.BytesIO(plain.pdf)).pages), len(reader.pages)) == (12, 14)
+    assert result.summary().startswith("54 cards and 4 player aids on 7 sheets, 14 pages")
+    fronts = card_rects(reader, 12)
+    assert [name for name, _ in fronts] == [AID_FORM] * 4
+    assert all(AID_FORM not in name for i in range(12) for name, _ in card_rects(reader, i))
+    # the backs behind the aids: the deck's back, where each aid's back lands after a long-edge flip
+    backs = card_rects(reader, 13)
+    assert [name for name, _ in backs] == ["back"] * 4
+    expected = sorted((r.x, r.y) for r in (result.layout.back_of(p.rect) for p in result.pages[12].cards))
+    got = sorted((x0, y0) for _, (x0, y0, _, _) in backs)
+    assert len(expected) == 4 and all(abs(a[0] - b[0]) < 0.1 and abs(a[1] - b[1]) < 0.1 for a, b in zip(expected, got))
+    text = page_texts(result.pdf)
+    assert "Player aid" in text[12] and "On your turn" in text[12]
+    assert not any("Player aid" in page for page in page_texts(plain.pdf))
+
+
+def test_aids_share_the_last_sheet_of_cards_and_fit_mini_cards():
+    palaces = load("palaces")
+    result = print_cards(palaces, lang="ru", aids=True)
+    assert result.card_sheets == 9 and result.aids == 4  # 70 cards leave 2 places on the 8th sheet
+    reader = PdfReader(io.BytesIO(result.pdf))
+    names = [name for name, _ in card_rects(reader, 14)]
+    assert len(names) == 9 and names[-2:] == [AID_FORM] * 2 and AID_FORM not in names[:-2]
+    assert [name for name, _ in card_rects(reader, 16)] == [AID_FORM] * 2
+    mini = print_cards(palaces, lang="ru", aids=True, card_mm=CARD_SIZES["mini"], duplex="none")
+    texts = page_texts(mini.pdf)
+    last = next(i for i, page in enumerate(texts) if "Памятка игрока" in page)
+    assert norm("Твой ход: одно действие") in norm(texts[last])
+
+
+def test_cli_prints_aids_by_default_and_leaves_them_out_on_request(run, tmp_path):
+    out = tmp_path / "cards.pdf"
+    result = run("print-cards", "--set", "witch=1", "--set", "diamond=2", "--duplex", "none", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert "30 cards and 4 player aids on 4 sheets, 4 pages" in result.output
+    assert any("Player aid" in page for page in page_texts(out.read_bytes()))
+    result = run("print-cards", "--set", "witch=1", "--set", "diamond=2", "--duplex", "none", "--no-aids",
+                 "--out", str(out))
+    assert result.exit_code == 0 and "30 cards on 4 sheets, 4 pages" in result.output
+    assert not any("Player aid" in page for page in page_texts(out.read_bytes()))
+
+
+def test_a_catalogue_without_a_card_the_aid_names_is_one_line(run, tmp_path):
+    doc = builtin_doc("diamoniak")
+    next(c for c in doc["cards"] if c["id"] == "fairy")["id"] = "good-fairy"
+    path = write_catalogue(tmp_path, doc, with_art=False)  # the shipped art
+    out = tmp_path / "cards.pdf"
+    result = run("print-cards", "--catalogue", str(path), "--out", str(out))
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1 and not out.exists()
+    assert "no card with id 'fairy'" in result.stderr and "--no-aids" in result.stderr
+    assert run("print-cards", "--catalogue", str(path), "--no-aids", "--out", str(out)).exit_code == 0
+
+
+# --- export-cards ---------------------------------------------------------------------------------------
+
+
+SMALL = ["castle-red=1", "castle-blue=1", "castle-green=0", "castle-yellow=0", "diamond=1", "witch=1", "fairy=0"]
+
+
+@pytest.fixture(scope="module")
+def small():
+    return load("diamoniak", overrides=SMALL)
+
+
+def test_png_export_has_the_aid_and_its_manifest_row(tmp_path, small):
+    export_cards(small, "png", tmp_path / "out", lang="ru", aids=True)
+    aid = Image.open(tmp_path / "out/player_aid-ru.png")
+    assert aid.size == Image.open(tmp_path / "out/back.png").size == (815, 1110)
+    rows = list(csv.DictReader(io.StringIO((tmp_path / "out/manifest.csv").read_text(encoding="utf-8"))))
+    assert rows[-1] == {"file": "player_aid-ru.png", "card_id": "player_aid", "count": "4", "name": "Памятка игрока"}
+    assert next(r for r in rows if r["card_id"] == "back")["count"] == str(small.total + 4)
+    export_cards(small, "png", tmp_path / "plain", lang="ru")
+    assert not list((tmp_path / "plain").glob("player_aid*"))
+
+
+def test_tts_export_has_the_aids_as_a_deck_of_their_own(tmp_path, small):
+    export_cards(small, "tts", tmp_path / "tts", lang="en", aids=True)
+    saved = json.loads((tmp_path / "tts/diamoniak-en.json").read_text(encoding="utf-8"))
+    deck, aids = saved["ObjectStates"]
+    assert len(deck["ContainedObjects"]) == small.total
+    assert [card["Nickname"] for card in aids["ContainedObjects"]] == ["Player aid"] * 4
+    url = aids["ContainedObjects"][0]["CustomDeck"]["2"]["FaceURL"]
+    assert url.endswith("/player_aid-en.png") and Path(url.removeprefix("file://")).name == "player_aid-en.png"
+    assert (tmp_path / "tts/player_aid-en.png").exists()
+
+
+def test_pdf_single_ends_with_the_aid_pages(tmp_path, small):
+    export_cards(small, "pdf-single", tmp_path / "pdf", lang="en", aids=True)
+    data = (tmp_path / "pdf/diamoniak-cards-en.pdf").read_bytes()
+    texts = page_texts(data)
+    assert len(texts) == 2 * (small.total + 4)
+    aid_pages = [i for i, page in enumerate(texts) if "Player aid" in page]
+    assert aid_pages == list(range(2 * small.total, 2 * small.total + 8, 2))
+
+
+def test_cli_export_takes_the_option(run, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    args = ["export-cards", "--target", "png", *[x for o in SMALL for x in ("--set", o)]]
+    assert run(*args).exit_code == 0
+    assert (tmp_path / "output/diamoniak-png-en/player_aid-en.png").exists()
+    assert run(*args, "--no-aids").exit_code == 0
+    assert not (tmp_path / "output/diamoniak-png-en/player_aid-en.png").exists()

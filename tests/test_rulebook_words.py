@@ -1,0 +1,259 @@
+"""What the printed rulebooks and cards say: they speak to players only (no software, sources,
+statistics or variant ids), the card texts agree with the rules engines, and a clause after a
+counted noun agrees with the count. Every book is built once for the module and read back."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pypdf
+import pytest
+
+from toolkit.catalogue import load
+from toolkit.games.palaces import NO_RUINS, PalacesGame
+from toolkit.rulebook import build_rulebook, variants
+from toolkit.rulebook.facts import VARIANT_NAMES
+
+GAMES = ("diamoniak", "palaces")
+BOOKS = {f"{game}-{lang}": (game, lang, ()) for game in GAMES for lang in ("ru", "en", "ru+en")}
+BOOKS["diamoniak-ru-one"] = ("diamoniak", "ru", ("fairy=1", "witch=1"))
+BOOKS["diamoniak-en-one"] = ("diamoniak", "en", ("fairy=1", "witch=1"))
+BOOKS["palaces-ru-one"] = ("palaces", "ru", ("tower=1",))
+BOOKS["palaces-en-one"] = ("palaces", "en", ("tower=1",))
+
+# Words of the workshop, not of the game table (stems, case-insensitive).
+SOFTWARE = re.compile(r"toolkit|program|программ|simulat|симул|смоделир|confidence|надёжност|надежност"
+                      r"|source|источник|\bcode\b|\bкод|\bengine|движ[оке]|95\s?%|estimate|оценк", re.I)
+
+
+def normalize(text: str) -> str:
+    return re.sub(r"\s+", " ", text.replace("\u00a0", " ").replace("\u00ad", "")).strip()
+
+
+class Book:
+    def __init__(self, game, lang, overrides):
+        self.catalogue = load(game, overrides=list(overrides))
+        result = build_rulebook(self.catalogue, lang)
+        self.reader = pypdf.PdfReader(io.BytesIO(result.pdf))
+        self.text = normalize(" ".join(page.extract_text() for page in self.reader.pages))
+        # pdftotext-style words glued by hyphenation: join "сопер- ника" to check phrases.
+        self.joined = re.sub(r"(\w)- (\w)", r"\1\2", self.text)
+
+
+@pytest.fixture(scope="module")
+def books() -> dict[str, Book]:
+    return {key: Book(*spec) for key, spec in BOOKS.items()}
+
+
+def card_texts(game: str, lang: str, overrides=()) -> dict[str, str]:
+    """What every card prints: its name and its text (the loader fills in the rule numbers)."""
+    catalogue = load(game, overrides=list(overrides), require_art=False)
+    return {card.id: f"{card.name[lang]}. {card.text[lang]}" for card in catalogue.cards}
+
+
+# --- nothing about software, sources or statistics ----------------------------------------------
+
+@pytest.mark.parametrize("key", sorted(BOOKS))
+def test_no_software_word_or_variant_id_is_printed(books, key):
+    book = books[key]
+    found = SOFTWARE.findall(book.joined)
+    assert not found, f"{key}: {found}"
+    for variant in variants(book.catalogue.game):
+        assert variant not in book.joined, f"{key}: the variant id {variant} is printed"
+    # The catalogue's note is for the catalogue and the README, not for players.
+    for lang in ("ru", "en"):
+        note = book.catalogue.note[lang]
+        assert note and normalize(note)[:40] not in book.joined
+
+
+@pytest.mark.parametrize("key", sorted(k for k in BOOKS if not k.endswith("-one")))
+def test_every_variant_is_named_for_players_in_the_books_language(books, key):
+    book = books[key]
+    for variant in variants(book.catalogue.game):
+        for lang in key.split("-", 1)[1].split("+"):
+            assert VARIANT_NAMES[variant][lang] in book.joined, (key, variant, lang)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_no_software_word_on_a_card(game, lang):
+    for card_id, text in card_texts(game, lang).items():
+        assert not SOFTWARE.findall(text), (card_id, text)
+
+
+@pytest.mark.parametrize("key, subject", [("diamoniak-ru", "Правила карточной игры «Диамониак»"),
+                                          ("palaces-en", "Rules of the card game Palaces"),
+                                          ("palaces-ru+en", "Правила карточной игры «Дворцы» / Rules")])
+def test_the_documents_properties_speak_its_language(books, key, subject):
+    meta = books[key].reader.metadata
+    assert meta.subject.startswith(subject), meta.subject
+    if key.endswith("-ru"):
+        assert not re.search(r"[A-Za-z]", meta.title + meta.subject), (meta.title, meta.subject)
+
+
+# --- the cards agree with the engines --------------------------------------------------------------
+
+def palaces_state(variants_on=()):
+    """Player 0 to move in a two-player Palaces game: ruins lie on their own empty building place,
+    they hold a ruins card and an exchange with two towers, the opponent holds three floods."""
+    g = PalacesGame.from_catalogue(load("palaces", require_art=False), players=2, variants=list(variants_on))
+    s = g.new_initial_state()
+    n = len(g.names)
+    ix = g.names.index
+    s.hands = [[0] * n for _ in range(2)]
+    for card in ("ruins", "exchange", "tower", "tower"):
+        s.hands[0][ix(card)] += 1
+    s.hands[1][ix("flood")] += 3
+    s.palaces = [[], []]
+    s.site = [ix("ruins"), NO_RUINS]
+    used = [sum(h[i] for h in s.hands) + (i == ix("ruins")) for i in range(n)]
+    s.pile, s.discard = [c - u for c, u in zip(g.counts, used)], [0] * n
+    s.tokens, s.player, s.phase, s.turns = [0, 0], 0, "turn", 1
+    return g, s
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_the_ruins_card_describes_the_default_rule(lang):
+    g, s = palaces_state()
+    clearing = [a for a in s.legal_actions() if a[0] == "ruins" and a[2] == 0]
+    assert clearing == [("ruins", None, 0, None)]  # by default clearing one's own ruins takes no card
+    text = card_texts("palaces", lang)["ruins"]
+    own = {"en": r"\bown\b|your palace|yours", "ru": r"сво(й|его|ём|их)|убери"}[lang]
+    assert not re.search(own, text), text  # so the card must not offer clearing one's own ruins
+    g, s = palaces_state(["ruins-card-to-clear"])
+    assert [a for a in s.legal_actions() if a[0] == "ruins" and a[2] == 0] == [("ruins", g.names.index("ruins"), 0, None)]
+    # Ruins never lie on ruins: the card says so (the engine offers no such action, see test_palaces).
+    assert re.search({"en": r"no ruins lie there yet", "ru": r"ещё нет руин"}[lang], text), text
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_the_exchange_card_and_book_say_set_aside_then_draw_blind_then_give(books, lang):
+    g, s = palaces_state()
+    ix = g.names.index
+    tower = ix("tower")
+    s.apply_action(("special", ix("exchange"), 1, (tower, tower)))
+    # The engine has set the two towers aside: the blind draw comes from the opponent's own cards only.
+    assert s.phase == "steal" and s.chance_outcomes() == [(ix("flood"), 3)]
+    words = {"en": ("Set", "aside", "blind", "then give"), "ru": ("Отложи", "вслепую", "потом отдай")}[lang]
+    text = card_texts("palaces", lang)["exchange"]
+    book = books[f"palaces-{lang}"].joined
+    for word in words:
+        assert word in text, (word, text)
+    positions = [text.index(w) for w in words]
+    assert positions == sorted(positions), text  # aside, then blind, then give: the engine's order
+    assert {"en": "draw as many cards blind", "ru": "вытяни у него вслепую"}[lang] in book
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_the_roof_card_accepts_a_tower(lang):
+    g, s = palaces_state()
+    ix = g.names.index
+    s.palaces[0] = [(ix("foundation-red"), (ix("tower"),), NO_RUINS)]
+    s.hands[0][ix("roof-red")] += 1
+    assert s.can_build(0, ix("roof-red"), 0)  # a tower alone is floor enough for a roof
+    text = card_texts("palaces", lang)["roof-red"]
+    assert {"en": "floor or tower", "ru": "этаж или башня"}[lang] in text, text
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_the_castle_card_offers_no_choice_and_mentions_starting_a_castle(lang):
+    text = card_texts("diamoniak", lang)["castle-red"]
+    assert not re.search({"en": r"\bor keep\b", "ru": r"или держи"}[lang], text), text
+    assert {"en": "start your castle", "ru": "начни с неё свой замок"}[lang] in text, text
+
+
+@pytest.mark.parametrize("key", ["palaces-en", "palaces-ru"])
+def test_palaces_counts_points_and_says_what_a_token_is_worth(books, key):
+    text = books[key].joined
+    if key.endswith("en"):
+        assert "10 points" in text and "20 tokens worth 1 point and 12 tokens worth 5 points" in text
+        assert not re.search(r"\d+ (victory )?tokens? (to win|or more)", text)
+    else:
+        assert "10 очков" in text and "20 жетонов по 1 очку и 12 жетонов по 5 очков" in text
+        assert "жетон или больше" not in text and "жетонов или больше" not in text
+    # components per colour, from the catalogue
+    each = {"en": "3 foundations, 6 floors and 3 roofs in each colour",
+            "ru": "в каждом цвете 3 фундамента, 6 этажей и 3 крыши"}[key[-2:]]
+    assert each in text
+
+
+def test_the_diamoniak_faq_follows_the_default_play(books):
+    en, ru = books["diamoniak-en"].joined, books["diamoniak-ru"].joined
+    assert "before my castle was started" not in en and "cheap diamonds" not in en
+    assert "castle cards of other colours first, then diamonds" in en
+    assert "сначала отдать карты чужих замков, потом бриллианты" in ru
+    assert "you may buy cards of your colour as before" in en and "покупать карты своего цвета ты можешь" in ru
+
+
+# --- language --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("key, present, absent", [
+    ("diamoniak-ru", ["7 ведьм, которые отнимают", "3 феи, которые защищают"], ["ведьм, которая", "феи, которая"]),
+    ("diamoniak-ru-one", ["1 ведьма, которая отнимает", "1 фея, которая защищает"], ["ведьма, которые", "фея, которые"]),
+    ("diamoniak-en", ["7 witches, who take", "3 fairies, who protect"], ["who takes", "who protects"]),
+    ("diamoniak-en-one", ["1 witch, who takes", "1 fairy, who protects"], ["who take ", "who protect "]),
+    ("palaces-en", ["8 towers: each stands"], []),
+    ("palaces-en-one", ["1 tower: it stands"], ["each stands"]),
+    ("palaces-ru-one", ["1 башня: она заменяет"], ["каждая заменяет"]),
+])
+def test_a_clause_after_a_counted_noun_agrees_with_the_count(books, key, present, absent):
+    text = books[key].joined
+    for phrase in present:
+        assert phrase in text, (key, phrase)
+    for phrase in absent:
+        assert phrase not in text, (key, phrase)
+
+
+RUSSIAN_SLIPS = ["различимы и без оттенков", "в ход с покупкой", "Тогда меняются", "одного цвета с его",
+                 "подарит ей", "на ходу ", "ведьмой 7 раз", "лицом вверх", " в дворец", "Отложи ведьму",
+                 "Надстрой им", "ничего не теряй", "неважно, пришла"]
+ENGLISH_SLIPS = ["Agree who is the youngest", "give the place its new landmark", "a castle card with",
+                 "What does ruins", "cheap diamonds", "right side", "'"]
+# «вы»-forms addressed to the reader: the Russian books speak to «ты», like the cards.
+YOU_PLURAL = re.compile(r"\b(?:[Вв]ы|[Вв]ас|[Вв]ам|[Вв]аш\w*|\w+(?:йте|ьте|ите))\b")
+
+
+@pytest.mark.parametrize("key", ["diamoniak-ru", "palaces-ru", "diamoniak-en", "palaces-en"])
+def test_the_slips_named_in_the_issue_are_gone_and_russian_says_ty(books, key):
+    text = books[key].joined
+    for slip in RUSSIAN_SLIPS if key.endswith("ru") else ENGLISH_SLIPS:
+        assert slip not in text, (key, slip)
+    if key.endswith("ru"):
+        cards = " ".join(card_texts(key.split("-")[0], "ru").values())
+        found = YOU_PLURAL.findall(text + " " + cards)
+        assert not found, found
+
+
+# --- the placeholders behind it --------------------------------------------------------------------
+
+def _markup(game, line, lang="en", overrides=()):
+    from toolkit.rulebook.facts import Facts
+    from toolkit.rulebook.figures import Odds
+    from toolkit.rulebook.markup import parse
+    catalogue = load(game, overrides=list(overrides))
+    source = parse(f"tagline: t\nfacts: f\nfooter: x\nmodified: m\n## a: A\n{line}\n", f"probe.{lang}.md")
+    facts = Facts(catalogue, lang, Odds(catalogue), variants(game))
+    return facts.markup(source.sections[0].blocks[0].items[0]).replace("\u00a0", " ")
+
+
+def test_each_gives_the_count_per_colour_and_a_range_when_colours_differ():
+    assert _markup("palaces", "{each:floor|floor|floors}") == "6 floors"
+    assert _markup("palaces", "{each:floor|floor|floors}", overrides=["floor-red=2"]) == "2–6 floors"
+
+
+@pytest.mark.parametrize("line, message", [
+    ("{form:fairy}", r"probe\.en\.md:6: .*needs the forms"),
+    ("{form:wizard|a|b}", r"probe\.en\.md:6: .*no card or rule 'wizard'"),
+    ("{form:fairy|a|b|c}", r"probe\.en\.md:6: .*3 noun forms given"),
+])
+def test_a_bad_form_placeholder_is_one_clear_error(line, message):
+    from toolkit.errors import UserError
+    with pytest.raises(UserError, match=message):
+        _markup("diamoniak", line)
+
+
+def test_form_follows_a_card_count_or_a_rule_number_and_prints_no_number():
+    assert _markup("diamoniak", "{form:witch_takes|one card|cards}") == "cards"
+    assert _markup("diamoniak", "{form:fairy|it|they}", overrides=["fairy=1"]) == "it"
+    assert _markup("diamoniak", "{form:fairy|она|они|они}", "ru", overrides=["fairy=21"]) == "она"

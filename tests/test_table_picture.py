@@ -1,0 +1,136 @@
+"""The picture of the table in the rulebooks: found in the built PDF by its labels in the book's
+language (both languages in a bilingual book, drawn once), drawn from the real card faces of the
+catalogue (a card the deck does not hold is not drawn), and its block checked like any other."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from pypdf import PdfReader
+from reportlab.platypus import SimpleDocTemplate
+
+from toolkit.catalogue import load
+from toolkit.errors import UserError
+from toolkit.rulebook import build_rulebook, variants
+from toolkit.rulebook.facts import Facts
+from toolkit.rulebook.figures import Odds
+from toolkit.rulebook.layout import Story, geometry
+from toolkit.rulebook.markup import check_same_shape, load_source, parse
+from toolkit.rulebook.table_picture import KEYS, table_picture
+
+
+def norm(text: str) -> str:
+    return re.sub(r"\s+", " ", text.replace("\u00a0", " ").replace("\u00ad", "")).strip()
+
+
+def pages(pdf: bytes) -> list[str]:
+    return [norm(page.extract_text()) for page in PdfReader(io.BytesIO(pdf)).pages]
+
+
+def table_block(game: str, lang: str):
+    source = load_source(game, lang)
+    return next((section, block) for section in source.sections for block in section.blocks if block.kind == "table")
+
+
+def labels(game: str, lang: str) -> dict[str, str]:
+    _, block = table_block(game, lang)
+    return {key: norm(item[0].text) for key, item in zip(block.args, block.items)}
+
+
+def picture_text(catalogue, lang: str) -> str:
+    """The text of the picture alone, drawn into a PDF of its own."""
+    source = load_source(catalogue.game, lang)
+    facts = {lang: Facts(catalogue, lang, Odds(catalogue), variants(catalogue.game))}
+    story = Story(catalogue, {lang: source}, facts, geometry("a4", False))
+    _, block = table_block(catalogue.game, lang)
+    buffer = io.BytesIO()
+    SimpleDocTemplate(buffer, invariant=1).build([table_picture(story, block, lang)])
+    return norm(" ".join(page.extract_text() for page in PdfReader(buffer).pages))
+
+
+@pytest.mark.parametrize("game", ["diamoniak", "palaces"])
+def test_each_text_has_the_picture_in_its_setup_with_the_games_keys(game):
+    for lang in ("ru", "en"):
+        section, block = table_block(game, lang)
+        assert section.id == "setup"
+        assert sorted(block.args) == sorted(KEYS[game])
+
+
+@pytest.mark.parametrize("game", ["diamoniak", "palaces"])
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_the_rulebook_shows_the_table_labelled_in_its_language(game, lang):
+    text = pages(build_rulebook(load(game), lang=lang).pdf)
+    other = labels(game, "en" if lang == "ru" else "ru")
+    for key, label in labels(game, lang).items():
+        where = [i for i, page in enumerate(text) if label in page]
+        assert where, f"{game} {lang}: label {key} '{label}' is not printed"
+        if key not in ("pile", "discard"):  # "Колода", "Сброс" are words of the prose too
+            assert not any(other[key] in page for page in text), f"the other language's '{other[key]}' is printed"
+
+
+@pytest.mark.parametrize("game", ["diamoniak", "palaces"])
+def test_a_bilingual_book_draws_the_picture_once_labelled_in_both(game):
+    text = " ".join(pages(build_rulebook(load(game), lang="ru+en", paper="letter", booklet=True).pdf))
+    for lang in ("ru", "en"):
+        for key, label in labels(game, lang).items():
+            if key in ("castle", "row", "palace", "ruins", "place", "hand"):
+                assert text.count(label) == 1, (lang, key, label)
+    assert f"{labels(game, 'ru')['player']} / {labels(game, 'en')['player']}" in text
+
+
+def test_the_picture_is_drawn_from_the_catalogues_cards():
+    catalogue = load("diamoniak")
+    text = picture_text(catalogue, "en")
+    for card in ("castle-red", "diamond", "fairy", "castle-blue", "witch"):
+        assert catalogue.card(card).name["en"] in text
+    assert "Green castle" not in text and "Yellow castle" not in text
+    palaces = load("palaces")
+    text = picture_text(palaces, "ru")
+    for card in ("foundation-red", "floor-red", "tower", "ruins", "foundation-blue", "flood", "exchange"):
+        assert palaces.card(card).name["ru"] in text
+
+
+def test_cards_the_deck_does_not_hold_are_not_drawn():
+    catalogue = load("diamoniak", overrides=["castle-red=0", "fairy=0"])
+    text = picture_text(catalogue, "en")
+    assert "Red castle" not in text and "Fairy" not in text
+    assert "Blue castle" in text and "Diamond" in text  # the castle is now blue
+    palaces = load("palaces", overrides=["ruins=0", "tower=0", "foundation-red=0"])
+    text = picture_text(palaces, "en")
+    assert "Ruins" not in text.replace(labels("palaces", "en")["ruins"], "") and "Tower" not in text
+    assert "Red foundation" not in text and "Blue foundation" in text
+    assert labels("palaces", "en")["place"] in text
+    build_rulebook(palaces, lang="ru+en", booklet=True)  # still builds
+
+
+def test_same_inputs_same_picture():
+    catalogue = load("palaces")
+    assert picture_text(catalogue, "en") == picture_text(catalogue, "en")
+
+
+def _with(text: str, old: str, new: str, name: str):
+    assert old in text
+    return parse(text.replace(old, new), name)
+
+
+def test_the_block_is_checked():
+    en_text = load_source("diamoniak", "en")
+    ru_text = (load_source.__globals__["text_path"]("diamoniak", "ru")).read_text(encoding="utf-8")
+    # a key missing from one language
+    fewer = _with(ru_text, "|discard=Сброс}", "}", "diamoniak.ru.md")
+    with pytest.raises(UserError, match="differ in section 'setup'"):
+        check_same_shape(fewer, en_text)
+    with pytest.raises(UserError, match=r"diamoniak.ru.md:\d+: a table picture is"):
+        _with(ru_text, "|discard=Сброс}", "|discard}", "diamoniak.ru.md")
+    with pytest.raises(UserError, match="given twice"):
+        _with(ru_text, "|discard=Сброс}", "|pile=Сброс}", "diamoniak.ru.md")
+    # a key the game does not draw: both languages agree, the build names the line
+    catalogue = load("diamoniak")
+    source = _with(ru_text, "|discard=Сброс}", "|discard=Сброс|moon=Луна}", "diamoniak.ru.md")
+    facts = {"ru": Facts(catalogue, "ru", Odds(catalogue), variants("diamoniak"))}
+    story = Story(catalogue, {"ru": source}, facts, geometry("a4", False))
+    block = next(b for s in source.sections for b in s.blocks if b.kind == "table")
+    with pytest.raises(UserError, match=r"diamoniak.ru.md:\d+: .*unknown: moon"):
+        table_picture(story, block, "ru")

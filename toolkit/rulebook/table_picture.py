@@ -1,0 +1,333 @@
+"""The picture of the table in the rulebook: one player's side of the table as it looks during a game,
+drawn with the real card faces (the print renderer, reading the catalogue) at a small scale, each
+part labelled in the book's language.
+
+The text places it with a block line whose keys are the game's own (the labels are the text's):
+
+* Diamoniak: ``{table:player=...|castle=...|row=...|pile=...|discard=...}``, the castle in front of
+  the player, the row of face-up cards on the player's right, the draw pile and the discard area in
+  the middle of the table;
+* Palaces: ``{table:player=...|hand=...|palace=...|ruins=...|place=...|pile=...|discard=...}``, the
+  hand, the building places with a palace under construction, one under ruins and an empty one, the
+  draw pile and the discard pile.
+
+Only cards the deck holds (count > 0) are drawn, so a deck changed by ``--set`` still draws: a part
+with no card to show is left out. The picture fits the column it stands in. A book in two languages
+draws it once, labelled in both (the second language in grey under the first).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reportlab.lib import colors
+from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
+from reportlab.platypus import Flowable, Spacer
+
+from toolkit.cards.render import CARD_SIZES, CardFace, card_back, draw_card
+from toolkit.catalogue.model import CardType, Catalogue
+from toolkit.errors import UserError
+from toolkit.typography import bind
+
+KEYS = {
+    "diamoniak": ("player", "castle", "row", "pile", "discard"),
+    "palaces": ("player", "hand", "palace", "ruins", "place", "pile", "discard"),
+}
+POKER = CARD_SIZES["poker"]
+RATIO = POKER[1] / POKER[0]      # a card's height in card widths
+MAX_CARD = 15.5 * mm             # the cards are never drawn wider than this
+LABEL_FONT, LABEL_SIZE, LABEL_LEAD = "PTSans-Bold", 7.0, 8.2
+OTHER_FONT = "PTSans-Regular"    # a bilingual book's second language, in grey
+SEAT_BAND = 12.0                 # the player's chair and label under the table's edge
+TABLE = colors.HexColor("#efe9dc")
+EDGE = colors.HexColor("#b9ab8f")
+INK = colors.HexColor("#1d1d1f")
+OUTLINE = colors.HexColor("#8a8170")
+MUTED = colors.HexColor("#6b7280")
+
+
+@dataclass(frozen=True)
+class Card:
+    """A card in the scene: its face, its lower-left corner (x, y, in card widths) and a turn in degrees
+    about its centre."""
+
+    face: CardFace
+    x: float
+    y: float
+    angle: float = 0.0
+
+
+@dataclass(frozen=True)
+class Label:
+    """A label under its cards: its key, its centre and the width it may take, in card widths."""
+
+    key: str
+    x: float
+    width: float
+
+
+@dataclass
+class Scene:
+    """Rows from the top of the table down, each of cards and labels; ``width`` in card widths."""
+
+    width: float
+    rows: list[tuple[float, list[Card], list[Label], list[tuple[float, float]]]]  # height, cards, labels, empty places
+    seat_x: float
+
+
+def _pick(catalogue: Catalogue, kind: str, colour: str | None = None, avoid: tuple = ()) -> CardType | None:
+    for card in catalogue.cards:
+        if card.kind == kind and card.count > 0 and (colour is None or card.colour == colour) \
+                and card.colour not in avoid:
+            return card
+    return None
+
+
+def _diamoniak(catalogue: Catalogue, face, back: CardFace) -> Scene:
+    castle = _pick(catalogue, "castle")
+    built = [castle] * min(3, castle.count) if castle else []
+    row = [c for c in (_pick(catalogue, "diamond"), _pick(catalogue, "fairy"),
+                       _pick(catalogue, "castle", avoid=(castle.colour,) if castle else ())) if c]
+    step, gap, side = 0.55, 0.7, 0.35
+    group = lambda n: 1 + step * (n - 1) if n else 0.0  # noqa: E731
+    width = side + group(len(built)) + gap + group(len(row)) + side
+    width = max(width, 4.2)
+    x_castle = side
+    x_row = width - side - group(len(row))
+    bottom_cards = [Card(face(c), x_castle + i * step, 0) for i, c in enumerate(built)]
+    bottom_cards += [Card(face(c), x_row + i * step, 0) for i, c in enumerate(row)]
+    bottom_labels = []
+    if built:
+        bottom_labels.append(Label("castle", x_castle + group(len(built)) / 2, group(len(built)) + gap * 0.8))
+    if row:
+        bottom_labels.append(Label("row", x_row + group(len(row)) / 2, group(len(row)) + gap * 0.8))
+    top_cards, top_labels = _pile_and_discard(catalogue, face, back, width, ("witch", "diamond", "castle", "fairy"))
+    return Scene(width, [(RATIO, top_cards, top_labels, []), (RATIO, bottom_cards, bottom_labels, [])],
+                 x_castle + max(group(len(built)), 1) / 2)
+
+
+def _pile_and_discard(catalogue: Catalogue, face, back: CardFace, width: float, discard_kinds: tuple):
+    centre, cards = width / 2, []
+    for i in range(3):  # a few backs, a little offset: a pile
+        cards.append(Card(back, centre - 1.25 + 0.035 * i, 0.035 * i))
+    labels = [Label("pile", centre - 0.75 + 0.035, 1.9)]
+    top = next((c for kind in discard_kinds if (c := _pick(catalogue, kind))), None)
+    under = next((c for kind in discard_kinds[1:] if (c := _pick(catalogue, kind)) and c is not top), None)
+    if top:
+        if under:
+            cards.append(Card(face(under), centre + 0.3, 0.0, -7))
+        cards.append(Card(face(top), centre + 0.25, 0.0, 4))
+        labels.append(Label("discard", centre + 0.75, 1.9))
+    return cards, labels
+
+
+def _palaces(catalogue: Catalogue, face, back: CardFace) -> Scene:
+    rise = 0.3 * RATIO  # each card laid on a palace stands this much higher than the one below it
+    gap, side = 0.5, 0.35
+    places = min(3, max(1, catalogue.rules.get("max_palaces", 3)))
+    width = max(side * 2 + places + gap * (places - 1), 4.2)
+    x0 = (width - (places + gap * (places - 1))) / 2
+    colours = [c.id for c in catalogue.colours]
+    cards: list[Card] = []
+    labels: list[Label] = []
+    empty: list[tuple[float, float]] = []
+    used: list[str] = []
+    slots = ["palace", "ruins", "place"][:places] if places > 1 else ["palace"]
+    for i, slot in enumerate(slots):
+        x = x0 + i * (1 + gap)
+        if slot == "place":
+            empty.append((x, 0.0))
+            labels.append(Label("place", x + 0.5, 1 + gap * 0.9))
+            continue
+        foundation = next((f for colour in colours if colour not in used
+                           and (f := _pick(catalogue, "foundation", colour))), None)
+        if foundation is None and slot == "palace":
+            empty.append((x, 0.0))
+            labels.append(Label("place", x + 0.5, 1 + gap * 0.9))
+            continue
+        stack = []
+        if foundation:
+            used.append(foundation.colour)
+            stack.append(foundation)
+            floor = _pick(catalogue, "floor", foundation.colour)
+            if floor:
+                stack.append(floor)
+            if slot == "palace" and (tower := _pick(catalogue, "tower")):
+                stack.append(tower)
+        for level, card in enumerate(stack):
+            cards.append(Card(face(card), x, level * rise))
+        ruins = _pick(catalogue, "ruins") if slot == "ruins" else None
+        if ruins:
+            if not stack:
+                empty.append((x, 0.0))
+            cards.append(Card(face(ruins), x, 0.35 * RATIO, 90))
+        if stack or ruins:
+            labels.append(Label(slot if slot == "palace" or ruins else "palace", x + 0.5, 1 + gap * 0.9))
+        elif slot == "ruins":
+            empty.append((x, 0.0))
+            labels.append(Label("place", x + 0.5, 1 + gap * 0.9))
+    height = RATIO + 2 * rise
+    hand_kinds = ("roof", "floor", "exchange", "tower", "flood", "general-exchange", "foundation", "ruins")
+    hand_cards = []
+    for kind in hand_kinds:
+        card = _pick(catalogue, kind, avoid=tuple(used[:1]) if kind == "floor" else ())
+        if card and card not in hand_cards:
+            hand_cards.append(card)
+        if len(hand_cards) == min(5, catalogue.rules.get("hand_size", 5)):
+            break
+    hand, n, step = [], len(hand_cards), 0.5
+    start = width / 2 - (1 + step * (n - 1)) / 2
+    for i, card in enumerate(hand_cards):
+        off = i - (n - 1) / 2  # a gentle fan: the outer cards a little lower and turned outwards
+        hand.append(Card(face(card), start + i * step, 0.2 - 0.025 * off * off, -4 * off))
+    hand_labels = [Label("hand", width / 2, 1 + step * (n - 1) + 0.6)] if hand else []
+    top_cards, top_labels = _pile_and_discard(catalogue, face, back, width,
+                                              ("flood", "exchange", "general-exchange", "ruins", "floor"))
+    return Scene(width, [(RATIO, top_cards, top_labels, []), (height, cards, labels, empty),
+                         (RATIO + 0.2, hand, hand_labels, [])], width / 2)
+
+
+def _lines(text: str, width: float, font: str = LABEL_FONT) -> list[str]:
+    """``text`` in at most two lines no wider than ``width`` points (no break at a no-break space)."""
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and pdfmetrics.stringWidth(lines[-1] + " " + word, font, LABEL_SIZE) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines[:2]
+
+
+class TablePicture(Flowable):
+    """The scene at the largest card size up to MAX_CARD that fits the column. ``labels`` holds for
+    each key the label in each language of the book, the book's first language first."""
+
+    def __init__(self, scene: Scene, labels: dict[str, list[str]]):
+        super().__init__()
+        self.scene, self.labels = scene, labels
+        self.spaceBefore, self.spaceAfter = 1.5 * mm, 3 * mm
+        self.wrap(scene.width * MAX_CARD, 10_000)
+
+    def _label_lines(self, label: Label, unit: float) -> list[tuple[str, bool]]:
+        """(line, whether it is the book's first language) of one label under its cards."""
+        out = []
+        for i, text in enumerate(self.labels[label.key]):
+            out += [(line, i == 0) for line in _lines(text, label.width * unit, LABEL_FONT if i == 0 else OTHER_FONT)]
+        return out
+
+    def _bands(self, unit: float) -> list[float]:
+        """The height of each row's label band: as many lines as its longest label takes."""
+        return [max((len(self._label_lines(label, unit)) for label in labels), default=1) * LABEL_LEAD + 3
+                for _, _, labels, _ in self.scene.rows]
+
+    def wrap(self, avail_width, avail_height):
+        self.unit = u = min(MAX_CARD, avail_width / self.scene.width)
+        self.bands = self._bands(u)
+        rows = sum(h * u + band for (h, *_), band in zip(self.scene.rows, self.bands))
+        self.width = self.scene.width * u
+        self.height = rows + 0.25 * u + 0.3 * u * (len(self.scene.rows) - 1) + SEAT_BAND
+        self._avail = avail_width
+        return avail_width, self.height
+
+    def draw(self):
+        c, u = self.canv, self.unit
+        c.saveState()
+        c.translate((self._avail - self.width) / 2, 0)
+        table_bottom = SEAT_BAND
+        c.setFillColor(TABLE)
+        c.setStrokeColor(EDGE)
+        c.setLineWidth(1.2)
+        c.roundRect(0, table_bottom, self.width, self.height - table_bottom, 3 * mm, stroke=1, fill=1)
+        # The player's chair at the table's near edge, named beside it.
+        seat = self.scene.seat_x * u
+        c.setFillColor(EDGE)
+        c.wedge(seat - 2.6 * mm, table_bottom - 2.6 * mm, seat + 2.6 * mm, table_bottom + 2.6 * mm, 180, 180,
+                stroke=0, fill=1)
+        c.setFillColor(INK)
+        c.setFont(LABEL_FONT, LABEL_SIZE)
+        c.drawString(seat + 3.5 * mm, SEAT_BAND - LABEL_SIZE - 2, " / ".join(self.labels["player"]))
+        top = self.height - 0.25 * u
+        for (height, cards, labels, empty), band in zip(self.scene.rows, self.bands):
+            base = top - height * u  # the row's cards stand on this line
+            for x, y in empty:
+                c.saveState()
+                c.setStrokeColor(OUTLINE)
+                c.setLineWidth(0.7)
+                c.setDash(2.5, 2)
+                c.roundRect(x * u, base + y * u, u, RATIO * u, 1.5, stroke=1, fill=0)
+                c.restoreState()
+            for card in cards:
+                self._card(card, base)
+            for label in labels:
+                y = base - 3 - LABEL_SIZE * 0.8
+                for line, first in self._label_lines(label, u):
+                    c.setFillColor(INK if first else MUTED)
+                    c.setFont(LABEL_FONT if first else OTHER_FONT, LABEL_SIZE)
+                    c.drawCentredString(label.x * u, y, line)
+                    y -= LABEL_LEAD
+            top = base - band - 0.3 * u
+        c.restoreState()
+
+    def _card(self, card: Card, base: float) -> None:
+        c, u = self.canv, self.unit
+        w, h = u, RATIO * u
+        c.saveState()
+        c.translate(card.x * u + w / 2, base + card.y * u + h / 2)
+        c.rotate(card.angle)
+        c.translate(-w / 2, -h / 2)
+        c.saveState()  # the shadow's transparency must not reach the card
+        c.setFillColor(colors.Color(0, 0, 0, alpha=0.18))
+        c.roundRect(0.6, -0.6, w, h, 1.5, stroke=0, fill=1)
+        c.restoreState()
+        scale = w / (card.face.width * mm)
+        c.saveState()
+        c.scale(scale, scale)
+        draw_card(c, card.face, 0, 0)
+        c.restoreState()
+        c.setStrokeColor(OUTLINE)
+        c.setLineWidth(0.3)
+        c.roundRect(0, 0, w, h, 1.5, stroke=1, fill=0)
+        c.restoreState()
+
+
+def _labels(story, block, lang: str) -> dict[str, str]:
+    """The labels of one language's table block, checked against the game's keys."""
+    catalogue = story.catalogue
+    where = f"{story.sources[lang].file}:{block.line}"
+    keys = KEYS.get(catalogue.game)
+    if keys is None:
+        raise UserError(f"{where}: there is no table picture for {catalogue.game}")
+    given = dict(zip(block.args, block.items))
+    missing = [k for k in keys if k not in given]
+    unknown = [k for k in given if k not in keys]
+    if missing or unknown:
+        raise UserError(f"{where}: the table picture of {catalogue.game} takes the labels {', '.join(keys)} "
+                        f"({'missing: ' + missing[0] if missing else 'unknown: ' + unknown[0]})")
+    return {k: bind(story.facts[lang].plain(given[k][0]), lang) for k in keys}
+
+
+def _same_block(story, block, lang: str, other: str):
+    """The table block of language ``other`` that stands where ``block`` stands in ``lang``."""
+    for index, section in enumerate(story.sources[lang].sections):
+        if block in section.blocks:
+            tables = [b for b in section.blocks if b.kind == "table"]
+            mine = story.sources[other].sections[index]
+            return [b for b in mine.blocks if b.kind == "table"][tables.index(block)]
+    raise AssertionError("the block is not in its source")  # pragma: no cover
+
+
+def table_picture(story, block, lang: str) -> Flowable:
+    """The flowable for a ``{table:...}`` block of ``story`` (a layout.Story) in ``lang``. A book in
+    two languages shows the picture once, with the first language's block, labelled in both."""
+    langs = story.langs
+    if lang != langs[0]:
+        return Spacer(0, 0)
+    per_lang = [_labels(story, block, lang)]
+    per_lang += [_labels(story, _same_block(story, block, lang, other), other) for other in langs[1:]]
+    labels = {key: [labels[key] for labels in per_lang] for key in per_lang[0]}
+    catalogue = story.catalogue
+    back = card_back(catalogue, POKER)
+    face = lambda card: story.face(card.id, lang)  # noqa: E731
+    scene = (_diamoniak if catalogue.game == "diamoniak" else _palaces)(catalogue, face, back)
+    return TablePicture(scene, labels)
