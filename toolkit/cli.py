@@ -266,11 +266,17 @@ def rulebook_command(game, catalogue_path, overrides, lang, paper, booklet, out)
     from pathlib import Path
 
     from toolkit.files import check_out_path, write_atomic
+    from toolkit.odds.report import progress_length
     from toolkit.rulebook import build_rulebook
 
     check_out_path(out)
     catalogue = load(game, catalogue_path, overrides)
-    result = build_rulebook(catalogue, lang=lang, paper=paper.lower(), booklet=booklet)
+    model = "solo" if catalogue.game == "diamoniak" else "first-palace"
+    progress = _Progress(progress_length(catalogue, model, 1, 0), "solving")
+    try:
+        result = build_rulebook(catalogue, lang=lang, paper=paper.lower(), booklet=booklet, progress=progress)
+    finally:
+        progress.close()
     path = write_atomic(Path(out) if out else Path("output") / f"{catalogue.game}-rules-{lang}.pdf", result.pdf)
     say(str(path))
     say(result.summary())

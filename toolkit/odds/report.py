@@ -20,6 +20,7 @@ from toolkit.games.registry import make_game, policy_module
 from toolkit.odds import diamoniak_solo, engine_chain
 from toolkit.odds.draws import draw_odds, parse_pile
 from toolkit.odds.palaces_odds import opening_odds
+from toolkit.sim.report import unfinished_lines
 from toolkit.sim.runner import GameDidNotEnd, play
 from toolkit.sim.simulate import progress_mark, simulate
 from toolkit.sim.stats import Z95, Summary
@@ -231,7 +232,7 @@ def _solo_simulated(catalogue: Catalogue, deck: diamoniak_solo.SoloDeck, err: en
         data["reason"] = _solo_never(deck, never)
         lines.append(f"expected turns: infinite: {data['reason']} (exact)")
     lines.append(_played_line(summary.games, games, seed))
-    lines += _unfinished_lines(summary, "a castle can no longer be finished", "had not finished a castle")
+    lines += unfinished_lines(summary, "a castle can no longer be finished", "had not finished a castle")
     if summary.mean is not None:
         among = " (of those that did)" if summary.unfinished else ""
         lines.append(f"  turns to finish the castle{among}: {_mean_line(summary)}")
@@ -260,18 +261,6 @@ def _played_line(played: int, asked: int, seed: int) -> str:
         return (f"simulated (seed {seed}): {played:,} of the {asked:,} games asked for, as a simulation stops once "
                 f"its games have played {MAX_WORK:,} turns in all:")
     return f"simulated ({played:,} games, seed {seed}):"
-
-
-def _unfinished_lines(summary: Summary, stuck: str, going: str) -> list[str]:
-    """What the games that did not end mean for the figures: never a mean over games that never end."""
-    lines = []
-    if summary.stalled:
-        lines.append(f"  {summary.stalled:,} games reached a point where {stuck}: such a game never ends, so the "
-                     "expected length is infinite")
-    if summary.over_limit:
-        lines.append(f"  {summary.over_limit:,} games {going} after {summary.turn_limit:,} turns and were stopped: "
-                     "they are left out of the lengths below, which therefore run short")
-    return lines
 
 
 # --- the next draws ---------------------------------------------------------------------------------
@@ -470,7 +459,7 @@ def multi(catalogue: Catalogue, players: int, policy: str, max_states: int, game
         data.update({"exact": False, "states_explored_over": limit, "simulated": summary.as_json()})
         lines.append(f"exact solving is out of reach: {why}")
         lines.append(_played_line(summary.games, games, seed))
-        lines += _unfinished_lines(summary, "nobody can win any more", "were still going")
+        lines += unfinished_lines(summary, "nobody can win any more", "were still going")
         if summary.mean is not None:
             among = " (of the games that ended)" if summary.unfinished else ""
             lines.append(f"  game length in rounds{among}: {_mean_line(summary)}")

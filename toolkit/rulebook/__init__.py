@@ -43,7 +43,9 @@ def variants(game: str) -> dict[str, str]:
     return dict(importlib.import_module(f"toolkit.games.{game}").VARIANTS)
 
 
-def build_rulebook(catalogue: Catalogue, lang: str = "en", paper: str = "a4", booklet: bool = False) -> RulebookResult:
+def build_rulebook(catalogue: Catalogue, lang: str = "en", paper: str = "a4", booklet: bool = False,
+                   progress=None) -> RulebookResult:
+    """The rulebook's PDF; ``progress(n)`` ticks while the odds solver works."""
     from toolkit.rulebook.booklet import impose
     from toolkit.rulebook.deck import check_deck
     from toolkit.rulebook.facts import Facts
@@ -62,7 +64,7 @@ def build_rulebook(catalogue: Catalogue, lang: str = "en", paper: str = "a4", bo
     langs = lang.split("+")
     sources = {code: both[code] for code in langs}
 
-    odds = Odds(catalogue)
+    odds = Odds(catalogue, progress)
     engine_variants = variants(game)
     facts = {code: Facts(catalogue, code, odds, engine_variants) for code in langs}
     story = Story(catalogue, sources, facts, geometry(paper, booklet))

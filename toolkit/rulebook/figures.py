@@ -49,18 +49,19 @@ def _signature(catalogue: Catalogue) -> tuple:
             tuple(sorted(catalogue.rules.items())))
 
 
-def _report(catalogue: Catalogue, model: str):
+def _report(catalogue: Catalogue, model: str, progress=None):
+    """The solver's answer, computed once per deck and model (``progress(n)`` ticks while it works)."""
     from toolkit.odds.report import answer
 
     key = (_signature(catalogue), model)
     if key not in _CACHE:
         options = {"first-palace": FIRST_PALACE, "solo": SOLO}.get(model, {})
-        _CACHE[key] = answer(catalogue, model, **options)
+        _CACHE[key] = answer(catalogue, model, progress=progress, **options)
     return _CACHE[key]
 
 
-def _answer(catalogue: Catalogue, model: str) -> dict:
-    return _report(catalogue, model).data
+def _answer(catalogue: Catalogue, model: str, progress=None) -> dict:
+    return _report(catalogue, model, progress).data
 
 
 def _f(text: str) -> Fraction:
@@ -79,9 +80,10 @@ CHARTS = {"diamoniak": ("turns_chart",), "palaces": ("first_palace_chart",)}
 class Odds:
     """The figures of one catalogue."""
 
-    def __init__(self, catalogue: Catalogue):
+    def __init__(self, catalogue: Catalogue, progress=None):
         self.catalogue = catalogue
         self.game = catalogue.game
+        self.progress = progress  # ticks while the solver works (the command line's progress bar)
 
     def _unknown(self, name: str) -> UserError:
         return UserError(f"unknown odds figure '{name}' for {self.game} (known: {', '.join(NAMES[self.game])})")
@@ -91,7 +93,7 @@ class Odds:
         match = re.fullmatch(r"first_([a-z_]+)", name)
         if match and not name.startswith("first_palace"):
             kind = match.group(1).replace("_", "-")
-            kinds = _answer(self.catalogue, "draws")["next_kind"]
+            kinds = _answer(self.catalogue, "draws", self.progress)["next_kind"]
             if kind not in kinds and kind in GAME_KINDS[self.game]:
                 return Figure("percent", Fraction(0))  # none of them in this deck
             if kind not in kinds:
@@ -101,7 +103,7 @@ class Odds:
         match = re.fullmatch(rf"no_{danger}_(\d+)", name)
         if match:
             k = int(match.group(1))
-            survival = dict(_answer(self.catalogue, "draws")["survival"])
+            survival = dict(_answer(self.catalogue, "draws", self.progress)["survival"])
             if k not in survival:
                 raise DeckError(f"{deck_origin(self.catalogue)}: the deck has {self.catalogue.total} "
                                 f"card{'s' * (self.catalogue.total != 1)}, too few for the odds of {k} draws in "
@@ -143,7 +145,7 @@ class Odds:
 
     def _solo(self) -> dict:
         """The exact solo answer, or DeckError: the rulebook prints no simulated solo figures."""
-        data = _answer(self.catalogue, "solo")
+        data = _answer(self.catalogue, "solo", self.progress)
         if not data["exact"]:
             limit, estimate = data.get("states_explored_over"), data.get("state_estimate")
             size = (f"about {estimate:,} states by an estimate, over the solver's limit of {limit:,}" if estimate
@@ -154,7 +156,7 @@ class Odds:
 
     def _first_palace(self):
         """The simulated first palace (figures and chart), or DeckError when its games give no mean."""
-        report = _report(self.catalogue, "first-palace")
+        report = _report(self.catalogue, "first-palace", self.progress)
         data = report.data
         if data.get("mean_turns") is None or report.chart is None:
             played, stalled = data.get("simulated_games", 0), data.get("stalled_games", 0)
@@ -167,7 +169,7 @@ class Odds:
 
     def _palaces(self, name: str) -> Figure:
         if name in ("p_foundation", "p_palace_kinds", "p_palace_kinds_with_tower", "p_tower"):
-            return Figure("percent", _f(_answer(self.catalogue, "opening")[name]))
+            return Figure("percent", _f(_answer(self.catalogue, "opening", self.progress)[name]))
         if name.startswith("first_palace_"):
             data = self._first_palace().data
             mean, half = data["mean_turns"], Z95 * data["stderr_turns"]

@@ -19,12 +19,7 @@ def text_report(summary: Summary, title: str) -> str:
         lines.append(f"  seat {seat} policy: {policy}")
     if s.variants:
         lines.append(f"  variants: {', '.join(s.variants)}")
-    if s.stalled:
-        lines.append(f"  {s.stalled} of {s.games} games reached a point where nobody can win any more: such a "
-                     "game never ends, so the expected length is infinite")
-    if s.over_limit:
-        lines.append(f"  {s.over_limit} of {s.games} games were still going after {s.turn_limit:,} turns and were "
-                     "stopped")
+    lines += unfinished_lines(s, "nobody can win any more", "were still going")
     if s.mean is None:
         lines.append("no game ended: this composition or policy cannot finish a game")
         return "\n".join(lines)
@@ -39,3 +34,15 @@ def text_report(summary: Summary, title: str) -> str:
         label = _COUNTER_NAMES.get(name, name.replace("_", " "))
         lines.append(f"{label}: {mean:.3f} per game, in {100 * s.at_least_once[name]:.1f}% of games")
     return "\n".join(lines)
+
+
+def unfinished_lines(summary: Summary, stuck: str, going: str) -> list[str]:
+    """What the games that did not end mean for the figures: never a mean over games that never end."""
+    lines = []
+    if summary.stalled:
+        lines.append(f"  {summary.stalled:,} of {summary.games:,} games reached a point where {stuck}: such a game "
+                     "never ends, so the expected length is infinite")
+    if summary.over_limit:
+        lines.append(f"  {summary.over_limit:,} of {summary.games:,} games {going} after {summary.turn_limit:,} "
+                     "turns and were stopped: they are left out of the lengths below, which therefore run short")
+    return lines
