@@ -399,7 +399,7 @@ def test_set_takes_ascii_digits_within_the_limit(run, override, message):
 
 def test_set_keeps_the_whole_deck_within_the_limit(run):
     result = run("catalogue", "--set", "diamond=500", "--set", "witch=500")
-    assert one_line_error(result) == "--set diamond=500 witch=500: the deck would have 1027 cards, at most 1000"
+    assert one_line_error(result) == "--set diamond=500 --set witch=500: the deck would have 1027 cards, at most 1000"
     assert load("diamoniak", overrides=["diamond=500", "witch=473"]).total == MAX_DECK
 
 

@@ -140,3 +140,55 @@ def test_ctrl_c_while_starting_or_working_is_one_line_and_status_130():
         out, err = process.communicate(timeout=60)
         assert process.returncode == 130, (delay, err)
         assert err == "toolkit: interrupted\n" and out == ""
+
+
+def test_an_option_given_twice_is_refused_not_overridden(run):
+    cases = [
+        (["odds", "--model", "multi", "--policy", "stop-after-2", "--policy", "never-buy"], "--policy and --policy"),
+        (["odds", "--model", "draws", "--pile", "witch=3", "--pile", "diamond=2"], "--pile and --pile"),
+        (["print-cards", "--paper", "a4", "--paper=letter"], "--paper and --paper"),
+        (["catalogue", "--set", "witch=3", "--set", "witch=4"], "the count of 'witch' is set twice"),
+    ]
+    for args, message in cases:
+        assert message in one_error_line(run(*args)), args
+    assert run("catalogue", "--set", "witch=3", "--set", "fairy=4").exit_code == 0  # repeatable options stay so
+
+
+def test_numbers_are_ascii_digits_only(run):
+    for args in (["simulate", "--games", "١٠"], ["simulate", "--players", "٢"], ["simulate", "--seed", "٥"],
+                 ["odds", "--model", "multi", "--max-states", "١٠٠"], ["print-cards", "--bleed", "٣"],
+                 ["print-cards", "--gutter", "nan"], ["print-cards", "--card", "٦٣x٨٨"], ["print-cards", "--card", "nanx5"]):
+        line = one_error_line(run(*args))
+        assert "digits" in line or "millimetres" in line, (args, line)
+    assert run("simulate", "--games", "3", "--seed", "+3").exit_code == 0
+
+
+def test_help_or_version_to_a_full_device_and_a_closed_stdout_are_one_line():
+    for args in (["--help"], [], ["--version"], ["catalogue", "--help"]):
+        with open("/dev/full", "w") as full:
+            done = subprocess.run([sys.executable, "-m", "toolkit", *args], stdout=full, stderr=subprocess.PIPE,
+                                  text=True, timeout=60)
+        assert done.returncode == 2, (args, done.stderr)
+        assert done.stderr == "toolkit: error: cannot write to standard output: No space left on device\n", args
+    done = subprocess.run(f"{sys.executable} -m toolkit catalogue >&-", shell=True, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "standard output is closed" in done.stderr
+
+
+def test_first_palace_takes_no_plot_whatever_the_deck(run, tmp_path):
+    line = one_error_line(run("odds", "--game", "palaces", "--model", "first-palace", "--plot", str(tmp_path / "x.png")))
+    assert "--plot" in line and list(tmp_path.iterdir()) == []
+
+
+def test_long_work_off_a_terminal_says_how_far_it_has_come_in_one_line(monkeypatch):
+    from toolkit import cli
+
+    clock = iter([0.0, 1.0, 4.0, 5.0, 9.0])
+    monkeypatch.setattr(cli.time, "monotonic", lambda: next(clock))
+    lines = []
+    monkeypatch.setattr(cli.click, "echo", lambda text, err=False: lines.append((text, err)))
+    progress = cli._Progress(100, "simulating", enabled=False)
+    progress(10)  # 1 s: nothing yet
+    progress(15)  # 4 s: one line
+    progress(25)  # 5 s: nothing more
+    assert lines == [("toolkit: note: simulating: 25% done after 4 s, about 12 s to go", True)]

@@ -150,8 +150,61 @@ def test_a_signal_between_the_renames_of_a_folder_keeps_one_whole_folder(tmp_pat
     out = tmp_path / "png"
     args = ["export-cards", "--target", "png", "--out", str(out)]
     assert subprocess.run([sys.executable, "-m", "toolkit", *args], capture_output=True).returncode == 0
-    (out / "stray.txt").write_text("from before")
+    (out / "stray.png").write_bytes(b"from before")
     done = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, timeout=120)
     assert done.returncode == 143, done.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["png"]
-    assert "manifest.csv" in {p.name for p in out.iterdir()} and not (out / "stray.txt").exists()
+    assert "manifest.csv" in {p.name for p in out.iterdir()} and not (out / "stray.png").exists()
+
+
+def test_only_an_earlier_export_or_an_empty_folder_is_replaced(tmp_path, monkeypatch, run):
+    mine = tmp_path / "mine"
+    (mine / "sub").mkdir(parents=True)
+    (mine / "thesis.txt").write_text("precious")
+    line = run("export-cards", "--target", "png", "--out", str(mine)).stderr
+    assert "holds 'sub', which no export writes" in line and (mine / "thesis.txt").read_text() == "precious"
+    real = tmp_path / "real"
+    real.mkdir()
+    (tmp_path / "link").symlink_to(real)
+    assert run("export-cards", "--target", "png", "--out", str(tmp_path / "link")).exit_code == 0
+    assert (tmp_path / "link").is_symlink() and (real / "manifest.csv").exists()  # the link kept, its folder filled
+    assert run("export-cards", "--target", "tts", "--out", str(tmp_path / "link")).exit_code == 0  # an export: replaced
+    assert not (real / "manifest.csv").exists()
+    inside = real / "here"
+    inside.mkdir()
+    monkeypatch.chdir(inside)
+    assert "is the current folder or holds it" in run("export-cards", "--target", "png", "--out", str(real)).stderr
+    assert inside.exists()
+    assert leftovers(tmp_path) == [] and leftovers(real) == []
+
+
+def test_several_files_are_replaced_together_or_not_at_all(tmp_path, monkeypatch):
+    from toolkit.files import write_many
+
+    old = {tmp_path / "a.png": b"old a", tmp_path / "b.png": b"old b"}
+    for path, data in old.items():
+        path.write_bytes(data)
+    write_many({tmp_path / "a.png": b"new a", tmp_path / "b.png": b"new b", tmp_path / "c" / "c.png": b"c"})
+    assert (tmp_path / "a.png").read_bytes() == b"new a" and (tmp_path / "c" / "c.png").read_bytes() == b"c"
+    real = os.fsync
+    calls = []
+
+    def failing(fd):
+        calls.append(fd)
+        if len(calls) == 2:
+            raise OSError(28, "No space left on device")
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", failing)
+    with pytest.raises(UserError, match="b.png: cannot write here: No space left on device"):
+        write_many({tmp_path / "a.png": b"newer a", tmp_path / "b.png": b"newer b"})
+    assert (tmp_path / "a.png").read_bytes() == b"new a" and (tmp_path / "b.png").read_bytes() == b"new b"
+    assert leftovers(tmp_path) == []
+
+
+def test_art_on_a_full_disk_replaces_no_picture(tmp_path):
+    with full_filesystem(tmp_path / "disk") as disk:
+        done = subprocess.run([sys.executable, "-m", "toolkit", "art", "--game", "diamoniak", "--out-dir",
+                               str(disk / "art")], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+        assert [p for p in disk.rglob("*") if p.is_file()] == []

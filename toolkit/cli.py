@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import sys
 import time
 
@@ -26,11 +27,17 @@ class ToolkitGroup(click.Group):
 
     def main(self, args=None, prog_name=None, **extra):
         extra["standalone_mode"] = False
+        if sys.stdout is None:  # started with standard output closed (``>&-``)
+            _fail("standard output is closed: give the command somewhere to write its report")
         try:
             result = super().main(args=args, prog_name=prog_name, **extra)
             sys.stdout.flush()
         except click.exceptions.NoArgsIsHelpError as err:
-            click.echo(err.ctx.get_help())
+            try:
+                say(err.ctx.get_help())
+            except UserError as failed:
+                _silence_stdout()
+                _fail(str(failed))
             result = 0
         except UserError as err:
             _fail(str(err))
@@ -43,8 +50,12 @@ class ToolkitGroup(click.Group):
         except BrokenPipeError:
             _silence_stdout()
             sys.exit(141)
+        except OSError as err:
+            if err.filename is not None:  # every file error of the toolkit's own is a UserError already
+                raise
+            _silence_stdout()  # click's help or version text could not be written
+            _fail(f"cannot write to standard output: {err.strerror or err}")
         sys.exit(result if isinstance(result, int) else 0)
-
 
     def invoke(self, ctx):
         # click would answer Ctrl-C itself with an empty line on stderr: say it in one line instead
@@ -52,6 +63,30 @@ class ToolkitGroup(click.Group):
             return super().invoke(ctx)
         except KeyboardInterrupt:
             raise Interrupted() from None
+
+
+class ToolkitCommand(click.Command):
+    """A command whose options other than the repeatable ones may be given once: click would keep
+    the last of two values without a word."""
+
+    def parse_args(self, ctx, args):
+        seen: dict[str, str] = {}
+        names = {name: option for option in self.params if isinstance(option, click.Option)
+                 and not option.multiple and not option.count for name in option.opts + option.secondary_opts}
+        for arg in args:
+            if arg == "--":
+                break
+            name = arg.split("=", 1)[0]
+            option = names.get(name)
+            if option is None:
+                continue
+            if option.name in seen:
+                raise click.UsageError(f"{seen[option.name]} and {name}: give this option once", ctx=ctx)
+            seen[option.name] = name
+        return super().parse_args(ctx, args)
+
+
+ToolkitGroup.command_class = ToolkitCommand
 
 
 class Interrupted(BaseException):
@@ -86,7 +121,8 @@ def _silence_stdout() -> None:
 
 def _fail(message: str) -> None:
     try:
-        sys.stdout.flush()
+        if sys.stdout is not None:
+            sys.stdout.flush()
     except OSError:
         _silence_stdout()
     click.echo(f"toolkit: error: {message}", err=True)
@@ -99,6 +135,32 @@ def _stop(what: str, status: int) -> None:
     except OSError:
         pass
     sys.exit(status)
+
+
+_ASCII_INT = re.compile(r"[+-]?[0-9]+")
+_ASCII_NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)")
+
+
+class Whole(click.IntRange):
+    """A whole number in ASCII digits (Python's int() would also take '٣' for 3) within a range."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and not _ASCII_INT.fullmatch(value.strip()):
+            self.fail(f"{value!r} is not a whole number in digits 0-9", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class Millimetres(click.ParamType):
+    """A length in millimetres written in ASCII digits (no 'nan', 'inf' or other scripts' digits)."""
+
+    name = "mm"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, float):
+            return value
+        if not _ASCII_NUMBER.fullmatch(str(value).strip()):
+            self.fail(f"{value!r} is not a length in millimetres, e.g. 3 or 2.5", param, ctx)
+        return float(value)
 
 
 def catalogue_options(func):
@@ -175,7 +237,7 @@ def art_command(game, catalogue_path, overrides, out_dir):
     for name in games:
         catalogue = load(name, catalogue_path, overrides, require_art=False)
         written = write_art(catalogue, Path(out_dir))
-        say(f"{catalogue.game}: {len(written)} images of {CARD_PX[0]} x {CARD_PX[1]} px in {out_dir}/{catalogue.game}")
+        say(f"{catalogue.game}: {len(written)} images of {CARD_PX[0]} x {CARD_PX[1]} px in {out_dir}/")
 
 
 card_option = click.option("--card", "card_size", default="poker", show_default=True, metavar="SIZE",
@@ -188,10 +250,10 @@ card_option = click.option("--card", "card_size", default="poker", show_default=
 @lang_option
 @click.option("--paper", type=click.Choice(("a4", "letter"), case_sensitive=False), default="a4", show_default=True, help="Paper size.")
 @card_option
-@click.option("--bleed", type=float, default=0.0, show_default=True, metavar="MM",
+@click.option("--bleed", type=Millimetres(), default=0.0, show_default=True, metavar="MM",
               help="Art printed this far past each cut line (cards then sit 2 x bleed apart).")
-@click.option("--gutter", type=float, default=0.0, show_default=True, metavar="MM", help="Space between cards.")
-@click.option("--margin", type=float, default=5.0, show_default=True, metavar="MM",
+@click.option("--gutter", type=Millimetres(), default=0.0, show_default=True, metavar="MM", help="Space between cards.")
+@click.option("--margin", type=Millimetres(), default=5.0, show_default=True, metavar="MM",
               help="Unprinted border of the paper; nothing is printed in it.")
 @click.option("--duplex", type=click.Choice(("long", "short", "fold", "none")), default="long", show_default=True,
               help="Backs: each sheet's backs on the next page for a long- or short-edge flip; "
@@ -229,7 +291,7 @@ def print_cards_command(game, catalogue_path, overrides, lang, paper, card_size,
                    "back and saved-object JSON whose FaceURL/BackURL are file:/// URIs of the absolute paths "
                    "(move the files, and export again).")
 @card_option
-@click.option("--bleed", type=float, default=3.0, show_default=True, metavar="MM",
+@click.option("--bleed", type=Millimetres(), default=3.0, show_default=True, metavar="MM",
               help="Art past the cut line (png, pdf-single; TTS images are cut at the trim).")
 @click.option("--aids/--no-aids", default=True, show_default=True,
               help="Add the player aid: a PNG and a manifest row, a card of the TTS deck, pages at the end.")
@@ -285,8 +347,8 @@ def rulebook_command(game, catalogue_path, overrides, lang, paper, booklet, out)
 class _Progress:
     """A progress bar on stderr, drawn only on a terminal and only once a run has taken more than a second.
 
-    Anywhere else (a file, a pipe, a test) it prints nothing: a bar's label there would be glued to
-    the report. ``note`` says something on a line of its own and starts counting a new stage.
+    Anywhere else (a file, a pipe, a test) it draws no bar, whose label would be glued to the report:
+    once a run has taken a few seconds it says in one whole line how far it has come instead. ``note`` says something on a line of its own and starts counting a new stage.
     """
 
     DELAY = 1.0  # seconds of work before a bar appears
@@ -297,16 +359,25 @@ class _Progress:
 
     def _restart(self, total: int, label: str) -> None:
         self.total, self.label = max(1, total), label
-        self.done, self.bar, self.start = 0, None, time.monotonic()
+        self.done, self.bar, self.start, self.told = 0, None, time.monotonic(), False
+
+    QUIET_DELAY = 3.0  # off a terminal: seconds of work before one line says how far it has come
 
     def __call__(self, n: int) -> None:
         self.done += n
         if self.bar is not None:
             self.bar.update(n)
-        elif self.enabled and time.monotonic() - self.start > self.DELAY:
+            return
+        took = time.monotonic() - self.start
+        if self.enabled and took > self.DELAY:
             self.bar = click.progressbar(length=self.total, label=self.label, file=sys.stderr)
             self.bar.__enter__()
             self.bar.update(self.done)
+        elif not self.enabled and not self.told and took > self.QUIET_DELAY:
+            self.told = True  # a whole line, once: nothing to glue to the report
+            share = min(self.done / self.total, 1.0)
+            left = f", about {took * (1 - share) / share:,.0f} s to go" if share > 0.01 else ""
+            click.echo(f"toolkit: note: {self.label}: {100 * share:.0f}% done after {took:.0f} s{left}", err=True)
 
     def note(self, text: str, total: int, label: str = "simulating") -> None:
         """Print ``toolkit: note: TEXT`` (after ending a bar's line), then count ``total`` ticks afresh."""
@@ -340,10 +411,10 @@ def _seat_choices(values: tuple[str, ...]) -> dict[int, str]:
 
 @main.command("simulate")
 @catalogue_options
-@click.option("--players", type=click.IntRange(1, 4), help="Players at the table (default: the game's minimum).")
-@click.option("--games", type=click.IntRange(1, 100_000_000), default=10_000, show_default=True,
+@click.option("--players", type=Whole(1, 4), help="Players at the table (default: the game's minimum).")
+@click.option("--games", type=Whole(1, 100_000_000), default=10_000, show_default=True,
               help="Games to play (at most 100,000,000).")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True,
+@click.option("--seed", type=Whole(0, 2**63 - 1), default=1, show_default=True,
               help="Random seed, 0 to 2**63-1: the same seed gives the same result.")
 @click.option("--policy", "policies", multiple=True, metavar="SEAT=NAME",
               help="A seat's policy, e.g. 2=stop-after-3 or 1=risk-1,never-buy (repeatable; seats count from 1).")
@@ -399,14 +470,14 @@ def _refuse_unused_options(game_id: str, model: str) -> None:
 @catalogue_options
 @click.option("--model", help="The question: Diamoniak solo (default), draws, multi; "
                               "Palaces opening (default), first-palace, draws, multi.")
-@click.option("--players", type=click.IntRange(2, 4), help="Players for --model multi (default 2).")
+@click.option("--players", type=Whole(2, 4), help="Players for --model multi (default 2).")
 @click.option("--pile", metavar="ID=N,...", help="For --model draws: the pile, e.g. witch=3,diamond=5 (default: the whole deck).")
 @click.option("--policy", default="default", show_default=True, help="Every seat's policy for first-palace and multi.")
-@click.option("--max-states", type=click.IntRange(1, 1_000_000), default=100_000, show_default=True,
+@click.option("--max-states", type=Whole(1, 1_000_000), default=100_000, show_default=True,
               help="Largest chain solved exactly (at most 1,000,000); beyond it the answer is simulated.")
-@click.option("--games", type=click.IntRange(2, 100_000_000), default=20_000, show_default=True,
+@click.option("--games", type=Whole(2, 100_000_000), default=20_000, show_default=True,
               help="Games when simulating instead.")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True,
+@click.option("--seed", type=Whole(0, 2**63 - 1), default=1, show_default=True,
               help="Seed when simulating instead (0 to 2**63-1).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (fractions as \"P/Q\" strings).")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Also draw the distribution as a .png or .pdf chart.")

@@ -15,12 +15,17 @@ _STOPS = {signal.SIGINT: ("interrupted", 130), signal.SIGTERM: ("terminated", 14
 
 
 def _stop(signum, frame) -> None:
-    files = sys.modules.get("toolkit.files")  # not imported yet: nothing of it to clean up
-    if files is not None:
-        files.remove_pending()
+    files = sys.modules.get("toolkit.files")  # not imported (or not yet whole): nothing to clean up
+    if getattr(files, "HELD", 0):  # a few steps that must happen together: stop right after them
+        files.DEFERRED.append(signum)
+        return
+    remove_pending = getattr(files, "remove_pending", None)
+    if remove_pending is not None:
+        remove_pending()
     what, status = _STOPS[signum]
     try:
-        clear = "\r\033[K" if os.isatty(2) else ""  # a progress bar or the terminal's ^C on this line
+        # on a terminal: clear the line (a progress bar, or the ^C) and show the cursor a bar hid
+        clear = "\r\033[K\033[?25h" if os.isatty(2) else ""
         os.write(2, f"{clear}toolkit: {what}\n".encode())
     except OSError:
         pass

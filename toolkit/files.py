@@ -21,23 +21,30 @@ import signal
 import stat
 import tempfile
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from toolkit.errors import UserError
 
 
 PENDING: set[Path] = set()  # temporary files and folders of this run that exist now
-_HELD = {signal.SIGINT, signal.SIGTERM}
+# While HELD, the command line's signal handlers note a signal in DEFERRED instead of stopping the
+# run; it is raised again as soon as the held steps are done. (A signal mask would not do: another
+# thread of the process, numpy's for one, could take the signal and the handler would run anyway.)
+HELD = 0
+DEFERRED: list[int] = []
 
 
 @contextlib.contextmanager
 def _signals_held() -> Iterator[None]:
     """Hold back Ctrl-C and SIGTERM for a few steps that must happen together; they arrive after."""
-    signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    global HELD
+    HELD += 1
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
+        HELD -= 1
+        if not HELD and DEFERRED:
+            signal.raise_signal(DEFERRED.pop())
 
 
 def remove_pending() -> None:
@@ -123,18 +130,71 @@ def write_atomic(path: str | Path, data: bytes) -> Path:
     return path
 
 
+def write_many(items: dict[Path, bytes]) -> list[Path]:
+    """Write several files so that either all of them are replaced or none is.
+
+    Every file is first written to a temporary name beside its target and flushed; only when all
+    of them are on disk are they renamed into place, together, with Ctrl-C and SIGTERM held back.
+    """
+    staged: list[tuple[Path, Path]] = []
+    try:
+        for path, data in items.items():
+            path = Path(path)
+            try:
+                if path.is_dir():
+                    raise UserError(f"{path}: is a folder, not a file")
+                mode = _new_mode(path, 0o666)
+                path.parent.mkdir(parents=True, exist_ok=True)
+                with _signals_held():
+                    fd, name = tempfile.mkstemp(prefix=".toolkit-", suffix=".tmp", dir=path.parent)
+                    staged.append((Path(name), path))
+                    PENDING.add(Path(name))
+                with os.fdopen(fd, "wb") as handle:
+                    handle.write(data)
+                    handle.flush()
+                    os.fsync(handle.fileno())
+                os.chmod(name, mode)
+            except OSError as err:
+                raise _failed(path, err) from None
+        with _signals_held():
+            for tmp, path in staged:
+                try:
+                    os.replace(tmp, path)
+                except OSError as err:
+                    raise _failed(path, err) from None
+                PENDING.discard(tmp)
+    finally:
+        for tmp, _ in staged:
+            if tmp in PENDING:
+                tmp.unlink(missing_ok=True)
+                PENDING.discard(tmp)
+    return [path for _, path in staged]
+
+
 @contextlib.contextmanager
-def atomic_folder(path: str | Path) -> Iterator[Path]:
+def atomic_folder(path: str | Path, replaceable: Callable[[Path], str | None] | None = None) -> Iterator[Path]:
     """Build a folder beside ``path`` and rename it into place when the block ends without error.
 
     Yields the temporary folder to write into. An earlier folder at ``path`` is replaced whole (none
     of its files survive), and removed only after the new one is in place; on any error or
-    interruption the temporary folder is removed and ``path`` is left as it was.
+    interruption the temporary folder is removed and ``path`` is left as it was. ``replaceable(old)``
+    says why an existing folder must not be replaced (None when it may); a link is followed, so the
+    folder it points to is replaced and the link kept; the current folder, or one holding it, is
+    never replaced.
     """
-    path = Path(path)
+    shown = path = Path(path)
     try:
+        if shown.is_symlink():
+            path = shown.resolve()
         if path.exists() and not path.is_dir():
-            raise UserError(f"{path}: is a file, not a folder")
+            raise UserError(f"{shown}: is a file, not a folder")
+        if path.exists():
+            here = Path.cwd().resolve()
+            if path.resolve() == here or path.resolve() in here.parents:
+                raise UserError(f"{shown}: is the current folder or holds it: name a folder of its own")
+            why = replaceable(path) if replaceable else None
+            if why:
+                raise UserError(f"{shown}: {why}")
         mode = _new_mode(path, 0o777)
         path.parent.mkdir(parents=True, exist_ok=True)
         with _signals_held():
@@ -144,7 +204,10 @@ def atomic_folder(path: str | Path) -> Iterator[Path]:
         raise _failed(path, err) from None
     old = None
     try:
-        yield tmp
+        try:
+            yield tmp
+        except UserError as err:  # a file inside failed: name it where the user will look for it
+            raise UserError(str(err).replace(str(tmp), str(path))) from None
         os.chmod(tmp, mode)
         with _signals_held():  # the earlier folder aside, the new one in, as one step
             if path.exists():

@@ -24,7 +24,7 @@ from PIL import Image, ImageDraw
 from toolkit.catalogue.checks import check_art_path
 from toolkit.catalogue.model import CardType, Catalogue
 from toolkit.errors import UserError
-from toolkit.files import write_atomic
+from toolkit.files import write_many
 
 # --- geometry --------------------------------------------------------------------------------------
 
@@ -1015,8 +1015,9 @@ def _target(out_dir: Path, relative: str, where: str) -> Path:
 def write_art(catalogue: Catalogue, out_dir: Path) -> list[Path]:
     """Draw every card type and the back into ``out_dir`` at the catalogue's art paths.
 
-    Returns the written files in catalogue order, the back last. Each file is written to a temporary
-    name in its folder and renamed into place. Every path is checked before the first is written:
+    Returns the written files in catalogue order, the back last. The files are written together:
+    all of them replace the earlier pictures, or none does (see ``toolkit.files.write_many``).
+    Every path is checked before the first is written:
     each must stay inside ``out_dir`` and be a file of its own (ignoring case, as some file systems
     do), or one picture would overwrite another.
     """
@@ -1031,8 +1032,7 @@ def write_art(catalogue: Catalogue, out_dir: Path) -> list[Path]:
         other = drawn.setdefault(str(path).casefold(), what)
         if other != what:
             raise UserError(f"{source}: {what} and {other} would both be drawn to '{path}': give each its own art file")
-    written = []
-    for path, _, card in jobs:
-        image = draw_face(card, catalogue) if card is not None else draw_back(catalogue)
-        written.append(write_atomic(path, png_bytes(image)))
-    return written
+    # Drawn first, then written all together: a full disk or an interruption replaces no picture.
+    pictures = {path: png_bytes(draw_face(card, catalogue) if card is not None else draw_back(catalogue))
+                for path, _, card in jobs}
+    return write_many(pictures)

@@ -33,7 +33,7 @@ def art_path_problem(relative: str) -> str | None:
     """Why ``relative`` cannot name a file inside an art folder (None when it can): it must be
     relative, stay inside (no ``..``), use ``/`` between folders and be printable."""
     if "\\" in relative:
-        return "use / between folders, not \\"
+        return "must use / between folders, not \\"
     bad = next((c for c in relative if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp")), None)
     if bad is not None:
         return f"holds the control character U+{ord(bad):04X}"

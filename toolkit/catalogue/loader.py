@@ -127,13 +127,15 @@ def apply_overrides(catalogue: Catalogue, overrides: Iterable[str]) -> Catalogue
                 f"--set {quote(text, '')}: no card with id {quote(card_id)} in {printable(catalogue.source.name)} "
                 f"(ids: {ids})"
             )
+        if card_id in counts:
+            raise UserError(f"--set {quote(text, '')}: the count of {quote(card_id)} is set twice: give it once")
         counts[card_id] = count
     if not counts:
         return catalogue
     changed = catalogue.with_counts(counts)
     if changed.total > MAX_DECK:
         raise UserError(
-            f"--set {quote(' '.join(texts), '', 60)}: the deck would have {changed.total} cards, "
+            f"{quote(' '.join(f'--set {text}' for text in texts), '', 80)}: the deck would have {changed.total} cards, "
             f"at most {MAX_DECK}"
         )
     return changed

@@ -35,7 +35,8 @@ MODEL_OPTIONS = {
     "solo": ("games", "seed", "plot_path"),
     "draws": ("pile", "plot_path"),
     "opening": (),
-    "first-palace": ("policy", "max_states", "games", "seed", "plot_path"),
+    # no chart: an exact first-palace answer has no distribution, and which answer comes is known late
+    "first-palace": ("policy", "max_states", "games", "seed"),
     "multi": ("players", "policy", "max_states", "games", "seed"),
 }
 TURN_LIMIT = 1_000  # a simulated game still going after this many turns is stopped (and said to be)
@@ -457,6 +458,10 @@ def multi(catalogue: Catalogue, players: int, policy: str, max_states: int, game
                            policies={s + 1: policy for s in range(players)}, progress=progress,
                            max_turns=TURN_LIMIT, max_work=MAX_WORK)
         data.update({"exact": False, "states_explored_over": limit, "simulated": summary.as_json()})
+        if summary.stalled:  # a game that can stall has no finite expected length, whatever the others did
+            data.update({"expected_turns": None,
+                         "reason": f"{summary.stalled:,} of {summary.games:,} simulated games reached a point "
+                                   "where nobody can win any more"})
         lines.append(f"exact solving is out of reach: {why}")
         lines.append(_played_line(summary.games, games, seed))
         lines += unfinished_lines(summary, "nobody can win any more", "were still going")

@@ -297,6 +297,19 @@ def export_tts(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, lang: s
                         f"{cell[0]} x {cell[1]} px each; load {json_name} from TTS's Saved Objects")
 
 
+# What an export writes: a folder holding anything else is not an earlier export, and is never replaced.
+EXPORT_SUFFIXES = (".png", ".csv", ".json", ".pdf")
+
+
+def _not_an_export(folder: Path) -> str | None:
+    """Why ``folder`` is not an earlier export that may be replaced whole (None when it is one)."""
+    for entry in sorted(folder.iterdir()):
+        if entry.is_symlink() or not entry.is_file() or entry.suffix.lower() not in EXPORT_SUFFIXES:
+            return (f"holds '{entry.name}', which no export writes: name a new or empty folder, or an "
+                    "earlier export's (it is replaced whole)")
+    return None
+
+
 def export_cards(catalogue: Catalogue, target: str, out: str | Path, lang: str = "en",
                  card_mm: tuple[float, float] = CARD_SIZES["poker"], bleed: float = 3.0,
                  aids: bool = False) -> ExportResult:
@@ -313,7 +326,7 @@ def export_cards(catalogue: Catalogue, target: str, out: str | Path, lang: str =
                    aid_copies(catalogue) if aids else 0)
     if target == "png":
         _check_file_names(catalogue, faces.cards)
-    with atomic_folder(out) as tmp:
+    with atomic_folder(out, _not_an_export) as tmp:
         if target == "png":
             return export_png(catalogue, faces, out, tmp, lang, card_mm, bleed)
         if target == "pdf-single":
