@@ -32,10 +32,13 @@ def check_setup(catalogue, game_id: str, title: str, players: int, variants, kno
 
 def check_deal(catalogue, hand_size: int, players: int) -> None:
     """Refuse a deal the deck cannot make: ``players`` opening hands of ``hand_size`` cards."""
+    from toolkit.catalogue.origin import changed_by_set
     from toolkit.errors import UserError
 
     need = hand_size * players
     if catalogue.total < need:
         hands = "one opening hand needs" if players == 1 else f"{players} opening hands need"
-        raise UserError(f"{catalogue.source.name}: rules.hand_size = {hand_size}: {hands} {need} cards, "
-                        f"but the deck has only {catalogue.total}")
+        changed = changed_by_set(catalogue)  # a deck made small by --set is named by those options
+        where = (" ".join(f"--set {card_id}={catalogue.card(card_id).count}" for card_id in changed) if changed
+                 else f"{catalogue.source.name}: rules.hand_size = {hand_size}")
+        raise UserError(f"{where}: {hands} {need} cards, but the deck has only {catalogue.total}")
