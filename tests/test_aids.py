@@ -64,7 +64,7 @@ def test_numbers_and_names_come_from_the_catalogue(tmp_path, game, lang):
     card["name"] = {"ru": "Наводнище", "en": "Deluge"} if game == "palaces" else {"ru": "Алмазик", "en": "Gem"}
     changed = load(path=write_catalogue(tmp_path, doc), require_art=False)
     text, default = words_of(changed, lang), words_of(load(game), lang)
-    four = {"diamoniak": {"ru": "4 бриллианта", "en": "4 diamonds"}, "palaces": {"ru": "4 карт", "en": "4 cards"}}
+    four = {"diamoniak": {"ru": "4 бриллианта", "en": "4 diamonds"}, "palaces": {"ru": "из колоды до 4.", "en": "4 cards"}}
     assert four[game][lang] in text and four[game][lang] not in default
     assert card["name"][lang] in text and card["name"][lang] not in default
     assert "{" not in text and "}" not in text
@@ -248,3 +248,27 @@ def test_cli_export_takes_the_option(run, tmp_path, monkeypatch):
     assert (tmp_path / "output/diamoniak-png-en/player_aid-en.png").exists()
     assert run(*args, "--no-aids").exit_code == 0
     assert not (tmp_path / "output/diamoniak-png-en/player_aid-en.png").exists()
+
+
+@pytest.mark.parametrize("game", ["diamoniak", "palaces"])
+@pytest.mark.parametrize("lang", ["ru", "en"])
+@pytest.mark.parametrize("size", ["poker", "bridge", "mini", "tarot"])
+def test_the_aid_is_set_as_large_as_still_fits(game, lang, size):
+    """The text fills the card: its last line ends near the foot, and a size 3 % larger no longer fits."""
+    from toolkit.cards.render import CARD_SIZES, font_metrics
+    from toolkit.print import aids
+
+    catalogue = load(game)
+    card = CARD_SIZES[size]
+    lines, whole = aids.layout_aid(aids.aid_text(catalogue, lang), card)
+    assert whole
+    body = lines[1:]
+    foot = max(line.y + font_metrics(line.font)[1] * line.size for line in body)
+    assert foot <= card[1]
+    size_used = max(line.size for line in body if line.font == "text")
+    left, top_band = aids.MARGIN * card[0], aids.BAND_HEIGHT * card[1]
+    bigger = aids._set(aids.aid_text(catalogue, lang).entries, size_used * 1.03, left, card[0] - left,
+                       top_band + 0.45 * left, card[1] - left)
+    capped = size_used >= 0.99 * min(lines[0].size * 0.8, aids.LARGEST * card[0])
+    assert bigger is None or capped, (game, lang, size, size_used)
+    assert capped or foot > card[1] * 0.8, (game, lang, size, foot / card[1])

@@ -176,7 +176,7 @@ def test_a_palaces_deck_smaller_than_a_hand_is_refused_in_one_line(run):
     small = zero("foundation", "floor", "roof") + ["ruins=0", "exchange=0", "general-exchange=0", "flood=0", "tower=3"]
     for model in ("opening", "first-palace", "multi"):
         line = one_line(run("odds", "--game", "palaces", "--model", model, *sets(small)))
-        assert "rules.hand_size = 5" in line and "the deck has only 3" in line, line
+        assert "--set tower=3" in line and "the deck has only 3" in line, line  # the --set that made it small
     assert "2 opening hands need 10 cards" in one_line(run("simulate", "--game", "palaces", *sets(small[:-1]),
                                                            "--set", "tower=8"))
 

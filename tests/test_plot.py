@@ -72,3 +72,16 @@ def test_y_tick_labels_are_evenly_spaced_numbers(lang, top):
     ticks = sorted(value for value, y in numbers if y != x_row)
     steps = {round(b - a, 9) for a, b in zip(ticks, ticks[1:])}
     assert len(ticks) >= 3 and len(steps) == 1, ticks
+
+
+def test_a_pdf_chart_has_a_title_and_names_no_software():
+    import io as _io
+
+    from pypdf import PdfReader as _Reader
+
+    from toolkit.odds.plot import bar_chart as _chart
+
+    pdf = _chart([1, 2, 3], [0.1, 0.5, 0.4], xlabel="turn", ylabel="share of games, %", fmt="pdf")
+    meta = _Reader(_io.BytesIO(pdf)).metadata
+    assert meta["/Title"] == "share of games, %, turn"
+    assert not any("matplotlib" in str(value).lower() for value in meta.values()), meta

@@ -317,8 +317,9 @@ def test_palaces_tokens_on_their_own_sheet(made):
     back = sorted((A4_PT[0] - m[4], m[5]) for _, m in page_drawing(reader, 17)[0])  # mirrored in x
     assert all(near(f, b, 0.1 * PT_PER_MM) for f, b in zip(front, back))
     text = page_texts(result.pdf)[16]
-    assert text.count("Жетон: 1 очко") == 20 and text.count("Жетон: 5 очков") == 12
-    values = re.findall(r"(?<![:\d] )\b\d\b(?! оч)", text)
+    assert text.count("1 очко") == 20 and text.count("5 очков") == 12
+    # each counter: its big numeral, then its name ("1" "1 очко" reads back as "11 очко")
+    values = re.findall(r"\b(\d)\1 оч", text)
     assert Counter(values) == Counter({"1": 20, "5": 12})
 
 
@@ -419,3 +420,21 @@ def test_cli_out_with_a_name_too_long_is_one_line(run, tmp_path):
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1 and "cannot write here: File name too long" in result.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("lang, title, subject", [
+    ("ru", "Диамониак: карты для печати", "54 карты, 63 × 88 мм"),
+    ("en", "Diamoniak: print-and-play cards", "54 cards, 63 × 88 mm"),
+])
+def test_sheet_metadata_speak_the_sheets_language_and_name_no_software(lang, title, subject):
+    catalogue = load("diamoniak")
+    assert catalogue.title[lang] in title
+    reader = PdfReader(io.BytesIO(print_cards(catalogue, lang=lang).pdf))
+    meta = reader.metadata
+    assert (meta["/Title"], meta["/Subject"]) == (title, subject)
+    assert meta.get("/Author", "") in ("", catalogue.title[lang])
+    for key in ("/Creator", "/Producer"):
+        assert not re.search(r"toolkit|reportlab|python", meta.get(key, ""), re.I), (key, meta[key])
+    assert reader.trailer["/Root"]["/Lang"] == lang
+    palaces = print_cards(load("palaces", overrides=["tower=1"]), lang="ru", aids=False).pdf
+    assert PdfReader(io.BytesIO(palaces)).metadata["/Subject"] == "63 карты, 63 × 88 мм"

@@ -101,3 +101,62 @@ def test_no_space_is_lost_or_doubled_beside_bold_words(tmp_path):
         words = re.sub(r"-\s", "", words)  # rejoin hyphenated words
         assert "exactly one" in words, (width, words)
         assert "players? Yes" in words and "  " not in words, (width, words)
+
+
+def test_abbreviations_stay_with_the_next_word():
+    ru = bind("или наводнение (см. раздел «Карты»), т. е. карта, напр. фея и т. д.", "ru")
+    for group in ("см. раздел", "т. е. карта", "напр. фея", "т. д."):
+        assert group.replace(" ", NBSP) in ru, group
+    en = bind("a fairy, e.g. the one on p. 2, i.e. yours", "en")
+    for group in ("e.g. the", "p. 2", "i.e. yours"):
+        assert group.replace(" ", NBSP) in en, group
+    assert bind("Castle. No cards", "en") == "Castle. No cards"
+
+
+def test_a_paragraph_never_ends_in_a_word_fragment():
+    marked = typeset("Карты замков, которые пока не пригодились.", "ru")
+    assert "\u00ad" in marked  # other long words may still be hyphenated
+    assert marked.endswith("пригодились.")
+    assert typeset("<b>Фея</b> защищает от ведьмы и остаётся <b>лежать</b>", "ru").endswith("<b>лежать</b>")
+
+
+@pytest.mark.parametrize("game", BUILTIN_GAMES)
+def test_every_first_line_of_a_list_item_starts_at_the_hanging_indent(books, game):
+    """The first word of a bullet or numbered item stands exactly above the lines wrapped under it."""
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(books[game, "en"])
+    checked = 0
+    for page in pdf:
+        text = page.get_textpage()
+        chars = [(text.get_text_range(i, 1), text.get_charbox(i, loose=True)) for i in range(text.count_chars())]
+        lines: dict[int, list] = {}
+        for char, (left, bottom, _, _) in chars:
+            if char.strip():
+                lines.setdefault(round(bottom), []).append((left, char))
+        for y, row in lines.items():
+            row.sort()
+            if row[0][1] == "•" and len(row) > 1:  # a bullet: its item's first word, and the next line of the item
+                word_x = row[1][0]
+                below = [r for yy, r in lines.items() if 0 < y - yy < 16 and r[0][1] not in "•"
+                         and abs(min(r)[0] - word_x) < 6]
+                if below:
+                    assert abs(min(below[0])[0] - word_x) < 0.3, (game, row[:8], below[0][:4])
+                    checked += 1
+    assert checked >= 3
+
+
+@pytest.mark.parametrize("booklet", [False, True])
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_the_pdf_metadata_speak_the_books_language_and_name_no_software(lang, booklet):
+    catalogue = load("diamoniak")
+    reader = pypdf.PdfReader(io.BytesIO(build_rulebook(catalogue, lang=lang, booklet=booklet).pdf))
+    meta = reader.metadata
+    title = catalogue.title[lang]
+    assert meta["/Title"] == {"ru": f"{title}: правила игры", "en": f"{title}: rules of play"}[lang]
+    assert meta["/Subject"] == {"ru": f"Правила карточной игры «{title}»", "en": f"Rules of the card game {title}"}[lang]
+    assert meta.get("/Author", "") in ("", title)
+    for key in ("/Creator", "/Producer"):
+        assert not re.search(r"toolkit|reportlab|pypdf|python", meta.get(key, ""), re.I), (key, meta[key])
+    assert meta["/CreationDate"].startswith("D:2000")
+    assert reader.trailer["/Root"]["/Lang"] == lang

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import re
+from decimal import ROUND_HALF_UP, Decimal
 
 import pypdf
 import pytest
@@ -257,3 +258,119 @@ def test_form_follows_a_card_count_or_a_rule_number_and_prints_no_number():
     assert _markup("diamoniak", "{form:witch_takes|one card|cards}") == "cards"
     assert _markup("diamoniak", "{form:fairy|it|they}", overrides=["fairy=1"]) == "it"
     assert _markup("diamoniak", "{form:fairy|она|они|они}", "ru", overrides=["fairy=21"]) == "она"
+
+
+# --- the publisher's second reading ------------------------------------------------------------------
+
+BOOKS["palaces-en-quick"] = ("palaces", "en", ("tower=0", "ruins=0"))  # a deck whose figure is one number
+
+SECOND_READING = {
+    "diamoniak-ru": (["отдаёт ей сначала остальные карты — карты чужих замков, потом бриллианты, — а карты "
+                      "своего замка в последнюю очередь", "игра заканчивается, и неважно, вытянута ли последняя "
+                      "карта из колоды или куплена", "Если карт у тебя меньше 3, отдай все.",
+                      "ты уже не тянешь из колоды, и больше одной карты за ход купить нельзя",
+                      "покупать игрок не может, пока не начнёт новый замок", "первой оказывается ведьма в 7 случаях из 54"],
+                     ["сначала чужие карты", "всё равно, открыта", "У кого карт меньше", "а больше одной карты"]),
+    "diamoniak-en": (["If you like, agree before the game to play with one of these changes.",
+                      "The chance of flipping three cards", "and you may never buy more than one card per turn",
+                      "pay 3 diamonds to buy one card of your colour", "the right to buy, until they start a new castle",
+                      "(red, blue, green and yellow)", "castle cards of other colours, then diamonds",
+                      "If you have fewer than 3, give up all you have.", "the first card is a witch 7 times in 54"],
+                     ["green, and", "The chance to flip", "before you start to play", "3 diamonds buy",
+                      "Whoever has fewer"]),
+    "palaces-ru": (["Вместо этого можно убрать руины", "этаж кладёшь на свой дворец", "прежде чем тянуть",
+                    "5 жетонов по 1 очку можно в любой момент обменять на один жетон в 5 очков",
+                    "Выложи с руки", "Сбрось с руки", "1 очко ×20", "5 очков ×12"],
+                   ["в среднем примерно", "Другой способ потратить ход", "до того, как тянуть", "мелкие жетоны",
+                    "этаж кладут", "из руки одну", "Жетон:"]),
+    "palaces-en": (["If you like, agree before the game to play with one of these changes.",
+                    "a whole palace in one colour (foundation, floor and roof):", "where they could start a palace",
+                    "you may change 5 tokens worth 1 point for one token worth 5 points", "(red, blue, green and yellow)",
+                    "1 point ×20", "5 points ×12"],
+                   ["green, and", "on average", "where they may start", "small tokens", "Token:"]),
+}
+
+
+@pytest.mark.parametrize("key", sorted(SECOND_READING))
+def test_the_publishers_second_reading_is_followed(books, key):
+    text = books[key].joined
+    present, absent = SECOND_READING[key]
+    for phrase in present:
+        assert phrase in text, (key, phrase)
+    for phrase in absent:
+        assert phrase not in text, (key, phrase)
+
+
+def test_a_single_witch_comes_once_in_so_many(books):
+    en, ru = books["diamoniak-en-one"].joined, books["diamoniak-ru-one"].joined
+    assert "the first card is a witch once in 46" in en and "1 time" not in en
+    assert "первой оказывается ведьма в 1 случае из 46" in ru
+
+
+def _whole(x: float) -> int:
+    return max(1, int(Decimal(repr(x)).quantize(Decimal(1), ROUND_HALF_UP)))
+
+
+@pytest.mark.parametrize("key", ["palaces-en", "palaces-ru", "palaces-en-one", "palaces-en-quick"])
+def test_the_first_palace_figure_has_no_digit_in_doubt(books, key):
+    """The simulated time to a first palace is printed in whole turns, rounded from the 95% interval of
+    the games behind it: one number when both ends round alike, else the two they round to."""
+    from toolkit.odds.report import answer
+    from toolkit.rulebook.figures import FIRST_PALACE
+    book = books[key]
+    data = answer(book.catalogue, "first-palace", **FIRST_PALACE).data
+    mean, half = data["mean_turns"], 1.959963984540054 * data["stderr_turns"]
+    low, high = _whole(mean - half), _whole(mean + half)
+    pattern = {"en": r"needs about (\d+)(?:–(\d+))? turns?\.", "ru": r"нужно около (\d+)(?:–(\d+))? ходов?\."}
+    found = re.search(pattern[key.split("-")[1]], book.joined)
+    assert found, key
+    printed = (int(found.group(1)), int(found.group(2) or found.group(1)))
+    assert printed == (low, high), (key, mean, half, printed)
+    assert f"{mean:.2f}" not in book.joined and f"{mean:.2f}".replace(".", ",") not in book.joined
+
+
+def test_the_first_palace_figure_follows_the_deck(books):
+    figures = {key: re.search(r"needs about ([\d–]+) turns", books[key].joined).group(1)
+               for key in ("palaces-en", "palaces-en-one", "palaces-en-quick")}
+    assert len(set(figures.values())) == 3, figures
+    assert "–" not in figures["palaces-en-quick"], figures  # both ends of its interval round alike
+
+
+AIDS = {
+    ("diamoniak", "en"): (["On your turn, do one of two things", "The first player to complete a castle of 6 cards "
+                           "wins at once.", "Castle card: a card of your colour goes into your castle; with no castle "
+                           "yet, a card of a colour nobody builds starts yours; any other goes on your right.",
+                           "she goes to the discard area with", "Pay 3 diamonds to buy one castle card."],
+                          ["one of two\n", "The first castle of", "3 diamonds buy"]),
+    ("diamoniak", "ru"): (["Карта замка: своего цвета — в свой замок; если замка ещё нет и этот цвет никто не строит — "
+                           "начни с неё замок; иначе — справа от себя."], ["начинает твой замок"]),
+    ("palaces", "en"): (["a token marked 5 is worth 5 points", "or clear ruins from your own palace or building place "
+                         "(no card needed)"], ["counts five"]),
+    ("palaces", "ru"): (["Потом добери карты из колоды до 5.", "либо убери руины со своего дворца или места (карта "
+                         "не нужна)", "сбрось с руки", "жетон с цифрой 5 стоит 5 очков"],
+                        ["доберись", "сбрось из руки", "карты из руки соседу", "со своего (карта"]),
+}
+
+
+@pytest.mark.parametrize("game, lang", sorted(AIDS))
+def test_the_player_aids_say_what_the_publisher_asked(game, lang):
+    from toolkit.print.aids import aid_text
+    aid = aid_text(load(game), lang)
+    text = normalize(" ".join("".join(t for t, _ in e.runs) for e in aid.entries))
+    present, absent = AIDS[game, lang]
+    for phrase in present:
+        assert phrase in text, (game, lang, phrase)
+    for phrase in absent:
+        assert phrase not in text, (game, lang, phrase)
+    if lang == "en":  # a sentence never starts with a numeral, on the aid or on a card
+        for entry in aid.entries:
+            line = "".join(t for t, _ in entry.runs)
+            assert not re.search(r"(?:^|[.!?:]\s+)\d", line), line
+        for card_id, card in card_texts(game, "en").items():
+            assert not re.search(r"[.!?]\s+\d", card), (card_id, card)
+
+
+def test_the_castle_cards_name_what_goes_into_the_castle():
+    for card_id, text in card_texts("diamoniak", "ru").items():
+        if card_id.startswith("castle-"):
+            assert "положи эту карту в него" in text and "положи её в него" not in text, text

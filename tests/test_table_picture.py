@@ -134,3 +134,49 @@ def test_the_block_is_checked():
     block = next(b for s in source.sections for b in s.blocks if b.kind == "table")
     with pytest.raises(UserError, match=r"diamoniak.ru.md:\d+: .*unknown: moon"):
         table_picture(story, block, "ru")
+
+
+def test_the_miniature_cards_show_names_but_no_rules_text():
+    for game in ("diamoniak", "palaces"):
+        catalogue = load(game)
+        text = picture_text(catalogue, "en")
+        for card in catalogue.cards:
+            words = norm(card.text["en"]).split(" ")
+            assert " ".join(words[:4]) not in text, (game, card.id)
+
+
+def test_the_seat_label_stands_inside_the_tables_frame():
+    """Every label lies inside the picture's table: none hangs under it, above the next heading."""
+    import pypdfium2 as pdfium
+
+    for game in ("diamoniak", "palaces"):
+        catalogue = load(game)
+        source = load_source(game, "ru")
+        facts = {"ru": Facts(catalogue, "ru", Odds(catalogue), variants(game))}
+        story = Story(catalogue, {"ru": source}, facts, geometry("a4", False))
+        _, block = table_block(game, "ru")
+        picture = table_picture(story, block, "ru")
+        width, height = picture.wrap(85 * 72 / 25.4, 10_000)
+        buffer = io.BytesIO()
+        from reportlab.pdfgen.canvas import Canvas
+
+        canvas = Canvas(buffer, pagesize=(width, height))
+        picture.drawOn(canvas, 0, 0)
+        canvas.save()
+        page = pdfium.PdfDocument(buffer.getvalue())[0]
+        text = page.get_textpage()
+        seat = labels(game, "ru")["player"]
+        found = text.search(seat.split(" ")[0]).get_next()
+        assert found is not None
+        left, bottom, right, top = text.get_charbox(found[0])
+        assert 2 < bottom and top < height - 2, (game, bottom, top, height)
+
+
+def test_palaces_shows_palaces_at_different_stages_and_the_victory_tokens():
+    catalogue = load("palaces")
+    text = picture_text(catalogue, "en")
+    # three cards with a tower, a foundation alone, one under ruins (one of each foundation colour)
+    assert sum(catalogue.card(f"foundation-{c}").name["en"] in text for c in ("red", "blue", "green")) == 3
+    assert catalogue.card("tower").name["en"] in text and catalogue.card("roof-red").name["en"] in text
+    assert labels("palaces", "en")["place"] in text
+    assert all(str(token.value) in text.split(" ") for token in catalogue.tokens)

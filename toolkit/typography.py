@@ -9,7 +9,9 @@ do not count as words, so ``в <b>замок</b>`` is bound like ``в замок
 * Russian: a one- or two-letter word (в, к, с, о, у, и, а, во, со, на, не, ни, от, до, из, за, по,
   но...) stays with the word after it, and the particles бы, б, ли, ль, же, ж with the word before
   them (``хотя бы``, ``тот же``);
-* English: "a" and "I" stay with the word after them.
+* English: "a" and "I" stay with the word after them;
+* an abbreviation stays with the word after it (``см. раздел``, ``т. е. карта``, ``напр. фея``,
+  ``e.g. the``, ``i.e. a``, ``p. 2``), and the parts of ``т. е.``, ``т. д.``, ``т. п.`` stay together.
 
 Every line breaker of the project must break at ordinary spaces only: reportlab does, and so does
 the card renderer (``toolkit.cards.render``).
@@ -24,6 +26,9 @@ NBSP = "\u00a0"
 _MARKUP = re.compile(r"(<[^>]*>|&#?\w+;)")
 _DASH = re.compile(r" (?=[—–])")
 _NUMBER = re.compile(r"(?<=\d) (?=[^\W\d_]{2}|%)")
+_ABBREVIATION = re.compile(r"(?<![\w.])(?:см|ср|напр|рис|стр|с|т\.\s?е|e\.g|i\.e|cf|pp?)\.( )",
+                           re.IGNORECASE)
+_ABBREVIATION_PARTS = re.compile(r"(?<![\w.])т\.( )(?=[едп]\.)", re.IGNORECASE)
 _PARTICLE = re.compile(r"(?<=\w) (?=(?:бы|б|ли|ль|же|ж)(?![\w-]))")
 _SHORT = {
     "ru": re.compile(r"(?<![\w\-])(?!(?:бы|б|ли|ль|же|ж)(?![\w-]))[а-яё]{1,2}( )",
@@ -35,6 +40,7 @@ _SHORT = {
 def _spaces(plain: str, lang: str) -> set[int]:
     """Indexes of the spaces in ``plain`` at which no line may end."""
     found = {m.start() for pattern in (_DASH, _NUMBER) for m in pattern.finditer(plain)}
+    found.update(m.start(1) for pattern in (_ABBREVIATION, _ABBREVIATION_PARTS) for m in pattern.finditer(plain))
     if lang == "ru":
         found.update(m.start() for m in _PARTICLE.finditer(plain))
     short = _SHORT.get(lang)

@@ -20,6 +20,8 @@ Coordinates here are millimetres from the card's trim corner at the top left, y 
 
 from __future__ import annotations
 
+import re
+
 import io
 import warnings
 import zlib
@@ -61,8 +63,9 @@ def parse_card_size(value: str, option: str = "--card") -> tuple[float, float]:
         return CARD_SIZES[text]
     width, sep, height = text.replace("×", "x").partition("x")
     try:
-        if not sep:
-            raise ValueError
+        if not sep or not all(re.fullmatch(r"[0-9]+(\.[0-9]*)?|\.[0-9]+", side.strip()) for side in (width, height)):
+            raise ValueError  # ASCII digits only: float() would also read 'nan' or '٦٣'
+
         size = (float(width), float(height))
     except ValueError:
         raise UserError(

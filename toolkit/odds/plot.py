@@ -71,7 +71,9 @@ def bar_chart(xs: list[int], ys: list[float], *, xlabel: str, ylabel: str, title
             if _fit_label(fig, ax, label, side):
                 fig.tight_layout(pad=0.3)
         out = io.BytesIO()
-        metadata = {"Software": None} if fmt == "png" else {"CreationDate": None, "Producer": None, "Creator": None}
+        # A PDF chart names what it shows and no software.
+        metadata = {"Software": None} if fmt == "png" else {
+            "CreationDate": None, "Producer": None, "Creator": None, "Title": title or f"{ylabel}, {xlabel}"}
         fig.savefig(out, format=fmt, dpi=dpi, metadata=metadata)
         plt.close(fig)
     return out.getvalue()

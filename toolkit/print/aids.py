@@ -39,7 +39,7 @@ RULE = art.mix(art.GOLD, art.INK, 0.35)
 MARGIN = 0.055            # of the card's width, inside the trim
 BAND_HEIGHT = 0.115       # of the card's height, the title's band at the top
 LEADING = 1.17
-SHRINK = 0.96
+LARGEST = 0.075          # of the card's width: the body text is never set larger than this
 LINE = re.compile(r"^(?:(?P<head>##\s+)|(?P<step>\d+\.\s+)|(?P<bullet>-\s+))?(?P<text>\S.*)$")
 
 
@@ -200,14 +200,23 @@ def layout_aid(text: AidText, card_mm: tuple[float, float]) -> tuple[tuple[Line,
     title_y = band / 2 + (asc - desc) * title_size / 2
     title = Line(text.title, "name", title_size, w / 2, title_y)
     left, right, top, bottom = margin, w - margin, band + 0.45 * margin, h - margin
-    size = 0.052 * w
-    while True:
-        lines = _set(text.entries, size, left, right, top, bottom)
-        if lines is not None:
-            return (title, *lines), True
-        if size <= TEXT_MIN_MM:
-            break
-        size = max(TEXT_MIN_MM, size * SHRINK)
+    # The largest body size that fits, searched between the smallest size and a size no larger than
+    # the title's (to a hundredth of a millimetre), so that the text fills the card at every size.
+    low, high = TEXT_MIN_MM, max(TEXT_MIN_MM, min(title_size * 0.8, LARGEST * w))
+    best = _set(text.entries, low, left, right, top, bottom)
+    if best is not None:
+        top_fit = _set(text.entries, high, left, right, top, bottom)
+        if top_fit is not None:
+            return (title, *top_fit), True
+        while high - low > 0.01:
+            middle = (low + high) / 2
+            lines = _set(text.entries, middle, left, right, top, bottom)
+            if lines is None:
+                high = middle
+            else:
+                low, best = middle, lines
+        return (title, *best), True
+    size = TEXT_MIN_MM
     # Far too much text for this card: the smallest size, cut where the card ends.
     lines = _set(text.entries, size, left, right, top, 1e9) or []
     kept = [line for line in lines if line.y + font_metrics(line.font)[1] * line.size <= bottom]
@@ -261,11 +270,16 @@ def aid_image(face: CardFace, dpi: int = art.DPI) -> Image.Image:
     sx = size[0] / (face.width + 2 * face.bleed_mm)
     sy = size[1] / (face.height + 2 * face.bleed_mm)
     draw = ImageDraw.Draw(image)
+    before = None  # the run before on the same line: its baseline, where the PDF ends it, where Pillow did
     for line in face.lines:
         font = pillow_font(line.font, round(line.size * sy * 4) / 4)
         x = (line.x - line.width / 2 + face.bleed_mm) * sx
         anchor = "ls"
         if line is face.lines[0]:  # the title, centred on its band
             x, anchor = (line.x + face.bleed_mm) * sx, "ms"
+        elif before is not None and before[0] == line.y:
+            # a run after a bold lead-in: keep the PDF's gap after where Pillow really ended the lead-in
+            x = max(x, before[2] + x - before[1])
         draw.text((x, (line.y + face.bleed_mm) * sy), line.text, font=font, fill=art.INK, anchor=anchor)
+        before = (line.y, (line.x + line.width / 2 + face.bleed_mm) * sx, x + draw.textlength(line.text, font=font))
     return image

@@ -46,7 +46,7 @@ from toolkit.files import atomic_folder, write_atomic
 from toolkit.catalogue.origin import deck_origin
 from toolkit.print.aids import FILE_ID as AID_ID, KEY as AID_KEY, aid_copies, aid_face, aid_image, aid_text
 from toolkit.print.pdf import binary_streams, define_forms, new_canvas, place_form
-from toolkit.print.sheets import deck_order
+from toolkit.print.sheets import deck_order, sheet_metadata
 
 TARGETS = ("png", "tts", "pdf-single")
 TTS_MAX_COLS, TTS_MAX_ROWS, TTS_MAX_PX = 10, 7, 4096
@@ -147,8 +147,9 @@ def pdf_single_bytes(catalogue: Catalogue, lang: str, card_mm, bleed: float, fac
     page = (w + 2 * bleed, h + 2 * bleed)
     buffer = io.BytesIO()
     with binary_streams():
-        canvas = new_canvas(buffer, page, f"{catalogue.title[lang]}: cards for print services ({lang})",
-                            f"{catalogue.total} cards, {card_size_name(card_mm)}, {bleed:g} mm bleed")
+        title = catalogue.title[lang]
+        canvas = new_canvas(buffer, page, *sheet_metadata(title, lang, catalogue.total, card_mm), lang=lang,
+                            game=title)
         aids = [faces.aid()] if faces.aids else []
         forms = define_forms(canvas, itertools.chain(faces.every(), aids, [faces.back()]))
         canvas.setTrimBox((bleed * PT_PER_MM, bleed * PT_PER_MM, (bleed + w) * PT_PER_MM, (bleed + h) * PT_PER_MM))

@@ -10,7 +10,6 @@ from typing import Iterable, Iterator
 from reportlab import rl_config
 from reportlab.pdfgen.canvas import Canvas
 
-from toolkit import __version__
 from toolkit.cards.render import PT_PER_MM, CardFace, draw_card, register_fonts
 
 
@@ -25,17 +24,20 @@ def binary_streams() -> Iterator[None]:
         rl_config.useA85 = saved
 
 
-def new_canvas(buffer: io.BytesIO, page_mm: tuple[float, float], title: str, subject: str) -> Canvas:
-    """A canvas with fixed dates, ids and metadata: the same drawing gives the same bytes."""
+def new_canvas(buffer: io.BytesIO, page_mm: tuple[float, float], title: str, subject: str,
+               lang: str | None = None, game: str = "") -> Canvas:
+    """A canvas with fixed dates, ids and metadata: the same drawing gives the same bytes. The
+    metadata names no software: Author is left empty, Creator and Producer give the ``game``'s
+    title; the catalog declares the document's ``lang``."""
     fonts = register_fonts()
     # The initial font is one of ours, so that no page refers to a font that is not embedded.
     canvas = Canvas(buffer, pagesize=(page_mm[0] * PT_PER_MM, page_mm[1] * PT_PER_MM), invariant=1,
-                    pageCompression=1, initialFontName=fonts["label"], initialFontSize=8)
+                    pageCompression=1, initialFontName=fonts["label"], initialFontSize=8, lang=lang)
     canvas.setTitle(title)
     canvas.setSubject(subject)
-    canvas.setAuthor("toolkit")
-    canvas.setCreator(f"toolkit {__version__}")
-    canvas.setProducer(f"toolkit {__version__} (reportlab)")
+    canvas.setAuthor("")
+    canvas.setCreator(game)
+    canvas.setProducer(game)
     return canvas
 
 

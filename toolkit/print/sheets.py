@@ -36,6 +36,22 @@ MARK_WIDTH_PT = 0.3
 FOLD_DASH_PT = (4, 3)
 FOLD_GREY = 0.45
 TOKEN_DIAMETER = 25.0  # mm
+_SHEET_WORDS = {"ru": ("{}: карты для печати", ("карта", "карты", "карт")),
+                "en": ("{}: print-and-play cards", ("card", "cards"))}
+
+
+def sheet_metadata(title: str, lang: str, cards: int, card_mm: tuple[float, float]) -> tuple[str, str]:
+    """The PDF's Title and Subject in the sheet's language: «Диамониак: карты для печати»,
+    «54 карты, 63 × 88 мм»; "Diamoniak: print-and-play cards", "54 cards, 63 × 88 mm"."""
+    from babel import Locale
+
+    heading, forms = _SHEET_WORDS[lang]
+    order = ("one", "few", "many") if lang == "ru" else ("one", "other")
+    category = Locale.parse(lang).plural_form(cards)
+    noun = forms[order.index(category) if category in order else -1]
+    unit = "мм" if lang == "ru" else "mm"
+    w, h = (f"{v:g}".replace(".", ",") if lang == "ru" else f"{v:g}" for v in card_mm)
+    return heading.format(title), f"{cards} {noun}, {w} × {h} {unit}"
 
 
 @dataclass(frozen=True)
@@ -176,8 +192,8 @@ def print_cards(catalogue: Catalogue, lang: str = "en", paper: str = "a4",
     buffer = io.BytesIO()
     with binary_streams():
         title = catalogue.title[lang]
-        canvas = new_canvas(buffer, layout.page, f"{title}: print-and-play cards ({lang})",
-                            f"{len(deck)} cards, {card_size_name(card_mm)}")
+        canvas = new_canvas(buffer, layout.page, *sheet_metadata(title, lang, len(deck), card_mm), lang=lang,
+                            game=title)
         forms = define_forms(canvas, faces)
         token_forms = token_art.define_forms(canvas, catalogue, lang, TOKEN_DIAMETER) if catalogue.tokens else {}
         for page in pages:

@@ -29,6 +29,7 @@ def impose(pdf: bytes, sheet_mm: tuple[float, float], title: str) -> tuple[bytes
     """Booklet pages (each half of ``sheet_mm`` in landscape) placed 1:1 two-up; returns the PDF and
     its number of printed sides."""
     from pypdf import PdfReader, PdfWriter, Transformation
+    from pypdf.generic import NameObject, TextStringObject
 
     reader = PdfReader(io.BytesIO(pdf))
     width, height = max(sheet_mm) * PT_PER_MM, min(sheet_mm) * PT_PER_MM
@@ -38,7 +39,11 @@ def impose(pdf: bytes, sheet_mm: tuple[float, float], title: str) -> tuple[bytes
         for number, x in ((left, 0.0), (right, width / 2)):
             if number is not None:
                 side.merge_transformed_page(reader.pages[number - 1], Transformation().translate(x, 0))
-    writer.add_metadata({"/Title": title, "/Producer": "toolkit (reportlab, pypdf)"})
+    # The book's own metadata (Title, Subject, Author, Creator, Producer, fixed dates) and language.
+    writer.add_metadata({**{key: value for key, value in (reader.metadata or {}).items()}, "/Title": title})
+    lang = reader.trailer["/Root"].get("/Lang")
+    if lang is not None:
+        writer._root_object[NameObject("/Lang")] = TextStringObject(str(lang))
     writer.compress_identical_objects()
     for page in writer.pages:
         page.compress_content_streams()

@@ -23,7 +23,9 @@ number, e.g. ``{count:witch|ведьма|ведьмы|ведьм}`` -> ``7 ве�
                            ``NAME`` is the engine's (checked against its list)
 ``{form:ID|form|form}``    only the form that agrees with the count of card ``ID`` (or rule
                            ``ID``), the number not printed: ``{count:fairy|fairy|fairies},
-                           {form:fairy|who protects|who protect}`` -> ``1 fairy, who protects``
+                           {form:fairy|who protects|who protect}`` -> ``1 fairy, who protects``;
+                           ``#`` in a form prints the number: ``{form:witch|once|# times}``
+                           -> ``once`` or ``7 times``
 ``{odds:NAME}`` #          a figure from the solver (see ``figures.NAMES``)
 =========================  ===========================================================
 
@@ -54,6 +56,7 @@ from toolkit.rulebook.markup import PLACEHOLDER, Piece
 NBSP = "\u00a0"
 FORMS = {"ru": ("one", "few", "many"), "en": ("one", "other")}
 DIGITS = 2
+LIST_LOCALE = {"en": "en_GB"}
 STAR = "\ue000"  # a '*' inside a value, kept out of the emphasis markup
 
 # The names players see for the engines' variants (toolkit/games/<game>.py, VARIANTS); the engine's
@@ -134,7 +137,9 @@ class Facts:
         if key == "title":
             return c.title[lang], None, False
         if key == "colour_names":
-            return format_list([colour.name[lang] for colour in c.colours], locale=lang), None, False
+            # British usage, like "colour": no comma before the last "and" (red, blue, green and yellow)
+            return format_list([colour.name[lang] for colour in c.colours], locale=LIST_LOCALE.get(lang, lang)), \
+                None, False
         if key in ("count", "name", "lname"):
             card = self._card(arg, where)
             if key == "count":
@@ -201,6 +206,9 @@ class Facts:
                 return format_percent(figure.value, lang), None, False
             if figure.kind == "int":
                 return self.number(figure.value), figure.value, False
+            if figure.kind == "range":  # "8–9 turns": the noun agrees with the higher end
+                low, high = figure.value
+                return f"{self.number(low)}–{self.number(high)}", high, False
             # The noun agrees with the number as printed: a whole number is printed whole ("1 turn").
             whole = isinstance(figure.value, Fraction) and figure.value.denominator == 1
             shown = int(figure.value) if whole else _rounded(figure.value, DIGITS)
@@ -227,7 +235,10 @@ class Facts:
             if number is None:
                 raise UserError(f"{where}: {match.group(0)}: only a number takes noun forms")
             noun = plural(number, forms[1:].split("|"), self.lang, f"{where}: {match.group(0)}")
-            text = escape(noun) if key == "form" else f"{text}{NBSP}{escape(noun)}"
+            if key == "form":  # a '#' in the chosen form stands for the number: {form:witch|once|# times}
+                text = escape(noun).replace("# ", f"{self.number(number)}{NBSP}").replace("#", self.number(number))
+            else:
+                text = f"{text}{NBSP}{escape(noun)}"
         elif key == "form":
             raise UserError(f"{where}: {match.group(0)}: {{form:...}} needs the forms to choose from")
         return text.replace("*", STAR)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 from toolkit.catalogue.model import GAME_KINDS, Catalogue
@@ -22,8 +23,8 @@ from toolkit.rulebook.deck import DeckError
 from toolkit.sim.stats import Z95
 
 # Palaces' first palace cannot be solved exactly on a real deck (the chain is far too large): it is
-# always simulated (the text gives an average "about" so many turns and its chart, which a tiny deck
-# solved exactly would not have), with a fixed seed, so the same deck gives the same figures and bytes.
+# always simulated (the text gives "about" so many whole turns and its chart, which a tiny deck solved
+# exactly would not have), with a fixed seed, so the same deck gives the same figures and bytes.
 FIRST_PALACE = {"max_states": 1, "games": 2000, "seed": 1}
 # The rulebook prints exact solo odds only: when the exact chain is out of reach, the solver's
 # simulated answer is refused, so it plays as few games as it may.
@@ -34,8 +35,9 @@ _CACHE: dict[tuple, object] = {}
 
 @dataclass(frozen=True)
 class Figure:
-    kind: str                        # "percent" | "decimal" | "int"
-    value: Fraction | float | int | None   # None: infinite (a castle that may never be finished)
+    kind: str                        # "percent" | "decimal" | "int" | "range"
+    value: Fraction | float | int | tuple[int, int] | None   # None: infinite (a castle that may never
+    # be finished); a range is (low, high), two different whole numbers
 
 
 @dataclass(frozen=True)
@@ -72,9 +74,16 @@ NAMES = {
     "diamoniak": ("first_KIND", "no_witch_K", "expected_turns", "p_reshuffle", "likely_turn", "p_likely_turn",
                   "median_turn", "within_T", "last_turn"),
     "palaces": ("first_KIND", "no_flood_K", "p_foundation", "p_palace_kinds", "p_palace_kinds_with_tower",
-                "p_tower", "first_palace_mean", "first_palace_low", "first_palace_high", "first_palace_games"),
+                "p_tower", "first_palace_turns", "first_palace_mean", "first_palace_low", "first_palace_high", "first_palace_games"),
 }
 CHARTS = {"diamoniak": ("turns_chart",), "palaces": ("first_palace_chart",)}
+
+
+def whole_turns(low: float, high: float) -> Figure:
+    """A simulated number of turns with no digit in doubt: its 95% interval rounded to whole turns,
+    one number when both ends round alike ("about 8"), otherwise the range they span ("8–9")."""
+    ends = [max(1, int(Decimal(repr(x)).quantize(Decimal(1), ROUND_HALF_UP))) for x in (low, high)]
+    return Figure("int", ends[0]) if ends[0] == ends[1] else Figure("range", (ends[0], ends[1]))
 
 
 class Odds:
@@ -177,6 +186,8 @@ class Odds:
                      "first_palace_high": mean + half}.get(name)
             if name == "first_palace_games":
                 return Figure("int", data.get("simulated_games", 0))
+            if name == "first_palace_turns":
+                return whole_turns(mean - half, mean + half)
             if value is None:
                 raise self._unknown(name)
             return Figure("decimal", value)

@@ -27,14 +27,13 @@ from xml.sax.saxutils import escape
 import fontpkg_pt_sans
 import fontpkg_pt_serif
 from reportlab.lib import colors
-from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY
+from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, FrameBreak, NextPageTemplate,
                                 PageBreak, PageTemplate, Paragraph, Spacer, Table, TableStyle)
 
-from toolkit import __version__
 from toolkit.cards.render import (CARD_SIZES, CardFace, card_back, card_face, draw_card, ellipsize,
                                   register_fonts)
 from toolkit.catalogue.model import COLOURED_KINDS, GAME_KINDS, Catalogue
@@ -55,6 +54,7 @@ HYPHENATION = {"ru": "ru_RU", "en": "en_US"}
 SHY = "\u00ad"
 POKER = CARD_SIZES["poker"]
 CAPTION_LINES = 2.5  # a card's or token's name under its picture takes about this many lines at most
+CAPTION_PAD = 3.2    # points on each side of a caption in its cell
 
 
 # --- fonts -----------------------------------------------------------------------------------------
@@ -93,6 +93,7 @@ def _pyphen(lang: str):
 
 
 _WORD = re.compile(r"(?<![\w\-])[A-Za-zÀ-ÿА-Яа-яЁё]{6,}(?![\w\-])")
+_QUESTION = re.compile(r"\s*<b>[^<]*\?\s*</b>")
 _TAG = re.compile(r"(<[^>]*>|&[a-z]+;|&#\d+;)")
 
 
@@ -121,7 +122,37 @@ def hyphenate(markup: str, lang: str) -> str:
     for i, part in enumerate(parts):
         if not i % 2:  # not a tag
             parts[i] = _WORD.sub(lambda m: word(m, i == len(parts) - 1), part)
+    # A paragraph never ends in a word fragment («приго-/дились»): its last word stays whole.
+    for i in range(len(parts) - 1, -1, -2):  # _TAG.split puts text at the even indexes, last included
+        cut = max(parts[i].rfind(" "), parts[i].rfind(NBSP))
+        parts[i] = parts[i][:cut + 1] + parts[i][cut + 1:].replace(SHY, "")
+        if cut >= 0:
+            break
     return "".join(parts)
+
+
+class BodyParagraph(Paragraph):
+    """A paragraph that never leaves a hyphenated word's first part at the foot of a column or page:
+    such a split moves one more line on."""
+
+    def split(self, avail_width, avail_height):
+        parts = super().split(avail_width, avail_height)
+        while len(parts) == 2 and _ends_hyphenated(parts[0], avail_width) and avail_height > 0:
+            avail_height -= self.style.leading
+            parts = super().split(avail_width, avail_height)
+        return parts
+
+
+def _ends_hyphenated(paragraph: Paragraph, width: float) -> bool:
+    paragraph.wrap(width, 10_000)
+    lines = getattr(paragraph.blPara, "lines", None)
+    if not lines:
+        return False
+    last = lines[-1]
+    words = last[1] if isinstance(last, tuple) else [w.text if hasattr(w, "text") else w for w in
+                                                     getattr(last, "words", [])]
+    text = "".join(str(w) if not hasattr(w, "text") else w.text for w in words) if words else ""
+    return text.rstrip().endswith("-")
 
 
 def typeset(markup: str, lang: str) -> str:
@@ -161,7 +192,7 @@ def geometry(paper: str, booklet: bool) -> Geometry:
     w, h = PAPERS[paper]
     if booklet:  # half the sheet, so that two pages sit side by side at full size
         return Geometry((h / 2, w), 14, 14, 13, 17, 1, 0, True, 9.5)
-    return Geometry((w, h), 16, 16, 15, 17, 2, 7, False, 9.6)
+    return Geometry((w, h), 16, 16, 15, 17, 2, 7, False, 9.3)
 
 
 # --- styles ----------------------------------------------------------------------------------------
@@ -192,10 +223,12 @@ class Styles:
             base = dict(fontName="PTSerif-Regular", fontSize=self.size, leading=self.lead, textColor=INK,
                         alignment=TA_JUSTIFY, splitLongWords=1, spaceShrinkage=0.15, allowWidows=0, allowOrphans=0, spaceAfter=round(self.lead * 0.45, 2))
             if kind == "bullets":
-                base.update(leftIndent=11, bulletIndent=2.5, bulletFontName="PTSerif-Regular",
+                base.update(leftIndent=11, bulletIndent=2.5, bulletFontName="PTSerif-Regular", bulletFontSize=self.size,
                             spaceAfter=round(self.lead * 0.2, 2))
+            elif kind == "question":
+                base.update(alignment=TA_LEFT)
             elif kind == "steps":
-                base.update(leftIndent=13, bulletIndent=0, bulletFontName="PTSans-Bold",
+                base.update(leftIndent=13, bulletIndent=0, bulletFontName="PTSans-Bold", bulletFontSize=self.size,
                             spaceAfter=round(self.lead * 0.2, 2))
             self._body[key] = ParagraphStyle(key, **base)
         return self._body[key]
@@ -286,7 +319,7 @@ class Chart(Flowable):
     """A 300 DPI chart at its full width, or down to ``smallest`` of it when that lets it finish the
     column instead of leaving the column's foot empty."""
 
-    def __init__(self, png: bytes, width: float, height: float, smallest: float = 0.72):
+    def __init__(self, png: bytes, width: float, height: float, smallest: float = 0.62):
         super().__init__()
         from reportlab.lib.utils import ImageReader
 
@@ -403,17 +436,29 @@ class Story:
             prefix = ""
         for block in blocks:
             if block.kind == "para":
-                out.append(Paragraph(prefix + typeset(facts.markup(block.items[0]), lang), s.body(lang)))
+                markup = facts.markup(block.items[0])
+                # A question players ask («**Можно ли...?** Нет.») is set ragged-right: its bold words
+                # would leave wide gaps in justified lines.
+                question = _QUESTION.match(markup) is not None
+                out.append(BodyParagraph(prefix + typeset(markup, lang), s.body(lang, "question" if question else "para")))
             elif block.kind == "sub":
                 out.append(Paragraph(bind(facts.markup(block.items[0]), lang, markup=True), s.h3))
             elif block.kind in ("bullets", "steps"):
                 style = s.body(lang, block.kind)
+                bullets = ["•" if block.kind == "bullets" else f"{n}." for n in range(1, len(block.items) + 1)]
+                # reportlab starts the first line at bulletIndent + the bullet's width + 0.6 em when that
+                # passes leftIndent: each bullet is set flush right against a gap of 0.6 em, so that every
+                # first line starts exactly at the hanging indent of the lines under it.
+                gap = 0.6 * style.bulletFontSize
+                widths = [pdfmetrics.stringWidth(b, style.bulletFontName, style.bulletFontSize) for b in bullets]
+                indent = max(style.leftIndent, max(widths) + gap)
                 items = []
-                for number, item in enumerate(block.items, start=1):
-                    bullet = "•" if block.kind == "bullets" else f"{number}."
-                    items.append(Paragraph(typeset(facts.markup(item), lang), style, bulletText=bullet))
-                # The last item keeps the list's bottom margin.
-                items[-1].style = ParagraphStyle(style.name + "-last", parent=style, spaceAfter=s.body(lang).spaceAfter)
+                for i, (item, bullet, width) in enumerate(zip(block.items, bullets, widths)):
+                    last = i == len(bullets) - 1  # the last item keeps the list's bottom margin
+                    item_style = ParagraphStyle(f"{style.name}-{i}", parent=style, leftIndent=indent,
+                                                bulletIndent=indent - width - gap - 0.01,
+                                                spaceAfter=s.body(lang).spaceAfter if last else style.spaceAfter)
+                    items.append(BodyParagraph(typeset(facts.markup(item), lang), item_style, bulletText=bullet))
                 out.extend(items)
             elif block.kind == "cards":
                 out += [self.cards(lang), Spacer(1, 1.5 * mm)]
@@ -435,7 +480,9 @@ class Story:
         table = Table(rows, colWidths=[cell_width] * per_row, hAlign="CENTER")
         table.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), "PTSans-Regular", 7),  # no stray Helvetica
                                    ("ALIGN", (0, 0), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "TOP"),
-                                   ("LEFTPADDING", (0, 0), (-1, -1), 1.5), ("RIGHTPADDING", (0, 0), (-1, -1), 1.5),
+                                   # captions of neighbouring cells keep a gap of 2 x CAPTION_PAD, or wrap
+                                   ("LEFTPADDING", (0, 0), (-1, -1), CAPTION_PAD),
+                                   ("RIGHTPADDING", (0, 0), (-1, -1), CAPTION_PAD),
                                    ("TOPPADDING", (0, 0), (-1, -1), 2), ("BOTTOMPADDING", (0, 0), (-1, -1), 3)]))
         return table
 
@@ -444,7 +491,7 @@ class Story:
         column = self.geom.column * mm
         per_row = max(2, min(max(4, len(self.catalogue.colours)), int(column // (19 * mm))))
         cell = column / per_row
-        card_width = min(25 * mm, cell - 3 * mm)
+        card_width = min((20 if self.geom.booklet else 25) * mm, cell - 3 * mm)
         order = {kind: i for i, kind in enumerate(GAME_KINDS[self.catalogue.game])}
         cards = sorted((c for c in self.catalogue.cards if c.count), key=lambda c: order.get(c.kind, len(order)))
         cells, kind = [], None
@@ -470,14 +517,14 @@ class Story:
     def caption(self, name: str, count: int, lang: str, cell: float) -> Paragraph:
         """``Name ×6`` under a picture: a name too long for a few lines of its cell is cut with "…"."""
         style = self.styles.caption
-        shown = ellipsize(name, "label", style.fontSize, CAPTION_LINES * (cell - 3))
+        shown = ellipsize(name, "label", style.fontSize, CAPTION_LINES * (cell - 2 * CAPTION_PAD))
         return Paragraph(f"{escape(shown)}{NBSP}<b>×{format_number(count, lang)}</b>", style)
 
     def figure(self, block: Block, lang: str) -> Flowable:
         name, xlabel, ylabel = block.args
         data = self.facts[lang].odds.chart(name)
         width = self.geom.column
-        height = round(width * 0.58, 1)
+        height = round(width * 0.5, 1)
         png = bar_chart(data.xs, data.ys, xlabel=xlabel, ylabel=ylabel, width_mm=width, height_mm=height,
                               lang=lang)
         return Chart(png, width * mm, height * mm)
@@ -538,8 +585,10 @@ def build_pdf(story: Story, title: str, subject: str) -> tuple[bytes, int]:
     geom, s = story.geom, story.styles
     footers = [story.facts[lang].plain(story.sources[lang].meta["footer"]) for lang in story.langs]
     buffer = io.BytesIO()
-    doc = _Doc(buffer, geom, footers, s, title=title, author="toolkit", subject=subject,
-               creator=f"toolkit {__version__}", producer=f"toolkit {__version__} (reportlab)")
+    # No software named in the metadata: no Author, the game's title as Creator and Producer.
+    game = " / ".join(story.catalogue.title[lang] for lang in story.langs)
+    doc = _Doc(buffer, geom, footers, s, title=title, author="", subject=subject, creator=game, producer=game,
+               lang=story.langs[0])
     x0, y0 = geom.left * mm, geom.bottom * mm
     width, height, column, gutter = geom.width * mm, geom.height * mm, geom.column * mm, geom.gutter * mm
     pad = dict(leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)

@@ -7,18 +7,20 @@ The text places it with a block line whose keys are the game's own (the labels a
 * Diamoniak: ``{table:player=...|castle=...|row=...|pile=...|discard=...}``, the castle in front of
   the player, the row of face-up cards on the player's right, the draw pile and the discard area in
   the middle of the table;
-* Palaces: ``{table:player=...|hand=...|palace=...|ruins=...|place=...|pile=...|discard=...}``, the
-  hand, the building places with a palace under construction, one under ruins and an empty one, the
-  draw pile and the discard pile.
+* Palaces: ``{table:player=...|hand=...|palace=...|ruins=...|place=...|pile=...|discard=...|tokens=...}``,
+  the hand and the player's victory tokens beside it, the building places with palaces at different
+  stages (three cards with a tower, a foundation alone), one under ruins and an empty one, the draw
+  pile and the discard pile with a completed palace's roof on top.
 
 Only cards the deck holds (count > 0) are drawn, so a deck changed by ``--set`` still draws: a part
-with no card to show is left out. The picture fits the column it stands in. A book in two languages
+with no card to show is left out. The miniature cards show their art and name only: their rules
+text would be too small to read. The picture fits the column it stands in. A book in two languages
 draws it once, labelled in both (the second language in grey under the first).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
@@ -32,14 +34,16 @@ from toolkit.typography import bind
 
 KEYS = {
     "diamoniak": ("player", "castle", "row", "pile", "discard"),
-    "palaces": ("player", "hand", "palace", "ruins", "place", "pile", "discard"),
+    "palaces": ("player", "hand", "palace", "ruins", "place", "pile", "discard", "tokens"),
 }
+TOKEN_SIZE = 0.42                # a victory token's diameter, in card widths
 POKER = CARD_SIZES["poker"]
 RATIO = POKER[1] / POKER[0]      # a card's height in card widths
-MAX_CARD = 15.5 * mm             # the cards are never drawn wider than this
+MAX_CARD = 13.0 * mm             # the cards are never drawn wider than this
+SMALLEST = 0.75                  # nor narrower than this part of the column's largest, to fill a page
 LABEL_FONT, LABEL_SIZE, LABEL_LEAD = "PTSans-Bold", 7.0, 8.2
 OTHER_FONT = "PTSans-Regular"    # a bilingual book's second language, in grey
-SEAT_BAND = 12.0                 # the player's chair and label under the table's edge
+SEAT_BAND = 13.0                 # the player's place and label, a band along the table's near edge
 TABLE = colors.HexColor("#efe9dc")
 EDGE = colors.HexColor("#b9ab8f")
 INK = colors.HexColor("#1d1d1f")
@@ -74,6 +78,7 @@ class Scene:
     width: float
     rows: list[tuple[float, list[Card], list[Label], list[tuple[float, float]]]]  # height, cards, labels, empty places
     seat_x: float
+    tokens: list[tuple[int, float, float]] = ()  # (value, centre x, y above the last row's base) in card widths
 
 
 def _pick(catalogue: Catalogue, kind: str, colour: str | None = None, avoid: tuple = ()) -> CardType | None:
@@ -126,34 +131,35 @@ def _palaces(catalogue: Catalogue, face, back: CardFace) -> Scene:
     rise = 0.3 * RATIO  # each card laid on a palace stands this much higher than the one below it
     gap, side = 0.5, 0.35
     places = min(3, max(1, catalogue.rules.get("max_palaces", 3)))
-    width = max(side * 2 + places + gap * (places - 1), 4.2)
-    x0 = (width - (places + gap * (places - 1))) / 2
+    # Palaces under construction at two stages (three cards with a tower; a foundation alone), one
+    # under ruins, and an empty building place, as far as the deck and the palace limit allow.
+    slots = (["palace", "palace", "ruins", "place"] if places >= 3 else ["palace", "ruins", "place"][:places + 1]
+             if places > 1 else ["palace"])
+    width = max(side * 2 + len(slots) + gap * (len(slots) - 1), 4.2)
+    x0 = (width - (len(slots) + gap * (len(slots) - 1))) / 2
     colours = [c.id for c in catalogue.colours]
     cards: list[Card] = []
     labels: list[Label] = []
     empty: list[tuple[float, float]] = []
     used: list[str] = []
-    slots = ["palace", "ruins", "place"][:places] if places > 1 else ["palace"]
+    built: list[float] = []  # where the palaces stand, for their one label
     for i, slot in enumerate(slots):
         x = x0 + i * (1 + gap)
         if slot == "place":
             empty.append((x, 0.0))
-            labels.append(Label("place", x + 0.5, 1 + gap * 0.9))
+            labels.append(Label("place", x + 0.5, 1 + gap * 0.6))
             continue
         foundation = next((f for colour in colours if colour not in used
                            and (f := _pick(catalogue, "foundation", colour))), None)
-        if foundation is None and slot == "palace":
-            empty.append((x, 0.0))
-            labels.append(Label("place", x + 0.5, 1 + gap * 0.9))
-            continue
         stack = []
         if foundation:
             used.append(foundation.colour)
             stack.append(foundation)
             floor = _pick(catalogue, "floor", foundation.colour)
-            if floor:
+            first = slot == "palace" and not built
+            if floor and (first or slot == "ruins"):
                 stack.append(floor)
-            if slot == "palace" and (tower := _pick(catalogue, "tower")):
+            if first and (tower := _pick(catalogue, "tower")):
                 stack.append(tower)
         for level, card in enumerate(stack):
             cards.append(Card(face(card), x, level * rise))
@@ -162,11 +168,15 @@ def _palaces(catalogue: Catalogue, face, back: CardFace) -> Scene:
             if not stack:
                 empty.append((x, 0.0))
             cards.append(Card(face(ruins), x, 0.35 * RATIO, 90))
-        if stack or ruins:
-            labels.append(Label(slot if slot == "palace" or ruins else "palace", x + 0.5, 1 + gap * 0.9))
-        elif slot == "ruins":
+            labels.append(Label("ruins", x + 0.5, 1 + gap * 0.6))
+        elif stack:
+            built.append(x)
+        else:
             empty.append((x, 0.0))
-            labels.append(Label("place", x + 0.5, 1 + gap * 0.9))
+            if not any(label.key == "place" for label in labels) and "place" not in slots[i + 1:]:
+                labels.append(Label("place", x + 0.5, 1 + gap * 0.6))
+    if built:
+        labels.append(Label("palace", (built[0] + built[-1] + 1) / 2, built[-1] - built[0] + 1 + gap * 0.9))
     height = RATIO + 2 * rise
     hand_kinds = ("roof", "floor", "exchange", "tower", "flood", "general-exchange", "foundation", "ruins")
     hand_cards = []
@@ -177,15 +187,24 @@ def _palaces(catalogue: Catalogue, face, back: CardFace) -> Scene:
         if len(hand_cards) == min(5, catalogue.rules.get("hand_size", 5)):
             break
     hand, n, step = [], len(hand_cards), 0.5
-    start = width / 2 - (1 + step * (n - 1)) / 2
+    start = width / 2 - (1 + step * (n - 1)) / 2 - (0.4 if catalogue.tokens else 0)
     for i, card in enumerate(hand_cards):
         off = i - (n - 1) / 2  # a gentle fan: the outer cards a little lower and turned outwards
         hand.append(Card(face(card), start + i * step, 0.2 - 0.025 * off * off, -4 * off))
-    hand_labels = [Label("hand", width / 2, 1 + step * (n - 1) + 0.6)] if hand else []
+    hand_labels = [Label("hand", start + (1 + step * (n - 1)) / 2, 1 + step * (n - 1) + 0.6)] if hand else []
+    # The victory tokens the player has won (completed palaces), a small heap right of the hand.
+    values = sorted({token.value for token in catalogue.tokens}, reverse=True)
+    heap = [values[0]] + [values[-1]] * 2 if values else []
+    x_tokens = max(start + 1 + step * (n - 1) + 0.35, width - side - 0.75) if hand else width / 2
+    tokens = [(value, x_tokens + 0.3 * (i - 1), 0.5 + 0.28 * (i % 2) - 0.06 * i) for i, value in enumerate(heap)]
+    if tokens:
+        labels_row = hand_labels + [Label("tokens", x_tokens, 1.3)]
+    else:
+        labels_row = hand_labels
     top_cards, top_labels = _pile_and_discard(catalogue, face, back, width,
-                                              ("flood", "exchange", "general-exchange", "ruins", "floor"))
+                                              ("roof", "flood", "exchange", "general-exchange", "ruins", "floor"))
     return Scene(width, [(RATIO, top_cards, top_labels, []), (height, cards, labels, empty),
-                         (RATIO + 0.2, hand, hand_labels, [])], width / 2)
+                         (RATIO + 0.2, hand, labels_row, [])], width / 2, tokens)
 
 
 def _lines(text: str, width: float, font: str = LABEL_FONT) -> list[str]:
@@ -203,16 +222,16 @@ class TablePicture(Flowable):
     """The scene at the largest card size up to MAX_CARD that fits the column. ``labels`` holds for
     each key the label in each language of the book, the book's first language first."""
 
-    def __init__(self, scene: Scene, labels: dict[str, list[str]]):
+    def __init__(self, scene: Scene, labels: dict[str, list[str]], catalogue: Catalogue):
         super().__init__()
-        self.scene, self.labels = scene, labels
+        self.scene, self.labels, self.catalogue = scene, labels, catalogue
         self.spaceBefore, self.spaceAfter = 1.5 * mm, 3 * mm
         self.wrap(scene.width * MAX_CARD, 10_000)
 
     def _label_lines(self, label: Label, unit: float) -> list[tuple[str, bool]]:
         """(line, whether it is the book's first language) of one label under its cards."""
         out = []
-        for i, text in enumerate(self.labels[label.key]):
+        for i, text in enumerate(self.labels.get(label.key, ())):
             out += [(line, i == 0) for line in _lines(text, label.width * unit, LABEL_FONT if i == 0 else OTHER_FONT)]
         return out
 
@@ -221,12 +240,22 @@ class TablePicture(Flowable):
         return [max((len(self._label_lines(label, unit)) for label in labels), default=1) * LABEL_LEAD + 3
                 for _, _, labels, _ in self.scene.rows]
 
-    def wrap(self, avail_width, avail_height):
-        self.unit = u = min(MAX_CARD, avail_width / self.scene.width)
-        self.bands = self._bands(u)
+    def _size(self, u: float) -> float:
+        self.unit, self.bands = u, self._bands(u)
         rows = sum(h * u + band for (h, *_), band in zip(self.scene.rows, self.bands))
         self.width = self.scene.width * u
         self.height = rows + 0.25 * u + 0.3 * u * (len(self.scene.rows) - 1) + SEAT_BAND
+        return self.height
+
+    def wrap(self, avail_width, avail_height):
+        """The largest cards up to MAX_CARD the column's width allows; down to SMALLEST of that when
+        it lets the picture fill the rest of a page instead of leaving it empty."""
+        full = min(MAX_CARD, avail_width / self.scene.width)
+        u = full
+        while self._size(u) > avail_height and u > full * SMALLEST:
+            u = max(full * SMALLEST, u - 0.25 * mm)
+        if self.height > avail_height:
+            self._size(full)
         self._avail = avail_width
         return avail_width, self.height
 
@@ -234,19 +263,17 @@ class TablePicture(Flowable):
         c, u = self.canv, self.unit
         c.saveState()
         c.translate((self._avail - self.width) / 2, 0)
-        table_bottom = SEAT_BAND
         c.setFillColor(TABLE)
         c.setStrokeColor(EDGE)
         c.setLineWidth(1.2)
-        c.roundRect(0, table_bottom, self.width, self.height - table_bottom, 3 * mm, stroke=1, fill=1)
-        # The player's chair at the table's near edge, named beside it.
+        c.roundRect(0, 0, self.width, self.height, 3 * mm, stroke=1, fill=1)
+        # The player's place at the table's near edge, a band inside the picture, named beside it.
         seat = self.scene.seat_x * u
         c.setFillColor(EDGE)
-        c.wedge(seat - 2.6 * mm, table_bottom - 2.6 * mm, seat + 2.6 * mm, table_bottom + 2.6 * mm, 180, 180,
-                stroke=0, fill=1)
+        c.wedge(seat - 3.2 * mm, -3.2 * mm, seat + 3.2 * mm, 3.2 * mm, 0, 180, stroke=0, fill=1)
         c.setFillColor(INK)
         c.setFont(LABEL_FONT, LABEL_SIZE)
-        c.drawString(seat + 3.5 * mm, SEAT_BAND - LABEL_SIZE - 2, " / ".join(self.labels["player"]))
+        c.drawString(seat + 4.2 * mm, 4.0, " / ".join(self.labels["player"]))
         top = self.height - 0.25 * u
         for (height, cards, labels, empty), band in zip(self.scene.rows, self.bands):
             base = top - height * u  # the row's cards stand on this line
@@ -259,6 +286,8 @@ class TablePicture(Flowable):
                 c.restoreState()
             for card in cards:
                 self._card(card, base)
+            if (height, cards, labels, empty) == self.scene.rows[-1]:
+                self._tokens(base)
             for label in labels:
                 y = base - 3 - LABEL_SIZE * 0.8
                 for line, first in self._label_lines(label, u):
@@ -268,6 +297,18 @@ class TablePicture(Flowable):
                     y -= LABEL_LEAD
             top = base - band - 0.3 * u
         c.restoreState()
+
+    def _tokens(self, base: float) -> None:
+        """The heap of victory tokens: the sheet's own tokens, scaled down, without their names."""
+        from toolkit.print import tokens as token_art
+
+        paint, full = token_art.colours(self.catalogue), 25.0  # mm, a token as the sheet prints it
+        for value, x, y in self.scene.tokens:
+            self.canv.saveState()
+            self.canv.translate(x * self.unit, base + y * self.unit)
+            self.canv.scale(TOKEN_SIZE * self.unit / (full * mm), TOKEN_SIZE * self.unit / (full * mm))
+            token_art.draw_token(self.canv, value, "", full, paint[value])
+            self.canv.restoreState()
 
     def _card(self, card: Card, base: float) -> None:
         c, u = self.canv, self.unit
@@ -328,6 +369,9 @@ def table_picture(story, block, lang: str) -> Flowable:
     labels = {key: [labels[key] for labels in per_lang] for key in per_lang[0]}
     catalogue = story.catalogue
     back = card_back(catalogue, POKER)
-    face = lambda card: story.face(card.id, lang)  # noqa: E731
+    def face(card: CardType) -> CardFace:  # art and name only: a rules text would be unreadably small
+        full = story.face(card.id, lang)
+        return replace(full, lines=tuple(line for line in full.lines if line.font != "text"), _cache={})
+
     scene = (_diamoniak if catalogue.game == "diamoniak" else _palaces)(catalogue, face, back)
-    return TablePicture(scene, labels)
+    return TablePicture(scene, labels, catalogue)
