@@ -22,7 +22,8 @@ from toolkit.errors import UserError
 from toolkit.odds.report import answer
 from toolkit.rulebook import build_rulebook, variants
 from toolkit.rulebook.booklet import sheet_order
-from toolkit.rulebook.facts import Facts, format_number, format_percent, plural
+from toolkit.plurals import plural
+from toolkit.rulebook.facts import Facts, format_number, format_percent
 from toolkit.rulebook.figures import FIRST_PALACE, Odds
 from toolkit.rulebook.markup import PLACEHOLDER, check_same_shape, load_source, parse
 

@@ -24,7 +24,6 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any, Iterable
 
-from babel import Locale
 
 from toolkit.catalogue.model import (
     AGE,
@@ -55,6 +54,7 @@ from toolkit.catalogue.model import (
 )
 from toolkit.catalogue.checks import check_art_path, open_art, printable, quote, text_problem
 from toolkit.errors import UserError
+from toolkit.plurals import FORMS, plural
 
 BUILTIN_GAMES = ("diamoniak", "palaces")
 _ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -146,18 +146,15 @@ class _PluralFormatter(string.Formatter):
 
     def __init__(self, lang: str):
         self.lang = lang
-        self.locale = Locale.parse(lang)
 
     def format_field(self, value: Any, spec: str) -> str:
         if not spec:
             return str(value)
         forms = spec.split("|")
-        order = ("one", "few", "many") if self.lang == "ru" else ("one", "other")
+        order = FORMS[self.lang]
         if len(forms) != len(order):
             raise ValueError(f"{quote(spec)} needs {len(order)} forms ({'|'.join(order)})")
-        category = self.locale.plural_form(value)
-        index = order.index(category) if category in order else len(order) - 1
-        return f"{value} {forms[index]}"
+        return f"{value} {plural(value, forms, self.lang, spec)}"
 
 
 class _Reader:

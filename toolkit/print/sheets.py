@@ -30,6 +30,7 @@ from toolkit.print.layout import (
     token_grid,
 )
 from toolkit.catalogue.origin import deck_origin
+from toolkit.plurals import plural
 from toolkit.print.pdf import binary_streams, define_forms, new_canvas, place_form
 
 MARK_WIDTH_PT = 0.3
@@ -43,12 +44,8 @@ _SHEET_WORDS = {"ru": ("{}: карты для печати", ("карта", "к�
 def sheet_metadata(title: str, lang: str, cards: int, card_mm: tuple[float, float]) -> tuple[str, str]:
     """The PDF's Title and Subject in the sheet's language: «Диамониак: карты для печати»,
     «54 карты, 63 × 88 мм»; "Diamoniak: print-and-play cards", "54 cards, 63 × 88 mm"."""
-    from babel import Locale
-
     heading, forms = _SHEET_WORDS[lang]
-    order = ("one", "few", "many") if lang == "ru" else ("one", "other")
-    category = Locale.parse(lang).plural_form(cards)
-    noun = forms[order.index(category) if category in order else -1]
+    noun = plural(cards, forms, lang, "sheet metadata")
     unit = "мм" if lang == "ru" else "mm"
     w, h = (f"{v:g}".replace(".", ",") if lang == "ru" else f"{v:g}" for v in card_mm)
     return heading.format(title), f"{cards} {noun}, {w} × {h} {unit}"

@@ -48,13 +48,13 @@ from babel.numbers import format_percent as babel_percent
 
 from toolkit.catalogue.model import GAME_KINDS, Catalogue
 from toolkit.errors import UserError
+from toolkit.plurals import plural
 from toolkit.typography import bind
 from toolkit.rulebook.deck import DeckError
 from toolkit.rulebook.figures import Odds
 from toolkit.rulebook.markup import PLACEHOLDER, Piece
 
 NBSP = "\u00a0"
-FORMS = {"ru": ("one", "few", "many"), "en": ("one", "other")}
 DIGITS = 2
 LIST_LOCALE = {"en": "en_GB"}
 STAR = "\ue000"  # a '*' inside a value, kept out of the emphasis markup
@@ -96,17 +96,6 @@ def format_percent(value: Fraction | float, lang: str, digits: int = DIGITS) -> 
     pattern = Locale.parse(lang).percent_formats[None].pattern
     pattern = re.sub(r"0(?![0-9.])", "0." + "0" * digits, pattern, count=1)
     return babel_percent(_rounded(value, digits + 2), format=pattern, locale=lang)
-
-
-def plural(value, forms: list[str], lang: str, where: str) -> str:
-    """The noun form that agrees with ``value`` (Babel's plural rules)."""
-    order = FORMS[lang]
-    if len(forms) != len(order):
-        raise UserError(f"{where}: {len(forms)} noun forms given, {lang} takes {len(order)} ({'|'.join(order)})")
-    category = Locale.parse(lang).plural_form(value)
-    if category not in order:  # Russian fractions ("other") take the genitive singular: 8,61 хода
-        category = "few" if lang == "ru" else "other"
-    return forms[order.index(category)]
 
 
 class Facts:

@@ -42,7 +42,6 @@ from toolkit.print import tokens as token_art
 from toolkit.print.pdf import binary_streams
 from toolkit.rulebook.facts import NBSP, Facts, format_number
 from toolkit.rulebook.markup import Block, Section, Source
-from toolkit.typography import bind
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 INK = colors.HexColor("#1d1d1f")
@@ -156,9 +155,9 @@ def _ends_hyphenated(paragraph: Paragraph, width: float) -> bool:
 
 
 def typeset(markup: str, lang: str) -> str:
-    """A paragraph's markup ready for reportlab: no-break spaces where no line may end, then soft
-    hyphens."""
-    return hyphenate(bind(markup, lang, markup=True), lang)
+    """A paragraph's markup ready for reportlab: soft hyphens added to the markup of
+    ``Facts.markup``, which already holds no-break spaces where no line may end."""
+    return hyphenate(markup, lang)
 
 
 # --- page geometry ---------------------------------------------------------------------------------
@@ -387,7 +386,7 @@ class Story:
             f'{titles[0]}<font color="#{MUTED.hexval()[2:]}"> / {titles[1]}</font>')
         out.append(Paragraph(title, title_style))
         for lang in self.langs:
-            out.append(Paragraph(bind(self.facts[lang].markup([self.sources[lang].meta["tagline"]]), lang, markup=True),
+            out.append(Paragraph(self.facts[lang].markup([self.sources[lang].meta["tagline"]]),
                                  tagline_style))
         for lang in self.langs:
             out.append(Paragraph(self.facts[lang].markup([self.sources[lang].meta["facts"]]), facts_style))
@@ -419,7 +418,7 @@ class Story:
 
     def section(self, parts: list[Section]) -> list:
         s = self.styles
-        heads = [bind(self.facts[lang].markup([part.heading]), lang, markup=True) for lang, part in zip(self.langs, parts)]
+        heads = [self.facts[lang].markup([part.heading]) for lang, part in zip(self.langs, parts)]
         heading = heads[0] if len(heads) == 1 else f'{heads[0]}<font color="#{MUTED.hexval()[2:]}"> / {heads[1]}</font>'
         out: list = [Paragraph(heading, s.h2)]
         for lang, part in zip(self.langs, parts):
@@ -442,7 +441,7 @@ class Story:
                 question = _QUESTION.match(markup) is not None
                 out.append(BodyParagraph(prefix + typeset(markup, lang), s.body(lang, "question" if question else "para")))
             elif block.kind == "sub":
-                out.append(Paragraph(bind(facts.markup(block.items[0]), lang, markup=True), s.h3))
+                out.append(Paragraph(facts.markup(block.items[0]), s.h3))
             elif block.kind in ("bullets", "steps"):
                 style = s.body(lang, block.kind)
                 bullets = ["•" if block.kind == "bullets" else f"{n}." for n in range(1, len(block.items) + 1)]
