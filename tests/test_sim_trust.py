@@ -15,7 +15,7 @@ from toolkit import cli
 from toolkit.catalogue import load
 from toolkit.sim import simulate as simulate_module
 from toolkit.sim.simulate import simulate
-from toolkit.sim.stats import Tally, summarise
+from toolkit.sim.stats import Tally
 
 
 def one_line(result) -> str:
@@ -31,8 +31,9 @@ def test_batches_give_the_same_summary_as_one_pass():
     winners = np.where(rounds > 0, rng.integers(0, 3, 997), -1)
     counters = {"a": rng.integers(0, 3, 997), "b": rng.integers(0, 9, 997)}
     stalled = rounds == 0
-    whole = summarise(game="g", players=3, policies=["p"] * 3, variants=[], seed=1, rounds=rounds, winners=winners,
-                      counters=counters, stalled=stalled)
+    one_pass = Tally(3)
+    one_pass.add(rounds, winners, counters, stalled)
+    whole = one_pass.summary(game="g", policies=["p"] * 3, variants=[], seed=1)
     tally = Tally(3)
     for start in range(0, 997, 101):
         part = slice(start, start + 101)

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable
 
+import numpy as np
+
 from toolkit.catalogue.model import Catalogue
 from toolkit.errors import UserError
 from toolkit.games.registry import make_game, policy_module
@@ -22,8 +24,8 @@ from toolkit.odds.draws import draw_odds, parse_pile
 from toolkit.odds.palaces_odds import opening_odds
 from toolkit.sim.report import unfinished_lines
 from toolkit.sim.runner import GameDidNotEnd, play
-from toolkit.sim.simulate import progress_mark, simulate
-from toolkit.sim.stats import Z95, Summary
+from toolkit.sim.simulate import CHUNK, progress_mark, simulate
+from toolkit.sim.stats import Z95, Summary, Tally
 
 MODELS = {
     "diamoniak": ("solo", "draws", "multi"),
@@ -373,70 +375,61 @@ def _exact_or_why(game, seats, players: int, max_states: int, done, progress):
 
 def _first_palace_simulated(game, seats, done, games: int, seed: int, progress, data: dict, lines: list[str],
                             why: str, limit: int | None) -> OddsReport:
-    lengths, stalled, stopped, played = _simulate_until(game, seats, done, games, seed, progress)
-    finished = sum(lengths.values())
-    summary_mean = stderr = None
-    if finished:
-        summary_mean = sum(t * n for t, n in lengths.items()) / finished
-        if finished > 1:
-            squares = sum(t * t * n for t, n in lengths.items())
-            total = sum(t * n for t, n in lengths.items())
-            stderr = float(Fraction(squares * finished - total * total, finished * (finished - 1)) / finished) ** 0.5
-        else:
-            stderr = 0.0
-    complete = finished == played
-    data.update({"exact": False, "states_explored_over": limit, "simulated_games": played, "seed": seed,
-                 "mean_turns": summary_mean if complete else None, "stderr_turns": stderr if complete else None,
-                 "mean_turns_finished": summary_mean, "stderr_turns_finished": stderr,
-                 "stalled_games": stalled, "unfinished_games": played - finished, "turn_limit": TURN_LIMIT,
-                 "expected_turns": None, "expected_turns_float": summary_mean if complete else None})
+    summary = _simulate_until(data["game"], game, seats, done, games, seed, progress)
+    complete = not summary.unfinished
+    data.update({"exact": False, "states_explored_over": limit, "simulated_games": summary.games, "seed": seed,
+                 "mean_turns": summary.mean if complete else None,
+                 "stderr_turns": summary.stderr if complete else None,
+                 "mean_turns_finished": summary.mean, "stderr_turns_finished": summary.stderr,
+                 "stalled_games": summary.stalled, "unfinished_games": summary.unfinished, "turn_limit": TURN_LIMIT,
+                 "expected_turns": None, "expected_turns_float": summary.mean if complete else None})
     lines.append(f"exact solving is out of reach: {why}")
-    lines.append(_played_line(played, games, seed))
-    if stalled:
-        lines.append(f"  {stalled:,} games reached a point where no palace can be completed any more: such a game "
-                     "never has one, so the expected number of turns is infinite")
-    if stopped:
-        lines.append(f"  {stopped:,} games had no palace after {TURN_LIMIT:,} turns and were stopped: they are "
-                     "left out of the turns below, which therefore run short")
-    if finished:
-        among = " (of those that finished one)" if not complete else ""
-        lines.append(f"  turns to a first palace{among}: {summary_mean:.3f} ± {stderr:.3f} (95% interval "
-                     f"{summary_mean - Z95 * stderr:.3f} to {summary_mean + Z95 * stderr:.3f})")
-    else:
+    lines.append(_played_line(summary.games, games, seed))
+    lines += unfinished_lines(summary, "no palace can be completed any more", "had no palace")
+    if summary.mean is None:
         return OddsReport(data, lines, no_chart="no simulated game completed a palace: there is no distribution to draw")
-    xs = sorted(lengths)
-    chart = {"xs": xs, "ys": [lengths[t] / finished for t in xs], "title": "turns to a first palace (simulated)",
+    among = " (of those that finished one)" if not complete else ""
+    lines.append(f"  turns to a first palace{among}: {_mean_line(summary)}")
+    finished = sum(summary.lengths)
+    xs = [t for t in range(1, len(summary.lengths)) if summary.lengths[t]]
+    chart = {"xs": xs, "ys": [summary.lengths[t] / finished for t in xs], "title": "turns to a first palace (simulated)",
              "xlabel": "turn", "ylabel": "share of games"}
     return OddsReport(data, lines, chart)
 
 
-def _simulate_until(game, seats, done, games: int, seed: int, progress=None):
-    """Play until ``done`` or the end; returns ({turns: games done then}, stalled, stopped, played).
+def _simulate_until(game_id: str, game, seats, done, games: int, seed: int, progress=None) -> Summary:
+    """Play alone until ``done`` or the end, and count the games in a ``Tally``: a game's length is
+    the turn ``done`` first held (0 when it never did: it stalled, or was stopped at TURN_LIMIT).
 
     No new game starts once all games together have played ``MAX_WORK`` turns.
     """
     rng = random.Random(seed)
-    lengths: dict[int, int] = {}
-    stalled = stopped = played = work = reported = 0
+    tally = Tally(1)
+    played = work = reported = 0
     while played < games and work < MAX_WORK:
-        state = game.new_initial_state()
-        try:
-            play(state, seats, rng, max_turns=TURN_LIMIT, stop=done)
-        except GameDidNotEnd:
-            stopped += 1
-        else:
-            if done(state):
-                lengths[state.turns] = lengths.get(state.turns, 0) + 1
+        turns, stalled = [], []
+        while len(turns) < CHUNK and played < games and work < MAX_WORK:
+            state = game.new_initial_state()
+            try:
+                play(state, seats, rng, max_turns=TURN_LIMIT, stop=done)
+            except GameDidNotEnd:
+                turns.append(0)
+                stalled.append(False)
             else:
-                stalled += 1  # the game ended without a first palace: it can never have one
-        work += state.turns
-        played += 1
-        if progress:
-            mark = progress_mark(played, games, work, MAX_WORK)
-            if mark > reported:
-                progress(mark - reported)
-                reported = mark
-    return lengths, stalled, stopped, played
+                reached = done(state)  # if not, the game ended without a first palace: it can never have one
+                turns.append(state.turns if reached else 0)
+                stalled.append(not reached)
+            work += state.turns
+            played += 1
+            if progress:
+                mark = progress_mark(played, games, work, MAX_WORK)
+                if mark > reported:
+                    progress(mark - reported)
+                    reported = mark
+        lengths = np.array(turns, dtype=np.int64)
+        tally.add(lengths, np.where(lengths > 0, 0, -1), {}, np.array(stalled))
+    return tally.summary(game=game_id, policies=[seat.name for seat in seats], variants=(), seed=seed,
+                         turn_limit=TURN_LIMIT)
 
 
 # --- two or more players ----------------------------------------------------------------------------

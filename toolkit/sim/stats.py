@@ -156,12 +156,3 @@ class Tally:
             lengths=tuple(int(n) for n in lengths),
             counts=dict(self.positive),
         )
-
-
-def summarise(*, game: str, players: int, policies, variants, seed: int, rounds: np.ndarray,
-              winners: np.ndarray, counters: dict[str, np.ndarray], stalled: np.ndarray | None = None,
-              turn_limit: int | None = None) -> Summary:
-    """``rounds[i]`` is game i's length in rounds (0 if it did not end), ``winners[i]`` its winning seat (-1: none)."""
-    tally = Tally(players)
-    tally.add(rounds, winners, counters, stalled)
-    return tally.summary(game=game, policies=policies, variants=variants, seed=seed, turn_limit=turn_limit)
