@@ -385,7 +385,7 @@ def _first_palace_simulated(game, seats, done, games: int, seed: int, progress, 
                  "expected_turns": None, "expected_turns_float": summary.mean if complete else None})
     lines.append(f"exact solving is out of reach: {why}")
     lines.append(_played_line(summary.games, games, seed))
-    lines += unfinished_lines(summary, "no palace can be completed any more", "had no palace")
+    lines += unfinished_lines(summary, "no palace can be completed any more", "had no palace", "number of turns")
     if summary.mean is None:
         return OddsReport(data, lines, no_chart="no simulated game completed a palace: there is no distribution to draw")
     among = " (of those that finished one)" if not complete else ""

@@ -36,12 +36,12 @@ def text_report(summary: Summary, title: str) -> str:
     return "\n".join(lines)
 
 
-def unfinished_lines(summary: Summary, stuck: str, going: str) -> list[str]:
+def unfinished_lines(summary: Summary, stuck: str, going: str, measure: str = "length") -> list[str]:
     """What the games that did not end mean for the figures: never a mean over games that never end."""
     lines = []
     if summary.stalled:
         lines.append(f"  {summary.stalled:,} of {summary.games:,} games reached a point where {stuck}: such a game "
-                     "never ends, so the expected length is infinite")
+                     f"never ends, so the expected {measure} is infinite")
     if summary.over_limit:
         lines.append(f"  {summary.over_limit:,} of {summary.games:,} games {going} after {summary.turn_limit:,} "
                      "turns and were stopped: they are left out of the lengths below, which therefore run short")
