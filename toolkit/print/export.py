@@ -97,8 +97,7 @@ def _faces(catalogue: Catalogue, lang: str, card_mm, bleed: float, aids: int = 0
     return Faces(catalogue, cards, lang, tuple(card_mm), bleed, aids)
 
 
-def _back_file(catalogue: Catalogue, ext: str = "png") -> str:
-    return f"card-back.{ext}" if any(card.id == "back" for card in catalogue.cards) else f"back.{ext}"
+BACK_FILE = "back.png"  # no card can take this name: the loader reserves the id "back"
 
 
 def _check_file_names(catalogue: Catalogue, cards: list[CardType]) -> None:
@@ -118,7 +117,7 @@ def export_png(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, lang: s
         write_atomic(tmp / name, png_bytes(card_image(faces.face(card))))
         names.append(name)
         rows.append((name, card.id, card.count, card.name[lang]))
-    back_name = _back_file(catalogue)
+    back_name = BACK_FILE
     back_image = card_image(faces.back())
     write_atomic(tmp / back_name, png_bytes(back_image))
     names.append(back_name)
@@ -231,7 +230,7 @@ def export_tts(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, lang: s
     back_image = back
     if cell is not None and back_image.size != cell:
         back_image = back_image.resize(cell, Image.Resampling.LANCZOS)
-    back_name = _back_file(catalogue)
+    back_name = BACK_FILE
     write_atomic(tmp / back_name, png_bytes(back_image))
     written.append(out / back_name)
     back_uri = (final / back_name).as_uri()
