@@ -393,8 +393,6 @@ class _Progress:
 
 def _seat_choices(values: tuple[str, ...]) -> dict[int, str]:
     """``--policy SEAT=NAME`` options as {seat: name}: the seat in ASCII digits, each seat once."""
-    import re
-
     choices = {}
     for value in values:
         seat, sep, name = value.partition("=")

@@ -357,6 +357,7 @@ class _Reader:
             colours=colours,
             cards=cards,
             tokens=tokens,
+            counts_on_file={card.id: card.count for card in cards},
         )
 
     def rules(self, data: Any, game_id: str) -> dict[str, int]:

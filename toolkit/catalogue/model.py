@@ -113,6 +113,9 @@ class Catalogue:
     colours: tuple[Colour, ...]
     cards: tuple[CardType, ...]
     tokens: tuple[Token, ...] = ()
+    # The counts as the catalogue's file gives them, before any ``--set`` (None: not read from a file);
+    # a copy with other counts keeps them, so a message can name the options that changed the deck.
+    counts_on_file: dict[str, int] | None = dataclasses.field(default=None, compare=False)
 
     @property
     def total(self) -> int:

@@ -1,9 +1,9 @@
 """Naming the user's input behind a deck, for the one line that refuses it.
 
-A deck is the catalogue file's counts with the ``--set ID=N`` overrides applied, and the catalogue
-keeps no record of which was which; so the file is read again and compared. A problem a ``--set``
-made is named by those ``--set`` options, exactly as the user typed them; one the file holds by its
-name and key paths (``mine.toml: cards[4].count``), which is where the user would fix it.
+A deck is the catalogue file's counts with the ``--set ID=N`` overrides applied; the catalogue keeps
+the file's counts (``Catalogue.counts_on_file``) to tell which was which. A problem a ``--set`` made
+is named by those ``--set`` options; one the file holds by its name and key paths
+(``mine.toml: cards[4].count``), which is where the user would fix it.
 """
 
 from __future__ import annotations
@@ -11,25 +11,13 @@ from __future__ import annotations
 from typing import Iterable
 
 from toolkit.catalogue.model import Catalogue
-from toolkit.errors import UserError
 
 SHOWN = 4  # key paths named before "..."
 
 
-def file_counts(catalogue: Catalogue) -> dict[str, int] | None:
-    """Card id -> count as the catalogue's file gives them (None when the file cannot be read again)."""
-    from toolkit.catalogue.loader import load
-
-    try:
-        on_file = load(path=catalogue.source, require_art=False)
-    except (UserError, OSError):
-        return None
-    return {card.id: card.count for card in on_file.cards}
-
-
 def changed_by_set(catalogue: Catalogue) -> list[str]:
     """The ids whose count differs from the file's: the ones ``--set`` changed, in catalogue order."""
-    counts = file_counts(catalogue)
+    counts = catalogue.counts_on_file
     if counts is None:
         return []
     return [card.id for card in catalogue.cards if counts.get(card.id) != card.count]
