@@ -15,8 +15,10 @@ import pytest
 
 from toolkit.catalogue import load
 from toolkit.errors import UserError
-from toolkit.print import export, sheets
+from toolkit.print import export, faces as faces_module, sheets, tts
 from toolkit.print.export import export_cards
+
+WRITERS = (export, tts)  # the modules that write an export's files
 
 TARGETS = ("png", "tts", "pdf-single")
 ONLY_RED = ["castle-blue=0", "castle-green=0", "castle-yellow=0", "diamond=0", "witch=0", "fairy=0"]
@@ -70,7 +72,8 @@ def test_a_failure_half_way_leaves_the_earlier_folder_untouched(tmp_path, small,
         return real(path, data)
 
     real = export.write_atomic
-    monkeypatch.setattr(export, "write_atomic", failing)
+    for module in WRITERS:
+        monkeypatch.setattr(module, "write_atomic", failing)
     with pytest.raises(RuntimeError):
         export_cards(small, target, out, lang="ru")
     assert listing(out) == before
@@ -81,7 +84,8 @@ def test_a_failed_first_export_leaves_nothing(tmp_path, small, monkeypatch):
     def full_disk(path, data):
         raise UserError(f"{path}: cannot write here: No space left on device")
 
-    monkeypatch.setattr(export, "write_atomic", full_disk)
+    for module in WRITERS:
+        monkeypatch.setattr(module, "write_atomic", full_disk)
     with pytest.raises(UserError, match="No space left"):
         export_cards(small, "png", tmp_path / "new")
     assert sorted(p.name for p in tmp_path.iterdir()) == []
@@ -129,7 +133,7 @@ def test_a_thousand_card_deck_draws_each_card_type_once(tmp_path, monkeypatch, t
     deck = load("diamoniak", overrides=["castle-red=500", "castle-blue=500", *ONLY_RED[1:]])
     assert deck.total == 1000
     drawn = []
-    module = sheets if target == "print" else export
+    module = sheets if target == "print" else faces_module
     real = module.card_face
 
     def counting(card, *args, **kwargs):
@@ -151,7 +155,7 @@ def test_faces_are_let_go_once_drawn(tmp_path, monkeypatch, target):
     gigabytes for a deck of hundreds of card types."""
     deck = load("diamoniak")
     alive = []
-    module = sheets if target == "print" else export
+    module = sheets if target == "print" else faces_module
     real = module.card_face
 
     def tracking(card, *args, **kwargs):

@@ -1,0 +1,66 @@
+"""The deck's faces as an export draws them, and what an export reports: shared by every target."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+from toolkit.cards.render import CardFace, card_back, card_face
+from toolkit.catalogue.model import CardType, Catalogue
+from toolkit.catalogue.origin import deck_origin
+from toolkit.errors import UserError
+from toolkit.print.aids import aid_face
+
+MAX_FILE_NAME = 255  # bytes in one file name on common file systems
+BACK_FILE = "back.png"  # no card can take this name: the loader reserves the id "back"
+BACK_NAME = {"en": "Card back", "ru": "Рубашка"}
+
+
+@dataclass(frozen=True)
+class ExportResult:
+    target: str
+    folder: Path
+    files: tuple[Path, ...]
+    summary: str
+
+
+@dataclass(frozen=True)
+class Faces:
+    """The card types of the deck (count > 0) and how to draw them. Each face is drawn when it is
+    written and then let go: a deck of hundreds of card types, all held at 300 DPI, would take
+    gigabytes."""
+
+    catalogue: Catalogue
+    cards: list[CardType]
+    lang: str
+    card_mm: tuple[float, float]
+    bleed: float
+    aids: int = 0  # copies of the player aid to export with the deck
+
+    def face(self, card: CardType) -> CardFace:
+        return card_face(card, self.lang, self.card_mm, self.bleed, self.catalogue.source.name)
+
+    def every(self) -> Iterator[CardFace]:
+        return (self.face(card) for card in self.cards)
+
+    def back(self) -> CardFace:
+        return card_back(self.catalogue, self.card_mm, self.bleed)
+
+    def aid(self) -> CardFace:
+        return aid_face(self.catalogue, self.lang, self.card_mm, self.bleed)
+
+
+def _faces(catalogue: Catalogue, lang: str, card_mm, bleed: float, aids: int = 0) -> Faces:
+    """The deck's card types, once each; refuses an empty deck before anything is drawn or written."""
+    cards = [card for card in catalogue.cards if card.count > 0]
+    if not cards:
+        raise UserError(f"{deck_origin(catalogue)}: the deck has no cards to export (every count is 0)")
+    return Faces(catalogue, cards, lang, tuple(card_mm), bleed, aids)
+
+
+def _check_file_names(catalogue: Catalogue, cards: list[CardType]) -> None:
+    for card in cards:
+        if len(f"{card.id}.png".encode()) > MAX_FILE_NAME:
+            raise UserError(f"{catalogue.source.name}: card '{card.id[:40]}...': the id is too long to name "
+                            f"its PNG file (at most {MAX_FILE_NAME - 4} characters)")
