@@ -25,7 +25,6 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
-import networkx as nx
 
 #: The rational type used internally when none is given: gmpy2.mpq if installed.
 DEFAULT_NUMBER: type
@@ -110,6 +109,8 @@ class Chain:
 
     def _build_components(self) -> None:
         """Split the transient states into SCCs and record the DAG between them."""
+        import networkx as nx  # here, not at the top: an acyclic answer starts without it
+
         graph = nx.DiGraph()
         graph.add_nodes_from(range(self._transient_count))
         graph.add_edges_from((i, j) for i, moves in enumerate(self._moves) for j, _ in moves)

@@ -12,9 +12,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Callable
-
-import numpy as np
+from typing import TYPE_CHECKING, Callable
 
 from toolkit.catalogue.model import Catalogue
 from toolkit.errors import UserError
@@ -23,9 +21,12 @@ from toolkit.odds import diamoniak_solo, engine_chain
 from toolkit.odds.draws import draw_odds, parse_pile
 from toolkit.odds.palaces_odds import opening_odds
 from toolkit.sim.report import unfinished_lines
-from toolkit.sim.runner import GameDidNotEnd, play
-from toolkit.sim.simulate import CHUNK, progress_mark, simulate
-from toolkit.sim.stats import Z95, Summary, Tally
+
+if TYPE_CHECKING:
+    from toolkit.sim.stats import Summary
+
+# The simulator (and numpy with it) is imported only when an answer falls back on it: an exact
+# answer starts without it.
 
 MODELS = {
     "diamoniak": ("solo", "draws", "multi"),
@@ -199,6 +200,8 @@ def _solo_simulated(catalogue: Catalogue, deck: diamoniak_solo.SoloDeck, err: en
     """The solo figures from the simulator, when the exact chain is out of reach."""
     _tell(note, f"exact solo odds are out of reach (the chain has {err}); simulating {games:,} games instead",
           games)
+    from toolkit.sim.simulate import simulate
+
     summary = simulate(catalogue, players=1, games=games, seed=seed, progress=progress, max_turns=TURN_LIMIT,
                        max_work=MAX_WORK)
     never = _p_doomed(deck)
@@ -255,6 +258,8 @@ def _deck_line(catalogue: Catalogue) -> str:
 
 
 def _mean_line(summary: Summary) -> str:
+    from toolkit.sim.stats import Z95
+
     mean, stderr = summary.mean, summary.stderr
     return f"{mean:.3f} ± {stderr:.3f} (95% interval {mean - Z95 * stderr:.3f} to {mean + Z95 * stderr:.3f})"
 
@@ -403,6 +408,12 @@ def _simulate_until(game_id: str, game, seats, done, games: int, seed: int, prog
 
     No new game starts once all games together have played ``MAX_WORK`` turns.
     """
+    import numpy as np
+
+    from toolkit.sim.runner import GameDidNotEnd, play
+    from toolkit.sim.simulate import CHUNK, progress_mark
+    from toolkit.sim.stats import Tally
+
     rng = random.Random(seed)
     tally = Tally(1)
     played = work = reported = 0
@@ -447,6 +458,8 @@ def multi(catalogue: Catalogue, players: int, policy: str, max_states: int, game
     if exact is None:
         _tell(note, f"exact odds are out of reach ({why}); simulating up to {games:,} games instead "
                     f"(at most {MAX_WORK:,} turns in all)", games)
+        from toolkit.sim.simulate import simulate
+
         summary = simulate(catalogue, players=players, games=games, seed=seed,
                            policies={s + 1: policy for s in range(players)}, progress=progress,
                            max_turns=TURN_LIMIT, max_work=MAX_WORK)
