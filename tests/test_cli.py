@@ -89,7 +89,7 @@ def test_no_command_prints_the_help_and_succeeds(run):
 
 def test_click_errors_are_one_line_naming_the_command_once(run):
     line = one_error_line(run("export-cards"))
-    assert line == "toolkit: error: export-cards: Missing option '--target'. Choose from: png, tts, pdf-single"
+    assert line == "toolkit: error: export-cards: Missing option '--target'. Choose from: tgc, mpc, drivethru, tabletopia, screentop, tts, png, pdf-single"
     line = one_error_line(run("simulate", "--games", "0"))
     assert line.startswith("toolkit: error: simulate: Invalid value for '--games'")
 

@@ -93,13 +93,15 @@ def test_tts_deck(tmp_path):
     palaces = load("palaces")
     result = export_cards(palaces, "tts", tmp_path, lang="ru")
     names = sorted(p.name for p in result.files)
-    assert names == ["back.png", "deck-1.png", "palaces-ru.json"]
+    assert names == ["back.png", "deck-1.png", "palaces-ru.json", "palaces-ru.png",
+                     "token-1.png", "token-5.png"]
     saved = json.loads((tmp_path / "palaces-ru.json").read_text(encoding="utf-8"))
-    (deck,) = saved["ObjectStates"]
-    assert deck["Name"] == "DeckCustom"
+    deck, *bags = saved["ObjectStates"]
+    assert deck["Name"] == "DeckCustom" and [bag["Name"] for bag in bags] == ["Bag", "Bag"]
     (key, entry), = deck["CustomDeck"].items()
     faces = [card for card in palaces.cards if card.count]
-    assert (entry["NumWidth"], entry["NumHeight"]) == (6, 3)
+    assert len(faces) == 17
+    assert (entry["NumWidth"], entry["NumHeight"]) == (6, 3)  # 17 faces and the hidden card
     assert entry["FaceURL"] == (tmp_path / "deck-1.png").resolve().as_uri()
     assert entry["BackURL"] == (tmp_path / "back.png").resolve().as_uri()
     assert entry["FaceURL"].startswith("file:///")
@@ -111,14 +113,16 @@ def test_tts_deck(tmp_path):
     assert by_name == {card.name["ru"]: card.count for card in faces}
     with Image.open(tmp_path / "deck-1.png") as sheet, Image.open(tmp_path / "back.png") as back:
         assert max(sheet.size) <= 4096
-        assert sheet.size == (6 * back.size[0], 3 * back.size[1])
-    # The slot of card id n shows that card: the sheet cell of "Наводнение" (flood, the last) is not blank.
-    with Image.open(tmp_path / "deck-1.png") as sheet:
+        assert back.size == (744, 1039)  # 63 x 88 mm at 300 DPI, cut at the trim
         cell = (sheet.width // 6, sheet.height // 3)
+        assert sheet.size == (6 * cell[0], 3 * cell[1])
+        # The slot of card id n shows that card: the sheet cell of "Наводнение" (flood, the last) is not blank.
         flood = next(c["CardID"] % 100 for c in deck["ContainedObjects"] if c["Nickname"] == "Наводнение")
         x, y = (flood % 6) * cell[0] + cell[0] // 2, (flood // 6) * cell[1] + cell[1] // 4
         assert sheet.getpixel((x, y)) != (255, 255, 255)
-        assert sheet.getpixel((5 * cell[0] + cell[0] // 2, 2 * cell[1] + cell[1] // 2)) == (255, 255, 255)  # 18th
+        # The 18th, last cell is the hidden card: the back.
+        hidden = sheet.crop((5 * cell[0], 2 * cell[1], 6 * cell[0], 3 * cell[1]))
+        assert hidden.tobytes() == back.resize(cell, Image.Resampling.LANCZOS).convert("RGB").tobytes()
 
 
 def test_cli_export(run, tmp_path, monkeypatch):

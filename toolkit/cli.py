@@ -150,6 +150,28 @@ class Whole(click.IntRange):
         return super().convert(value, param, ctx)
 
 
+EXPORT_TARGETS = ("tgc", "mpc", "drivethru", "tabletopia", "screentop", "tts", "png", "pdf-single")
+PREFLIGHT_TARGETS = ("tgc", "mpc", "drivethru", "tabletopia", "screentop", "tts")
+
+
+class Offset(click.ParamType):
+    """Two lengths in millimetres, X,Y, each in ASCII digits with an optional sign, e.g. 1.5,-0.5."""
+
+    name = "offset"
+    LIMIT = 20.0  # mm: a printer that shifts its back side further than this needs repair, not an offset
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple):
+            return value
+        parts = str(value).split(",")
+        if len(parts) != 2 or not all(_ASCII_NUMBER.fullmatch(part.strip()) for part in parts):
+            self.fail(f"{value!r} is not X,Y in millimetres, e.g. 1.5,-0.5", param, ctx)
+        x, y = (float(part) for part in parts)
+        if max(abs(x), abs(y)) > self.LIMIT:
+            self.fail(f"{value!r}: each part must be within {self.LIMIT:g} mm", param, ctx)
+        return (x, y)
+
+
 class Millimetres(click.ParamType):
     """A length in millimetres written in ASCII digits (no 'nan', 'inf' or other scripts' digits)."""
 
@@ -262,9 +284,15 @@ card_option = click.option("--card", "card_size", default="poker", show_default=
               help="Cut lines continued outside the cards.")
 @click.option("--aids/--no-aids", default=True, show_default=True,
               help="A player aid (the turn and the cards in brief) for each player, after the cards.")
+@click.option("--back-offset", type=Offset(), default="0,0", show_default=True, metavar="X,Y",
+              help="Shift every back this far, in mm (right and down as seen on the back's side): "
+                   "what --calibration measures for your printer.")
+@click.option("--calibration", is_flag=True,
+              help="Print a two-sided calibration sheet instead of the cards: its marks show how far "
+                   "your printer shifts the back side (see the README).")
 @click.option("--out", type=click.Path(dir_okay=False), help="PDF to write [default: output/<game>-cards-<lang>.pdf].")
 def print_cards_command(game, catalogue_path, overrides, lang, paper, card_size, bleed, gutter, margin, duplex,
-                        crop_marks, aids, out):
+                        crop_marks, aids, back_offset, calibration, out):
     """Print-and-play PDF: every card at its exact size on A4 or Letter, backs and tokens."""
     from pathlib import Path
 
@@ -273,10 +301,19 @@ def print_cards_command(game, catalogue_path, overrides, lang, paper, card_size,
     from toolkit.print import print_cards
 
     check_out_path(out)
+    if calibration:
+        from toolkit.print.calibration import calibration_sheet
+
+        result = calibration_sheet(paper=paper, duplex=duplex, back_offset=back_offset, lang=lang)
+        path = write_atomic(Path(out) if out else Path("output") / f"calibration-{paper.lower()}-{lang}.pdf",
+                            result.pdf)
+        say(str(path))
+        say(result.summary)
+        return
     card_mm = parse_card_size(card_size)
     catalogue = load(game, catalogue_path, overrides)
     result = print_cards(catalogue, lang=lang, paper=paper, card_mm=card_mm, bleed=bleed, gutter=gutter,
-                         margin=margin, duplex=duplex, crop=crop_marks, aids=aids)
+                         margin=margin, duplex=duplex, crop=crop_marks, aids=aids, back_offset=back_offset)
     path = write_atomic(Path(out) if out else Path("output") / f"{catalogue.game}-cards-{lang}.pdf", result.pdf)
     say(str(path))
     say(result.summary())
@@ -285,32 +322,67 @@ def print_cards_command(game, catalogue_path, overrides, lang, paper, card_size,
 @main.command("export-cards")
 @catalogue_options
 @lang_option
-@click.option("--target", type=click.Choice(("png", "tts", "pdf-single")), required=True,
-              help="png: one 300 DPI PNG per card face and back + manifest.csv (card printers); "
-                   "pdf-single: one card per page with TrimBox/BleedBox; tts: Tabletop Simulator deck sheet, "
-                   "back and saved-object JSON whose FaceURL/BackURL are file:/// URIs of the absolute paths "
-                   "(move the files, and export again).")
+@click.option("--target", type=click.Choice(EXPORT_TARGETS), required=True,
+              help="tgc, mpc, drivethru: the files The Game Crafter, MakePlayingCards or DriveThruCards "
+                   "take, at their pixel sizes; tabletopia, screentop, tts: virtual tables; png: one 300 DPI "
+                   "PNG per face and back + manifest.csv at the catalogue's size; pdf-single: one card per "
+                   "page with TrimBox/BleedBox.")
 @card_option
-@click.option("--bleed", type=Millimetres(), default=3.0, show_default=True, metavar="MM",
-              help="Art past the cut line (png, pdf-single; TTS images are cut at the trim).")
+@click.option("--bleed", type=Millimetres(), metavar="MM",
+              help="Art past the cut line, for png and pdf-single [default: 3]; the print services set "
+                   "their own, and virtual tables cut at the trim.")
 @click.option("--aids/--no-aids", default=True, show_default=True,
               help="Add the player aid: a PNG and a manifest row, a card of the TTS deck, pages at the end.")
+@click.option("--base-url", metavar="URL",
+              help="tts, screentop: where you will host the images (http:// or https://); the saved "
+                   "object then names them there, so that every player of a multiplayer table sees them.")
+@click.option("--saved-objects", is_flag=True,
+              help="tts: write into Tabletop Simulator's Saved Objects folder on this computer "
+                   "(instead of --out).")
+@click.option("--cmyk-profile", type=click.Path(dir_okay=False), metavar="ICC",
+              help="drivethru: the CMYK ICC profile of the printing condition to convert to "
+                   "[default: the built-in generic coated profile].")
 @click.option("--out", type=click.Path(file_okay=False), help="Folder to write [default: output/<game>-<target>-<lang>/].")
-def export_cards_command(game, catalogue_path, overrides, lang, target, card_size, bleed, aids, out):
-    """Card files for print services (png, pdf-single) and Tabletop Simulator (tts)."""
+def export_cards_command(game, catalogue_path, overrides, lang, target, card_size, bleed, aids, base_url,
+                         saved_objects, cmyk_profile, out):
+    """Card files for print services (tgc, mpc, drivethru, png, pdf-single) and virtual tables
+    (tabletopia, screentop, tts)."""
     from pathlib import Path
 
     from toolkit.cards.render import parse_card_size
     from toolkit.files import check_out_path
-    from toolkit.print.export import export_cards
+    from toolkit.print.export import export_cards, export_folder
 
     check_out_path(out)
     card_mm = parse_card_size(card_size)
     catalogue = load(game, catalogue_path, overrides)
-    folder = Path(out) if out else Path("output") / f"{catalogue.game}-{target}-{lang}"
-    result = export_cards(catalogue, target, folder, lang=lang, card_mm=card_mm, bleed=bleed, aids=aids)
+    folder = export_folder(catalogue, target, lang, out, saved_objects)
+    result = export_cards(catalogue, target, folder, lang=lang, card_mm=card_mm, bleed=bleed, aids=aids,
+                          card_size=card_size, base_url=base_url, cmyk_profile=cmyk_profile)
     say(f"{folder}/")
     say(result.summary)
+
+
+@main.command("preflight")
+@click.argument("path", type=click.Path(exists=False))
+@click.option("--target", type=click.Choice(PREFLIGHT_TARGETS), required=True,
+              help="The service or table whose rules to check the file or folder against.")
+@click.option("--card", "card_size", metavar="SIZE",
+              help="The card size the files should have [default: the one their pixels match].")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of lines.")
+def preflight_command(path, target, card_size, as_json):
+    """Check a file or folder against a print service's or virtual table's rules: one line per
+    check, exit status 1 if any fails."""
+    from toolkit.print.preflight import preflight, report_lines, report_json
+
+    result = preflight(path, target, card_size)
+    if as_json:
+        say(report_json(result))
+    else:
+        for line in report_lines(result):
+            say(line)
+    if not result.passed:
+        raise SystemExit(1)
 
 
 @main.command("rulebook")
@@ -481,10 +553,11 @@ def _refuse_unused_options(game_id: str, model: str) -> None:
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Also draw the distribution as a .png or .pdf chart.")
 def odds_command(game, catalogue_path, overrides, model, players, pile, policy, max_states, games, seed, as_json, plot_path):
     """Exact odds from the rules engine's Markov chain: expected turns, distributions, draws."""
-    from toolkit.odds import plot
     from toolkit.odds.report import answer, model_of, progress_length
 
     if plot_path is not None:
+        from toolkit.odds import plot  # matplotlib and the card fonts only for a chart
+
         plot.check_path(plot_path)
     catalogue = load(game, catalogue_path, overrides, require_art=False)
     model = model_of(catalogue, model)

@@ -20,9 +20,9 @@ Coordinates here are millimetres from the card's trim corner at the top left, y 
 
 from __future__ import annotations
 
-import re
-
 import io
+import math
+import re
 import warnings
 import zlib
 from dataclasses import dataclass, field
@@ -31,6 +31,7 @@ from pathlib import Path
 
 import fontpkg_pt_sans
 import fontpkg_pt_serif
+import numpy as np
 from PIL import Image, ImageDraw, ImageFont, ImageStat
 
 from toolkit.cards import art
@@ -164,6 +165,11 @@ PANEL_LINE_MM = 0.5
 PANEL_EDGE_MM = 1.5       # the panel (so the text) stays this far inside the trim
 PANEL_MIN = 0.2           # a panel lower than this fraction of the card is replaced by ...
 PANEL_FALLBACK = 0.3      # ... one over this lower fraction of the card
+# The art's important content keeps this far from its edges (reference pixels): the outlines of the
+# picture and the text panel, and the corner badges inside them (see art.draw_face). With a service's
+# safe zone the art is placed so that this lands inside it.
+ART_SAFE_PX = art.FRAME_PX - art.LINE / 2
+ART_SAFE_REACH = 0.15
 
 
 @dataclass(frozen=True)
@@ -180,32 +186,54 @@ class Placement:
                 self.left + x1 * self.scale, self.top + y1 * self.scale)
 
 
-def place_art(art_px: tuple[int, int], card_mm: tuple[float, float], bleed_mm: float) -> Placement:
-    """Scale the art to cover the card plus max(bleed, 3 mm) all round, centred."""
+def place_art(art_px: tuple[int, int], card_mm: tuple[float, float], bleed_mm: float,
+              safe_mm: float | None = None) -> Placement:
+    """Scale the art to cover the card plus max(bleed, 3 mm) all round, centred.
+
+    With ``safe_mm``, the art is made smaller where that would leave its important content (the
+    ART_SAFE_PX border: the frame's outlines and the corner badges) outside the safe zone, on each
+    side where that content, covering, would fall less than ART_SAFE_REACH of the card's side
+    outside the trim (art drawn for a card of about this shape: on a card far wider or taller than
+    the art, shrinking it that much would leave a mostly empty card; its panel is then the fallback
+    one). The art then no longer covers the bleed, and ``crop_art`` lays it on its edge colour (the
+    plain frame). Covering, a poker card at The Game Crafter would have the frame's outlines 1.1 mm
+    inside the trim, in the 3.2 mm safe zone; a mini's would fall on the trim, and a tarot card's
+    badges would be cut by it."""
     (aw, ah), (w, h) = art_px, card_mm
     cover = max(bleed_mm, ART_BLEED_MM)
     scale = max((w + 2 * cover) / aw, (h + 2 * cover) / ah)
+    if safe_mm is not None:
+        covering = scale
+        for side, art_side, inset in ((w, aw, ART_SAFE_PX / REFERENCE_ART_PX[0] * aw),
+                                      (h, ah, ART_SAFE_PX / REFERENCE_ART_PX[1] * ah)):
+            if side / 2 - art_side * covering / 2 + inset * covering > -ART_SAFE_REACH * side:
+                scale = min(scale, (side / 2 - safe_mm) / (art_side / 2 - inset))
     return Placement(scale, w / 2 - aw * scale / 2, h / 2 - ah * scale / 2)
 
 
-def panel_box(card_mm: tuple[float, float], bleed_mm: float) -> tuple[float, float, float, float]:
+def panel_box(card_mm: tuple[float, float], bleed_mm: float,
+              safe_mm: float | None = None) -> tuple[float, float, float, float]:
     """The text panel (mm, trim coordinates) where the standard art has it at this card size, kept
-    PANEL_EDGE_MM inside the card's edges (on narrow cards the art's sides are cropped away). On a
-    card so wide that the art's panel is cropped away too, the lower PANEL_FALLBACK of the card."""
-    x0, y0, x1, y1 = place_art(REFERENCE_ART_PX, card_mm, bleed_mm).box(PANEL_PX)
+    PANEL_EDGE_MM (or ``safe_mm``, if more) inside the card's edges (on narrow cards the art's sides
+    are cropped away). On a card so wide that the art's panel is cropped away too, the lower
+    PANEL_FALLBACK of the card."""
+    x0, y0, x1, y1 = place_art(REFERENCE_ART_PX, card_mm, bleed_mm, safe_mm).box(PANEL_PX)
     w, h = card_mm
-    box = max(x0, PANEL_EDGE_MM), y0, min(x1, w - PANEL_EDGE_MM), min(y1, h - PANEL_EDGE_MM)
+    edge = max(PANEL_EDGE_MM, safe_mm or 0.0)
+    box = max(x0, edge), y0, min(x1, w - edge), min(y1, h - edge)
     if box[3] - box[1] < PANEL_MIN * h:
-        return PANEL_EDGE_MM, h * (1 - PANEL_FALLBACK), w - PANEL_EDGE_MM, h - PANEL_EDGE_MM
+        return edge, h * (1 - PANEL_FALLBACK), w - edge, h - edge
     return box
 
 
-def badge_corner(card_mm: tuple[float, float], bleed_mm: float) -> tuple[float, float]:
+def badge_corner(card_mm: tuple[float, float], bleed_mm: float,
+                 safe_mm: float | None = None) -> tuple[float, float]:
     """Top-left corner (mm) of the badge's square: text stays out of the area right of and below it
     (nowhere, when the panel is the fallback one drawn over the art)."""
     x1, y1 = PANEL_PX[2], PANEL_PX[3]
-    x, y, _, _ = place_art(REFERENCE_ART_PX, card_mm, bleed_mm).box((x1 - BADGE_PX, y1 - BADGE_PX, x1, y1))
-    panel = panel_box(card_mm, bleed_mm)
+    at = place_art(REFERENCE_ART_PX, card_mm, bleed_mm, safe_mm)
+    x, y, _, _ = at.box((x1 - BADGE_PX, y1 - BADGE_PX, x1, y1))
+    panel = panel_box(card_mm, bleed_mm, safe_mm)
     if y >= panel[3] or x >= panel[2]:
         return panel[2], panel[3]
     return x, y
@@ -378,9 +406,25 @@ def load_art(path: Path | None, where: str) -> Image.Image:
             raise UserError(f"{where}: cannot read the art file {path}: {err}") from None
 
 
+def _extend_edges(image: Image.Image, box: tuple[float, float, float, float]):
+    """``image`` on a ground of its edge colour (the median of its outermost pixels: the plain
+    frame of a face, the ground of a back) as far as ``box`` reaches past it, and the box moved to
+    match: art placed inside a safe zone does not cover the bleed by itself. A plain colour rather
+    than repeated edge pixels, which would streak a patterned back."""
+    pad = math.ceil(max(0.0, -box[0], -box[1], box[2] - image.width, box[3] - image.height) - 1e-6)
+    if not pad:
+        return image, box
+    pixels = np.asarray(image)
+    edge = np.concatenate([pixels[0], pixels[-1], pixels[:, 0], pixels[:, -1]])
+    ground = Image.new("RGB", (image.width + 2 * pad, image.height + 2 * pad),
+                       tuple(int(v) for v in np.median(edge, axis=0)))
+    ground.paste(image, (pad, pad))
+    return ground, tuple(v + pad for v in box)
+
+
 def crop_art(image: Image.Image, card_mm: tuple[float, float], bleed_mm: float,
-             out_px: tuple[int, int] | None = None) -> Image.Image:
-    """The part of ``image`` that shows on the card plus its bleed.
+             out_px: tuple[int, int] | None = None, safe_mm: float | None = None) -> Image.Image:
+    """The part of ``image`` that shows on the card plus its bleed (placed by ``place_art``).
 
     With ``out_px`` it is resampled to exactly that size. Without, it keeps the art's own pixels
     (cut on whole pixels, which moves it by at most half a pixel), unless the art is finer than
@@ -388,9 +432,10 @@ def crop_art(image: Image.Image, card_mm: tuple[float, float], bleed_mm: float,
     resampling, which keeps it crisp and compressing well.
     """
     (w, h), b = card_mm, bleed_mm
-    at = place_art(image.size, card_mm, bleed_mm)
+    at = place_art(image.size, card_mm, bleed_mm, safe_mm)
     box = ((-b - at.left) / at.scale, (-b - at.top) / at.scale,
            (w + b - at.left) / at.scale, (h + b - at.top) / at.scale)
+    image, box = _extend_edges(image, box)
     size = (max(1, round(box[2] - box[0])), max(1, round(box[3] - box[1])))
     target = out_px or size_px(card_mm, bleed_mm)
     if out_px is None and size[0] > 2 * target[0]:
@@ -402,10 +447,11 @@ def crop_art(image: Image.Image, card_mm: tuple[float, float], bleed_mm: float,
     return image.resize(out_px, Image.Resampling.LANCZOS, box=box, reducing_gap=3.0)
 
 
-def has_plain_panel(image: Image.Image, card_mm: tuple[float, float], bleed_mm: float) -> bool:
+def has_plain_panel(image: Image.Image, card_mm: tuple[float, float], bleed_mm: float,
+                    safe_mm: float | None = None) -> bool:
     """True when the cropped art is plain and light where the text goes (the project's own art)."""
-    x0, y0, x1, y1 = panel_box(card_mm, bleed_mm)
-    bx, _ = badge_corner(card_mm, bleed_mm)
+    x0, y0, x1, y1 = panel_box(card_mm, bleed_mm, safe_mm)
+    bx, _ = badge_corner(card_mm, bleed_mm, safe_mm)
     inset = 1.5
     scale_x = image.width / (card_mm[0] + 2 * bleed_mm)
     scale_y = image.height / (card_mm[1] + 2 * bleed_mm)
@@ -458,31 +504,33 @@ class CardFace:
 
 
 def card_face(card: CardType, lang: str, card_mm: tuple[float, float] = CARD_SIZES["poker"],
-              bleed_mm: float = 0.0, source: str = "") -> CardFace:
-    """A card's face in ``lang``: its art, name and rules text."""
+              bleed_mm: float = 0.0, source: str = "", safe_mm: float | None = None) -> CardFace:
+    """A card's face in ``lang``: its art, name and rules text. With ``safe_mm`` (a print service's
+    safe zone, in mm inside the trim) the text, its panel and the art's corner badges keep inside it."""
     where = f"{source + ': ' if source else ''}card '{card.id}'"
-    image = crop_art(load_art(card.art_path, where), card_mm, bleed_mm)
-    panel = panel_box(card_mm, bleed_mm)
-    plain = has_plain_panel(image, card_mm, bleed_mm)
+    image = crop_art(load_art(card.art_path, where), card_mm, bleed_mm, safe_mm=safe_mm)
+    panel = panel_box(card_mm, bleed_mm, safe_mm)
+    plain = has_plain_panel(image, card_mm, bleed_mm, safe_mm)
     # On a panel of our own the art's corner badge is covered, so the text may use the whole panel.
-    badge = badge_corner(card_mm, bleed_mm) if plain else (panel[2], panel[3])
+    badge = badge_corner(card_mm, bleed_mm, safe_mm) if plain else (panel[2], panel[3])
     lines = layout_text(card.name[lang], card.text[lang], panel, badge, lang)
     return CardFace(f"card:{card.id}", tuple(card_mm), bleed_mm, image, lines, None if plain else panel)
 
 
 def card_back(catalogue: Catalogue, card_mm: tuple[float, float] = CARD_SIZES["poker"],
-              bleed_mm: float = 0.0) -> CardFace:
-    """The game's card back: its art alone."""
+              bleed_mm: float = 0.0, safe_mm: float | None = None) -> CardFace:
+    """The game's card back: its art alone, placed as the faces are (its frame matches theirs)."""
     image = load_art(catalogue.back_art_path, f"{catalogue.source.name}: game.back_art")
-    return CardFace("back", tuple(card_mm), bleed_mm, crop_art(image, card_mm, bleed_mm))
+    return CardFace("back", tuple(card_mm), bleed_mm, crop_art(image, card_mm, bleed_mm, safe_mm=safe_mm))
 
 
 # --- the two renderers -----------------------------------------------------------------------------
 
 
-def draw_card(canvas, face: CardFace, x: float, y: float, turned: bool = False) -> None:
+def draw_card(canvas, face: CardFace, x: float, y: float, turned: bool = False, image=None) -> None:
     """Draw ``face`` on a reportlab canvas: its trim's bottom-left corner at (x, y) in points, the
-    bleed around it; ``turned`` draws it upside down in the same place."""
+    bleed around it; ``turned`` draws it upside down in the same place. ``image`` replaces the
+    art's picture (a reportlab ImageReader of the same area: e.g. the art separated into CMYK)."""
     fonts = register_fonts()
     w, h, b = face.width * PT_PER_MM, face.height * PT_PER_MM, face.bleed_mm * PT_PER_MM
     canvas.saveState()
@@ -490,7 +538,7 @@ def draw_card(canvas, face: CardFace, x: float, y: float, turned: bool = False) 
     if turned:
         canvas.translate(w, h)
         canvas.rotate(180)
-    canvas.drawImage(face.pdf_image(), -b, -b, w + 2 * b, h + 2 * b)
+    canvas.drawImage(image or face.pdf_image(), -b, -b, w + 2 * b, h + 2 * b)
     if face.panel is not None:
         x0, y0, x1, y1 = face.panel
         canvas.setFillColorRGB(*(c / 255 for c in PAPER))

@@ -341,7 +341,7 @@ class _Reader:
         rules = self.rules(doc["rules"], game_id)
         colours = self.colours(doc["colours"])
         cards = self.cards(doc["cards"], game_id, colours, rules)
-        tokens = self.tokens(doc.get("tokens", []))
+        tokens = self.tokens(doc.get("tokens", []), {card.id for card in cards})
         back_art, back_art_path = self.art(game["back_art"], "game.back_art")
         return Catalogue(
             game=game_id,
@@ -456,12 +456,17 @@ class _Reader:
             raise self.fail("cards", f"the deck has {total} cards, at most {MAX_DECK}")
         return tuple(result)
 
-    def tokens(self, data: Any) -> tuple[Token, ...]:
+    def tokens(self, data: Any, card_ids: set[str]) -> tuple[Token, ...]:
+        """The tokens; their ids differ from every card id and from the reserved ids, since exports
+        name a token's picture after its id beside the cards' (``<id>.png``)."""
         result, seen = [], set()
         for i, item in enumerate(self.array(data, "tokens")):
             where = f"tokens[{i}]"
             item = self.table(item, where, {"id", "value", "count", "name"})
             token_id = self.ident(item["id"], f"{where}.id")
+            if token_id in card_ids or token_id in RESERVED_CARD_IDS:
+                what = "a card's id" if token_id in card_ids else "reserved for the card back's file"
+                raise self.fail(f"{where}.id", f"{quote(token_id)} is {what}: give the token an id of its own")
             self.unique(seen, token_id, f"{where}.id", "token")
             result.append(
                 Token(

@@ -37,6 +37,7 @@ FILE_ID = "player_aid"    # the exports' file stem and manifest id, for the same
 BAND = art.lighter(art.GOLD, 0.55)
 RULE = art.mix(art.GOLD, art.INK, 0.35)
 MARGIN = 0.055            # of the card's width, inside the trim
+SAFE_PAD = 0.5            # mm kept inside a print service's safe zone on top of it
 BAND_HEIGHT = 0.115       # of the card's height, the title's band at the top
 LEADING = 1.17
 LARGEST = 0.075          # of the card's width: the body text is never set larger than this
@@ -188,16 +189,22 @@ def _set(entries, size: float, left: float, right: float, top: float, bottom: fl
     return lines
 
 
-def layout_aid(text: AidText, card_mm: tuple[float, float]) -> tuple[tuple[Line, ...], bool]:
+def layout_aid(text: AidText, card_mm: tuple[float, float],
+               safe_mm: float | None = None) -> tuple[tuple[Line, ...], bool]:
     """The aid's lines on a card of ``card_mm``, and whether the whole text fits (it is cut with
-    "…" at the smallest size only when it does not)."""
+    "…" at the smallest size only when it does not). With a print service's ``safe_mm``, every
+    line keeps at least that far inside the trim: the title is centred in the part of its band
+    inside the safe zone, smaller if it must be."""
     w, h = card_mm
-    margin = MARGIN * w
+    if safe_mm is not None:
+        safe_mm += SAFE_PAD  # the drawn glyphs reach a little past their metric width
+    margin = max(MARGIN * w, safe_mm or 0.0)
     band = BAND_HEIGHT * h
-    title_size = min(0.5 * band, 0.075 * w)
-    title_size = min(title_size, title_size * (w - 2 * margin) / max(text_width(text.title, "name", title_size), 1e-9))
     asc, desc = font_metrics("name")
-    title_y = band / 2 + (asc - desc) * title_size / 2
+    band_top = safe_mm or 0.0  # the title's band, from here to ``band``
+    title_size = min(0.5 * (band - band_top), 0.075 * w)
+    title_size = min(title_size, title_size * (w - 2 * margin) / max(text_width(text.title, "name", title_size), 1e-9))
+    title_y = (band_top + band) / 2 + (asc - desc) * title_size / 2
     title = Line(text.title, "name", title_size, w / 2, title_y)
     left, right, top, bottom = margin, w - margin, band + 0.45 * margin, h - margin
     # The largest body size that fits, searched between the smallest size and a size no larger than
@@ -241,13 +248,15 @@ def aid_art(card_mm: tuple[float, float], bleed_mm: float) -> Image.Image:
     return image
 
 
-def aid_face(catalogue: Catalogue, lang: str, card_mm: tuple[float, float], bleed_mm: float = 0.0) -> CardFace:
-    """The player aid of ``catalogue`` in ``lang`` as a card face of ``card_mm`` with its bleed."""
+def aid_face(catalogue: Catalogue, lang: str, card_mm: tuple[float, float], bleed_mm: float = 0.0,
+             safe_mm: float | None = None) -> CardFace:
+    """The player aid of ``catalogue`` in ``lang`` as a card face of ``card_mm`` with its bleed,
+    its text inside ``safe_mm`` of the trim when a print service sets a safe zone."""
     try:
         text = aid_text(catalogue, lang)
     except UserError as err:  # e.g. a catalogue of one's own without a card the aid names
         raise UserError(f"{err} (leave the player aid out with --no-aids)") from None
-    lines, _ = layout_aid(text, tuple(card_mm))
+    lines, _ = layout_aid(text, tuple(card_mm), safe_mm)
     return CardFace(KEY, tuple(card_mm), bleed_mm, aid_art(tuple(card_mm), bleed_mm), lines)
 
 

@@ -1,18 +1,30 @@
-"""Files for card printers and for Tabletop Simulator (``toolkit export-cards``).
+"""Files for card printers and virtual tables (``toolkit export-cards``): the dispatcher.
+
+Print services, at their own pixel sizes, bleed and safe zone (``targets.py``), refusing a card
+size they do not offer:
+
+* ``tgc``, ``mpc``: one RGB PNG per distinct face, the back, the player aid and the tokens, with the
+  manifest their uploads need (``services.py``);
+* ``drivethru``: one CMYK PDF/X-1a file, pages back, front, back, front... (``drivethru.py``).
+
+Virtual tables, cut at the trim at 300 DPI, any card size: ``tabletopia`` (one image per face and
+one back, all the same size: ``services.py``), ``screentop`` (a grid of faces: ``screentop.py``),
+``tts`` (Tabletop Simulator deck sheets and a saved object: ``tts.py``).
+
+And at the catalogue's own size, with ``--bleed``:
 
 * ``png``: one PNG per distinct card face and one for the back, at 300 DPI with bleed (poker + 3 mm:
-  815 x 1110 px), and ``manifest.csv`` (file, card id, count, name): what print services take.
+  815 x 1110 px), and ``manifest.csv`` (file, card id, count, name);
 * ``pdf-single``: one card per page, the page being the card plus its bleed, TrimBox and BleedBox
-  set; every card of the deck in order, each face page followed by its back (the order
-  print-on-demand services such as DriveThruCards ask for).
-* ``tts``: Tabletop Simulator deck sheets (at most 10 x 7 cards, no side over 4096 px), the back,
-  and a saved-object JSON whose CustomDeck points at those images by ``file:///`` URIs. TTS shows
-  a card to its edge, so these images are cut at the trim, without bleed.
+  set; every card of the deck in order, each face page followed by its back.
 
 With ``aids``, the player aid goes with them: ``player_aid-<lang>.png`` and its row in the manifest;
 aid pages (each followed by the back) after the deck in ``pdf-single``; a deck of its own beside
 the cards in ``tts``, so that the aids are never shuffled in. ("_" is never in a card id, so the
 aid's file cannot be a card's.)
+
+Every target writes into a temporary folder that replaces ``out`` whole at the end
+(``files.atomic_folder``).
 """
 
 from __future__ import annotations
@@ -31,9 +43,11 @@ from toolkit.print.aids import FILE_ID as AID_ID, KEY as AID_KEY, aid_copies, ai
 from toolkit.print.faces import BACK_FILE, BACK_NAME, ExportResult, Faces, _check_file_names, _faces
 from toolkit.print.pdf import binary_streams, define_forms, new_canvas, place_form
 from toolkit.print.sheets import deck_order, sheet_metadata
+from toolkit.print.targets import TARGETS as SERVICES, service_target
 from toolkit.print.tts import export_tts, tts_grid  # noqa: F401  (tts_grid: for tests)
 
-TARGETS = ("png", "tts", "pdf-single")
+SERVICE_TARGETS = tuple(SERVICES)  # tgc, mpc, drivethru, tabletopia, screentop, tts
+TARGETS = (*SERVICE_TARGETS, "png", "pdf-single")
 
 
 def export_png(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, lang: str, card_mm,
@@ -116,25 +130,74 @@ def _not_an_export(folder: Path) -> str | None:
     return None
 
 
+def export_folder(catalogue: Catalogue, target: str, lang: str, out: str | None, saved_objects: bool) -> Path:
+    """The folder an export goes to: ``--out``, TTS's Saved Objects folder with ``--saved-objects``,
+    or ``output/<game>-<target>-<lang>``."""
+    if saved_objects:
+        if target != "tts":
+            raise UserError(f"--saved-objects: only for --target tts (not {target})")
+        if out:
+            raise UserError("--saved-objects and --out: give one of them (--saved-objects writes into "
+                            "Tabletop Simulator's Saved Objects folder)")
+        from toolkit.print.tts import saved_objects_folder
+
+        return saved_objects_folder() / f"{catalogue.game}-{lang}"
+    return Path(out) if out else Path("output") / f"{catalogue.game}-{target}-{lang}"
+
+
+def _service_only(option: str, value, targets: tuple[str, ...], target: str) -> None:
+    if value is not None and target not in targets:
+        raise UserError(f"{option}: only for --target {' or '.join(targets)} (not {target})")
+
+
 def export_cards(catalogue: Catalogue, target: str, out: str | Path, lang: str = "en",
-                 card_mm: tuple[float, float] = CARD_SIZES["poker"], bleed: float = 3.0,
-                 aids: bool = False) -> ExportResult:
+                 card_mm: tuple[float, float] = CARD_SIZES["poker"], bleed: float | None = None,
+                 aids: bool = False, card_size: str | None = None, base_url: str | None = None,
+                 cmyk_profile: str | Path | None = None) -> ExportResult:
     """Write the ``target`` files into the folder ``out``, whole: the folder is built beside ``out``
     and renamed into place at the end, replacing an earlier export whole (none of its files stay
-    behind), so an interrupted or failed run leaves ``out`` as it was."""
+    behind), so an interrupted or failed run leaves ``out`` as it was.
+
+    ``card_size`` is what ``--card`` said (a preset's name, or WxH); a print service's target takes
+    its own size for that preset, and refuses a size it does not offer."""
     if target not in TARGETS:
         raise UserError(f"--target {target}: unknown target (choose from {', '.join(TARGETS)})")
     if lang not in LANGS:
         raise UserError(f"--lang {lang}: unknown language (choose from {', '.join(LANGS)})")
-    check_bleed(bleed)
+    _service_only("--base-url", base_url, ("tts", "screentop"), target)
+    _service_only("--cmyk-profile", cmyk_profile, ("drivethru",), target)
+    if target in SERVICE_TARGETS:
+        if bleed is not None:
+            service = service_target(target)
+            raise UserError(f"--bleed: {service.service} sets its own bleed"
+                            + (" (its images are cut at the trim)" if service.sizes is None else "")
+                            + "; leave --bleed out")
+        preset = (card_size or card_size_name(card_mm).split()[0]).strip().lower()
+        spec = service_target(target).spec(preset if preset in CARD_SIZES else None, card_mm)
+        card_mm, bleed = spec.card_mm, spec.bleed_mm
+    else:
+        spec = None
+        bleed = check_bleed(3.0 if bleed is None else bleed)
     out = Path(out)
-    faces = _faces(catalogue, lang, card_mm, 0.0 if target == "tts" else bleed,  # TTS cuts at the trim
-                   aid_copies(catalogue) if aids else 0)
-    if target == "png":
+    faces = _faces(catalogue, lang, card_mm, bleed, aid_copies(catalogue) if aids else 0,
+                   safe_mm=spec.safe_mm if spec else None)
+    if target in ("png", "tgc", "mpc", "tabletopia"):
         _check_file_names(catalogue, faces.cards)
     with atomic_folder(out, _not_an_export) as tmp:
         if target == "png":
             return export_png(catalogue, faces, out, tmp, lang, card_mm, bleed)
         if target == "pdf-single":
             return export_pdf_single(catalogue, faces, out, tmp, lang, card_mm, bleed)
-        return export_tts(catalogue, faces, out, tmp, lang, card_mm)
+        if target == "tts":
+            return export_tts(catalogue, faces, out, tmp, lang, card_mm, spec, base_url)
+        if target == "drivethru":
+            from toolkit.print.drivethru import export_drivethru
+
+            return export_drivethru(catalogue, faces, out, tmp, lang, spec, cmyk_profile)
+        if target == "screentop":
+            from toolkit.print.screentop import export_screentop
+
+            return export_screentop(catalogue, faces, out, tmp, lang, spec, base_url)
+        from toolkit.print.services import export_png_set
+
+        return export_png_set(catalogue, faces, out, tmp, lang, service_target(target), spec)

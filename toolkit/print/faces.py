@@ -37,26 +37,35 @@ class Faces:
     card_mm: tuple[float, float]
     bleed: float
     aids: int = 0  # copies of the player aid to export with the deck
+    safe_mm: float | None = None  # a service's safe zone, inside the trim (None: the renderer's own margin)
 
     def face(self, card: CardType) -> CardFace:
-        return card_face(card, self.lang, self.card_mm, self.bleed, self.catalogue.source.name)
+        return card_face(card, self.lang, self.card_mm, self.bleed, self.catalogue.source.name, self.safe_mm)
 
     def every(self) -> Iterator[CardFace]:
         return (self.face(card) for card in self.cards)
 
     def back(self) -> CardFace:
-        return card_back(self.catalogue, self.card_mm, self.bleed)
+        return card_back(self.catalogue, self.card_mm, self.bleed, self.safe_mm)
 
     def aid(self) -> CardFace:
-        return aid_face(self.catalogue, self.lang, self.card_mm, self.bleed)
+        return aid_face(self.catalogue, self.lang, self.card_mm, self.bleed, self.safe_mm)
 
 
-def _faces(catalogue: Catalogue, lang: str, card_mm, bleed: float, aids: int = 0) -> Faces:
+def _faces(catalogue: Catalogue, lang: str, card_mm, bleed: float, aids: int = 0,
+           safe_mm: float | None = None) -> Faces:
     """The deck's card types, once each; refuses an empty deck before anything is drawn or written."""
     cards = [card for card in catalogue.cards if card.count > 0]
     if not cards:
         raise UserError(f"{deck_origin(catalogue)}: the deck has no cards to export (every count is 0)")
-    return Faces(catalogue, cards, lang, tuple(card_mm), bleed, aids)
+    return Faces(catalogue, cards, lang, tuple(card_mm), bleed, aids, safe_mm)
+
+
+def token_files(catalogue: Catalogue) -> list[tuple[int, str]]:
+    """(index in catalogue.tokens, file name) of each token kind with counters to export, named
+    ``<token id>.png`` beside the cards' pictures: the loader keeps token ids apart from card ids
+    and from the back's."""
+    return [(index, f"{token.id}.png") for index, token in enumerate(catalogue.tokens) if token.count > 0]
 
 
 def _check_file_names(catalogue: Catalogue, cards: list[CardType]) -> None:

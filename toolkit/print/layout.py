@@ -9,6 +9,9 @@ numbered in reading order, row 0 at the top.
   edge (a portrait page turned like a book page) x mirrors: the back of slot (r, c) is slot
   (r, cols-1-c). Turned over its short edge y mirrors: slot (rows-1-r, c). Backs are computed by
   mirroring each front's rectangle, so they line up even on a part-filled last sheet.
+* Back offset: a printer that puts its second side a little off is corrected by moving every
+  back by X,Y mm (right and down as seen on the back side, see ``back_shift``); crop marks belong
+  to the fronts and stay put.
 * Fold: fronts on one half of the sheet against the fold line, their backs mirrored about it on
   the other half.
 * Crop marks extend every cut line into the free space outside the grid, never into a card or its
@@ -51,6 +54,9 @@ class Rect:
 
     def grown(self, d: float) -> Rect:
         return Rect(self.x - d, self.y - d, self.w + 2 * d, self.h + 2 * d)
+
+    def shifted(self, dx: float, dy: float) -> Rect:
+        return Rect(self.x + dx, self.y + dy, self.w, self.h)
 
 
 @dataclass(frozen=True)
@@ -123,6 +129,13 @@ def mirror(rect: Rect, page: tuple[float, float], axis: str) -> Rect:
     if axis == "x":
         return Rect(page[0] - rect.x1, rect.y, rect.w, rect.h)
     return Rect(rect.x, page[1] - rect.y1, rect.w, rect.h)
+
+
+def back_shift(offset: tuple[float, float]) -> tuple[float, float]:
+    """A back offset X,Y (mm to the right and down, as seen looking at the back side of the sheet)
+    as a move in the back page's own coordinates (y up): the back page is printed as it is seen
+    from its side, whichever edge the sheet turns over, so no mirroring is involved."""
+    return float(offset[0]), -float(offset[1])
 
 
 @dataclass(frozen=True)

@@ -25,14 +25,16 @@ def binary_streams() -> Iterator[None]:
 
 
 def new_canvas(buffer: io.BytesIO, page_mm: tuple[float, float], title: str, subject: str,
-               lang: str | None = None, game: str = "") -> Canvas:
+               lang: str | None = None, game: str = "", colour=None) -> Canvas:
     """A canvas with fixed dates, ids and metadata: the same drawing gives the same bytes. The
     metadata names no software: Author is left empty, Creator and Producer give the ``game``'s
-    title; the catalog declares the document's ``lang``."""
+    title; the catalog declares the document's ``lang``. ``colour``, when given, converts every
+    colour set on the canvas (reportlab's ``enforceColorSpace``: a CMYK-only file)."""
     fonts = register_fonts()
     # The initial font is one of ours, so that no page refers to a font that is not embedded.
     canvas = Canvas(buffer, pagesize=(page_mm[0] * PT_PER_MM, page_mm[1] * PT_PER_MM), invariant=1,
-                    pageCompression=1, initialFontName=fonts["label"], initialFontSize=8, lang=lang)
+                    pageCompression=1, initialFontName=fonts["label"], initialFontSize=8, lang=lang,
+                    enforceColorSpace=colour)
     canvas.setTitle(title)
     canvas.setSubject(subject)
     canvas.setAuthor("")

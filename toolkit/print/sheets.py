@@ -19,12 +19,14 @@ from toolkit.cards.render import (
 from toolkit.catalogue.model import LANGS, Catalogue, CardType
 from toolkit.errors import UserError
 from toolkit.print import tokens as token_art
+from toolkit.print.tokens import TOKEN_BLEED
 from toolkit.print.aids import KEY as AID_KEY, aid_copies, aid_face
 from toolkit.print.layout import (
     DEFAULT_MARGIN,
     Rect,
     Segment,
     SheetLayout,
+    back_shift,
     crop_marks,
     sheet_layout,
     token_grid,
@@ -107,9 +109,14 @@ def deck_order(catalogue: Catalogue) -> list[CardType]:
     return [card for card in catalogue.cards for _ in range(card.count)]
 
 
-def plan_pages(catalogue: Catalogue, layout: SheetLayout, crop: bool = True, aids: int = 0) -> list[PagePlan]:
+def plan_pages(catalogue: Catalogue, layout: SheetLayout, crop: bool = True, aids: int = 0,
+               back_offset: tuple[float, float] = (0.0, 0.0)) -> list[PagePlan]:
     """Every page of the PDF, as geometry: card sheets (each followed by its backs for duplex
-    long/short), the ``aids`` player aids going on after the last card, then the token sheets."""
+    long/short), the ``aids`` player aids going on after the last card, then the token sheets.
+    Everything on a back page (card backs, token backs) is moved by ``back_offset``, X mm to the
+    right and Y mm down as seen looking at the back side, to make up for a printer that puts its
+    second side off by -X,-Y; the fronts and their crop marks stay where they are."""
+    dx, dy = back_shift(back_offset)
     keys = [f"card:{card.id}" for card in deck_order(catalogue)] + [AID_KEY] * aids
     slots = layout.grid.slots()
     pages: list[PagePlan] = []
@@ -120,6 +127,8 @@ def plan_pages(catalogue: Catalogue, layout: SheetLayout, crop: bool = True, aid
         backs = []
         if layout.axis is not None:
             backs = [Placed("back", layout.back_of(p.rect), layout.backs_turned) for p in fronts]
+            if layout.duplex != "fold":
+                backs = [Placed(b.key, b.rect.shifted(dx, dy), b.turned) for b in backs]
         if layout.duplex == "fold":
             pages.append(PagePlan("fold", layout.page, tuple(fronts + backs), marks, layout.fold))
         else:
@@ -136,9 +145,38 @@ def plan_pages(catalogue: Catalogue, layout: SheetLayout, crop: bool = True, aid
             pages.append(PagePlan("tokens", page, tokens=placed))
             if layout.duplex in ("long", "short"):  # double-sided counters: the same tokens behind
                 axis_w = layout.duplex == "long"
-                mirrored = tuple((t, page[0] - x, y) if axis_w else (t, x, page[1] - y) for t, x, y in placed)
+                mirrored = tuple((t, page[0] - x + dx, y + dy) if axis_w else (t, x + dx, page[1] - y + dy)
+                                 for t, x, y in placed)
                 pages.append(PagePlan("token-backs", page, tokens=mirrored))
     return pages
+
+
+def check_back_offset(pages: list[PagePlan], layout: SheetLayout, back_offset: tuple[float, float]) -> None:
+    """Refuse a back offset where there are no back pages, or one that pushes a back (its bleed
+    included) past the paper's edge; into the unprinted margin is fine: the printer's own offset
+    is what brings it back."""
+    x, y = back_offset
+    if (x, y) == (0, 0):
+        return
+    given = f"--back-offset {x:g},{y:g}"
+    if layout.duplex not in ("long", "short"):
+        raise UserError(f"{given}: --duplex {layout.duplex} prints no back pages to shift "
+                        "(use --duplex long or short)")
+    dx, dy = back_shift(back_offset)
+    bleed = layout.grid.bleed
+    boxes = [p.rect.grown(bleed) for page in pages if page.kind == "backs" for p in page.cards]
+    radius = TOKEN_DIAMETER / 2 + TOKEN_BLEED
+    boxes += [Rect(cx - radius, cy - radius, 2 * radius, 2 * radius)
+              for page in pages if page.kind == "token-backs" for _, cx, cy in page.tokens]
+    W, H = layout.page  # token pages are portrait too, for long and short duplex
+    # The room each back had before the shift, as ranges of X (right) and Y (down).
+    x0, x1 = min(b.x for b in boxes) - dx, max(b.x1 for b in boxes) - dx
+    y0, y1 = min(b.y for b in boxes) - dy, max(b.y1 for b in boxes) - dy
+    lo_x, hi_x, lo_y, hi_y = -x0, W - x1, -(H - y1), y0
+    eps = 1e-6
+    if not (lo_x - eps <= x <= hi_x + eps and lo_y - eps <= y <= hi_y + eps):
+        raise UserError(f"{given}: moves the backs past the paper's edge; with this layout X can be "
+                        f"from {lo_x:.1f} to {hi_x:.1f} mm and Y from {lo_y:.1f} to {hi_y:.1f} mm")
 
 
 def _draw_marks(canvas: Canvas, marks: tuple[Segment, ...]) -> None:
@@ -164,9 +202,12 @@ def _draw_fold(canvas: Canvas, fold: Segment) -> None:
 def print_cards(catalogue: Catalogue, lang: str = "en", paper: str = "a4",
                 card_mm: tuple[float, float] = CARD_SIZES["poker"], bleed: float = 0.0, gutter: float = 0.0,
                 margin: float = DEFAULT_MARGIN, duplex: str = "long", crop: bool = True,
-                aids: bool = False) -> PrintResult:
+                aids: bool = False, back_offset: tuple[float, float] = (0.0, 0.0)) -> PrintResult:
     """The print-and-play PDF of the whole deck (and the catalogue's tokens), as bytes; with
-    ``aids``, a player aid for each player after the cards, with the deck's back behind it."""
+    ``aids``, a player aid for each player after the cards, with the deck's back behind it.
+    ``back_offset`` (X, Y) moves every back X mm to the right and Y mm down AS SEEN ON THE BACK
+    SIDE of the sheet: the two numbers a calibration sheet printed on the same printer reads
+    (see ``toolkit.print.calibration``)."""
     if lang not in LANGS:
         raise UserError(f"--lang {lang}: unknown language (choose from {', '.join(LANGS)})")
     check_bleed(bleed)
@@ -175,7 +216,8 @@ def print_cards(catalogue: Catalogue, lang: str = "en", paper: str = "a4",
     if not deck:
         raise UserError(f"{deck_origin(catalogue)}: the deck has no cards to print (every count is 0)")
     copies = aid_copies(catalogue) if aids else 0
-    pages = plan_pages(catalogue, layout, crop, copies)
+    pages = plan_pages(catalogue, layout, crop, copies, back_offset)
+    check_back_offset(pages, layout, back_offset)
     distinct = list(dict.fromkeys(card.id for card in deck))
     # Each face is drawn into the PDF once and let go: holding every card type's 300 DPI art at once
     # would take gigabytes for a deck of hundreds of types.

@@ -3,6 +3,8 @@ small, and a thin cut circle. Each kind of token is one form XObject, drawn wher
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from reportlab.pdfgen.canvas import Canvas
 
 from toolkit.cards import art
@@ -47,34 +49,55 @@ def _label_lines(name: str, size: float, width: float) -> tuple[list[str], float
     return [ellipsize(line, "label", fitted, width) for line in lines], fitted
 
 
-def draw_token(canvas: Canvas, value: int, name: str, diameter: float, colour: tuple[int, int, int]) -> None:
-    """One token centred on the origin (units: points)."""
-    fonts = register_fonts()
-    r = diameter / 2
-    mm = PT_PER_MM
-    canvas.setFillColorRGB(*_rgb(colour))
-    canvas.circle(0, 0, (r + TOKEN_BLEED) * mm, stroke=0, fill=1)
-    canvas.setStrokeColorRGB(*_rgb(art.WHITE))
-    canvas.setLineWidth(0.7 * mm)
-    canvas.circle(0, 0, (r - RING_INSET) * mm, stroke=1, fill=0)
-    canvas.setFillColorRGB(*_rgb(art.INK))
+@dataclass(frozen=True)
+class TokenLayout:
+    """Where a token's parts go, in mm from its centre with y pointing up: both renderers (reportlab
+    here, Pillow in ``token_image``) draw from these numbers, so the sheet and the PNG match."""
+
+    radius: float                 # the cut circle
+    ring: float                   # the white ring's radius (its line RING_WIDTH wide)
+    digits: str
+    value_size: float             # font sizes in mm
+    value_baseline: float
+    label_size: float
+    label_lines: tuple[tuple[str, float], ...]  # (text, baseline)
+
+
+RING_WIDTH = 0.7  # mm
+
+
+def token_layout(value: int, name: str, diameter: float) -> TokenLayout:
+    """The value large and centred with the name small below it, the block centred on the token."""
     digits = str(value)
     size = _fit(digits, "name", diameter * 0.52, diameter * 0.6, 1.0)
     cap = 0.7 * size  # digits are about cap height
-    label_size = diameter * 0.085
-    lines, label_size = _label_lines(name, label_size, diameter * 0.62)
+    lines, label_size = _label_lines(name, diameter * 0.085, diameter * 0.62)
     block = cap + 0.6 * label_size + len(lines) * 1.1 * label_size
     baseline = block / 2 - cap
-    canvas.setFont(fonts["name"], size * mm)
-    canvas.drawCentredString(0, baseline * mm, digits)
-    canvas.setFont(fonts["label"], label_size * mm)
-    y = baseline - 0.6 * label_size - 0.85 * label_size
-    for line in lines:
+    first = baseline - 0.6 * label_size - 0.85 * label_size
+    placed = tuple((line, first - k * 1.1 * label_size) for k, line in enumerate(lines))
+    return TokenLayout(diameter / 2, diameter / 2 - RING_INSET, digits, size, baseline, label_size, placed)
+
+
+def draw_token(canvas: Canvas, value: int, name: str, diameter: float, colour: tuple[int, int, int]) -> None:
+    """One token centred on the origin (units: points)."""
+    fonts = register_fonts()
+    at = token_layout(value, name, diameter)
+    mm = PT_PER_MM
+    canvas.setFillColorRGB(*_rgb(colour))
+    canvas.circle(0, 0, (at.radius + TOKEN_BLEED) * mm, stroke=0, fill=1)
+    canvas.setStrokeColorRGB(*_rgb(art.WHITE))
+    canvas.setLineWidth(RING_WIDTH * mm)
+    canvas.circle(0, 0, at.ring * mm, stroke=1, fill=0)
+    canvas.setFillColorRGB(*_rgb(art.INK))
+    canvas.setFont(fonts["name"], at.value_size * mm)
+    canvas.drawCentredString(0, at.value_baseline * mm, at.digits)
+    canvas.setFont(fonts["label"], at.label_size * mm)
+    for line, y in at.label_lines:
         canvas.drawCentredString(0, y * mm, line)
-        y -= 1.1 * label_size
     canvas.setStrokeColorRGB(*_rgb(art.INK))
     canvas.setLineWidth(CUT_LINE_PT)
-    canvas.circle(0, 0, r * mm, stroke=1, fill=0)
+    canvas.circle(0, 0, at.radius * mm, stroke=1, fill=0)
 
 
 def colours(catalogue: Catalogue) -> dict[int, tuple[int, int, int]]:

@@ -1,0 +1,144 @@
+"""Screentop (``export-cards --target screentop``): a grid PNG of the faces, the back, the player
+aid, the tokens, and a manifest that says which cell is which card.
+
+Screentop builds a deck in its own editor from a picture of the faces in a grid, cut into
+``columns`` x ``rows`` equal cells, and a back for every card (Screentop publishes no file format
+for a deck, so the export gives it what that editor asks for). So the grid is gapless, each cell
+is one card cut at its trim (no bleed: on a screen it would be a border), the cells are the
+target's size (the trim at 300 DPI), scaled down only as far as a sheet needs to stay within
+4096 px a side, the largest texture every browser takes. A sheet has at most 10 columns and 7 rows
+(the cells stay as large as a Tabletop Simulator sheet's); a larger deck gets more sheets.
+
+``manifest.csv`` has one row per card type (its sheet, column and row counted from 1, its count,
+name and back), then the player aid and the tokens, each an image of its own; ``screentop.json``
+holds the same with every sheet's grid and cell size, the numbers to type into the editor, and,
+with ``--base-url``, the address each image will have once uploaded there.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from pathlib import Path
+from urllib.parse import quote
+
+from PIL import Image, ImageDraw
+
+from toolkit.cards.art import png_bytes
+from toolkit.cards.render import card_image
+from toolkit.catalogue.model import Catalogue
+from toolkit.files import write_atomic
+from toolkit.print.aids import FILE_ID as AID_ID, aid_image, aid_text
+from toolkit.print.faces import BACK_FILE, ExportResult, Faces
+from toolkit.print.sheets import TOKEN_DIAMETER
+from toolkit.print.targets import TTS_MAX_COLS, TTS_MAX_PX, TTS_MAX_ROWS, CardSpec
+from toolkit.print.tts import hosted_base, token_file
+
+MAX_COLS, MAX_ROWS, MAX_PX = TTS_MAX_COLS, TTS_MAX_ROWS, TTS_MAX_PX
+FACES_PER_SHEET = MAX_COLS * MAX_ROWS
+MASK_SUPERSAMPLE = 4
+
+
+def screentop_grid(count: int, card_px: tuple[int, int]) -> tuple[int, int, tuple[int, int]]:
+    """(columns, rows, cell size in px) for ``count`` faces (at most 70): the fewest empty cells,
+    then the largest cells within MAX_PX a side, then the squarest sheet."""
+    best = None
+    for cols in range(1, min(MAX_COLS, count) + 1):
+        rows = math.ceil(count / cols)
+        if rows > MAX_ROWS:
+            continue
+        scale = min(1.0, MAX_PX / (cols * card_px[0]), MAX_PX / (rows * card_px[1]))
+        cell = (math.floor(card_px[0] * scale), math.floor(card_px[1] * scale))
+        key = (cols * rows - count, -cell[0] * cell[1], abs(cols * cell[0] - rows * cell[1]))
+        if best is None or key < best[0]:
+            best = (key, cols, rows, cell)
+    assert best is not None
+    return best[1], best[2], best[3]
+
+
+def _round(image: Image.Image) -> Image.Image:
+    """A token cut at its circle: RGBA, transparent outside it, so it lies round on the table."""
+    side = image.width * MASK_SUPERSAMPLE
+    mask = Image.new("L", (side, side), 0)
+    ImageDraw.Draw(mask).ellipse((0, 0, side - 1, side - 1), fill=255)
+    rgba = image.convert("RGBA")
+    rgba.putalpha(mask.resize(image.size, Image.Resampling.LANCZOS))
+    return rgba
+
+
+def export_screentop(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, lang: str, spec: CardSpec,
+                     base_url: str | None) -> ExportResult:
+    """The sheets, back, aid, tokens and manifests, written into ``tmp``; the result names them in ``out``."""
+    from toolkit.print.token_image import token_image
+
+    base = hosted_base(base_url)
+    card_px, cards = spec.image_px, faces.cards
+    written: list[Path] = []
+
+    def write(name: str, data: bytes) -> None:
+        write_atomic(tmp / name, data)
+        written.append(out / name)
+
+    def located(entry: dict) -> dict:
+        return {**entry, "url": base + quote(entry["file"])} if base else entry
+
+    sheets, card_rows = [], []
+    for number, start in enumerate(range(0, len(cards), FACES_PER_SHEET), start=1):
+        batch = cards[start:start + FACES_PER_SHEET]
+        cols, rows, cell = screentop_grid(len(batch), card_px)
+        sheet = Image.new("RGB", (cols * cell[0], rows * cell[1]), (255, 255, 255))
+        name = f"faces-{number}.png"
+        for index, card in enumerate(batch):
+            image = card_image(faces.face(card))
+            sheet.paste(image if image.size == cell else image.resize(cell, Image.Resampling.LANCZOS),
+                        ((index % cols) * cell[0], (index // cols) * cell[1]))
+            card_rows.append({"id": card.id, "name": card.name[lang], "text": card.text[lang], "count": card.count,
+                              "file": name, "index": index, "column": index % cols + 1, "row": index // cols + 1,
+                              "back": BACK_FILE})
+        write(name, png_bytes(sheet))
+        sheets.append(located({"file": name, "columns": cols, "rows": rows, "cards": len(batch),
+                               "cell_px": list(cell), "size_px": list(sheet.size)}))
+    back = card_image(faces.back())
+    if back.size != card_px:
+        back = back.resize(card_px, Image.Resampling.LANCZOS)
+    write(BACK_FILE, png_bytes(back))
+
+    extras = []  # the aid and the tokens: images of their own
+    if faces.aids:
+        aid_name = f"{AID_ID}-{lang}.png"
+        image = aid_image(faces.aid())
+        write(aid_name, png_bytes(image if image.size == card_px else image.resize(card_px, Image.Resampling.LANCZOS)))
+        extras.append({"kind": "aid", "id": AID_ID, "name": aid_text(catalogue, lang).title.replace("\u00a0", " "),
+                       "count": faces.aids, "file": aid_name, "back": BACK_FILE})
+    for token in catalogue.tokens:
+        if token.count > 0:
+            image = _round(token_image(catalogue, token, lang, TOKEN_DIAMETER, bleed_mm=0.0))
+            write(token_file(token), png_bytes(image))
+            extras.append({"kind": "token", "id": token.id, "name": token.name[lang], "count": token.count,
+                           "file": token_file(token), "back": "", "value": token.value,
+                           "diameter_mm": TOKEN_DIAMETER})
+
+    buffer = io.StringIO()
+    table = csv.writer(buffer, lineterminator="\n")
+    table.writerow(("file", "column", "row", "id", "count", "name", "back"))
+    table.writerows((r["file"], r["column"], r["row"], r["id"], r["count"], r["name"], r["back"]) for r in card_rows)
+    table.writerows((e["file"], "", "", e["id"], e["count"], e["name"], e["back"]) for e in extras)
+    write("manifest.csv", buffer.getvalue().encode("utf-8"))
+    manifest = {
+        "game": catalogue.game, "title": catalogue.title[lang], "lang": lang, "card_px": list(card_px),
+        "card_mm": list(spec.card_mm), "back": located({"file": BACK_FILE}), "sheets": sheets,
+        "cards": [located(r) for r in card_rows], "extras": [located(e) for e in extras],
+    }
+    write("screentop.json", (json.dumps(manifest, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
+
+    shape = ", ".join(f"{s['columns']} x {s['rows']}" for s in sheets)
+    cells = ", ".join(dict.fromkeys(f"{s['cell_px'][0]} x {s['cell_px'][1]}" for s in sheets))
+    aid = f", the player aid ({faces.aids} copies)" if faces.aids else ""
+    tokens = sum(1 for e in extras if e["kind"] == "token")
+    token_note = f", {tokens} token image(s)" if tokens else ""
+    where = f"; upload the images to {base}" if base else ""
+    return ExportResult("screentop", out, tuple(written),
+                        f"{catalogue.total} cards ({len(cards)} faces) on {len(sheets)} grid sheet(s) of {shape} "
+                        f"cells ({cells} px each), 1 back{aid}{token_note}, manifest.csv and screentop.json{where}")
