@@ -2,7 +2,7 @@
 the catalogue, build the PDF, write it. Reports the best and the median of a few runs, the PDF size
 and its page count.
 
-    .venv/bin/python benchmarks/bench_print.py [--repeat 5] [--lang en] [--exports]
+    python benchmarks/bench_print.py [--repeat 5] [--lang en] [--exports]
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from toolkit.cards.render import CARD_SIZES
 from toolkit.catalogue import BUILTIN_GAMES, load
 from toolkit.files import write_atomic
 from toolkit.print import print_cards
-from toolkit.print.export import export_cards
+from toolkit.print.export import TARGETS, export_cards
 
 CASES = [
     ("default (A4, duplex long)", {}),
@@ -40,7 +40,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--lang", default="en", choices=("en", "ru"))
-    parser.add_argument("--exports", action="store_true", help="also time export-cards (png, pdf-single, tts)")
+    parser.add_argument("--exports", action="store_true", help="also time export-cards (every target)")
     args = parser.parse_args()
     print_cards(load("diamoniak"))  # warm up: imports, font registration
     with tempfile.TemporaryDirectory() as folder:
@@ -57,7 +57,7 @@ def main() -> None:
                       f"{len(result.pages):5d}")
         if args.exports:
             for game in BUILTIN_GAMES:
-                for target in ("png", "pdf-single", "tts"):
+                for target in TARGETS:
                     best, median, _ = timed(
                         lambda: export_cards(load(game), target, out / f"{game}-{target}", lang=args.lang),
                         args.repeat)

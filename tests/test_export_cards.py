@@ -14,7 +14,8 @@ from pypdf import PdfReader
 
 from toolkit.cards.render import PT_PER_MM
 from toolkit.catalogue import load
-from toolkit.print.export import export_cards, tts_grid
+from toolkit.print.export import export_cards
+from toolkit.print.tts import tts_grid
 
 
 @pytest.fixture(scope="module")

@@ -44,7 +44,7 @@ from toolkit.print.faces import BACK_FILE, BACK_NAME, ExportResult, Faces, _chec
 from toolkit.print.pdf import binary_streams, define_forms, new_canvas, place_form
 from toolkit.print.sheets import deck_order, sheet_metadata
 from toolkit.print.targets import TARGETS as SERVICES, service_target
-from toolkit.print.tts import export_tts, tts_grid  # noqa: F401  (tts_grid: for tests)
+from toolkit.print.tts import export_tts
 
 SERVICE_TARGETS = tuple(SERVICES)  # tgc, mpc, drivethru, tabletopia, screentop, tts
 TARGETS = (*SERVICE_TARGETS, "png", "pdf-single")
@@ -166,6 +166,10 @@ def export_cards(catalogue: Catalogue, target: str, out: str | Path, lang: str =
         raise UserError(f"--lang {lang}: unknown language (choose from {', '.join(LANGS)})")
     _service_only("--base-url", base_url, ("tts", "screentop"), target)
     _service_only("--cmyk-profile", cmyk_profile, ("drivethru",), target)
+    if base_url is not None:
+        from toolkit.print.tts import hosted_base
+
+        hosted_base(base_url)  # a bad address is refused before any work
     if target in SERVICE_TARGETS:
         if bleed is not None:
             service = service_target(target)

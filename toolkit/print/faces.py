@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Iterator
 
 from toolkit.cards.render import CardFace, card_back, card_face
-from toolkit.catalogue.model import CardType, Catalogue
+from toolkit.catalogue.model import CardType, Catalogue, Token
 from toolkit.catalogue.origin import deck_origin
 from toolkit.errors import UserError
 from toolkit.print.aids import aid_face
@@ -61,11 +61,15 @@ def _faces(catalogue: Catalogue, lang: str, card_mm, bleed: float, aids: int = 0
     return Faces(catalogue, cards, lang, tuple(card_mm), bleed, aids, safe_mm)
 
 
+def token_file(token: Token) -> str:
+    """A token's picture, named after its id beside the cards' (the loader keeps token ids apart
+    from card ids and from the back's)."""
+    return f"{token.id}.png"
+
+
 def token_files(catalogue: Catalogue) -> list[tuple[int, str]]:
-    """(index in catalogue.tokens, file name) of each token kind with counters to export, named
-    ``<token id>.png`` beside the cards' pictures: the loader keeps token ids apart from card ids
-    and from the back's."""
-    return [(index, f"{token.id}.png") for index, token in enumerate(catalogue.tokens) if token.count > 0]
+    """(index in catalogue.tokens, file name) of each token kind with counters to export."""
+    return [(index, token_file(token)) for index, token in enumerate(catalogue.tokens) if token.count > 0]
 
 
 def _check_file_names(catalogue: Catalogue, cards: list[CardType]) -> None:

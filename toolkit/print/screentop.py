@@ -34,7 +34,8 @@ from toolkit.print.aids import FILE_ID as AID_ID, aid_image, aid_text
 from toolkit.print.faces import BACK_FILE, ExportResult, Faces
 from toolkit.print.sheets import TOKEN_DIAMETER
 from toolkit.print.targets import TTS_MAX_COLS, TTS_MAX_PX, TTS_MAX_ROWS, CardSpec
-from toolkit.print.tts import hosted_base, token_file
+from toolkit.print.faces import token_file
+from toolkit.print.tts import hosted_base
 
 MAX_COLS, MAX_ROWS, MAX_PX = TTS_MAX_COLS, TTS_MAX_ROWS, TTS_MAX_PX
 FACES_PER_SHEET = MAX_COLS * MAX_ROWS

@@ -31,11 +31,11 @@ from PIL import Image
 
 from toolkit.cards.art import png_bytes
 from toolkit.cards.render import CARD_SIZES, card_image
-from toolkit.catalogue.model import Catalogue, Token
+from toolkit.catalogue.model import Catalogue
 from toolkit.errors import UserError
 from toolkit.files import write_atomic
 from toolkit.print.aids import FILE_ID as AID_ID, aid_image, aid_text
-from toolkit.print.faces import BACK_FILE, ExportResult, Faces
+from toolkit.print.faces import BACK_FILE, ExportResult, Faces, token_file
 from toolkit.print.sheets import TOKEN_DIAMETER
 from toolkit.print.targets import TTS_MAX_COLS, TTS_MAX_PX, TTS_MAX_ROWS, CardSpec
 
@@ -149,11 +149,6 @@ def _thumbnail(back: Image.Image) -> Image.Image:
     thumb.paste(back.resize((width, height), Image.Resampling.LANCZOS).convert("RGBA"),
                 ((THUMBNAIL_PX - width) // 2, (THUMBNAIL_PX - height) // 2))
     return thumb
-
-
-def token_file(token: Token) -> str:
-    """A token's image file, named after its id like the cards' (the loader keeps the ids apart)."""
-    return f"{token.id}.png"
 
 
 def _token_bags(catalogue: Catalogue, lang: str, url, write) -> list[dict]:
