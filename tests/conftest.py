@@ -57,3 +57,16 @@ def run():
         return runner.invoke(main, list(args), catch_exceptions=False)
 
     return invoke
+
+
+def matrix_product(m, n):
+    """The PDF matrix m applied first, then n (PDF's row-vector convention): for reading pages back."""
+    a, b, c, d, e, f = m
+    A, B, C, D, E, F = n
+    return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
+
+
+def transform(m, x, y):
+    """The point (x, y) through the PDF matrix m."""
+    a, b, c, d, e, f = m
+    return a * x + c * y + e, b * x + d * y + f

@@ -17,6 +17,7 @@ from toolkit.cards.render import PT_PER_MM
 from toolkit.catalogue import load
 from toolkit.print import print_cards
 from toolkit.print.calibration import calibration_sheet
+from conftest import matrix_product as _mul, transform as _apply
 
 A4 = (210.0, 297.0)
 LETTER = (215.9, 279.4)
@@ -25,17 +26,6 @@ PRINTER_ERRORS = [(0.0, 0.0), (1.5, -1.0), (-2.5, 0.5), (0.7, -3.2), (-4.0, 4.5)
 
 
 # --- reading a page's drawing ------------------------------------------------------------------------
-
-
-def _mul(m, n):
-    a, b, c, d, e, f = m
-    A, B, C, D, E, F = n
-    return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
-
-
-def _apply(m, x, y):
-    a, b, c, d, e, f = m
-    return a * x + c * y + e, b * x + d * y + f
 
 
 def drawing(reader: PdfReader, index: int):

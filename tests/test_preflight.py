@@ -336,23 +336,25 @@ def test_rgb_in_the_pdf_fails(run, exports, tmp_path):
     failed(run, folder, "drivethru", "colour", "page 2: 'rg' sets an RGB colour")
 
 
-def test_an_rgb_image_in_the_pdf_fails(run, exports, tmp_path):
+def _image(data: bytes, width: int, height: int, space: str) -> StreamObject:
+    """An 8-bit image XObject of ``width`` x ``height`` pixels in the colour space ``space``."""
     image = StreamObject()
-    image.set_data(bytes([200, 30, 30]) * 100 * 100)
+    image.set_data(data)
     image.update({NameObject("/Type"): NameObject("/XObject"), NameObject("/Subtype"): NameObject("/Image"),
-                  NameObject("/Width"): NumberObject(100), NameObject("/Height"): NumberObject(100),
-                  NameObject("/ColorSpace"): NameObject("/DeviceRGB"), NameObject("/BitsPerComponent"): NumberObject(8)})
+                  NameObject("/Width"): NumberObject(width), NameObject("/Height"): NumberObject(height),
+                  NameObject("/ColorSpace"): NameObject(space), NameObject("/BitsPerComponent"): NumberObject(8)})
+    return image
+
+
+def test_an_rgb_image_in_the_pdf_fails(run, exports, tmp_path):
+    image = _image(bytes([200, 30, 30]) * 100 * 100, 100, 100, "/DeviceRGB")
     folder = _damaged(exports["drivethru"], tmp_path, lambda w: _append(
         w, 3, b"q 24 0 0 24 10 10 cm /Broken Do Q", {"/XObject": {"/Broken": image}}))
     failed(run, folder, "drivethru", "colour", "page 4: image /Broken is rgb")
 
 
 def test_ink_over_240_per_cent_fails_in_an_image_and_in_a_colour(run, exports, tmp_path):
-    image = StreamObject()
-    image.set_data(bytes([255, 230, 230, 90]) * 50 * 50)  # 316 % of ink
-    image.update({NameObject("/Type"): NameObject("/XObject"), NameObject("/Subtype"): NameObject("/Image"),
-                  NameObject("/Width"): NumberObject(50), NameObject("/Height"): NumberObject(50),
-                  NameObject("/ColorSpace"): NameObject("/DeviceCMYK"), NameObject("/BitsPerComponent"): NumberObject(8)})
+    image = _image(bytes([255, 230, 230, 90]) * 50 * 50, 50, 50, "/DeviceCMYK")  # 316 % of ink
     folder = _damaged(exports["drivethru"], tmp_path, lambda w: _append(
         w, 1, b"q 12 0 0 12 10 10 cm /Dark Do Q", {"/XObject": {"/Dark": image}}))
     failed(run, folder, "drivethru", "ink", "316 %", "image /Dark", "at most 240 %")
@@ -361,11 +363,7 @@ def test_ink_over_240_per_cent_fails_in_an_image_and_in_a_colour(run, exports, t
 
 
 def test_a_low_resolution_image_fails(run, exports, tmp_path):
-    image = StreamObject()
-    image.set_data(bytes([0, 0, 0, 100]) * 20 * 20)
-    image.update({NameObject("/Type"): NameObject("/XObject"), NameObject("/Subtype"): NameObject("/Image"),
-                  NameObject("/Width"): NumberObject(20), NameObject("/Height"): NumberObject(20),
-                  NameObject("/ColorSpace"): NameObject("/DeviceCMYK"), NameObject("/BitsPerComponent"): NumberObject(8)})
+    image = _image(bytes([0, 0, 0, 100]) * 20 * 20, 20, 20, "/DeviceCMYK")
     folder = _damaged(exports["drivethru"], tmp_path, lambda w: _append(
         w, 1, b"q 72 0 0 72 10 10 cm /Coarse Do Q", {"/XObject": {"/Coarse": image}}))
     failed(run, folder, "drivethru", "image resolution", "image /Coarse at 20 DPI")

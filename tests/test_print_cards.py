@@ -18,6 +18,7 @@ from toolkit.cards.render import PT_PER_MM
 from toolkit.catalogue import load
 from toolkit.print import print_cards
 from toolkit.print.layout import crop_marks
+from conftest import matrix_product as _mul, transform as _apply
 
 TOL = 0.1  # mm
 A4_PT = (595.28, 841.89)
@@ -25,18 +26,6 @@ LETTER_PT = (612.0, 792.0)
 
 
 # --- reading the PDF ---------------------------------------------------------------------------------
-
-
-def _mul(m, n):
-    """The matrix m applied first, then n (PDF row-vector convention)."""
-    a, b, c, d, e, f = m
-    A, B, C, D, E, F = n
-    return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
-
-
-def _apply(m, x, y):
-    a, b, c, d, e, f = m
-    return a * x + c * y + e, b * x + d * y + f
 
 
 def page_drawing(reader: PdfReader, index: int):

@@ -20,7 +20,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import math
 from pathlib import Path
 from urllib.parse import quote
 
@@ -35,7 +34,7 @@ from toolkit.print.faces import BACK_FILE, ExportResult, Faces
 from toolkit.print.sheets import TOKEN_DIAMETER
 from toolkit.print.targets import TTS_MAX_COLS, TTS_MAX_PX, TTS_MAX_ROWS, CardSpec
 from toolkit.print.faces import token_file
-from toolkit.print.tts import hosted_base
+from toolkit.print.tts import hosted_base, tts_grid
 
 MAX_COLS, MAX_ROWS, MAX_PX = TTS_MAX_COLS, TTS_MAX_ROWS, TTS_MAX_PX
 FACES_PER_SHEET = MAX_COLS * MAX_ROWS
@@ -43,20 +42,9 @@ MASK_SUPERSAMPLE = 4
 
 
 def screentop_grid(count: int, card_px: tuple[int, int]) -> tuple[int, int, tuple[int, int]]:
-    """(columns, rows, cell size in px) for ``count`` faces (at most 70): the fewest empty cells,
-    then the largest cells within MAX_PX a side, then the squarest sheet."""
-    best = None
-    for cols in range(1, min(MAX_COLS, count) + 1):
-        rows = math.ceil(count / cols)
-        if rows > MAX_ROWS:
-            continue
-        scale = min(1.0, MAX_PX / (cols * card_px[0]), MAX_PX / (rows * card_px[1]))
-        cell = (math.floor(card_px[0] * scale), math.floor(card_px[1] * scale))
-        key = (cols * rows - count, -cell[0] * cell[1], abs(cols * cell[0] - rows * cell[1]))
-        if best is None or key < best[0]:
-            best = (key, cols, rows, cell)
-    assert best is not None
-    return best[1], best[2], best[3]
+    """(columns, rows, cell size in px) for ``count`` faces (at most 70): TTS's rule without its
+    2 x 2 minimum (the fewest empty cells, the largest cells within MAX_PX a side, the squarest)."""
+    return tts_grid(count, card_px, smallest=1)
 
 
 def _round(image: Image.Image) -> Image.Image:

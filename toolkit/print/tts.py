@@ -51,12 +51,13 @@ TILE_CIRCLE = 2  # CustomTile.Type: 0 box, 1 hex, 2 circle, 3 rounded
 TOKEN_SCALE = round(TOKEN_DIAMETER / TTS_CARD_MM[0], 3)
 
 
-def tts_grid(count: int, card_px: tuple[int, int]) -> tuple[int, int, tuple[int, int]]:
+def tts_grid(count: int, card_px: tuple[int, int], smallest: int = 2) -> tuple[int, int, tuple[int, int]]:
     """(columns, rows, cell size in px) of one sheet of ``count`` cells (at most 70): at least
-    2 x 2 (TTS's minimum), the fewest empty cells, then the largest cells within 4096 px."""
+    ``smallest`` x ``smallest`` (TTS's minimum is 2 x 2), the fewest empty cells, then the largest
+    cells within 4096 px, then the squarest sheet."""
     best = None
-    for cols in range(2, TTS_MAX_COLS + 1):
-        rows = max(2, math.ceil(count / cols))
+    for cols in range(smallest, TTS_MAX_COLS + 1):
+        rows = max(smallest, math.ceil(count / cols))
         if rows > TTS_MAX_ROWS:
             continue
         scale = min(1.0, TTS_MAX_PX / (cols * card_px[0]), TTS_MAX_PX / (rows * card_px[1]))
