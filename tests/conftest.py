@@ -1,4 +1,4 @@
-"""Shared helpers: write catalogues to a temporary folder, run the CLI."""
+"""Shared helpers: write catalogues to a temporary folder, run the CLI, read a PDF page's drawing back."""
 
 from __future__ import annotations
 
@@ -9,7 +9,10 @@ from pathlib import Path
 import pytest
 import tomli_w
 from click.testing import CliRunner
+from pypdf import PdfReader
+from pypdf.generic import ContentStream
 
+from toolkit.cards.render import PT_PER_MM
 from toolkit.catalogue.loader import builtin_path
 from toolkit.cli import main
 
@@ -70,3 +73,35 @@ def transform(m, x, y):
     """The point (x, y) through the PDF matrix m."""
     a, b, c, d, e, f = m
     return a * x + c * y + e, b * x + d * y + f
+
+
+def drawing(reader: PdfReader, index: int):
+    """Stroked segments, filled polygons (lists of points) and forms drawn ((name, matrix)), in mm
+    of page ``index``, with the transformation matrix applied."""
+    ops = ContentStream(reader.pages[index].get_contents(), reader).operations
+    ctm, stack = (1, 0, 0, 1, 0, 0), []
+    segments, polygons, forms, path, here = [], [], [], [], None
+    for operands, op in ops:
+        if op == b"q":
+            stack.append(ctm)
+        elif op == b"Q":
+            ctm = stack.pop()
+        elif op == b"cm":
+            ctm = matrix_product(tuple(float(v) for v in operands), ctm)
+        elif op == b"Do":
+            forms.append((str(operands[0]).removeprefix("/FormXob."), ctm))
+        elif op == b"m":
+            here = transform(ctm, float(operands[0]), float(operands[1]))
+            path.append([here])
+        elif op == b"l":
+            here = transform(ctm, float(operands[0]), float(operands[1]))
+            path[-1].append(here)
+        elif op in (b"S", b"s"):
+            segments += [tuple(v / PT_PER_MM for v in (*p, *q)) for sub in path for p, q in zip(sub, sub[1:])]
+            path = []
+        elif op in (b"f", b"f*", b"F"):
+            polygons += [[(x / PT_PER_MM, y / PT_PER_MM) for x, y in sub] for sub in path]
+            path = []
+        elif op in (b"n", b"B", b"b"):
+            path = []
+    return segments, polygons, forms

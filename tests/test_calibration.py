@@ -17,7 +17,7 @@ from toolkit.cards.render import PT_PER_MM
 from toolkit.catalogue import load
 from toolkit.print import print_cards
 from toolkit.print.calibration import calibration_sheet
-from conftest import matrix_product as _mul, transform as _apply
+from conftest import drawing, transform as _apply
 
 A4 = (210.0, 297.0)
 LETTER = (215.9, 279.4)
@@ -26,38 +26,6 @@ PRINTER_ERRORS = [(0.0, 0.0), (1.5, -1.0), (-2.5, 0.5), (0.7, -3.2), (-4.0, 4.5)
 
 
 # --- reading a page's drawing ------------------------------------------------------------------------
-
-
-def drawing(reader: PdfReader, index: int):
-    """Stroked segments, filled polygons (lists of points) and forms drawn ((name, matrix)), in mm
-    of page ``index``, with the transformation matrix applied."""
-    ops = ContentStream(reader.pages[index].get_contents(), reader).operations
-    ctm, stack = (1, 0, 0, 1, 0, 0), []
-    segments, polygons, forms, path, here = [], [], [], [], None
-    for operands, op in ops:
-        if op == b"q":
-            stack.append(ctm)
-        elif op == b"Q":
-            ctm = stack.pop()
-        elif op == b"cm":
-            ctm = _mul(tuple(float(v) for v in operands), ctm)
-        elif op == b"Do":
-            forms.append((str(operands[0]).removeprefix("/FormXob."), ctm))
-        elif op == b"m":
-            here = _apply(ctm, float(operands[0]), float(operands[1]))
-            path.append([here])
-        elif op == b"l":
-            here = _apply(ctm, float(operands[0]), float(operands[1]))
-            path[-1].append(here)
-        elif op in (b"S", b"s"):
-            segments += [tuple(v / PT_PER_MM for v in (*p, *q)) for sub in path for p, q in zip(sub, sub[1:])]
-            path = []
-        elif op in (b"f", b"f*", b"F"):
-            polygons += [[(x / PT_PER_MM, y / PT_PER_MM) for x, y in sub] for sub in path]
-            path = []
-        elif op in (b"n", b"B", b"b"):
-            path = []
-    return segments, polygons, forms
 
 
 def labels(data: bytes, index: int) -> list[tuple[float, tuple[float, float]]]:

@@ -12,13 +12,12 @@ from collections import Counter
 import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
-from pypdf.generic import ContentStream
 
 from toolkit.cards.render import PT_PER_MM
 from toolkit.catalogue import load
 from toolkit.print import print_cards
 from toolkit.print.layout import crop_marks
-from conftest import matrix_product as _mul, transform as _apply
+from conftest import drawing, transform as _apply
 
 TOL = 0.1  # mm
 A4_PT = (595.28, 841.89)
@@ -31,30 +30,7 @@ LETTER_PT = (612.0, 792.0)
 def page_drawing(reader: PdfReader, index: int):
     """What page ``index`` draws at its own level: forms as (name, matrix) and stroked line segments
     in mm, from its content stream."""
-    page = reader.pages[index]
-    ops = ContentStream(page.get_contents(), reader).operations
-    ctm, stack = (1, 0, 0, 1, 0, 0), []
-    forms, segments, path, here = [], [], [], None
-    for operands, op in ops:
-        if op == b"q":
-            stack.append(ctm)
-        elif op == b"Q":
-            ctm = stack.pop()
-        elif op == b"cm":
-            ctm = _mul(tuple(float(v) for v in operands), ctm)
-        elif op == b"Do":
-            forms.append((str(operands[0]).removeprefix("/FormXob."), ctm))
-        elif op == b"m":
-            here = _apply(ctm, float(operands[0]), float(operands[1]))
-        elif op == b"l":
-            point = _apply(ctm, float(operands[0]), float(operands[1]))
-            path.append((here, point))
-            here = point
-        elif op in (b"S", b"s"):
-            segments += [tuple(v / PT_PER_MM for v in (*p, *q)) for p, q in path]
-            path = []
-        elif op == b"n" or op in (b"f", b"B", b"b", b"f*"):
-            path = []
+    segments, _, forms = drawing(reader, index)
     return forms, segments
 
 
