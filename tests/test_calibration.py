@@ -319,3 +319,21 @@ def test_an_offset_into_the_margin_is_fine_up_to_the_paper_edge(run, tmp_path):
     boxes = card_boxes(reader, 1, back=True)
     assert min(b[0] for b in boxes) == pytest.approx(0, abs=1e-3)
     assert min(b[1] for b in boxes) == pytest.approx(0, abs=1e-3)
+
+
+@pytest.mark.parametrize("option", [["--game", "palaces"], ["--set", "witch=2"], ["--card", "mini"],
+                                    ["--bleed", "3"], ["--no-aids"], ["--no-crop-marks"]])
+def test_calibration_refuses_the_options_of_cards_it_does_not_print(run, tmp_path, option):
+    result = run("print-cards", "--calibration", *option, "--out", str(tmp_path / "c.pdf"))
+    lines = result.output.strip().splitlines()
+    assert result.exit_code == 2 and len(lines) == 1 and "--calibration" in lines[0], result.output
+    assert option[0] in lines[0] or (option[0].startswith("--no-") and option[0][5:] in lines[0])
+    assert not (tmp_path / "c.pdf").exists()
+
+
+def test_the_summary_says_the_backs_are_shifted(run, tmp_path):
+    shifted = run("print-cards", "--back-offset", "1.5,-0.5", "--out", str(tmp_path / "a.pdf"))
+    plain = run("print-cards", "--out", str(tmp_path / "b.pdf"))
+    assert shifted.exit_code == plain.exit_code == 0
+    assert "backs shifted 1.5 mm right and -0.5 mm down" in shifted.output
+    assert "shifted" not in plain.output

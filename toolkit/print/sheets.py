@@ -83,6 +83,7 @@ class PrintResult:
     token_sheets: int
     card_mm: tuple[float, float]
     aids: int = 0  # player aids printed after the cards, on the same sheets
+    back_offset: tuple[float, float] = (0.0, 0.0)  # mm every back is shifted (right, down as seen on it)
 
     @property
     def sheets(self) -> int:
@@ -100,8 +101,12 @@ class PrintResult:
         where = f"{n(self.cards, 'card')}{aids} on {n(self.card_sheets, 'sheet')}"
         if self.tokens:
             where += f" + {n(self.tokens, 'token')} on {n(self.token_sheets, 'sheet')} ({self.sheets} in all)"
+        shifted = ""
+        if any(self.back_offset):
+            shifted = f", backs shifted {self.back_offset[0]:g} mm right and {self.back_offset[1]:g} mm down"
         return (f"{where}, {n(len(self.pages), 'page')}: {grid.cols} x {grid.rows} "
-                f"{card_size_name(self.card_mm)} cards per {paper} {self.layout.orientation} sheet, {duplex}")
+                f"{card_size_name(self.card_mm)} cards per {paper} {self.layout.orientation} sheet, {duplex}"
+                f"{shifted}")
 
 
 def deck_order(catalogue: Catalogue) -> list[CardType]:
@@ -251,5 +256,5 @@ def print_cards(catalogue: Catalogue, lang: str = "en", paper: str = "a4",
     return PrintResult(
         pdf=buffer.getvalue(), layout=layout, pages=tuple(pages), cards=len(deck),
         tokens=sum(len(p.tokens) for p in token_pages), card_sheets=len(card_pages),
-        token_sheets=len(token_pages), card_mm=tuple(card_mm), aids=copies,
+        token_sheets=len(token_pages), card_mm=tuple(card_mm), aids=copies, back_offset=tuple(back_offset),
     )
