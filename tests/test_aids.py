@@ -215,7 +215,8 @@ def test_png_export_has_the_aid_and_its_manifest_row(tmp_path, small):
     aid = Image.open(tmp_path / "out/player_aid-ru.png")
     assert aid.size == Image.open(tmp_path / "out/back.png").size == (815, 1110)
     rows = list(csv.DictReader(io.StringIO((tmp_path / "out/manifest.csv").read_text(encoding="utf-8"))))
-    assert rows[-1] == {"file": "player_aid-ru.png", "card_id": "player_aid", "count": "4", "name": "Памятка игрока"}
+    assert rows[-1] == {"file": "player_aid-ru.png", "card_id": "player_aid", "count": "4", "name": "Памятка игрока",
+                        "side": "face", "back": "back.png"}
     assert next(r for r in rows if r["card_id"] == "back")["count"] == str(small.total + 4)
     export_cards(small, "png", tmp_path / "plain", lang="ru")
     assert not list((tmp_path / "plain").glob("player_aid*"))
@@ -228,8 +229,9 @@ def test_tts_export_has_the_aids_as_a_deck_of_their_own(tmp_path, small):
     assert len(deck["ContainedObjects"]) == small.total
     assert [card["Nickname"] for card in aids["ContainedObjects"]] == ["Player aid"] * 4
     url = aids["ContainedObjects"][0]["CustomDeck"]["2"]["FaceURL"]
-    assert url.endswith("/player_aid-en.png") and Path(url.removeprefix("file://")).name == "player_aid-en.png"
-    assert (tmp_path / "tts/player_aid-en.png").exists()
+    name = "diamoniak-en-player_aid.png"
+    assert url.endswith(f"/{name}") and Path(url.removeprefix("file://")).name == name
+    assert (tmp_path / "tts" / name).exists()
 
 
 def test_pdf_single_ends_with_the_aid_pages(tmp_path, small):

@@ -102,6 +102,14 @@ def test_pages_go_back_front_in_deck_order_then_aids_then_tokens(reader):
     assert drawn == tokens
 
 
+def test_the_subject_counts_every_card_the_file_holds(reader):
+    """Cards, aids and token cards: one card for every back, front pair of pages."""
+    catalogue = load("palaces")
+    cards = len(reader.pages) // 2
+    assert cards == catalogue.total + aid_copies(catalogue) + -(-sum(t.count for t in catalogue.tokens) // 6)
+    assert reader.metadata.subject == f"{cards} cards, 63.5 × 88.9 mm"
+
+
 def _tokens(reader: PdfReader, page) -> list[tuple[str, float, float]]:
     """(token form, centre x, y in points) of each token a page draws."""
     placed, at = [], None

@@ -53,8 +53,8 @@ def test_tts_uris_name_the_final_folder(tmp_path, small):
     result = export_cards(small, "tts", tmp_path / "tts")
     saved = json.loads((tmp_path / "tts" / "diamoniak-en.json").read_text(encoding="utf-8"))
     (entry,) = saved["ObjectStates"][0]["CustomDeck"].values()
-    assert entry["FaceURL"] == (tmp_path / "tts" / "deck-1.png").resolve().as_uri()
-    assert entry["BackURL"] == (tmp_path / "tts" / "back.png").resolve().as_uri()
+    assert entry["FaceURL"] == (tmp_path / "tts" / "diamoniak-en-deck-1.png").resolve().as_uri()
+    assert entry["BackURL"] == (tmp_path / "tts" / "diamoniak-en-back.png").resolve().as_uri()
     assert all(path.is_file() for path in result.files)
 
 

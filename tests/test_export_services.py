@@ -105,7 +105,8 @@ def test_bleed_is_refused_with_a_service_target(run, tmp_path, target):
 
 
 def test_tokens_go_with_palaces_and_the_manifest_counts_what_the_catalogue_does(run, tmp_path):
-    export(run, tmp_path, "--target", "mpc", "--game", "palaces", "--lang", "ru", "--aids", "--set", "tower=5")
+    result = export(run, tmp_path, "--target", "mpc", "--game", "palaces", "--lang", "ru", "--aids",
+                    "--set", "tower=5")
     palaces = load("palaces")
     rows = manifest(tmp_path)
     faces = {row["card_id"]: row for row in rows if row["side"] == "face"}
@@ -113,16 +114,57 @@ def test_tokens_go_with_palaces_and_the_manifest_counts_what_the_catalogue_does(
     aids = palaces.players[1]
     assert {card_id: int(row["quantity"]) for card_id, row in faces.items()} == {**counts, "player_aid": aids}
     assert faces["tower"]["name"] == palaces.card("tower").name["ru"]
+    assert {row["back"] for row in faces.values()} == {"back.png"}
     (back,) = [row for row in rows if row["side"] == "back"]
     assert back["file"] == "back.png" and int(back["quantity"]) == sum(counts.values()) + aids
+    assert back["back"] == ""
     tokens_rows = [row for row in rows if row["side"] == "token"]
-    assert [(row["file"], int(row["quantity"]), row["name"]) for row in tokens_rows] == [
-        (f"{token.id}.png", token.count, token.name["ru"]) for token in palaces.tokens]
+    # A token shows its value on both sides: its back is its own image.
+    assert [(row["file"], int(row["quantity"]), row["name"], row["back"]) for row in tokens_rows] == [
+        (f"{token.id}.png", token.count, token.name["ru"], f"{token.id}.png") for token in palaces.tokens]
+    assert "375 x 375 px" in result.output and "1 in circle" in result.output
     paint = tokens.colours(palaces)
     for token in palaces.tokens:
         with Image.open(tmp_path / f"{token.id}.png") as image:
-            assert image.mode == "RGB" and image.size == (319, 319)  # 25 mm + 1 mm bleed each side
-            assert image.getpixel((160, 20)) == paint[token.value]
+            # The Game Crafter's medium circle chit: 1 in + 1/8 in bleed each side at 300 DPI.
+            assert image.mode == "RGB" and image.size == (375, 375)
+            assert round(image.info["dpi"][0]) == 300
+            assert image.getpixel((187, 20)) == paint[token.value]  # the disc's colour runs into the bleed
+
+
+def _ring_darkness(image: Image.Image, radius_px: float) -> int:
+    """The darkest grey level within 1 mm either side of a circle round the image's centre."""
+    grey = np.asarray(image.convert("L"), dtype=int)
+    ys, xs = np.indices(grey.shape)
+    centre = (grey.shape[0] - 1) / 2
+    distance = np.hypot(xs - centre, ys - centre)
+    return int(grey[np.abs(distance - radius_px) <= 300 / 25.4].min())
+
+
+@pytest.mark.parametrize("target", ["tgc", "mpc", "png"])
+def test_a_token_the_service_cuts_carries_no_cut_line(run, tmp_path, target):
+    """The cut circle, printed, shows wherever the service's cut drifts: the tokens they cut have
+    none (the disc's colour, not ink, all round where it would be), while the print sheet's keep it."""
+    export(run, tmp_path, "--target", target, "--game", "palaces", "--no-aids",
+           *(arg for card in load("palaces").cards if card.id != "tower" for arg in ("--set", f"{card.id}=0")))
+    palaces = load("palaces")
+    for token in palaces.tokens:
+        with Image.open(tmp_path / f"{token.id}.png") as image:
+            diameter_px = 300 if target != "png" else 25 / 25.4 * 300  # 1 in chits; the png set's 25 mm
+            assert _ring_darkness(image, diameter_px / 2) > 120, token.id
+    sheet = token_image(palaces, palaces.tokens[0], "en", 25.0)  # the print sheet's token
+    assert _ring_darkness(sheet, 25 / 25.4 * 300 / 2) < 80
+
+
+@pytest.mark.parametrize("size", ["60x60"])
+def test_square_cards_are_cards_in_the_manifest(run, tmp_path, size):
+    """Square cards at Tabletopia look like tokens by their pixels: the manifest says which is which."""
+    export(run, tmp_path, "--target", "tabletopia", "--card", size, "--game", "palaces", "--no-aids",
+           *(arg for card in load("palaces").cards if card.id != "tower" for arg in ("--set", f"{card.id}=0")))
+    sides = {row["file"]: row["side"] for row in manifest(tmp_path)}
+    assert sides == {"tower.png": "face", "back.png": "back", "token-1.png": "token", "token-5.png": "token"}
+    with Image.open(tmp_path / "tower.png") as card, Image.open(tmp_path / "token-1.png") as token:
+        assert card.width == card.height and token.width == token.height
 
 
 def test_diamoniak_has_no_tokens_and_the_same_export_gives_the_same_bytes(run, tmp_path):

@@ -82,7 +82,7 @@ def test_every_card_id_shows_its_own_face_and_sheets_keep_tts_limits(big_tts, bi
         sheet = sheets[key]
         assert entry["NumWidth"] <= 10 and entry["NumHeight"] <= 7 and max(sheet.size) <= 4096
         assert sheet.width % entry["NumWidth"] == 0 and sheet.height % entry["NumHeight"] == 0
-        assert entry["BackIsHidden"] is True and _file(entry["BackURL"]) == out.resolve() / "back.png"
+        assert entry["BackIsHidden"] is True and _file(entry["BackURL"]) == out.resolve() / "diamoniak-en-back.png"
     assert deck["DeckIDs"] == [card["CardID"] for card in deck["ContainedObjects"]]
     seen = set()
     for card in deck["ContainedObjects"]:
@@ -96,7 +96,7 @@ def test_every_card_id_shows_its_own_face_and_sheets_keep_tts_limits(big_tts, bi
         assert cell.getpixel((cell.width // 2, cell.height // 6)) == pytest.approx(_colour(i), abs=3)
         seen.add(i)
     assert seen == set(range(COLOURS))
-    with Image.open(out / "back.png") as back:
+    with Image.open(out / "diamoniak-en-back.png") as back:
         for key, entry in deck["CustomDeck"].items():
             hidden = _cell(sheets[key], entry, entry["NumWidth"] * entry["NumHeight"] - 1)
             assert _same(hidden, back) < 4
@@ -120,7 +120,7 @@ def test_the_deck_counts_are_the_catalogues_and_the_hidden_slot_is_the_back(pala
     assert counts == {card.name["en"]: card.count for card in palaces.cards if card.count}
     (entry,) = aids["CustomDeck"].values()
     assert len(aids["ContainedObjects"]) == 4 and {c["CardID"] for c in aids["ContainedObjects"]} == {200}
-    with Image.open(_file(entry["FaceURL"])) as sheet, Image.open(tmp_path / "back.png") as back:
+    with Image.open(_file(entry["FaceURL"])) as sheet, Image.open(tmp_path / "palaces-en-back.png") as back:
         assert _same(_cell(sheet, entry, entry["NumWidth"] * entry["NumHeight"] - 1), back) < 4
     # The thumbnail TTS's Saved Objects browser shows, beside the JSON under the same name.
     with Image.open(tmp_path / "palaces-en.png") as thumb:
@@ -261,9 +261,9 @@ def test_screentop_grid_cells_hold_the_cards_the_manifest_names(screentop):
     rows = list(csv.DictReader(io.StringIO((out / "manifest.csv").read_text(encoding="utf-8"))))
     cards = [r for r in rows if r["column"]]
     assert {r["id"]: int(r["count"]) for r in cards} == {c.id: c.count for c in palaces.cards if c.count}
-    assert {r["back"] for r in cards} == {"back.png"}
+    assert {r["back"] for r in cards} == {"palaces-en-back.png"} and {r["side"] for r in cards} == {"face"}
     w, h = sheet_entry["cell_px"]
-    with Image.open(out / "back.png") as back:
+    with Image.open(out / "palaces-en-back.png") as back:
         cells = {}
         for r in cards:
             x, y = int(r["column"]) - 1, int(r["row"]) - 1
@@ -272,10 +272,12 @@ def test_screentop_grid_cells_hold_the_cards_the_manifest_names(screentop):
             cells[r["id"]] = cell
     # Two cards of one colour differ in their picture: each cell is its own card.
     assert _same(cells["foundation-red"], cells["roof-red"]) > 5
-    assert {r["id"]: int(r["count"]) for r in rows if not r["column"]} == {
-        "player_aid": 4, **{t.id: t.count for t in palaces.tokens}}
-    assert manifest["sheets"][0]["url"] == "https://example.com/st/faces-1.png"
-    assert manifest["back"]["url"] == "https://example.com/st/back.png"
+    # Every image says what it is: a square card and a token look alike by their pixels.
+    assert {r["id"]: (int(r["count"]), r["side"], r["back"]) for r in rows if not r["column"]} == {
+        "back": (74, "back", ""), "player_aid": (4, "face", "palaces-en-back.png"),
+        **{t.id: (t.count, "token", f"palaces-en-{t.id}.png") for t in palaces.tokens}}
+    assert manifest["sheets"][0]["url"] == "https://example.com/st/palaces-en-faces-1.png"
+    assert manifest["back"]["url"] == "https://example.com/st/palaces-en-back.png"
 
 
 def test_screentop_tokens_are_round(screentop):
@@ -286,3 +288,39 @@ def test_screentop_tokens_are_round(screentop):
         with Image.open(out / token["file"]) as image:
             assert image.mode == "RGBA" and image.getpixel((0, 0))[3] == 0
             assert image.getpixel((image.width // 2, image.height // 2))[3] == 255
+
+
+def test_exports_hosted_together_share_no_image_name_and_no_guid(tmp_path):
+    """TTS caches an image by its address, and one --base-url may hold every game and language:
+    no two exports of a target name an image alike, and two saved objects at one table share no GUID."""
+    names, guids = {"tts": {}, "screentop": {}}, {}
+    for game, keep in (("palaces", "tower"), ("diamoniak", "witch")):
+        catalogue = load(game, overrides=[f"{c.id}=0" for c in load(game).cards if c.id != keep])
+        for lang in ("en", "ru"):
+            for target in ("tts", "screentop"):
+                out = tmp_path / f"{game}-{target}-{lang}"
+                export_cards(catalogue, target, out, lang=lang)
+                images = {p.name for p in out.iterdir() if p.suffix == ".png"}
+                assert all(name.startswith(f"{game}-{lang}") for name in images), images
+                for name in images:
+                    assert name not in names[target], (name, names[target].get(name), out.name)
+                    names[target][name] = out.name
+            saved = json.loads((tmp_path / f"{game}-tts-{lang}" / f"{game}-{lang}.json").read_text("utf-8"))
+            ids = {o["GUID"] for o in saved["ObjectStates"]} | {
+                t["GUID"] for o in saved["ObjectStates"] for t in o.get("ContainedObjects", [])}
+            assert not ids & set(guids), (game, lang)
+            guids.update(dict.fromkeys(ids, (game, lang)))
+    assert "palaces-en-token-1.png" in names["tts"] and "diamoniak-ru-deck-1.png" in names["tts"]
+    assert "palaces-ru-faces-1.png" in names["screentop"]
+
+
+
+@pytest.mark.parametrize("target", ["tts", "screentop", "tgc", "png", "pdf-single"])
+def test_summaries_say_one_and_many_in_the_right_number(tmp_path, target):
+    one = load("palaces", overrides=[f"{c.id}=0" for c in load("palaces").cards if c.id != "tower"] + ["tower=1"])
+    summary = export_cards(one, target, tmp_path / "out", card_mm=(44, 63), card_size="mini").summary
+    assert "(s)" not in summary and "1 cards" not in summary and "1 faces" not in summary, summary
+    assert re.search(r"\b1 (card|face)\b", summary), summary
+    assert re.search(r"\b2 (kinds of token|token images|bags|token cards)\b", summary) or target == "pdf-single"
+    if target in ("tts", "screentop"):
+        assert re.search(r"\b1 (deck|grid) sheet of\b", summary), summary

@@ -8,11 +8,12 @@ import json
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 from PIL import Image, ImageDraw
 from pypdf import PdfReader, PdfWriter
-from pypdf.generic import ArrayObject, DictionaryObject, NameObject, NumberObject, StreamObject
+from pypdf.generic import ArrayObject, DictionaryObject, NameObject, NumberObject, StreamObject, TextStringObject
 
 from toolkit.cards.render import pillow_font
 from toolkit.cli import main
@@ -65,6 +66,12 @@ def copy(folder: Path, tmp_path: Path) -> Path:
     return Path(shutil.copytree(folder, tmp_path / folder.name))
 
 
+def alone(folder: Path, name: str, tmp_path: Path) -> Path:
+    """A folder holding only the export's image ``name``: one image to check, so a test stays quick."""
+    (tmp_path / "alone").mkdir(parents=True)
+    return Path(shutil.copy(folder / name, tmp_path / "alone")).parent
+
+
 @pytest.mark.parametrize("target", TARGETS)
 def test_every_export_passes_its_target(run, exports, target):
     status, lines = check(run, exports[target], target)
@@ -115,11 +122,25 @@ def test_an_alpha_channel_fails_at_the_game_crafter_but_not_at_tabletopia(run, e
             assert "back.png is RGBA" in lines["colour mode"]
 
 
-def test_a_dpi_other_than_300_is_a_warning(run, exports, tmp_path):
-    folder = copy(exports["mpc"], tmp_path)
+def test_a_dpi_other_than_300_fails_at_the_services_and_no_dpi_is_a_warning(run, exports, tmp_path):
+    folder = alone(exports["mpc"], "back.png", tmp_path)
     Image.open(folder / "back.png").save(folder / "back.png", dpi=(72, 72))
+    failed(run, folder, "mpc", "dpi", "back.png says 72 DPI")
+    Image.open(folder / "back.png").save(folder / "back.png")  # no pHYs chunk at all
     status, lines = check(run, folder, "mpc")
-    assert status == 0 and lines["dpi"].startswith("WARN") and "back.png says 72 DPI" in lines["dpi"]
+    assert status == 0 and lines["dpi"].startswith("WARN") and "1 image says no DPI" in lines["dpi"], lines
+    assert "back.png" in lines["dpi"]
+    folder = alone(exports["tabletopia"], "back.png", tmp_path / "tabletopia")  # a virtual table reads pixels only
+    Image.open(folder / "back.png").save(folder / "back.png", dpi=(72, 72))
+    status, lines = check(run, folder, "tabletopia")
+    assert status == 0 and "dpi" not in lines, lines
+
+
+def test_one_image_is_counted_in_the_singular(run, exports, tmp_path):
+    shutil.copy(exports["tgc"] / "witch.png", tmp_path)
+    status, lines = check(run, tmp_path, "tgc")
+    assert status == 0, lines
+    assert "1 image, PNG" in lines["files"] and "1 card image is 825 x 1125" in lines["size"], lines
 
 
 def test_a_white_border_in_the_bleed_fails(run, exports, tmp_path):
@@ -175,6 +196,66 @@ def test_the_safe_zone_detector_tells_text_from_art_that_runs_to_the_edge():
     ImageDraw.Draw(label).text((0, 45), "Victory 5", font=pillow_font("name", 40), fill=(255, 255, 255), anchor="ls")
     sideways.paste(label.rotate(90, expand=True), (40, 300))
     assert "at the left" in (safe_zone_problem(sideways, spec) or "")
+
+
+def _text_across(image: Image.Image, x: int, y: int = 600) -> Image.Image:
+    image = image.convert("RGB")
+    ImageDraw.Draw(image).text((x, y), "Text past the safe line", font=pillow_font("text", 28), fill=(20, 20, 30))
+    return image
+
+
+def test_text_running_off_the_left_or_right_and_a_badge_past_the_safe_line_fail(run, exports, tmp_path):
+    """One line of text across a side (even off the image's edge), and a badge, in the margin."""
+    folder = alone(exports["tgc"], "witch.png", tmp_path)
+    face = Image.open(exports["tgc"] / "witch.png")
+    safe = service_target("tgc").spec("poker", (63, 88)).safe_px  # 75 px from the edge
+    badged = face.convert("RGB")  # a 120 px badge at (10, 500), a number in a ring
+    draw = ImageDraw.Draw(badged)
+    draw.ellipse((10, 500, 129, 619), fill=(250, 245, 230), outline=(30, 20, 40), width=5)
+    draw.text((70, 560), "5", font=pillow_font("name", 60), fill=(30, 20, 40), anchor="mm")
+    for side, image in (("left", _text_across(face, 45)), ("right", _text_across(face, 560)),  # off the edge
+                        ("left", badged)):
+        image.save(folder / "witch.png", dpi=(300, 300))
+        lines = failed(run, folder, "tgc", "safe zone", "witch.png", f"past the safe line at the {side}")
+        changed = np.flatnonzero((np.asarray(image) != np.asarray(face.convert("RGB"))).any(axis=(0, 2)))
+        outermost = changed[0] if side == "left" else face.width - 1 - changed[-1]
+        assert _mm(lines["safe zone"]) == pytest.approx(max(0, safe - outermost) / 300 * 25.4, abs=0.2), lines
+
+
+def _mm(line: str) -> float:
+    """The distance in "... 2.5 mm past the safe line ..."."""
+    return float(line.split(" mm past")[0].split()[-1])
+
+
+def test_the_distance_past_the_safe_line_is_the_texts_own(exports):
+    spec = service_target("tgc").spec("poker", (63, 88))
+    plain = Image.open(exports["tgc"] / "witch.png").convert("RGB")
+    image = plain.copy()
+    ImageDraw.Draw(image).text((300, round(spec.safe_px) - 15), "Text past the safe line",
+                               font=pillow_font("text", 28), fill=(20, 20, 30), anchor="lt")
+    inked = np.flatnonzero((np.asarray(image) != np.asarray(plain)).any(axis=(1, 2)))
+    real = (spec.safe_px - inked[0]) / 300 * 25.4  # from the letters' highest pixel: about 1.3 mm
+    problem = safe_zone_problem(image, spec) or ""
+    assert "at the top" in problem, problem
+    assert _mm(problem) == pytest.approx(real, abs=0.15), (real, problem)
+
+
+def test_guides_drawn_as_a_rectangle_or_dashed_fail_at_the_game_crafter(run, exports, tmp_path):
+    folder = alone(exports["tgc"], "back.png", tmp_path)
+    back = Image.open(exports["tgc"] / "back.png").convert("RGB")
+    spec = service_target("tgc").spec("poker", (63, 88))
+    trim, safe = round(spec.bleed_px), round(spec.safe_px)
+    w, h = back.size
+    for at in (trim, safe):  # a 1 px rectangle at the trim (about 91 % of the width), then at the safe line
+        image = back.copy()
+        ImageDraw.Draw(image).rectangle((at, at, w - 1 - at, h - 1 - at), outline=(0, 255, 255), width=1)
+        image.save(folder / "back.png", dpi=(300, 300))
+        failed(run, folder, "tgc", "guide lines", "back.png", f"row {at}")
+    image = back.copy()
+    for x in range(0, w, 30):  # dashes of 15 px, gaps of 15
+        ImageDraw.Draw(image).line((x, trim, x + 15, trim), fill=(0, 200, 255), width=1)
+    image.save(folder / "back.png", dpi=(300, 300))
+    failed(run, folder, "tgc", "guide lines", "back.png", f"row {trim}")
 
 
 def test_a_guide_line_fails_at_the_game_crafter(run, exports, tmp_path):
@@ -244,7 +325,7 @@ def test_a_tts_sheet_over_4096_px_fails(run, exports, tmp_path):
     folder = copy(exports["tts"], tmp_path)
     path, doc = _saved(folder)
     sheet = folder / "big.png"
-    Image.open(folder / "deck-1.png").resize((4200, 2000)).save(sheet)
+    Image.open(next(folder.glob("*deck-1.png"))).resize((4200, 2000)).save(sheet)
     _rewrite(path, doc, lambda entry: entry.update(FaceURL=sheet.as_uri()))
     failed(run, folder, "tts", "sheet grid", "big.png is 4200 x 2000 px")
 
@@ -256,7 +337,8 @@ def test_a_tts_url_that_does_not_resolve_fails_and_a_web_url_passes(run, exports
     failed(run, folder, "tts", "image urls", "gone.png does not exist")
     _rewrite(path, doc, lambda entry: entry.update(BackURL="https://example.org/cards/back.png"))
     status, lines = check(run, folder, "tts")
-    assert status == 0 and "1 on the web, not fetched" in lines["image urls"], lines
+    assert status == 0 and "1 web address not fetched (not checked)" in lines["image urls"], lines
+    assert "resolve" not in lines["image urls"] and "local image" in lines["image urls"], lines
     _rewrite(path, doc, lambda entry: entry.update(BackURL="back.png"))
     failed(run, folder, "tts", "image urls", "neither a file:/// nor an http(s) URL")
 
@@ -277,7 +359,7 @@ def test_a_tts_card_in_the_hidden_last_cell_or_off_the_sheet_fails(run, exports,
 
 
 def test_a_folder_without_a_saved_object_fails(run, exports, tmp_path):
-    shutil.copy(exports["tts"] / "deck-1.png", tmp_path)
+    shutil.copy(next(exports["tts"].glob("*deck-1.png")), tmp_path)
     failed(run, tmp_path, "tts", "saved object", "no Tabletop Simulator saved object")
 
 
@@ -285,15 +367,16 @@ def test_a_folder_without_a_saved_object_fails(run, exports, tmp_path):
 
 def test_screentop_text_past_the_safe_line_of_a_cell_fails(run, exports, tmp_path):
     folder = copy(exports["screentop"], tmp_path)
-    sheet = Image.open(folder / "faces-1.png").convert("RGB")
+    path = next(folder.glob("*faces-1.png"))
+    sheet = Image.open(path).convert("RGB")
     ImageDraw.Draw(sheet).text((40, 6), "Take 2", font=pillow_font("name", 30), fill=(255, 255, 255), anchor="lt")
-    sheet.save(folder / "faces-1.png")
-    failed(run, folder, "screentop", "safe zone", "faces-1.png cell 1", "at the top")
+    sheet.save(path)
+    failed(run, folder, "screentop", "safe zone", f"{path.name} cell 1", "at the top")
 
 
 def test_screentop_without_a_back_fails(run, exports, tmp_path):
     folder = copy(exports["screentop"], tmp_path)
-    (folder / "back.png").unlink()
+    next(folder.glob("*back.png")).unlink()
     failed(run, folder, "screentop", "back", "no back image")
 
 
@@ -407,3 +490,67 @@ def test_a_pdf_from_another_target_is_not_pdfx(run, tmp_path):
     lines = failed(run, out, "drivethru", "pdf/x", "GTS_PDFXVersion is missing", "no OutputIntent")
     assert lines["page size"].startswith("FAIL") and "pages of 2.72 x 3.7 in" in lines["page size"]  # 69 x 94 mm
     assert lines["colour"].startswith("FAIL") and "sets an RGB colour" in lines["colour"]
+    assert "no CMYK colour or image, so no ink to measure" in lines["ink"], lines["ink"]
+
+
+def test_drivethru_art_shrunk_to_the_trim_fails_the_bleed(run, exports, tmp_path):
+    def shrink(writer: PdfWriter) -> None:  # page 2's drawing scaled into the TrimBox: white bleed
+        page = writer.pages[1]
+        media, trim = [float(v) for v in page.mediabox], [float(v) for v in page.trimbox]
+        sx, sy = (trim[2] - trim[0]) / (media[2] - media[0]), (trim[3] - trim[1]) / (media[3] - media[1])
+        stream = StreamObject()
+        stream.set_data(f"q {sx:.5f} 0 0 {sy:.5f} {trim[0]:g} {trim[1]:g} cm\n".encode()
+                        + page.get_contents().get_data() + b"\nQ")
+        page[NameObject("/Contents")] = writer._add_object(stream)
+
+    folder = _damaged(exports["drivethru"], tmp_path, shrink)
+    failed(run, folder, "drivethru", "bleed", "page 2: the art stops 9.0 pt short of the BleedBox",
+           "left, bottom, right, top")
+
+
+def test_drivethru_text_2_pt_from_the_page_edge_fails_the_safe_zone(run, exports, tmp_path):
+    font = next(iter(PdfReader(next(exports["drivethru"].glob("*.pdf"))).pages[1]["/Resources"]["/Font"]))
+    folder = _damaged(exports["drivethru"], tmp_path, lambda w: _append(
+        w, 1, f"BT {font} 10 Tf 2 130 Td (Castle) Tj ET".encode()))
+    failed(run, folder, "drivethru", "safe zone", "page 2: text in", "10.0 pt", "16.0 pt past the safe line",
+           "2.0 pt from the page's edge")
+
+
+def test_an_output_condition_not_in_the_icc_registry_is_a_warning(run, exports, tmp_path):
+    def condition(name: str):
+        def change(writer: PdfWriter) -> None:
+            intent = writer._root_object["/OutputIntents"][0].get_object()
+            intent[NameObject("/OutputConditionIdentifier")] = TextStringObject(name)
+            intent[NameObject("/OutputCondition")] = TextStringObject(name)
+        return change
+
+    folder = _damaged(exports["drivethru"], tmp_path / "artifex", condition("Artifex CMYK SWOP Profile"))
+    status, lines = check(run, folder, "drivethru")
+    assert status == 0 and lines["output condition"].startswith("WARN"), lines
+    assert "'Artifex CMYK SWOP Profile' is not a registered printing condition" in lines["output condition"]
+    folder = _damaged(exports["drivethru"], tmp_path / "fogra", condition("FOGRA39"))
+    status, lines = check(run, folder, "drivethru")
+    assert status == 0 and "output condition" not in lines and "output intent FOGRA39" in lines["pdf/x"], lines
+
+
+@pytest.fixture(scope="module")
+def square(tmp_path_factory) -> dict[str, Path]:
+    """Square cards (40 x 40 mm) at Tabletopia and Screentop, Palaces' round tokens beside them."""
+    root = tmp_path_factory.mktemp("square")
+    for target in ("tabletopia", "screentop"):
+        result = CliRunner().invoke(main, ["export-cards", "--target", target, "--card", "40x40",
+                                           "--out", str(root / target), *PALACES_FEW], catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+    return {target: root / target for target in ("tabletopia", "screentop")}
+
+
+@pytest.mark.parametrize("target", ("tabletopia", "screentop"))
+def test_square_cards_are_told_from_tokens_by_the_manifest(run, square, target, tmp_path):
+    status, lines = check(run, square[target], target)
+    assert status == 0, lines
+    assert "named tokens by the manifest: " in lines["tokens"] and "token-1.png" in lines["tokens"], lines
+    assert "back.png" not in lines["tokens"], lines
+    if target == "tabletopia":  # without its manifest, a square image is taken for a token
+        folder = copy(square[target], tmp_path)
+        next(folder.glob("*manifest.csv")).unlink()
+        failed(run, folder, target, "size", "every image is a token")

@@ -304,6 +304,8 @@ def print_cards_command(game, catalogue_path, overrides, lang, paper, card_size,
     if calibration:
         from toolkit.print.calibration import calibration_sheet
 
+        _refuse_given(("game", "catalogue_path", "overrides", "card_size", "bleed", "gutter", "margin",
+                       "crop_marks", "aids"), "--calibration prints the alignment sheet, no cards")
         result = calibration_sheet(paper=paper, duplex=duplex, back_offset=back_offset, lang=lang)
         path = write_atomic(Path(out) if out else Path("output") / f"calibration-{paper.lower()}-{lang}.pdf",
                             result.pdf)
@@ -516,6 +518,19 @@ def simulate_command(game, catalogue_path, overrides, players, games, seed, poli
 # The options of `toolkit odds` that only some models read: parameter name -> option.
 _ODDS_OPTIONS = {"players": "--players", "pile": "--pile", "policy": "--policy", "max_states": "--max-states",
                  "games": "--games", "seed": "--seed", "plot_path": "--plot"}
+
+
+def _refuse_given(names: tuple[str, ...], why: str) -> None:
+    """Refuse any of these parameters given on the command line (not left at its default): ``why``
+    says what the command does instead, so the option would be silently ignored."""
+    from click.core import ParameterSource
+
+    ctx = click.get_current_context()
+    for param in ctx.command.params:
+        if param.name in names and ctx.get_parameter_source(param.name) not in (
+                None, ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP):
+            raise click.UsageError(f"{param.opts[-1] if param.opts[-1].startswith('--') else param.opts[0]}: "
+                                   f"not read: {why}", ctx=ctx)
 
 
 def _refuse_unused_options(game_id: str, model: str) -> None:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import io
 import itertools
-import math
 from pathlib import Path
 
 from PIL import Image
@@ -46,7 +45,6 @@ from toolkit.files import write_atomic
 PDFX_VERSION = "PDF/X-1a:2003"
 PDF_HEADER = "%PDF-1.4"     # PDF/X-1a:2003 is PDF 1.3 or 1.4
 RICH_BLACK_K = 0.9          # a vector colour with this much black or more is printed in black alone
-TOKEN_MIN_GAP = 3.0         # mm between two tokens' cut circles (each has 1 mm of colour past it)
 
 
 def _cmyk_canvas(buffer: io.BytesIO, page_pt: tuple[float, float], sep: Separation, title: str, subject: str,
@@ -81,25 +79,12 @@ def _define_face(canvas: Canvas, face: CardFace, sep: Separation, image_px: tupl
     return name
 
 
-def token_places(spec: CardSpec) -> list[tuple[float, float]]:
-    """Token centres on a token card, in mm from the page's bottom-left corner: as many as fit
-    inside the safe zone with ``TOKEN_MIN_GAP`` between them, spread evenly."""
-    w, h = (p / DPI * 25.4 for p in spec.image_px)
-    inset = spec.safe_px / DPI * 25.4
-    area_w, area_h = w - 2 * inset, h - 2 * inset
-    d = TOKEN_DIAMETER
-    cols, rows = (max(1, math.floor((side + TOKEN_MIN_GAP) / (d + TOKEN_MIN_GAP))) for side in (area_w, area_h))
-    gap_x, gap_y = (area_w - cols * d) / (cols + 1), (area_h - rows * d) / (rows + 1)
-    return [(inset + gap_x + c * (d + gap_x) + d / 2, h - inset - gap_y - r * (d + gap_y) - d / 2)
-            for r in range(rows) for c in range(cols)]
-
-
-def _token_pages(catalogue: Catalogue, spec: CardSpec) -> list[list[tuple[int, float, float]]]:
-    """The token cards: each a list of (token index in the catalogue, centre x, y in mm)."""
-    order = [i for i, token in enumerate(catalogue.tokens) for _ in range(token.count)]
-    places = token_places(spec)
-    return [[(t, x, y) for t, (x, y) in zip(order[start:start + len(places)], places)]
-            for start in range(0, len(order), len(places))]
+def token_cards(catalogue: Catalogue, spec: CardSpec) -> list[list[tuple[int, float, float]]]:
+    """The token cards: each a list of (token index in the catalogue, centre x, y in mm from the
+    page's corner), the tokens inside the safe zone (``tokens.token_places``)."""
+    page_mm = tuple(p / DPI * 25.4 for p in spec.image_px)
+    places = token_art.token_places(page_mm, spec.safe_px / DPI * 25.4, TOKEN_DIAMETER)
+    return token_art.token_cards(catalogue, places)
 
 
 def _add_pdfx(data: bytes, sep: Separation) -> bytes:
@@ -135,10 +120,11 @@ def drivethru_bytes(catalogue: Catalogue, faces: Faces, lang: str, spec: CardSpe
     page_pt = tuple(p / DPI * 72 for p in spec.image_px)
     bleed_pt = spec.bleed_px / DPI * 72
     title = catalogue.title[lang]
-    token_pages = _token_pages(catalogue, spec) if catalogue.tokens else []
+    token_pages = token_cards(catalogue, spec) if catalogue.tokens else []
+    held = catalogue.total + faces.aids + len(token_pages)  # every card the file holds, as its Subject says
     buffer = io.BytesIO()
     with binary_streams():
-        canvas = _cmyk_canvas(buffer, page_pt, sep, *sheet_metadata(title, lang, catalogue.total, faces.card_mm),
+        canvas = _cmyk_canvas(buffer, page_pt, sep, *sheet_metadata(title, lang, held, faces.card_mm),
                               lang=lang, game=title)
         forms = {}  # each side drawn once, then let go: only one is held at 300 DPI at a time
         aids = [faces.aid] if faces.aids else []
@@ -154,8 +140,7 @@ def drivethru_bytes(catalogue: Catalogue, faces: Faces, lang: str, spec: CardSpe
         width_mm = page_pt[0] / PT_PER_MM
         for page in token_pages:
             for mirrored in (True, False):  # the back first: the same tokens, mirrored to lie behind them
-                for index, x, y in page:
-                    token_art.place(canvas, token_forms[index], width_mm - x if mirrored else x, y)
+                token_art.place_token_card(canvas, token_forms, page, width_mm, mirrored)
                 canvas.showPage()
         canvas.save()
     return _add_pdfx(buffer.getvalue(), sep), len(token_pages)

@@ -14,9 +14,12 @@ one back, all the same size: ``services.py``), ``screentop`` (a grid of faces: `
 And at the catalogue's own size, with ``--bleed``:
 
 * ``png``: one PNG per distinct card face and one for the back, at 300 DPI with bleed (poker + 3 mm:
-  815 x 1110 px), and ``manifest.csv`` (file, card id, count, name);
+  815 x 1110 px), one per kind of token (25 mm with the same bleed, no cut line), and
+  ``manifest.csv`` (file, card id, count, name, side: face, back or token; back: the image for the
+  other side, a token's own);
 * ``pdf-single``: one card per page, the page being the card plus its bleed, TrimBox and BleedBox
-  set; every card of the deck in order, each face page followed by its back.
+  set; every card of the deck in order, each face page followed by its back; then token cards like
+  DriveThruCards' (``tokens.token_places``), each followed by the same tokens mirrored.
 
 With ``aids``, the player aid goes with them: ``player_aid-<lang>.png`` and its row in the manifest;
 aid pages (each followed by the back) after the deck in ``pdf-single``; a deck of its own beside
@@ -40,10 +43,11 @@ from toolkit.catalogue.model import LANGS, Catalogue
 from toolkit.errors import UserError
 from toolkit.files import atomic_folder, write_atomic
 from toolkit.print.aids import FILE_ID as AID_ID, KEY as AID_KEY, aid_copies, aid_image, aid_text
-from toolkit.print.faces import BACK_FILE, BACK_NAME, ExportResult, Faces, _check_file_names, _faces
+from toolkit.print.faces import BACK_FILE, BACK_NAME, ExportResult, Faces, _check_file_names, _faces, counted
 from toolkit.print.pdf import binary_streams, define_forms, new_canvas, place_form
-from toolkit.print.sheets import deck_order, sheet_metadata
+from toolkit.print.sheets import TOKEN_DIAMETER, deck_order, sheet_metadata
 from toolkit.print.targets import TARGETS as SERVICES, service_target
+from toolkit.print.tokens import define_forms as define_token_forms, place_token_card, token_cards, token_places
 from toolkit.print.tts import export_tts
 
 SERVICE_TARGETS = tuple(SERVICES)  # tgc, mpc, drivethru, tabletopia, screentop, tts
@@ -52,53 +56,78 @@ TARGETS = (*SERVICE_TARGETS, "png", "pdf-single")
 
 def export_png(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, lang: str, card_mm,
                bleed: float) -> ExportResult:
-    """The PNGs and manifest.csv, written into ``tmp``; the result names them in ``out``."""
-    cards = faces.cards
-    names, rows = [], []
-    for card in cards:
-        name = f"{card.id}.png"
-        write_atomic(tmp / name, png_bytes(card_image(faces.face(card))))
-        names.append(name)
-        rows.append((name, card.id, card.count, card.name[lang]))
-    back_name = BACK_FILE
+    """The PNGs and manifest.csv, written into ``tmp``; the result names them in ``out``. Tokens
+    (Palaces' victory tokens) come at the printed sheet's size, with the export's bleed and no cut
+    line (whoever prints these cuts them), each image its own back."""
+    from toolkit.print.services import token_note, token_rows
+
+    rows: list[tuple[str, str, int, str, str, str]] = []
+
+    def write(name: str, image, side: str, card_id: str, title: str, count: int, back: str = BACK_FILE) -> None:
+        write_atomic(tmp / name, png_bytes(image))
+        rows.append((name, card_id, count, title, side, back))
+
+    for card in faces.cards:
+        write(f"{card.id}.png", card_image(faces.face(card)), "face", card.id, card.name[lang], card.count)
     back_image = card_image(faces.back())
-    write_atomic(tmp / back_name, png_bytes(back_image))
-    names.append(back_name)
-    rows.append((back_name, "back", catalogue.total + faces.aids, BACK_NAME[lang]))
+    write(BACK_FILE, back_image, "back", "back", BACK_NAME[lang], catalogue.total + faces.aids, "")
     if faces.aids:
-        aid_name = f"{AID_ID}-{lang}.png"
-        write_atomic(tmp / aid_name, png_bytes(aid_image(faces.aid())))
-        names.append(aid_name)
-        rows.append((aid_name, AID_ID, faces.aids, aid_text(catalogue, lang).title.replace("\u00a0", " ")))
+        write(f"{AID_ID}-{lang}.png", aid_image(faces.aid()), "face", AID_ID,
+              aid_text(catalogue, lang).title.replace("\u00a0", " "), faces.aids)
+    tokens = token_rows(catalogue, lang, write, TOKEN_DIAMETER, bleed, cut_line=False)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(("file", "card_id", "count", "name"))
+    writer.writerow(("file", "card_id", "count", "name", "side", "back"))
     writer.writerows(rows)
     write_atomic(tmp / "manifest.csv", buffer.getvalue().encode("utf-8"))
-    names.append("manifest.csv")
+    names = [row[0] for row in rows] + ["manifest.csv"]
     size = back_image.size
-    aid = f", the player aid ({faces.aids} copies)" if faces.aids else ""
+    px = round((TOKEN_DIAMETER + 2 * bleed) / 25.4 * 300)  # as token_image sizes it
+    aid = f", the player aid ({counted(faces.aids, 'copy', 'copies')})" if faces.aids else ""
+    token_size = f"{px} x {px} px, {TOKEN_DIAMETER:g} mm + {bleed:g} mm bleed, no cut line"
     return ExportResult("png", out, tuple(out / name for name in names),
-                        f"{len(cards)} faces and 1 back of {size[0]} x {size[1]} px ({card_size_name(card_mm)}, "
-                        f"{bleed:g} mm bleed, 300 DPI) for {catalogue.total} cards{aid}, and manifest.csv")
+                        f"{counted(len(faces.cards), 'face', 'faces')} and 1 back of {size[0]} x {size[1]} px "
+                        f"({card_size_name(card_mm)}, {bleed:g} mm bleed, 300 DPI) for "
+                        f"{counted(catalogue.total, 'card', 'cards')}{aid}{token_note(catalogue, tokens, token_size)}"
+                        ", and manifest.csv")
+
+
+TOKEN_CARD_SAFE = 3.0  # mm inside the trim that a token card keeps its tokens from (as a card keeps its text)
+
+
+def _pdf_single_token_cards(catalogue: Catalogue, card_mm, bleed: float) -> list[list[tuple[int, float, float]]]:
+    """Token cards of the deck's size (``tokens.token_places``, as DriveThruCards' are)."""
+    if not any(token.count for token in catalogue.tokens):
+        return []
+    page = (card_mm[0] + 2 * bleed, card_mm[1] + 2 * bleed)
+    return token_cards(catalogue, token_places(page, bleed + TOKEN_CARD_SAFE, TOKEN_DIAMETER))
 
 
 def pdf_single_bytes(catalogue: Catalogue, lang: str, card_mm, bleed: float, faces: Faces | None = None) -> bytes:
+    """Every card of the deck, each face page followed by its back, then the aids the same way,
+    then the token cards, each followed by the same tokens mirrored (a token cut out shows its
+    value on both sides)."""
     faces = faces or _faces(catalogue, lang, card_mm, bleed)
     w, h = card_mm
     page = (w + 2 * bleed, h + 2 * bleed)
+    cards = _pdf_single_token_cards(catalogue, card_mm, bleed)
     buffer = io.BytesIO()
     with binary_streams():
         title = catalogue.title[lang]
-        canvas = new_canvas(buffer, page, *sheet_metadata(title, lang, catalogue.total, card_mm), lang=lang,
-                            game=title)
+        held = catalogue.total + faces.aids + len(cards)  # every card the file holds, as its Subject says
+        canvas = new_canvas(buffer, page, *sheet_metadata(title, lang, held, card_mm), lang=lang, game=title)
         aids = [faces.aid()] if faces.aids else []
         forms = define_forms(canvas, itertools.chain(faces.every(), aids, [faces.back()]))
+        token_forms = define_token_forms(canvas, catalogue, lang, TOKEN_DIAMETER) if cards else {}
         canvas.setTrimBox((bleed * PT_PER_MM, bleed * PT_PER_MM, (bleed + w) * PT_PER_MM, (bleed + h) * PT_PER_MM))
         canvas.setBleedBox((0, 0, page[0] * PT_PER_MM, page[1] * PT_PER_MM))
         for front in [f"card:{card.id}" for card in deck_order(catalogue)] + [AID_KEY] * faces.aids:
             for key in (front, "back"):
                 place_form(canvas, forms[key], bleed, bleed, w, h)
+                canvas.showPage()
+        for card in cards:
+            for mirrored in (False, True):  # the tokens, then their backs: the same tokens mirrored behind them
+                place_token_card(canvas, token_forms, card, page[0], mirrored)
                 canvas.showPage()
         canvas.save()
     return buffer.getvalue()
@@ -109,10 +138,15 @@ def export_pdf_single(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, 
     data = pdf_single_bytes(catalogue, lang, card_mm, bleed, faces)
     name = f"{catalogue.game}-cards-{lang}.pdf"
     write_atomic(tmp / name, data)
-    total = catalogue.total + faces.aids
-    aid = f" and {faces.aids} player aids" if faces.aids else ""
+    tokens = len(_pdf_single_token_cards(catalogue, card_mm, bleed))
+    total = catalogue.total + faces.aids + tokens
+    extra = [counted(faces.aids, "player aid", "player aids")] if faces.aids else []
+    if tokens:
+        extra.append(f"{counted(tokens, 'token card', 'token cards')} (tokens to cut out, the same tokens "
+                     "mirrored on the back)")
     return ExportResult("pdf-single", out, (out / name,),
-                        f"{catalogue.total} cards{aid}, each face followed by its back, {2 * total} pages of "
+                        counted(catalogue.total, "card", "cards") + "".join(f", {e}" for e in extra)
+                        + f", each face followed by its back, {counted(2 * total, 'page', 'pages')} of "
                         f"{card_mm[0] + 2 * bleed:g} x {card_mm[1] + 2 * bleed:g} mm ({card_size_name(card_mm)} "
                         f"+ {bleed:g} mm bleed)")
 

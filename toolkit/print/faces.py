@@ -10,6 +10,7 @@ from toolkit.cards.render import CardFace, card_back, card_face
 from toolkit.catalogue.model import CardType, Catalogue, Token
 from toolkit.catalogue.origin import deck_origin
 from toolkit.errors import UserError
+from toolkit.plurals import plural
 from toolkit.print.aids import aid_face
 
 MAX_FILE_NAME = 255  # bytes in one file name on common file systems
@@ -59,6 +60,11 @@ def _faces(catalogue: Catalogue, lang: str, card_mm, bleed: float, aids: int = 0
     if not cards:
         raise UserError(f"{deck_origin(catalogue)}: the deck has no cards to export (every count is 0)")
     return Faces(catalogue, cards, lang, tuple(card_mm), bleed, aids, safe_mm)
+
+
+def counted(number: int, one: str, other: str) -> str:
+    """``number`` and the English noun that agrees with it, for an export's summary: "1 sheet", "2 sheets"."""
+    return f"{number} {plural(number, (one, other), 'en', 'export summary')}"
 
 
 def token_file(token: Token) -> str:

@@ -2,18 +2,23 @@
 table's rules (``toolkit.print.targets`` and their published requirements)?
 
 Preflight judges the files as the service would, whatever tool made them: it reads pixels with
-Pillow and PDF objects with pypdf, never our exports' internals or manifests. Each check gives one
-line (PASS, WARN or FAIL, what was checked, and for a FAIL the files and what is wrong); any FAIL
-fails the whole run.
+Pillow and PDF objects with pypdf, never our exports' internals. A manifest beside the images
+(``manifest.csv``, Screentop's JSON, a TTS saved object) is read for one thing only, which images
+are tokens rather than cards; without one, a square image is taken for a token. Each check gives
+one line (PASS, WARN or FAIL, what was checked, and for a FAIL the files and what is wrong); any
+FAIL fails the whole run.
 """
 
 from __future__ import annotations
 
+import csv
 import hashlib
+import io
 import json
 import logging
 import math
 import os
+import re
 import warnings
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -61,6 +66,11 @@ class PreflightResult:
             self.add("WARN" if warn else "FAIL", name, f"{failed}: {_listed(failures)}")
 
 
+def _count(number: int, noun: str, plural: str | None = None) -> str:
+    """"1 image", "5 images": English's one and other."""
+    return f"{number} {noun if number == 1 else plural or noun + 's'}"
+
+
 def _listed(items: list[str]) -> str:
     more = len(items) - LISTED
     return "; ".join(items[:LISTED]) + (f"; and {more} more" if more > 0 else "")
@@ -72,7 +82,7 @@ def report_lines(result: PreflightResult) -> list[str]:
     failed = sum(check.status == "FAIL" for check in result.checks)
     service = service_target(result.target).service
     lines.append(f"{'PASS' if result.passed else 'FAIL'} {result.path}: "
-                 + (f"ready for {service}" if result.passed else f"{failed} check(s) failed for {service}"))
+                 + (f"ready for {service}" if result.passed else f"{_count(failed, 'check')} failed for {service}"))
     return lines
 
 
@@ -158,7 +168,7 @@ def _read_images(result: PreflightResult, path: Path, service: Target, formats: 
         return []
     bad = [p.error for p in pictures if p.error]
     bad += [f"{p.name} is {p.format}" for p in pictures if not p.error and p.format not in formats]
-    result.judge("files", bad, f"{len(pictures)} images, {' or '.join(formats)}",
+    result.judge("files", bad, f"{_count(len(pictures), 'image')}, {' or '.join(formats)}",
                  f"{service.service} takes {' or '.join(formats)} images")
     return [p for p in pictures if not p.error]
 
@@ -183,29 +193,92 @@ def _check_modes(result: PreflightResult, service: Target, pictures: list[Pictur
     modes = MODES[service.name]
     bad = [f"{p.name} is {p.mode}" for p in pictures if _mode(p) not in modes]
     takes = " or ".join(modes) + ("" if "RGBA" in modes else ", no alpha channel")
-    result.judge("colour mode", bad, f"{len(pictures)} images {takes}", f"{service.service} takes {takes}")
+    result.judge("colour mode", bad, f"{_count(len(pictures), 'image')} {takes}", f"{service.service} takes {takes}")
 
 
 def _check_dpi(result: PreflightResult, service: Target, pictures: list[Picture]) -> None:
-    """The services read the pixels, not the DPI field, but a file that says 72 DPI prints at the
-    wrong size from other tools and looks wrong in their proofs: a warning, not a failure."""
+    """The print services size a card by its pixels at 300 DPI, and the DPI field says so: a file
+    that says another DPI (72, a screen's) fails, as it would print at another size from anything
+    that reads the field and means it was made for another resolution. A file that says nothing
+    is a warning only: the service still reads its pixels at 300 DPI. Virtual tables ignore the field."""
     if service.name not in WANTS_DPI:
         return
-    bad = []
+    wrong, missing = [], []
     for p in pictures:
         dpi = p.info.get("dpi")
         if not dpi:
-            bad.append(f"{p.name} has no DPI")
+            missing.append(p.name)
         elif any(abs(float(d) - DPI) > 0.5 for d in dpi):
-            bad.append(f"{p.name} says {float(dpi[0]):.0f} DPI")
-    result.judge("dpi", bad, f"{len(pictures)} images say {DPI} DPI", f"{service.service} expects {DPI} DPI", warn=True)
+            wrong.append(f"{p.name} says {float(dpi[0]):.0f} DPI")
+    if wrong:
+        result.add("FAIL", "dpi", f"{service.service} takes {DPI} DPI: {_listed(wrong)}"
+                   + (f" ({_count(len(missing), 'image says', 'images say')} no DPI)" if missing else ""))
+    elif missing:
+        result.add("WARN", "dpi", f"{_count(len(missing), 'image says', 'images say')} no DPI "
+                                  f"({service.service} reads the pixels at {DPI} DPI; other tools may take 72): "
+                                  + _listed(missing))
+    else:
+        result.add("PASS", "dpi", f"{_count(len(pictures), 'image says', 'images say')} {DPI} DPI")
 
 
 # --- pixel sizes -----------------------------------------------------------------------------------
 
-def _is_token(picture: Picture) -> bool:
-    """A square image is a token (no card size of any service is square)."""
-    return picture.size[0] == picture.size[1]
+def _declared_tokens(folder: Path) -> set[str] | None:
+    """The names of the images a manifest beside them calls tokens, or None when there is no
+    manifest: a ``manifest.csv`` with a ``side`` or ``kind`` column (token, or face, back...), a JSON
+    file whose objects give a ``file`` and a ``kind`` (Screentop's), a TTS saved object's
+    Custom_Tile images. A card may be square (``--card 70x70``): its shape cannot tell."""
+    tokens, found = set(), False
+    manifest = folder / "manifest.csv"
+    if manifest.is_file():
+        try:
+            rows = list(csv.DictReader(io.StringIO(manifest.read_text(encoding="utf-8-sig"))))
+        except (OSError, UnicodeDecodeError, csv.Error):
+            rows = []
+        column = next((c for c in ("side", "kind") if rows and c in rows[0]), None)
+        if column is not None:
+            found = True
+            tokens |= {Path(row.get("file") or "").name for row in rows if (row.get(column) or "").strip() == "token"}
+
+    def visit(node) -> None:
+        nonlocal found
+        if isinstance(node, dict):
+            if isinstance(node.get("file"), str) and isinstance(node.get("kind"), str):
+                found = True
+                if node["kind"] == "token":
+                    tokens.add(Path(node["file"]).name)
+            if node.get("Name") == "Custom_Tile" and isinstance(node.get("CustomImage"), dict):
+                found = True
+                url = str(node["CustomImage"].get("ImageURL") or "")
+                tokens.add(Path(unquote(urlparse(url).path)).name)
+            for value in node.values():
+                visit(value)
+        elif isinstance(node, list):
+            for value in node:
+                visit(value)
+
+    for file in _files(folder, (".json",)):
+        try:
+            visit(json.loads(file.read_text(encoding="utf-8-sig")))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+            continue
+    return tokens if found else None
+
+
+def _split_tokens(result: PreflightResult, path: Path, pictures: list[Picture]) -> list[Picture]:
+    """The card images of ``pictures``, after a line on the tokens among them: those a manifest
+    names, or with no manifest the square images (no card size a print service offers is square)."""
+    declared = _declared_tokens(path if path.is_dir() else path.parent)
+    if declared is not None:
+        tokens = [p for p in pictures if p.name in declared]
+        how = "named tokens by the manifest"
+    else:
+        tokens = [p for p in pictures if p.size[0] == p.size[1]]
+        how = "square, taken as tokens (no manifest names them)"
+    if tokens:
+        result.add("PASS", "tokens", f"{_count(len(tokens), 'image')} {how}: "
+                                     + _listed([f"{p.name} {p.size[0]} x {p.size[1]}" for p in tokens]))
+    return [p for p in pictures if p not in tokens]
 
 
 def _service_spec(result: PreflightResult, service: Target, cards: list[Picture], spec: CardSpec | None) -> CardSpec | None:
@@ -224,7 +297,7 @@ def _service_spec(result: PreflightResult, service: Target, cards: list[Picture]
         spec = by_px[max(set(matching), key=matching.count)]
     w, h = spec.image_px
     bad = [f"{p.name} is {p.size[0]} x {p.size[1]}" for p in cards if p.size != spec.image_px]
-    result.judge("size", bad, f"{len(cards)} card images are {w} x {h} px ({spec.size}, bleed and trim included)",
+    result.judge("size", bad, f"{_count(len(cards), 'card image is', 'card images are')} {w} x {h} px ({spec.size}, bleed and trim included)",
                  f"{service.service} takes {w} x {h} px for {spec.size}")
     return spec
 
@@ -235,7 +308,7 @@ def _virtual_spec(result: PreflightResult, service: Target, cards: list[Picture]
     sizes = [p.size for p in cards]
     common = max(set(sizes), key=sizes.count)
     bad = [f"{p.name} is {p.size[0]} x {p.size[1]}" for p in cards if p.size != common]
-    result.judge("size", bad, f"{len(cards)} card images, all {common[0]} x {common[1]} px",
+    result.judge("size", bad, f"{_count(len(cards), 'card image')}, all {common[0]} x {common[1]} px",
                  f"{service.service} takes one size for every image of a deck ({common[0]} x {common[1]} px here)")
     if card_mm is not None:
         want = card_mm[0] / card_mm[1]
@@ -262,6 +335,7 @@ OPAQUE = 250         # an alpha below this counts as transparent
 EDGE_STEP = 48       # a step of this much (0-255, any channel) between neighbouring pixels is an edge
 RUN_MM = 0.35        # lines of fine detail this deep past the safe line are text (about 1 pt)
 EXTRA_EDGES = 6      # a line needs this many more edges than the card's own edge to count as busy
+ACROSS_EDGES = 2     # a line across the margin needs this many more edges than the side's median one
 WINDOW_MM = 6        # edges are counted within this length along a line (a word or two)
 LONG_LINE_MM = 8     # a straight line crossing the band that runs on this far past the safe line is a frame
 
@@ -338,21 +412,38 @@ def _px_per_mm(spec: CardSpec) -> float:
 def safe_zone_problem(image: Image.Image, spec: CardSpec) -> str | None:
     """Where text or fine art lies past the safe line, or None.
 
-    Along each side, every line of pixels parallel to the edge, from the image's edge to the safe
-    line, is scored by the most edges it crosses within ``WINDOW_MM`` (steps of ``EDGE_STEP`` or
-    more: a word crosses many close together, the rounded corners of frames few), not counting
-    straight lines that cross the band and run on ``LONG_LINE_MM`` past the safe line (frames and
-    panel outlines). Art that runs into the bleed, as it should, crosses about as many edges at the
-    image's edge as further in; text or an icon past the safe line crosses many more than the
-    outermost lines. A side fails when ``RUN_MM`` or more of consecutive lines cross
-    ``EXTRA_EDGES`` more edges than the outermost lines (and a quarter more). The corner squares
-    (outside the safe line on both sides) are not checked.
+    Each side's margin (from the image's edge to the safe line, less the corner squares, which
+    lie outside the safe line on two sides) is read in two directions:
+
+    * Along the side: every line of pixels parallel to the edge is scored by the most edges it
+      crosses within ``WINDOW_MM`` (steps of ``EDGE_STEP`` or more), not counting straight lines
+      that cross the margin and run on ``LONG_LINE_MM`` past the safe line (frames, panel
+      outlines). Art that runs into the bleed crosses about as many edges at the image's edge as
+      further in; a line of text running along the side crosses many more than the outermost
+      lines. ``RUN_MM`` or more of consecutive lines with ``EXTRA_EDGES`` more edges than the
+      outermost ones (and a quarter more) fail.
+    * Across the side (a print service's image, whose margin holds the bleed and the safe
+      margin): every line from the edge to the safe line is scored by the edges it crosses. A
+      side's own art (a frame, a pattern running into the bleed) is much the same all along the
+      side, so the median line is the reference; ``RUN_MM`` or more of neighbouring
+      lines with ``ACROSS_EDGES`` more edges than the median (and a quarter more) fail: a line of
+      text running off the left or right, even off the image's edge, or a badge with a picture or
+      a number in it.
+
+    The distance reported is from the safe line to the outermost pixel of the busy lines that
+    differs from the side's own art.
 
     Limits: text whose colour is within ``EDGE_STEP`` of its background (light grey on white) is
-    not seen; nor is smooth art without edges, a glyph or two (fewer than ``EXTRA_EDGES`` edges),
-    text that itself runs to the image's edge (the edge lines are the reference), or letters
-    taller than ``LONG_LINE_MM`` with straight stems; a busy pattern that stops short of the
-    edge can be taken for text."""
+    not seen; nor is smooth art without edges (a plain disc), a glyph or two (fewer edges than
+    the thresholds), or text along a whole side that itself runs to the image's edge (then it is
+    the side's own art). On an image cut at the trim for a virtual table (a margin of 1/16 in,
+    where the card's own art often reaches the edge) only the first reading is made, so a line of
+    text running off its left or right is not seen. A busy pattern that covers only part of a
+    side, or stops short of the edge, can be taken for text.
+
+    Measured on every export of both games (all targets, poker, bridge, mini, tarot, 70 x 70):
+    none fails; 28 px text 2.5 mm past the line at the left or running off the right, a 120 px
+    badge, and text 1.3 mm past the line at the top all fail, at the distance drawn."""
     safe = int(math.floor(spec.safe_px))
     if safe < 2:
         return None
@@ -361,46 +452,95 @@ def safe_zone_problem(image: Image.Image, spec: CardSpec) -> str | None:
     outer = max(1, min(3, safe // 4))
     window = max(4, round(WINDOW_MM * px_per_mm))
     depth_in = min(safe + round(LONG_LINE_MM * px_per_mm), min(spec.image_px) // 2)
-    worst = None
+    found = []  # (mm past the safe line, side, how it was seen)
     for side, band in _sides(_rgba(image), depth_in, safe).items():
         counts = _edges_per_line(_without_long_lines(_steps(band)), window)[:safe]
         base = int(counts[:outer].max())
         busy = counts > base * 1.25 + EXTRA_EDGES
         busy[:outer] = False
-        depth, length = None, 0
-        for d in range(safe):
-            length = length + 1 if busy[d] else 0
-            if length >= run:
-                depth = d - length + 1
-                break
+        depth = _first_run(busy, run)
         if depth is not None:
-            past = (safe - depth) / px_per_mm
-            if worst is None or past > worst[0]:
-                worst = (past, side, int(counts[depth:].max()), base)
-    if worst is None:
+            while depth > outer and counts[depth - 1] > base:  # the text's outermost lines cross fewer edges
+                depth -= 1
+            found.append(((safe - depth) / px_per_mm, side,
+                          f"{int(counts[depth:].max())} edges a line along the side, {base} at the card's edge"))
+        if spec.bleed_px <= 0:
+            continue  # an image cut at the trim: its margin is only the rounded corners' 1/16 in
+        margin = band[:safe]
+        across = _steps(margin.transpose(1, 0, 2))  # (position, depth): steps going inward
+        starts = across[:, 1:] & ~across[:, :-1]
+        edges = starts.sum(axis=1) + across[:, 0]
+        typical = float(np.median(edges))
+        busy = edges > typical * 1.25 + ACROSS_EDGES
+        at = _first_run(busy, run)
+        if at is not None:
+            lines = np.flatnonzero(_run_mask(busy, run))
+            depth = int(np.argmax(across[lines].any(axis=0))) if across[lines].any() else 0
+            found.append(((safe - depth) / px_per_mm, side,
+                          f"{int(edges[lines].max())} edges a line across the side, {typical:.0f} typically"))
+    if not found:
         return None
-    past, side, edges, base = worst
-    return (f"text or fine art {past:.1f} mm past the safe line at the {side} ({edges} edges a line there, "
-            f"{base} at the card's edge)")
+    past, side, how = max(found)
+    return f"text or fine art {past:.1f} mm past the safe line at the {side} ({how})"
+
+
+def _run_mask(busy: np.ndarray, run: int) -> np.ndarray:
+    """The entries of ``busy`` that belong to a run of at least ``run`` consecutive True."""
+    padded = np.concatenate(([False], busy.astype(bool), [False]))
+    change = np.flatnonzero(padded[1:] != padded[:-1])
+    mask = np.zeros(len(busy), dtype=bool)
+    for start, stop in zip(change[::2], change[1::2]):
+        if stop - start >= run:
+            mask[start:stop] = True
+    return mask
+
+
+def _first_run(busy: np.ndarray, run: int) -> int | None:
+    """Where the first run of at least ``run`` consecutive True in ``busy`` starts, or None."""
+    mask = _run_mask(busy, run)
+    return int(np.argmax(mask)) if mask.any() else None
+
+
+GUIDE_COVER = 0.4    # a guide's straight pieces cover this much of the line between the opposite guides
+GUIDE_DASH_MM = 0.5  # ... in pieces at least this long (a dash; a stroke of text is shorter)
 
 
 def guide_line_problem(image: Image.Image, spec: CardSpec) -> str | None:
-    """A guide (a thin line across the whole image at the trim or safe line, as templates draw them),
-    or None: a row or column within 2 px of those lines that differs from the pixels 3 px either
-    side along at least 95 % of its length."""
+    """A guide as templates draw them (a thin line at the trim or safe line: across the whole
+    image, a rectangle at the trim or the safe line, dashed or not), or None. A row or column
+    within 2 px of those lines is a guide where it differs from the pixels 2 px either side while
+    those 3 px either side are alike (a line at most 3 px wide drawn over the art, not the outline
+    of a panel, which has different colours either side), in straight
+    pieces at least
+    ``GUIDE_DASH_MM`` long that cover ``GUIDE_COVER`` or more of its length between the opposite
+    lines, or across 95 % of the whole image at 3 px either side. Not seen: a dotted guide, a line
+    in a colour within ``EDGE_STEP`` of the art, a guide drawn elsewhere."""
     pixels = np.asarray(image.convert("RGB")).astype(np.int16)
     h, w = pixels.shape[:2]
+    dash = max(2, round(GUIDE_DASH_MM * _px_per_mm(spec)))
     for axis, length, name in ((0, h, "row"), (1, w, "column")):
         lines = pixels if axis == 0 else pixels.transpose(1, 0, 2)
+        across = w if axis == 0 else h
         for at in sorted({round(spec.bleed_px), round(spec.safe_px)}):
+            lo, hi = max(0, at - 2), min(across, across - at + 2)  # between the opposite lines
             for edge in (at, length - 1 - at):
                 for pos in range(edge - 2, edge + 3):
-                    if 3 <= pos < length - 3:
-                        line = lines[pos]
-                        apart = (np.abs(line - lines[pos - 3]).max(axis=1) > EDGE_STEP) & \
-                                (np.abs(line - lines[pos + 3]).max(axis=1) > EDGE_STEP)
-                        if apart.mean() >= 0.95:
-                            return f"a guide line across the image at {name} {pos}"
+                    if not 3 <= pos < length - 3:
+                        continue
+                    line = lines[pos]
+
+                    def apart(gap: int) -> np.ndarray:
+                        return (np.abs(line - lines[pos - gap]).max(axis=1) > EDGE_STEP) & \
+                               (np.abs(line - lines[pos + gap]).max(axis=1) > EDGE_STEP)
+
+                    if apart(3).mean() >= 0.95:
+                        return f"a guide line across the image at {name} {pos}"
+                    # drawn over the art: alike on both sides (the edge of a panel is not)
+                    over = apart(2) & (np.abs(lines[pos - 3] - lines[pos + 3]).max(axis=1) <= EDGE_STEP)
+                    cover = _run_mask(over[lo:hi], dash).mean() if hi > lo else 0.0
+                    if cover >= GUIDE_COVER:
+                        lines_at = "trim" if at == round(spec.bleed_px) else "safe"
+                        return f"a guide line at {name} {pos} ({cover:.0%} of its length between the {lines_at} lines)"
     return None
 
 
@@ -419,9 +559,9 @@ def _check_art(result: PreflightResult, service: Target, cards: list[Picture], s
         if service.name == "tgc" and (problem := guide_line_problem(image, spec)):
             guides.append(f"{p.name}: {problem}")
     if service.sizes is not None:
-        result.judge("bleed", bleed, f"the art of {len(cards)} card images reaches the edge",
+        result.judge("bleed", bleed, f"the art of {_count(len(cards), 'card image')} reaches the edge",
                      "art that stops short of the edge")
-    result.judge("safe zone", safe, f"no text or fine art past the safe line in {len(cards)} card images",
+    result.judge("safe zone", safe, f"no text or fine art past the safe line in {_count(len(cards), 'card image')}",
                  f"{service.service} may cut or hide it")
     if service.name == "tgc":
         result.judge("guide lines", guides, "none", "The Game Crafter prints them")
@@ -435,13 +575,9 @@ def _check_png_set(result: PreflightResult, service: Target, path: Path, spec: C
         return
     _check_modes(result, service, pictures)
     _check_dpi(result, service, pictures)
-    cards = [p for p in pictures if not _is_token(p)]
-    tokens = [p for p in pictures if _is_token(p)]
-    if tokens:
-        result.add("PASS", "tokens", f"{len(tokens)} square images taken as tokens: "
-                                     + _listed([f"{p.name} {p.size[0]} x {p.size[1]}" for p in tokens]))
+    cards = _split_tokens(result, path, pictures)
     if not cards:
-        result.add("FAIL", "size", "no card images (every image is square)")
+        result.add("FAIL", "size", "no card images (every image is a token)")
         return
     if service.sizes is None:
         common = _virtual_spec(result, service, cards, card_mm)
@@ -455,6 +591,7 @@ def _check_png_set(result: PreflightResult, service: Target, path: Path, spec: C
 # --- DriveThruCards: one PDF/X-1a file -------------------------------------------------------------
 
 PT_PER_IN = 72
+WHITE_BORDER_PT = 72 / 25.4  # art stopping 1 mm or more inside the trim: a white border by design
 BOX_SLACK_PT = 0.5   # page boxes are compared to within half a point
 PDFX_VERSIONS = ("PDF/X-1a:2001", "PDF/X-1a:2003")
 
@@ -465,7 +602,7 @@ def _check_pdfs(result: PreflightResult, service: Target, path: Path, spec: Card
         result.add("FAIL", "files", f"{path}: no PDF to check ({service.service} takes one PDF per deck)")
         return
     result.add("PASS" if len(files) == 1 else "WARN", "files",
-               f"{len(files)} PDF file(s): " + _listed([f.name for f in files])
+               f"{_count(len(files), 'PDF file')}: " + _listed([f.name for f in files])
                + ("" if len(files) == 1 else f" ({service.service} takes one PDF per deck: each checked on its own)"))
     pypdf_log = logging.getLogger("pypdf")
     level = pypdf_log.level
@@ -495,11 +632,12 @@ def _check_pdf(result: PreflightResult, service: Target, file: Path, spec: CardS
         result.add("FAIL", "pdf", f"{name} has no pages")
         return
     try:
-        _pdf_boxes(result, service, name, pages, spec)
+        spec = _pdf_boxes(result, service, name, pages, spec)
         walk = _PdfWalk()
         for number, page in enumerate(pages, start=1):
             walk.page(page, number)
         walk.report(result, name)
+        _pdf_bleed_and_safe(result, service, name, pages, walk, spec)
         _pdfx_keys(result, name, reader)
         _page_order(result, name, pages)
     except (PyPdfError, ValueError, KeyError, TypeError, AttributeError) as err:
@@ -511,7 +649,7 @@ def _box(page, key: str):
     return None if box is None else tuple(float(v) for v in page[key])
 
 
-def _pdf_boxes(result: PreflightResult, service: Target, name: str, pages, spec: CardSpec | None) -> None:
+def _pdf_boxes(result: PreflightResult, service: Target, name: str, pages, spec: CardSpec | None) -> CardSpec | None:
     """Page size per card size (the MediaBox is the card with its bleed), TrimBox and BleedBox on
     every page, the trim inset by the bleed."""
     sizes = {}  # (width, height) in pt -> the numbers of the pages of that size
@@ -527,11 +665,11 @@ def _pdf_boxes(result: PreflightResult, service: Target, name: str, pages, spec:
                                  for s in service.sizes.values())
             result.add("FAIL", "page size", f"{name}: pages of {first[0] / PT_PER_IN:.3g} x {first[1] / PT_PER_IN:.3g} in; "
                                             f"{service.service} takes {accepted} (the bleed included)")
-            return
+            return None
     want = tuple(px / DPI * PT_PER_IN for px in spec.image_px)
-    bad = [f"{len(numbers)} page(s) from page {numbers[0]} are {w / PT_PER_IN:.3g} x {h / PT_PER_IN:.3g} in"
+    bad = [f"{_count(len(numbers), 'page')} from page {numbers[0]} are {w / PT_PER_IN:.3g} x {h / PT_PER_IN:.3g} in"
            for (w, h), numbers in sizes.items() if any(abs(a - b) > BOX_SLACK_PT for a, b in zip((w, h), want))]
-    result.judge("page size", bad, f"{name}: {len(pages)} pages of {want[0] / PT_PER_IN:g} x {want[1] / PT_PER_IN:g} in "
+    result.judge("page size", bad, f"{name}: {_count(len(pages), 'page')} of {want[0] / PT_PER_IN:g} x {want[1] / PT_PER_IN:g} in "
                                    f"({spec.size} with {spec.bleed_px / DPI:g} in bleed)",
                  f"{name}: {service.service} takes {want[0] / PT_PER_IN:g} x {want[1] / PT_PER_IN:g} in pages")
     bleed_pt = spec.bleed_px / DPI * PT_PER_IN
@@ -545,6 +683,51 @@ def _pdf_boxes(result: PreflightResult, service: Target, name: str, pages, spec:
             bad.append(f"page {number}: TrimBox {_pts(trim)} is not {bleed_pt / PT_PER_IN:g} in inside BleedBox {_pts(bleed)}")
     result.judge("page boxes", bad, f"{name}: TrimBox and BleedBox on every page, {bleed_pt / PT_PER_IN:g} in apart",
                  f"{name}: DriveThruCards cuts at the TrimBox")
+    return spec
+
+
+def _pdf_bleed_and_safe(result: PreflightResult, service: Target, name: str, pages, walk, spec: CardSpec | None) -> None:
+    """The art (images and filled paths, within their clips) that reaches the TrimBox runs on to the
+    BleedBox, or the bleed prints white where the cutter drifts; art that stops more than
+    ``WHITE_BORDER_PT`` inside the trim is a card with a white border of its own (as on a page of
+    tokens), which is not a fault. Every run of text lies inside
+    the safe zone, the TrimBox inset by the service's safe margin for the card size. A run's box is
+    approximated from the font's widths and ascent (``_TextState``); a glyph's real outline is a
+    little smaller, so a run just inside the line can be reported past it by a point or so."""
+    short, past = [], []
+    margin = (spec.safe_px - spec.bleed_px) / DPI * PT_PER_IN if spec is not None else None
+    for number, page in enumerate(pages, start=1):
+        bleed, trim = _box(page, "/BleedBox") or _box(page, "/MediaBox"), _box(page, "/TrimBox")
+        art = walk.art.get(number)
+        if art is not None and trim is not None:
+            gaps = {"left": art[0] - bleed[0], "bottom": art[1] - bleed[1],
+                    "right": bleed[2] - art[2], "top": bleed[3] - art[3]}
+            inset = {"left": trim[0] - bleed[0], "bottom": trim[1] - bleed[1],
+                     "right": bleed[2] - trim[2], "top": bleed[3] - trim[3]}
+            sides = [side for side, gap in gaps.items() if BOX_SLACK_PT < gap <= inset[side] + WHITE_BORDER_PT]
+            if sides:
+                short.append(f"page {number}: the art stops {max(gaps[side] for side in sides):.1f} pt short of "
+                             f"the BleedBox at the {', '.join(sides)}")
+        if trim is None or margin is None:
+            continue
+        safe = (trim[0] + margin, trim[1] + margin, trim[2] - margin, trim[3] - margin)
+        worst = None
+        for box, font, size in walk.text.get(number, []):
+            over = max(safe[0] - box[0], safe[1] - box[1], box[2] - safe[2], box[3] - safe[3])
+            if over > BOX_SLACK_PT and (worst is None or over > worst[0]):
+                edge = min(box[0] - bleed[0], box[1] - bleed[1], bleed[2] - box[2], bleed[3] - box[3])
+                worst = (over, font, size, edge)
+        if worst is not None:
+            over, font, size, edge = worst
+            past.append(f"page {number}: text in {font} {size:.1f} pt {over:.1f} pt past the safe line "
+                        f"({edge:.1f} pt from the page's edge)")
+    result.judge("bleed", short, f"{name}: the art reaches the BleedBox on every side of {_count(len(pages), 'page')}",
+                 f"{name}: the bleed would print white")
+    if margin is not None:
+        texts = sum(len(runs) for runs in walk.text.values())
+        result.judge("safe zone", past, f"{name}: {_count(texts, 'run')} of text, all inside the safe zone "
+                                        f"({margin / PT_PER_IN:g} in inside the TrimBox)",
+                     f"{name}: {service.service} may cut it")
 
 
 def _pts(box) -> str:
@@ -600,6 +783,154 @@ def _multiply(m, n):
     return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
 
 
+def _apply(m, x: float, y: float) -> tuple[float, float]:
+    """The point (x, y) through the PDF matrix m."""
+    a, b, c, d, e, f = m
+    return a * x + c * y + e, b * x + d * y + f
+
+
+def _scale(m) -> float:
+    """How much the matrix m enlarges a length (the mean of its two axes)."""
+    return (math.hypot(m[0], m[1]) + math.hypot(m[2], m[3])) / 2
+
+
+def _bounds(points) -> tuple[float, float, float, float] | None:
+    if not points:
+        return None
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _intersect(box, clip):
+    """``box`` within ``clip`` (None: no clip), or None when nothing is left."""
+    if box is None or clip is None:
+        return box
+    x0, y0, x1, y1 = max(box[0], clip[0]), max(box[1], clip[1]), min(box[2], clip[2]), min(box[3], clip[3])
+    return (x0, y0, x1, y1) if x0 < x1 and y0 < y1 else None
+
+
+def _union(box, other):
+    if box is None:
+        return other
+    return min(box[0], other[0]), min(box[1], other[1]), max(box[2], other[2]), max(box[3], other[3])
+
+
+class _TextState:
+    """The text state of one content stream, enough to place each run of text: the text and line
+    matrices, font and size, leading, spacing, scaling and rise. A run's box is its advance (from
+    the font's widths; half an em a glyph where the font gives none) by the font's ascent and
+    descent (0.8 and 0.25 em where it gives none): an approximation of the glyphs' outlines."""
+
+    OPERATORS = {b"BT", b"Tf", b"TL", b"Tc", b"Tw", b"Tz", b"Ts", b"Td", b"TD", b"Tm", b"T*", b"Tj", b"TJ",
+                 b"'", b'"'}
+
+    def __init__(self) -> None:
+        self.tm = self.tlm = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+        self.font, self.name, self.size = None, "", 0.0
+        self.leading = self.char_spacing = self.word_spacing = self.rise = 0.0
+        self.scaling = 1.0
+
+    def apply(self, op: bytes, operands, resources):
+        """Apply one text operator; for one that shows text, (box in user space, font, size)."""
+        if op == b"BT":
+            self.tm = self.tlm = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+        elif op == b"Tf":
+            self.name, self.size = str(operands[0]), float(operands[1])
+            font = _named(resources, "/Font", operands[0])
+            self.font = font.get_object() if font is not None else None
+        elif op in (b"TL", b"Tc", b"Tw", b"Ts"):
+            setattr(self, {b"TL": "leading", b"Tc": "char_spacing", b"Tw": "word_spacing", b"Ts": "rise"}[op],
+                    float(operands[0]))
+        elif op == b"Tz":
+            self.scaling = float(operands[0]) / 100
+        elif op in (b"Td", b"TD"):
+            tx, ty = float(operands[0]), float(operands[1])
+            if op == b"TD":
+                self.leading = -ty
+            self._line(tx, ty)
+        elif op == b"Tm":
+            self.tm = self.tlm = tuple(float(v) for v in operands)
+        elif op == b"T*":
+            self._line(0, -self.leading)
+        elif op in (b"Tj", b"'", b'"'):
+            if op == b'"':
+                self.word_spacing, self.char_spacing = float(operands[0]), float(operands[1])
+            if op != b"Tj":
+                self._line(0, -self.leading)
+            return self._show([operands[-1]])
+        elif op == b"TJ":
+            return self._show(list(operands[0]))
+        return None
+
+    def _line(self, tx: float, ty: float) -> None:
+        self.tlm = _multiply((1, 0, 0, 1, tx, ty), self.tlm)
+        self.tm = self.tlm
+
+    def _show(self, items):
+        start = self.tm
+        width = 0.0
+        for item in items:
+            if isinstance(item, (bytes, str)) or hasattr(item, "original_bytes"):
+                width += self._advance(item)
+            else:
+                width -= float(item) / 1000 * self.size * self.scaling
+        ascent, descent = self._metrics()
+        box = (min(0.0, width), self.rise + descent * self.size, max(0.0, width), self.rise + ascent * self.size)
+        self.tm = _multiply((1, 0, 0, 1, width, 0), self.tm)
+        corners = [_apply(start, x, y) for x in (box[0], box[2]) for y in (box[1], box[3])]
+        return _bounds(corners), self.name, self.size * _scale(start)
+
+    def _advance(self, string) -> float:
+        data = string.original_bytes if hasattr(string, "original_bytes") else \
+            (string.encode("latin-1", "replace") if isinstance(string, str) else bytes(string))
+        font = self.font or {}
+        composite = font.get("/Subtype") == "/Type0"
+        codes = [int.from_bytes(data[i:i + 2], "big") for i in range(0, len(data), 2)] if composite else list(data)
+        widths = self._widths()
+        total = 0.0
+        for code in codes:
+            glyph = widths(code) / 1000 * self.size + self.char_spacing
+            if not composite and code == 32:
+                glyph += self.word_spacing
+            total += glyph * self.scaling
+        return total
+
+    def _widths(self):
+        """code -> width in thousandths of an em, from the font's /Widths (simple) or /W (CID)."""
+        font = self.font or {}
+        if font.get("/Subtype") == "/Type0":
+            cid = font["/DescendantFonts"][0].get_object()
+            table, default, w = {}, float(cid.get("/DW", 1000)), list(cid.get("/W", []))
+            i = 0
+            while i + 1 < len(w):
+                first = int(w[i])
+                if isinstance(w[i + 1].get_object() if hasattr(w[i + 1], "get_object") else w[i + 1], list):
+                    for k, value in enumerate(w[i + 1].get_object() if hasattr(w[i + 1], "get_object") else w[i + 1]):
+                        table[first + k] = float(value)
+                    i += 2
+                elif i + 2 < len(w):
+                    for code in range(first, int(w[i + 1]) + 1):
+                        table[code] = float(w[i + 2])
+                    i += 3
+                else:
+                    break
+            return lambda code: table.get(code, default)
+        widths = font.get("/Widths")
+        widths = [float(v) for v in widths.get_object()] if widths is not None else []
+        first = int(font.get("/FirstChar", 0))
+        return lambda code: widths[code - first] if 0 <= code - first < len(widths) else 500.0
+
+    def _metrics(self) -> tuple[float, float]:
+        font = self.font or {}
+        if font.get("/Subtype") == "/Type0":
+            font = font["/DescendantFonts"][0].get_object()
+        descriptor = font.get("/FontDescriptor")
+        descriptor = descriptor.get_object() if descriptor is not None else {}
+        ascent = float(descriptor.get("/Ascent", 800)) / 1000 or 0.8
+        descent = float(descriptor.get("/Descent", -250)) / 1000
+        return ascent, min(descent, 0.0)
+
+
 @dataclass
 class _PdfWalk:
     """Everything the content streams draw: colour operators, images (with the size they are drawn
@@ -610,15 +941,26 @@ class _PdfWalk:
     low_dpi: list[str] = field(default_factory=list)
     min_dpi: float = math.inf
     max_ink: float = 0.0
+    inks: int = 0                                         # CMYK colours and images measured
     ink_where: str = ""
     fonts: dict[str, str] = field(default_factory=dict)  # font name -> problem ("" when fine)
     transparency: list[str] = field(default_factory=list)
+    art: dict[int, tuple] = field(default_factory=dict)   # page number -> the box the images and fills cover
+    text: dict[int, list] = field(default_factory=dict)   # page number -> [(box, font name, size)] per run
     _seen_inks: dict = field(default_factory=dict)
+    _page: int = 0
 
     def page(self, page, number: int) -> None:
+        self._page = number
         self._content(page.get_contents(), page.get("/Resources"), (1, 0, 0, 1, 0, 0), f"page {number}", 0, page.pdf)
 
-    def _content(self, content, resources, ctm, where: str, depth: int, reader) -> None:
+    def _paint(self, box, clip) -> None:
+        """Art covering ``box`` (page space, within ``clip``) was drawn on the current page."""
+        box = _intersect(box, clip)
+        if box is not None:
+            self.art[self._page] = _union(self.art.get(self._page), box)
+
+    def _content(self, content, resources, ctm, where: str, depth: int, reader, clip=None) -> None:
         from pypdf.generic import ContentStream
 
         if content is None or depth > 8:
@@ -629,13 +971,36 @@ class _PdfWalk:
         self._fonts(resources)
         fill = stroke = "gray"
         stack = []
+        path, clipping = [], False  # the current path's points in page space; a W or W* pending
+        text = _TextState()
         for operands, op in content.operations:
             if op == b"q":
-                stack.append((ctm, fill, stroke))
+                stack.append((ctm, fill, stroke, clip))
             elif op == b"Q" and stack:
-                ctm, fill, stroke = stack.pop()
+                ctm, fill, stroke, clip = stack.pop()
             elif op == b"cm":
                 ctm = _multiply(tuple(float(v) for v in operands), ctm)
+            elif op in (b"m", b"l", b"c", b"v", b"y"):
+                numbers = [float(v) for v in operands]
+                path += [_apply(ctm, x, y) for x, y in zip(numbers[::2], numbers[1::2])]
+            elif op == b"re":
+                x, y, w, h = (float(v) for v in operands)
+                path += [_apply(ctm, x + dx, y + dy) for dx in (0, w) for dy in (0, h)]
+            elif op in (b"W", b"W*"):
+                clipping = True
+            elif op in (b"f", b"F", b"f*", b"B", b"B*", b"b", b"b*", b"S", b"s", b"n"):
+                box = _bounds(path)
+                if box is not None and op not in (b"S", b"s", b"n"):
+                    self._paint(box, clip)
+                if clipping:
+                    clip = _intersect(box, clip) if box is not None else clip
+                path, clipping = [], False
+            elif op in _TextState.OPERATORS:
+                shown = text.apply(op, operands, resources)
+                if shown is not None:
+                    box, font, size = shown
+                    corners = [_apply(ctm, x, y) for x in (box[0], box[2]) for y in (box[1], box[3])]
+                    self.text.setdefault(self._page, []).append((_bounds(corners), font, size * _scale(ctm)))
             elif op in (b"rg", b"RG"):
                 self.rgb.append(f"{where}: '{op.decode()}' sets an RGB colour")
             elif op in (b"k", b"K"):
@@ -665,24 +1030,29 @@ class _PdfWalk:
             elif op == b"Do":
                 xobject = _named(resources, "/XObject", operands[0])
                 if xobject is not None:
-                    self._xobject(xobject.get_object(), resources, ctm, where, depth, reader, str(operands[0]))
+                    self._xobject(xobject.get_object(), resources, ctm, where, depth, reader, str(operands[0]), clip)
             elif op == b"INLINE IMAGE":
                 settings = operands.get("settings", {})
                 space = settings.get("/CS", settings.get("/ColorSpace"))
-                self._image(None, settings, space, resources, ctm, f"{where}: an inline image")
+                self._image(None, settings, space, resources, ctm, f"{where}: an inline image", clip)
 
-    def _xobject(self, xobject, resources, ctm, where: str, depth: int, reader, name: str) -> None:
+    def _xobject(self, xobject, resources, ctm, where: str, depth: int, reader, name: str, clip=None) -> None:
         subtype = xobject.get("/Subtype")
         if subtype == "/Image":
-            self._image(xobject, xobject, xobject.get("/ColorSpace"), resources, ctm, f"{where}: image {name}")
+            self._image(xobject, xobject, xobject.get("/ColorSpace"), resources, ctm, f"{where}: image {name}", clip)
         elif subtype == "/Form":
             matrix = tuple(float(v) for v in xobject.get("/Matrix", (1, 0, 0, 1, 0, 0)))
             if "/Group" in xobject and xobject["/Group"].get_object().get("/S") == "/Transparency":
                 self.transparency.append(f"{where}: form {name} is a transparency group")
-            self._content(xobject, xobject.get("/Resources", resources), _multiply(matrix, ctm),
-                          f"{where}, form {name}", depth + 1, reader)
+            inner = _multiply(matrix, ctm)
+            if "/BBox" in xobject:  # a form draws nothing outside its box
+                x0, y0, x1, y1 = (float(v) for v in xobject["/BBox"])
+                clip = _intersect(_bounds([_apply(inner, x, y) for x in (x0, x1) for y in (y0, y1)]), clip)
+            self._content(xobject, xobject.get("/Resources", resources), inner,
+                          f"{where}, form {name}", depth + 1, reader, clip)
 
-    def _image(self, xobject, settings, space, resources, ctm, where: str) -> None:
+    def _image(self, xobject, settings, space, resources, ctm, where: str, clip=None) -> None:
+        self._paint(_bounds([_apply(ctm, x, y) for x in (0, 1) for y in (0, 1)]), clip)
         if settings.get("/ImageMask", settings.get("/IM")) is True:
             return  # a stencil: painted in the fill colour, which is checked where it is set
         self.images += 1
@@ -720,6 +1090,7 @@ class _PdfWalk:
         self._ink(ink, where)
 
     def _ink(self, ink: float, where: str) -> None:
+        self.inks += 1
         if ink > self.max_ink:
             self.max_ink, self.ink_where = ink, where
 
@@ -748,16 +1119,20 @@ class _PdfWalk:
                      f"{name}: DriveThruCards prints CMYK (PDF/X-1a has no RGB)")
         if self.images:
             result.judge("image resolution", self.low_dpi,
-                         f"{name}: {self.images} image(s), at least {self.min_dpi:.0f} DPI as drawn",
+                         f"{name}: {_count(self.images, 'image')}, at least {self.min_dpi:.0f} DPI as drawn",
                          f"{name}: images below {DPI} DPI as drawn")
         limit = DRIVETHRU_INK_LIMIT
-        if self.max_ink > limit + 0.5:
+        if not self.inks:
+            result.add("PASS", "ink", f"{name}: no CMYK colour or image, so no ink to measure (limit {limit} %)")
+        elif self.max_ink > limit + 0.5:
             result.add("FAIL", "ink", f"{name}: {self.max_ink:.0f} % of ink at most ({self.ink_where}); "
                                       f"DriveThruCards takes at most {limit} %")
         else:
-            result.add("PASS", "ink", f"{name}: at most {self.max_ink:.0f} % of ink (limit {limit} %)")
+            result.add("PASS", "ink", f"{name}: at most {self.max_ink:.0f} % of ink over "
+                                      f"{_count(self.inks, 'CMYK colour or image', 'CMYK colours and images')} "
+                                      f"(limit {limit} %)")
         bad = [problem for problem in self.fonts.values() if problem]
-        result.judge("fonts", bad, f"{name}: {len(self.fonts)} font(s), all embedded, none Type 3",
+        result.judge("fonts", bad, f"{name}: {_count(len(self.fonts), 'font')}, all embedded, none Type 3",
                      f"{name}: every font must be embedded, none Type 3")
         result.judge("transparency", self.transparency, f"{name}: none (PDF/X-1a forbids it)",
                      f"{name}: PDF/X-1a forbids transparency")
@@ -799,11 +1174,27 @@ def _pdfx_keys(result: PreflightResult, name: str, reader) -> None:
     detail = f"{name}: {version}, output intent " + (
         str(pdfx[0].get("/OutputConditionIdentifier", "")) if pdfx else "none")
     result.judge("pdf/x", problems, detail, f"{name}: not PDF/X-1a")
-    if pdfx and str(pdfx[0].get("/OutputConditionIdentifier", "")) in ("", "Custom"):
-        profile = str(pdfx[0].get("/OutputCondition", "") or pdfx[0].get("/Info", "")) or "unnamed"
-        result.add("WARN", "output condition", f"{name}: a profile of its own ('{profile}'), no registered printing "
-                                               "condition (such as FOGRA39 or CGATS TR 006): the printer may convert "
-                                               "the colours again")
+    condition = str(pdfx[0].get("/OutputConditionIdentifier", "")).strip() if pdfx else ""
+    if pdfx and not registered_condition(condition):
+        described = str(pdfx[0].get("/OutputCondition", "") or pdfx[0].get("/Info", "")).strip()
+        said = f"'{condition}'" + (f" ('{described}')" if described and described != condition else "") \
+            if condition else "none"
+        result.add("WARN", "output condition", f"{name}: output condition {said} is not a registered printing "
+                                               "condition (such as FOGRA39 or CGATS TR 006): the printer reads the "
+                                               "embedded profile and may convert the colours again")
+
+
+# The Reference Names of the ICC Characterization Data Registry (its CMYK data sets), which PDF/X
+# names in OutputConditionIdentifier: a printer knows these conditions without the embedded profile.
+REGISTERED_CONDITIONS = re.compile(
+    r"FOGRA(2[7-9]|3\d|4\d|5[0-5])L?|CGATS TR 00[1-6]|CGATS21-2-CRPC[1-7]|GRACoL2006_Coated1|"
+    r"SWOP2006_Coated[35]|JC200103|JCN2002|JCW2003|JapanColor2011Coated|IFRA(26|30)")
+
+
+def registered_condition(identifier: str) -> bool:
+    """Whether ``identifier`` is a Reference Name of the ICC registry (compared as written, as
+    PDF/X asks; ``Custom`` and a profile's own description are not)."""
+    return REGISTERED_CONDITIONS.fullmatch(identifier.strip()) is not None
 
 
 def _page_key(page) -> str:
@@ -924,7 +1315,10 @@ def _check_save(result: PreflightResult, service: Target, file: Path, doc, folde
                 url_problems += [problem] if problem else []
                 web += value.startswith(("http://", "https://"))
     result.judge("image urls", url_problems,
-                 f"{name}: {len(urls)} image URL(s) resolve" + (f" ({web} on the web, not fetched)" if web else ""),
+                 f"{name}: " + "; ".join(part for part in (
+                     f"{_count(len(urls) - web, 'local image')} found" if len(urls) > web else "",
+                     f"{_count(web, 'web address', 'web addresses')} not fetched (not checked)" if web else "") if part)
+                 or f"{name}: no image URLs",
                  f"{name}: TTS cannot load")
 
     sheets = {}  # (deck key, FaceURL) -> the CustomDeck entry
@@ -975,7 +1369,7 @@ def _check_save(result: PreflightResult, service: Target, file: Path, doc, folde
                        and entry in _deck_entries(obj)})
         cells.append((picture, cols, rows, used))
     result.judge("sheet grid", grid_bad,
-                 f"{name}: {len(sheets)} sheet(s), each at most {TTS_MAX_COLS} x {TTS_MAX_ROWS} cells "
+                 f"{name}: {_count(len(sheets), 'sheet')}, each at most {TTS_MAX_COLS} x {TTS_MAX_ROWS} cells "
                  f"and {TTS_MAX_PX} px a side, NumWidth x NumHeight matching the image",
                  f"{name}: TTS cannot cut it")
     result.judge("card ids", id_bad, f"{name}: every CardID names a cell of its sheet, none the hidden last cell",
@@ -1037,11 +1431,7 @@ def _check_grid(result: PreflightResult, service: Target, path: Path, card_mm) -
     if not pictures:
         return
     _check_modes(result, service, pictures)
-    tokens = [p for p in pictures if _is_token(p)]
-    if tokens:
-        result.add("PASS", "tokens", f"{len(tokens)} square images taken as tokens: "
-                                     + _listed([f"{p.name} {p.size[0]} x {p.size[1]}" for p in tokens]))
-    cards = [p for p in pictures if not _is_token(p)]
+    cards = _split_tokens(result, path, pictures)
     backs = [p for p in cards if "back" in p.path.stem.lower()]
     if not backs:
         result.add("FAIL", "back", f"{path}: no back image (Screentop takes a back for the cards: a file named *back*)")
@@ -1066,7 +1456,7 @@ def _check_grid(result: PreflightResult, service: Target, path: Path, card_mm) -
             continue
         cells.append((p, cols, rows))
     sheets = [f"{p.name} {cols} x {rows}" for p, cols, rows in cells if (cols, rows) != (1, 1)]
-    result.judge("grid", bad, f"{len(sheets)} grid sheet(s) of cells shaped like the back: {_listed(sheets)}",
+    result.judge("grid", bad, f"{_count(len(sheets), 'grid sheet')} of cells shaped like the back: {_listed(sheets)}",
                  "Screentop cuts a sheet into equal cells")
     big = [f"{p.name} is {p.size[0]} x {p.size[1]}" for p, *_ in cells if max(p.size) > TTS_MAX_PX]
     result.judge("sheet size", big, f"every image at most {TTS_MAX_PX} px a side",

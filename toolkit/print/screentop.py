@@ -9,8 +9,13 @@ target's size (the trim at 300 DPI), scaled down only as far as a sheet needs to
 4096 px a side, the largest texture every browser takes. A sheet has at most 10 columns and 7 rows
 (the cells stay as large as a Tabletop Simulator sheet's); a larger deck gets more sheets.
 
+Every image is named ``<game>-<lang>-...`` (``palaces-en-faces-1.png``, ``palaces-en-back.png``,
+``palaces-en-token-1.png``), so that exports of several games and languages can be hosted in one
+place without one image taking another's address.
+
 ``manifest.csv`` has one row per card type (its sheet, column and row counted from 1, its count,
-name and back), then the player aid and the tokens, each an image of its own; ``screentop.json``
+name and back), then the back, the player aid and the tokens, each an image of its own; its ``side``
+column says what each image is (face, back, token: a token's image is its own back); ``screentop.json``
 holds the same with every sheet's grid and cell size, the numbers to type into the editor, and,
 with ``--base-url``, the address each image will have once uploaded there.
 """
@@ -30,11 +35,10 @@ from toolkit.cards.render import card_image
 from toolkit.catalogue.model import Catalogue
 from toolkit.files import write_atomic
 from toolkit.print.aids import FILE_ID as AID_ID, aid_image, aid_text
-from toolkit.print.faces import BACK_FILE, ExportResult, Faces
+from toolkit.print.faces import BACK_FILE, BACK_NAME, ExportResult, Faces, counted, token_file
 from toolkit.print.sheets import TOKEN_DIAMETER
 from toolkit.print.targets import TTS_MAX_COLS, TTS_MAX_PX, TTS_MAX_ROWS, CardSpec
-from toolkit.print.faces import token_file
-from toolkit.print.tts import hosted_base, tts_grid
+from toolkit.print.tts import check_token_names, hosted_base, tts_grid
 
 MAX_COLS, MAX_ROWS, MAX_PX = TTS_MAX_COLS, TTS_MAX_ROWS, TTS_MAX_PX
 FACES_PER_SHEET = MAX_COLS * MAX_ROWS
@@ -43,7 +47,7 @@ MASK_SUPERSAMPLE = 4
 
 def screentop_grid(count: int, card_px: tuple[int, int]) -> tuple[int, int, tuple[int, int]]:
     """(columns, rows, cell size in px) for ``count`` faces (at most 70): TTS's rule without its
-    2 x 2 minimum (the fewest empty cells, the largest cells within MAX_PX a side, the squarest)."""
+    2 x 2 minimum (the largest cells within MAX_PX a side, the fewest empty cells, the squarest)."""
     return tts_grid(count, card_px, smallest=1)
 
 
@@ -64,6 +68,10 @@ def export_screentop(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, l
 
     base = hosted_base(base_url)
     card_px, cards = spec.image_px, faces.cards
+    check_token_names(catalogue, {f"faces-{n}.png" for n in range(1, len(cards) // FACES_PER_SHEET + 2)},
+                      "grid sheet")
+    prefix = f"{catalogue.game}-{lang}-"  # no two exports hosted side by side share an image's name
+    back_file = prefix + BACK_FILE
     written: list[Path] = []
 
     def write(name: str, data: bytes) -> None:
@@ -78,56 +86,62 @@ def export_screentop(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, l
         batch = cards[start:start + FACES_PER_SHEET]
         cols, rows, cell = screentop_grid(len(batch), card_px)
         sheet = Image.new("RGB", (cols * cell[0], rows * cell[1]), (255, 255, 255))
-        name = f"faces-{number}.png"
+        name = f"{prefix}faces-{number}.png"
         for index, card in enumerate(batch):
             image = card_image(faces.face(card))
             sheet.paste(image if image.size == cell else image.resize(cell, Image.Resampling.LANCZOS),
                         ((index % cols) * cell[0], (index // cols) * cell[1]))
             card_rows.append({"id": card.id, "name": card.name[lang], "text": card.text[lang], "count": card.count,
                               "file": name, "index": index, "column": index % cols + 1, "row": index // cols + 1,
-                              "back": BACK_FILE})
+                              "side": "face", "back": back_file})
         write(name, png_bytes(sheet))
         sheets.append(located({"file": name, "columns": cols, "rows": rows, "cards": len(batch),
                                "cell_px": list(cell), "size_px": list(sheet.size)}))
     back = card_image(faces.back())
     if back.size != card_px:
         back = back.resize(card_px, Image.Resampling.LANCZOS)
-    write(BACK_FILE, png_bytes(back))
+    write(back_file, png_bytes(back))
 
+    back_row = {"file": back_file, "id": "back", "count": catalogue.total + faces.aids, "name": BACK_NAME[lang],
+                "back": "", "side": "back"}
     extras = []  # the aid and the tokens: images of their own
     if faces.aids:
-        aid_name = f"{AID_ID}-{lang}.png"
+        aid_name = f"{prefix}{AID_ID}.png"
         image = aid_image(faces.aid())
         write(aid_name, png_bytes(image if image.size == card_px else image.resize(card_px, Image.Resampling.LANCZOS)))
-        extras.append({"kind": "aid", "id": AID_ID, "name": aid_text(catalogue, lang).title.replace("\u00a0", " "),
-                       "count": faces.aids, "file": aid_name, "back": BACK_FILE})
+        title = aid_text(catalogue, lang).title.replace("\u00a0", " ")
+        extras.append({"kind": "aid", "side": "face", "id": AID_ID, "name": title, "count": faces.aids, "file": aid_name, "back": back_file})
     for token in catalogue.tokens:
         if token.count > 0:
             image = _round(token_image(catalogue, token, lang, TOKEN_DIAMETER, bleed_mm=0.0))
-            write(token_file(token), png_bytes(image))
-            extras.append({"kind": "token", "id": token.id, "name": token.name[lang], "count": token.count,
-                           "file": token_file(token), "back": "", "value": token.value,
+            name = prefix + token_file(token)
+            write(name, png_bytes(image))
+            extras.append({"kind": "token", "side": "token", "id": token.id, "name": token.name[lang],
+                           "count": token.count, "file": name, "back": name, "value": token.value,
                            "diameter_mm": TOKEN_DIAMETER})
 
     buffer = io.StringIO()
     table = csv.writer(buffer, lineterminator="\n")
-    table.writerow(("file", "column", "row", "id", "count", "name", "back"))
-    table.writerows((r["file"], r["column"], r["row"], r["id"], r["count"], r["name"], r["back"]) for r in card_rows)
-    table.writerows((e["file"], "", "", e["id"], e["count"], e["name"], e["back"]) for e in extras)
+    table.writerow(("file", "column", "row", "id", "count", "name", "back", "side"))
+    table.writerows((r["file"], r["column"], r["row"], r["id"], r["count"], r["name"], r["back"], r["side"])
+                    for r in card_rows)
+    table.writerows((e["file"], "", "", e["id"], e["count"], e["name"], e["back"], e["side"])
+                    for e in [back_row, *extras])
     write("manifest.csv", buffer.getvalue().encode("utf-8"))
     manifest = {
         "game": catalogue.game, "title": catalogue.title[lang], "lang": lang, "card_px": list(card_px),
-        "card_mm": list(spec.card_mm), "back": located({"file": BACK_FILE}), "sheets": sheets,
+        "card_mm": list(spec.card_mm), "back": located({"file": back_file}), "sheets": sheets,
         "cards": [located(r) for r in card_rows], "extras": [located(e) for e in extras],
     }
     write("screentop.json", (json.dumps(manifest, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
 
     shape = ", ".join(f"{s['columns']} x {s['rows']}" for s in sheets)
     cells = ", ".join(dict.fromkeys(f"{s['cell_px'][0]} x {s['cell_px'][1]}" for s in sheets))
-    aid = f", the player aid ({faces.aids} copies)" if faces.aids else ""
+    aid = f", the player aid ({counted(faces.aids, 'copy', 'copies')})" if faces.aids else ""
     tokens = sum(1 for e in extras if e["kind"] == "token")
-    token_note = f", {tokens} token image(s)" if tokens else ""
+    token_note = f", {counted(tokens, 'token image', 'token images')} (each its own back)" if tokens else ""
     where = f"; upload the images to {base}" if base else ""
     return ExportResult("screentop", out, tuple(written),
-                        f"{catalogue.total} cards ({len(cards)} faces) on {len(sheets)} grid sheet(s) of {shape} "
+                        f"{counted(catalogue.total, 'card', 'cards')} ({counted(len(cards), 'face', 'faces')}) on "
+                        f"{counted(len(sheets), 'grid sheet', 'grid sheets')} of {shape} "
                         f"cells ({cells} px each), 1 back{aid}{token_note}, manifest.csv and screentop.json{where}")

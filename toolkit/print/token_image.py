@@ -3,7 +3,9 @@ draw with reportlab (``tokens.draw_token``), from the same layout numbers (``tok
 and the same TTF files.
 
 The image is the square round the token's bleed circle: the disc's colour runs TOKEN_BLEED past the
-cut circle (a thin ink line), the corners outside the bleed circle are plain white. Pillow draws
+cut circle (a thin ink line), the corners outside the bleed circle are plain white. A service that
+cuts the token itself gets it without the cut line (``cut_line=False``): its cut drifts a little,
+and a printed line would show beside the edge wherever it does. Pillow draws
 circles and text without antialiasing at small sizes, so the token is drawn at SUPERSAMPLE times
 the size and scaled down, as the card art is.
 """
@@ -21,9 +23,9 @@ SUPERSAMPLE = 4
 
 
 def token_image(catalogue: Catalogue, token: Token, lang: str, diameter_mm: float, dpi: int = 300,
-                bleed_mm: float = TOKEN_BLEED) -> Image.Image:
+                bleed_mm: float = TOKEN_BLEED, cut_line: bool = True) -> Image.Image:
     """One token of ``catalogue`` in ``lang``: an RGB square of side ``diameter_mm + 2 * bleed_mm``
-    at ``dpi``, the token centred in it."""
+    at ``dpi``, the token centred in it, with its cut circle drawn unless ``cut_line`` is False."""
     side = round((diameter_mm + 2 * bleed_mm) / MM_PER_INCH * dpi)
     scale = side * SUPERSAMPLE / (diameter_mm + 2 * bleed_mm)  # supersampled pixels per mm
     centre = side * SUPERSAMPLE / 2
@@ -46,5 +48,6 @@ def token_image(catalogue: Catalogue, token: Token, lang: str, diameter_mm: floa
     for text, font, size, baseline in texts:
         draw.text((centre, centre - baseline * scale), text, font=pillow_font(font, size * scale),
                   fill=art.INK, anchor="ms")
-    ring(at.radius, CUT_LINE_PT / PT_PER_MM, art.INK)
+    if cut_line:
+        ring(at.radius, CUT_LINE_PT / PT_PER_MM, art.INK)
     return image.resize((side, side), Image.Resampling.LANCZOS)

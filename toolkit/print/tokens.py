@@ -1,8 +1,13 @@
 """Round counters (e.g. Palaces' victory tokens): a coloured disc with its value large and its name
-small, and a thin cut circle. Each kind of token is one form XObject, drawn wherever it is needed."""
+small, and a thin cut circle. Each kind of token is one form XObject, drawn wherever it is needed.
+
+Where a service prints cards only (DriveThruCards, a one-card-per-page PDF), the tokens go on
+token cards of the deck's size: ``token_places`` and ``token_cards`` lay them out, the same way for
+every target that needs them."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from reportlab.pdfgen.canvas import Canvas
@@ -10,7 +15,9 @@ from reportlab.pdfgen.canvas import Canvas
 from toolkit.cards import art
 from toolkit.cards.render import PT_PER_MM, ellipsize, register_fonts, text_width
 from toolkit.catalogue.model import Catalogue
+from toolkit.errors import UserError
 
+TOKEN_MIN_GAP = 3.0     # mm between two tokens' cut circles on a token card (each has TOKEN_BLEED past it)
 TOKEN_BLEED = 1.0       # mm of colour past the cut circle, so that a slightly wide cut shows no white
 CUT_LINE_PT = 0.35
 RING_INSET = 2.0        # mm from the cut circle to the inner ring
@@ -124,3 +131,35 @@ def place(canvas: Canvas, form: str, x_mm: float, y_mm: float) -> None:
     canvas.translate(x_mm * PT_PER_MM, y_mm * PT_PER_MM)
     canvas.doForm(form)
     canvas.restoreState()
+
+
+def token_places(page_mm: tuple[float, float], inset_mm: float, diameter: float) -> list[tuple[float, float]]:
+    """Token centres on a token card, in mm from the page's bottom-left corner: as many as fit
+    ``inset_mm`` inside the page's edge (a service's safe zone) with ``TOKEN_MIN_GAP`` between
+    them, spread evenly. A card too small for one token is refused: a token cut across is lost."""
+    w, h = page_mm
+    area_w, area_h = w - 2 * inset_mm, h - 2 * inset_mm
+    if min(area_w, area_h) < diameter:
+        raise UserError(f"--card: a token {diameter:g} mm across does not fit inside the safe zone of a "
+                        f"{w:g} x {h:g} mm page; choose a larger card")
+    cols, rows = (math.floor((side + TOKEN_MIN_GAP) / (diameter + TOKEN_MIN_GAP)) for side in (area_w, area_h))
+    gap_x, gap_y = (area_w - cols * diameter) / (cols + 1), (area_h - rows * diameter) / (rows + 1)
+    return [(inset_mm + gap_x + c * (diameter + gap_x) + diameter / 2,
+             h - inset_mm - gap_y - r * (diameter + gap_y) - diameter / 2)
+            for r in range(rows) for c in range(cols)]
+
+
+def token_cards(catalogue: Catalogue, places: list[tuple[float, float]]) -> list[list[tuple[int, float, float]]]:
+    """The token cards holding every counter the catalogue counts: each a list of (token index in
+    the catalogue, centre x, y in mm), filling ``places`` in order."""
+    order = [i for i, token in enumerate(catalogue.tokens) for _ in range(token.count)]
+    return [[(t, x, y) for t, (x, y) in zip(order[start:start + len(places)], places)]
+            for start in range(0, len(order), len(places))]
+
+
+def place_token_card(canvas: Canvas, forms: dict[int, str], card: list[tuple[int, float, float]],
+                     width_mm: float, mirrored: bool) -> None:
+    """One token card's tokens on the current page; ``mirrored`` for its back, so that each token's
+    back lies behind it when the page is turned over its vertical axis."""
+    for index, x, y in card:
+        place(canvas, forms[index], width_mm - x if mirrored else x, y)

@@ -9,6 +9,11 @@ sheet takes at most 69 faces and its last cell is always the back; "BackIsHidden
 TTS, so a hidden card shows the back whichever rule a TTS version follows. A deck of more faces
 spans several sheets, one CustomDeck entry each, in one deck.
 
+Every image is named ``<game>-<lang>-...`` (``palaces-en-deck-1.png``, ``palaces-en-back.png``,
+``palaces-en-token-1.png``), and every GUID depends on the game and language: TTS caches images by
+address, so exports hosted side by side under one ``--base-url`` must never share a name, and two
+saved objects loaded at one table must not share GUIDs.
+
 The saved object's image addresses are ``file:///`` URIs of the files where they will stand, which
 only the computer that wrote them can open; with ``--base-url`` they are that address plus each
 file's name, for images the user uploads there, so that every player at a multiplayer table sees
@@ -35,7 +40,7 @@ from toolkit.catalogue.model import Catalogue
 from toolkit.errors import UserError
 from toolkit.files import write_atomic
 from toolkit.print.aids import FILE_ID as AID_ID, aid_image, aid_text
-from toolkit.print.faces import BACK_FILE, ExportResult, Faces, token_file
+from toolkit.print.faces import BACK_FILE, ExportResult, Faces, counted, token_file
 from toolkit.print.sheets import TOKEN_DIAMETER
 from toolkit.print.targets import TTS_MAX_COLS, TTS_MAX_PX, TTS_MAX_ROWS, CardSpec
 
@@ -53,8 +58,10 @@ TOKEN_SCALE = round(TOKEN_DIAMETER / TTS_CARD_MM[0], 3)
 
 def tts_grid(count: int, card_px: tuple[int, int], smallest: int = 2) -> tuple[int, int, tuple[int, int]]:
     """(columns, rows, cell size in px) of one sheet of ``count`` cells (at most 70): at least
-    ``smallest`` x ``smallest`` (TTS's minimum is 2 x 2), the fewest empty cells, then the largest
-    cells within 4096 px, then the squarest sheet."""
+    ``smallest`` x ``smallest`` (TTS's minimum is 2 x 2), the largest cells within 4096 px (the
+    card's full size wherever some grid allows it: an empty cell costs only white pixels, a
+    smaller cell costs every card its sharpness), then the fewest empty cells, then the squarest
+    sheet."""
     best = None
     for cols in range(smallest, TTS_MAX_COLS + 1):
         rows = max(smallest, math.ceil(count / cols))
@@ -62,7 +69,7 @@ def tts_grid(count: int, card_px: tuple[int, int], smallest: int = 2) -> tuple[i
             continue
         scale = min(1.0, TTS_MAX_PX / (cols * card_px[0]), TTS_MAX_PX / (rows * card_px[1]))
         cell = (math.floor(card_px[0] * scale), math.floor(card_px[1] * scale))
-        key = (cols * rows - count, -cell[0] * cell[1], abs(cols * cell[0] - rows * cell[1]))
+        key = (-cell[0] * cell[1], cols * rows - count, abs(cols * cell[0] - rows * cell[1]))
         if best is None or key < best[0]:
             best = (key, cols, rows, cell)
     assert best is not None
@@ -115,6 +122,14 @@ def saved_objects_folder() -> Path:
     return folder
 
 
+def check_token_names(catalogue: Catalogue, taken: set[str], what: str) -> None:
+    """A token's image is named after its id beside the sheets': refuse an id that would take a sheet's name."""
+    for index, token in enumerate(catalogue.tokens):
+        if token.count > 0 and token_file(token) in taken:
+            raise UserError(f"{catalogue.source.name}: tokens[{index}].id '{token.id}' would name the same "
+                            f"image as a {what}; give the token another id")
+
+
 def _guid(*parts: object) -> str:
     return sha256("/".join(map(str, parts)).encode()).hexdigest()[:6]
 
@@ -152,23 +167,23 @@ def _thumbnail(back: Image.Image) -> Image.Image:
     return thumb
 
 
-def _token_bags(catalogue: Catalogue, lang: str, url, write) -> list[dict]:
+def _token_bags(catalogue: Catalogue, lang: str, url, write, prefix: str) -> list[dict]:
     """A bag per kind of token holding as many round tiles as the catalogue counts: the supply
     is finite, as in the box (an infinite bag would hand out tokens the game does not have)."""
     from toolkit.print.token_image import token_image
 
     bags = []
     for number, token in enumerate(t for t in catalogue.tokens if t.count > 0):
-        name = token_file(token)
+        name = prefix + token_file(token)
         # Cut at the cut circle: a circular tile shows the image's inscribed circle, the token itself.
         write(name, token_image(catalogue, token, lang, TOKEN_DIAMETER, bleed_mm=0.0))
         image = {"ImageURL": url(name), "ImageSecondaryURL": url(name), "ImageScalar": 1.0, "WidthScale": 0.0,
                  "CustomTile": {"Type": TILE_CIRCLE, "Thickness": 0.1, "Stackable": True, "Stretch": True}}
-        tiles = [{"GUID": _guid(catalogue.game, "token", token.id, copy), "Name": "Custom_Tile",
+        tiles = [{"GUID": _guid(catalogue.game, lang, "token", token.id, copy), "Name": "Custom_Tile",
                   "Transform": _transform(face_down=False, scale=TOKEN_SCALE), "Nickname": token.name[lang],
                   "Description": catalogue.title[lang], "CustomImage": image}
                  for copy in range(token.count)]
-        bags.append({"GUID": _guid(catalogue.game, "token", token.id, "bag"), "Name": "Bag",
+        bags.append({"GUID": _guid(catalogue.game, lang, "token", token.id, "bag"), "Name": "Bag",
                      "Transform": _transform(x=-3.0 - 2.5 * number, face_down=False),
                      "Nickname": token.name[lang], "Description": catalogue.title[lang],
                      "ContainedObjects": tiles})
@@ -192,15 +207,20 @@ def export_tts(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, lang: s
         write_atomic(tmp / name, png_bytes(image))
         written.append(out / name)
 
+    stem = f"{catalogue.game}-{lang}"
+    prefix = f"{stem}-"  # no two exports hosted side by side share an image's name
+    back_file = prefix + BACK_FILE
+    sheet_files = {f"deck-{n}.png" for n in range(1, len(cards) // FACES_PER_SHEET + 2)}
+    check_token_names(catalogue, sheet_files, "deck sheet")
     back = _fit(card_image(faces.back()), card_px)
     sheets = []  # (deck number, cards on it, cols, rows, cell)
     for number, start in enumerate(range(0, len(cards), FACES_PER_SHEET), start=1):
         batch = cards[start:start + FACES_PER_SHEET]
         sheet, cols, rows, cell = _sheet((card_image(faces.face(card)) for card in batch), len(batch), card_px, back)
-        write(f"deck-{number}.png", sheet)
+        write(f"{prefix}deck-{number}.png", sheet)
         sheets.append((number, batch, cols, rows, cell))
-    write(BACK_FILE, back)
-    aid_name = f"{AID_ID}-{lang}.png"
+    write(back_file, back)
+    aid_name = f"{prefix}{AID_ID}.png"
     if faces.aids:  # the aid on a sheet of its own, so that it is never shuffled into the deck
         sheet, aid_cols, aid_rows, _ = _sheet([aid_image(faces.aid())], 1, card_px, back)
         write(aid_name, sheet)
@@ -209,7 +229,7 @@ def export_tts(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, lang: s
     scale_z = round((card_mm[1] / card_mm[0]) / (TTS_CARD_MM[1] / TTS_CARD_MM[0]), 3)
 
     def entry(face_file: str, cols: int, rows: int) -> dict:
-        return {"FaceURL": url(face_file), "BackURL": url(BACK_FILE), "NumWidth": cols, "NumHeight": rows,
+        return {"FaceURL": url(face_file), "BackURL": url(back_file), "NumWidth": cols, "NumHeight": rows,
                 "BackIsHidden": True, "UniqueBack": False, "Type": 0}
 
     def card(guid: str, nickname: str, description: str, card_id: int, deck: dict) -> dict:
@@ -219,16 +239,16 @@ def export_tts(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, lang: s
 
     custom, contained, ids = {}, [], []
     for number, batch, cols, rows, _ in sheets:
-        custom[str(number)] = entry(f"deck-{number}.png", cols, rows)
+        custom[str(number)] = entry(f"{prefix}deck-{number}.png", cols, rows)
         for index, card_type in enumerate(batch):
             for copy in range(card_type.count):
                 ids.append(number * 100 + index)
-                contained.append(card(_guid(catalogue.game, card_type.id, copy), card_type.name[lang],
+                contained.append(card(_guid(catalogue.game, lang, card_type.id, copy), card_type.name[lang],
                                       card_type.text[lang], number * 100 + index,
                                       {str(number): custom[str(number)]}))
     title = catalogue.title[lang]
     objects = [{
-        "GUID": _guid(catalogue.game, "deck"), "Name": "DeckCustom", "Transform": _transform(scale_z),
+        "GUID": _guid(catalogue.game, lang, "deck"), "Name": "DeckCustom", "Transform": _transform(scale_z),
         "Nickname": title, "Description": f"{len(ids)} cards", "Hands": False, "SidewaysCard": False,
         "DeckIDs": ids, "CustomDeck": custom, "ContainedObjects": contained,
     }]
@@ -237,29 +257,29 @@ def export_tts(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, lang: s
         aid_entry = {str(number): entry(aid_name, aid_cols, aid_rows)}
         aid_title = aid_text(catalogue, lang).title.replace("\u00a0", " ")
         objects.append({
-            "GUID": _guid(catalogue.game, AID_ID, "deck"), "Name": "DeckCustom",
+            "GUID": _guid(catalogue.game, lang, AID_ID, "deck"), "Name": "DeckCustom",
             "Transform": {**_transform(scale_z), "posX": 3.0}, "Nickname": aid_title,
             "Description": f"{faces.aids} cards", "Hands": False, "SidewaysCard": False,
             "DeckIDs": [number * 100] * faces.aids, "CustomDeck": aid_entry,
-            "ContainedObjects": [card(_guid(catalogue.game, AID_ID, copy), aid_title, title, number * 100, aid_entry)
-                                 for copy in range(faces.aids)]})
-    bags = _token_bags(catalogue, lang, url, write)
+            "ContainedObjects": [card(_guid(catalogue.game, lang, AID_ID, copy), aid_title, title, number * 100,
+                                      aid_entry) for copy in range(faces.aids)]})
+    bags = _token_bags(catalogue, lang, url, write, prefix)
     objects += bags
     saved = {"SaveName": title, "GameMode": "", "Date": "", "Table": "", "Sky": "", "Note": "", "Rules": "",
              "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": objects, "TabStates": {},
              "VersionNumber": ""}
-    stem = f"{catalogue.game}-{lang}"
     write_atomic(tmp / f"{stem}.json", (json.dumps(saved, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
     written.append(out / f"{stem}.json")
     write(f"{stem}.png", _thumbnail(back))
 
     shape = ", ".join(f"{cols} x {rows}" for _, _, cols, rows, _ in sheets)
     cells = ", ".join(dict.fromkeys(f"{cell[0]} x {cell[1]}" for *_, cell in sheets))
-    aid = f", a deck of {faces.aids} player aids beside it" if faces.aids else ""
-    tokens = (f", {sum(len(bag['ContainedObjects']) for bag in bags)} tokens in {len(bags)} bag(s)"
-              if bags else "")
+    aid = f", a deck of {counted(faces.aids, 'player aid', 'player aids')} beside it" if faces.aids else ""
+    tiles = sum(len(bag["ContainedObjects"]) for bag in bags)
+    tokens = f", {counted(tiles, 'token', 'tokens')} in {counted(len(bags), 'bag', 'bags')}" if bags else ""
     where = f"upload the images to {base}, then " if base else ""
     return ExportResult("tts", out, tuple(written),
-                        f"{len(ids)} cards ({len(cards)} faces) on {len(sheets)} deck sheet(s) of {shape} cells "
+                        f"{counted(len(ids), 'card', 'cards')} ({counted(len(cards), 'face', 'faces')}) on "
+                        f"{counted(len(sheets), 'deck sheet', 'deck sheets')} of {shape} cells "
                         f"({cells} px each, the last cell the hidden card){aid}{tokens}; {where}load {stem}.json "
                         "from TTS's Saved Objects")
