@@ -7,6 +7,14 @@ last layer always ends it. Weights are card counts (see ``random_chain``).
 
     .venv/bin/python benchmarks/bench_chain.py [--states 100000] [--layers 50] [--seed 1]
         [--cycle-rate 0.1] [--random-weights]
+
+With --walk it times instead the walk of the real engines (``toolkit.odds.engine_chain``) against
+the code of git's HEAD (its walk and its engines, read with ``git show``, git's state untouched), in
+one run, on the same decks: states, states a second, bytes a state (tracemalloc: what the walk
+holds at its end, and its peak), the whole exact answer's time, and that both answers are the same
+fractions.
+
+    .venv/bin/python benchmarks/bench_chain.py --walk [DECK ...] [--max-states 1000000]
 """
 
 from __future__ import annotations
@@ -97,6 +105,104 @@ def bench(transitions: dict, number: type, max_steps: int) -> Fraction:
     return steps
 
 
+# --- the engine walk (toolkit.odds.engine_chain), today's code against HEAD's -----------------------
+
+def head_module(path: str, name: str):
+    """``path`` as it is in git's HEAD, imported as module ``name`` (git's state is only read)."""
+    import importlib.util
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    text = subprocess.run(["git", "show", f"HEAD:{path}"], capture_output=True, text=True, check=True,
+                          cwd=Path(__file__).resolve().parent.parent).stdout
+    folder = Path(tempfile.mkdtemp(prefix="bench-chain-"))
+    (folder / f"{name}.py").write_text(text)
+    spec = importlib.util.spec_from_file_location(name, folder / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def walk_case(game_id: str, overrides: list[str], players: int, size: int | None, engine=None):
+    """(game, policies, done) for one deck, the game made by ``engine`` (a rules module) if given."""
+    from dataclasses import replace
+
+    from toolkit.catalogue import load
+    from toolkit.games.registry import make_game, policy_module
+
+    catalogue = load(game_id, overrides=overrides, require_art=False)
+    game = make_game(catalogue, players)
+    if engine is not None:
+        cls = engine.DiamoniakGame if game_id == "diamoniak" else engine.PalacesGame
+        game = cls.from_catalogue(catalogue, players)
+    if size is not None:
+        game = replace(game, castle_size=size)
+    seats = [policy_module(game_id).parse("default")] * players
+    done = (lambda state: state.counters()["palaces_completed"] >= 1) if game_id == "palaces" and players == 1 else None
+    return game, seats, done
+
+
+def measure_walk(module, game, seats, done, max_states: int) -> dict:
+    """One module's walk and whole exact answer: time, states, bytes per state, the answer."""
+    import gc
+    import tracemalloc
+
+    gc.collect()
+    (transitions, _, _), walk = timed(lambda: module.build(game.new_initial_state(), seats, max_states, done))
+    states = len(transitions)
+    del transitions
+    gc.collect()
+    tracemalloc.start()
+    transitions = module.build(game.new_initial_state(), seats, max_states, done)[0]
+    held, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    del transitions
+    gc.collect()
+    answer, solve = timed(lambda: module.solve(game.new_initial_state(), seats, game.players, max_states, done))
+    return {"states": states, "walk": walk, "held": held / states, "peak": peak / states, "solve": solve,
+            "answer": (answer.expected_turns, answer.win_probability, answer.p_never)}
+
+
+WALK_CASES = {  # name: (game, --set options, players, castle size)
+    "diamoniak-2p-small": ("diamoniak", ["castle-green=0", "castle-yellow=0", "castle-red=3", "castle-blue=3",
+                                         "diamond=3", "witch=1", "fairy=1"], 2, 3),
+    "diamoniak-2p-medium": ("diamoniak", ["castle-green=0", "castle-yellow=0", "castle-red=3", "castle-blue=3",
+                                          "diamond=3", "witch=2", "fairy=1"], 2, 3),
+    "palaces-first-palace": ("palaces", [f"{kind}-{colour}=0" for kind in ("foundation", "floor", "roof")
+                                         for colour in ("blue", "green", "yellow")]
+                             + ["tower=2", "ruins=1", "exchange=1", "general-exchange=0", "flood=1", "floor-red=3"], 1, None),
+}
+
+
+def walk_main(names: list[str], max_states: int) -> None:
+    """Side by side in one run: HEAD's walk on HEAD's engines, and today's, on the same decks."""
+    from toolkit.odds import engine_chain
+
+    old_walk = head_module("toolkit/odds/engine_chain.py", "head_engine_chain")
+    engines = {"diamoniak": head_module("toolkit/games/diamoniak.py", "head_diamoniak"),
+               "palaces": head_module("toolkit/games/palaces.py", "head_palaces")}
+    print(f"{'deck':22} {'code':5} {'states':>9} {'walk s':>7} {'states/s':>9} {'bytes/state':>11} "
+          f"{'peak B/st':>9} {'solve s':>7}")
+    for name in names:
+        game_id, overrides, players, size = WALK_CASES[name]
+        results = {}
+        for label, module, engine in (("HEAD", old_walk, engines[game_id]), ("now", engine_chain, None)):
+            game, seats, done = walk_case(game_id, overrides, players, size, engine)
+            result = results[label] = measure_walk(module, game, seats, done, max_states)
+            print(f"{name:22} {label:5} {result['states']:9,} {result['walk']:7.2f} {result['states'] / result['walk']:9,.0f} "
+                  f"{result['held']:11,.0f} {result['peak']:9,.0f} {result['solve']:7.2f}")
+        old, new = results["HEAD"], results["now"]
+        assert old["answer"] == new["answer"], f"{name}: the two walks disagree"
+        print(f"{'':22} same exact answer. now / HEAD: walk time {new['walk'] / old['walk']:.2f}, states "
+              f"{new['states'] / old['states']:.2f}, time per state {new['walk'] / new['states'] / (old['walk'] / old['states']):.2f}, "
+              f"bytes per state {new['held'] / old['held']:.3f} (peak {new['peak'] / old['peak']:.3f}), "
+              f"walk's memory in all {new['held'] * new['states'] / (old['held'] * old['states']):.3f}, "
+              f"whole answer {new['solve'] / old['solve']:.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--states", type=int, default=100_000)
@@ -105,7 +211,13 @@ def main() -> None:
     parser.add_argument("--cycle-rate", type=float, default=0.1, help="how often small cycles appear (0: none)")
     parser.add_argument("--random-weights", action="store_true",
                         help="weights 1..6 instead of card counts (much bigger exact numbers)")
+    parser.add_argument("--walk", nargs="*", metavar="DECK", choices=sorted(WALK_CASES),
+                        help="time the engine walk instead, HEAD's code against today's, on these decks (default: all)")
+    parser.add_argument("--max-states", type=int, default=1_000_000, help="the walks' state limit (with --walk)")
     args = parser.parse_args()
+    if args.walk is not None:
+        walk_main(args.walk or sorted(WALK_CASES), args.max_states)
+        return
 
     transitions = random_chain(args.states, args.layers, args.seed, args.cycle_rate, card_weights=not args.random_weights)
     chain = Chain(transitions, number=Fraction)

@@ -8,8 +8,17 @@ us, ``solo_odds(deck)`` (what `toolkit odds` runs: the expected value, the whole
 turns and the chance of a reshuffle) and, as a second exact method, the backward walk ``solve(deck)``
 (--backward). The deck options change both sides.
 
+With --drn it checks instead the chains `toolkit odds --export-chain` writes (Storm's explicit DRN):
+solo on the built-in deck and with --set witch=10, and multi on a small two-colour deck. Storm loads
+each file (``stormpy.build_model_from_drn``) and checks ``R{"turns"}=? [F "end"]`` (and the reshuffle
+chance or each seat's win chance) in floating point, and in exact rational arithmetic for files up to
+--exact-states states; the exact values must be the very fractions `toolkit odds --json` prints, the
+floating-point ones must agree within 1e-9. Times, side by side: our answer, the extra time
+--export-chain takes, Storm's load and its check.
+
     .venv/bin/python benchmarks/bench_odds.py [--runs 3] [--witches 7] [--diamonds 20] [--fairies 3]
         [--castles 6] [--size 6] [--takes 3]
+    .venv/bin/python benchmarks/bench_odds.py --drn [--exact-states 600000]
 
 Storm is a benchmark-only extra: pip install stormpy (or: pip install -e '.[bench]').
 """
@@ -26,6 +35,7 @@ from pathlib import Path
 
 from toolkit.catalogue import load
 from toolkit.odds.diamoniak_solo import SoloDeck, solo_odds, solve
+from toolkit.odds.report import answer
 
 try:
     import stormpy
@@ -92,6 +102,93 @@ def storm_check(program, value_type):
     return model, witches, built - began, time.perf_counter() - built
 
 
+# --- the exported chains (--drn) ------------------------------------------------------------------
+
+def small_multi_catalogue():
+    """The README's small deck: two colours of three castle cards, a castle of 3, three diamonds, a witch, a fairy."""
+    counts = {"castle-red": 3, "castle-blue": 3, "castle-green": 0, "castle-yellow": 0, "diamond": 3, "witch": 1,
+              "fairy": 1}
+    catalogue = load("diamoniak", overrides=[f"{card}={n}" for card, n in counts.items()], require_art=False)
+    return dataclasses.replace(catalogue, rules={**catalogue.rules, "castle_size": 3})
+
+
+def storm_environment(value_type):
+    """Storm's solver settings: in floating point, its native solver down to 1e-12 (absolute), so that
+    an agreement within 1e-9 is Storm's to give (its default stops at a relative 1e-6); exact: exact methods."""
+    from stormpy import environments
+
+    if value_type is not float:
+        return environments.exact()
+    environment = stormpy.Environment()
+    environment.solver().set_linear_equation_solver_type(environments.EquationSolverType.NATIVE)
+    environment.solver().native().precision = stormpy.Rational("1/1000000000000")
+    environment.solver().native().relative_termination_criterion = False
+    return environment
+
+
+def storm_values(path: Path, value_type, properties: dict[str, str]):
+    """Load a DRN file into Storm and check each property at the initial state: (values, load s, check s)."""
+    environment = storm_environment(value_type)
+    began = time.perf_counter()
+    model = stormpy.build_model_from_drn[value_type](str(path))
+    loaded = time.perf_counter()
+    labels = model.labeling.get_labels()
+    values = {}
+    for name, text in properties.items():
+        if any(label not in labels for label in re.findall(r'"(\w+)"', text[text.index("["):])):
+            values[name] = 0  # a label no state has: Storm refuses the property, the chance is 0
+            continue
+        prop = stormpy.parse_properties(text)[0]
+        result = stormpy.model_checking(model, prop, only_initial_states=True, environment=environment)
+        values[name] = result.get_value(model.initial_states[0])
+    return values, model.nr_states, loaded - began, time.perf_counter() - loaded
+
+
+def check_drn(args) -> None:
+    """Export the chains, check them with Storm, print the times side by side."""
+    with tempfile.TemporaryDirectory() as folder:
+        folder = Path(folder)
+        cases = [
+            ("solo, built-in deck", load("diamoniak", require_art=False), "solo", {}),
+            ("solo, --set witch=10", load("diamoniak", overrides=["witch=10"], require_art=False), "solo", {}),
+            ("multi, 2 players, small deck", small_multi_catalogue(), "multi", {"players": 2}),
+        ]
+        print(f"best of {args.runs} runs; Storm exact only for files of at most {args.exact_states:,} states")
+        for title, catalogue, model, options in cases:
+            plain, ours_time = best_of(args.runs, lambda: answer(catalogue, model, **options))
+            exported, with_export = best_of(args.runs, lambda: answer(catalogue, model, export_chain=True, **options))
+            data, states = exported.chain
+            path = folder / "chain.drn"
+            path.write_bytes(data)
+            ours = {"turns": Fraction(plain.data["expected_turns"])}
+            properties = {"turns": 'R{"turns"}=? [F "end"]'}
+            if model == "solo":
+                ours["reshuffle"] = Fraction(plain.data["p_reshuffle"])
+                properties["reshuffle"] = 'P=? [F "reshuffle" | "never"]' if Fraction(plain.data["p_never"]) \
+                    else 'P=? [F "reshuffle"]'
+            else:
+                for seat, p in enumerate(plain.data["win_probability"], start=1):
+                    ours[f"win{seat}"] = Fraction(p)
+                    properties[f"win{seat}"] = f'P=? [F "win{seat}"]'
+            print(f"\n{title}: {states:,} states, {len(data) / 1e6:.1f} MB")
+            print(f"  ours: answer {ours_time:.3f}s, --export-chain adds {with_export - ours_time:.3f}s")
+            kinds = [("float", float)] + ([("exact", stormpy.Rational)] if states <= args.exact_states else [])
+            for label, value_type in kinds:
+                (values, nr_states, load_time, check_time), _ = best_of(
+                    args.runs, lambda: storm_values(path, value_type, properties))
+                assert nr_states == states, (nr_states, states)
+                if value_type is float:
+                    worst = max(abs(values[name] - float(ours[name])) for name in ours)
+                    verdict = f"agrees within {worst:.2g}" + (" (<= 1e-9: YES)" if worst <= 1e-9 else " (> 1e-9: NO)")
+                else:
+                    same = all(Fraction(str(values[name])) == ours[name] for name in ours)
+                    verdict = "the same fractions: " + ("YES" if same else "NO")
+                print(f"  Storm {label}: load {load_time:.3f}s, check {check_time:.3f}s "
+                      f"({', '.join(properties)}): {verdict}")
+            if states > args.exact_states:
+                print(f"  Storm exact: skipped (more than {args.exact_states:,} states; --exact-states to raise)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="best of this many runs (default 3)")
@@ -102,7 +199,15 @@ def main() -> None:
     parser.add_argument("--size", type=int, help="castle cards that win")
     parser.add_argument("--takes", type=int, help="cards a witch takes")
     parser.add_argument("--backward", action="store_true", help="also time the backward walk (slow on cyclic decks)")
+    parser.add_argument("--drn", action="store_true", help="check the chains --export-chain writes with Storm instead")
+    parser.add_argument("--exact-states", type=int, default=600_000,
+                        help="with --drn: Storm exact only for files of at most this many states (default 600,000)")
     args = parser.parse_args()
+    if args.drn:
+        if stormpy is None:
+            raise SystemExit("--drn needs Storm: pip install stormpy (or: pip install -e '.[bench]')")
+        check_drn(args)
+        return
 
     deck = load_deck(args)
     constants = prism_constants(deck)

@@ -217,6 +217,18 @@ def test_odds_errors(run, tmp_path, args, message):
     assert not (tmp_path / "x.png").exists()
 
 
+def test_eleven_witches_are_exact_in_seconds_and_match_the_simulator(run):
+    """witch=11 went to simulation (6 million states, 76 s lifted); the vectorised passes solve it."""
+    data = json.loads(run("odds", "--set", "witch=11", "--json").stdout)
+    assert data["exact"] is True and data["pile_starts"] == 624
+    expected = Fraction(data["expected_turns"])
+    assert data["expected_turns_float"] == float(expected) and expected.denominator.bit_length() == 11_533
+    distribution = [Fraction(p) for _, p in data["turns_distribution"]]
+    assert sum(distribution) + Fraction(data["distribution_tail"]) == 1
+    sim = simulate(load("diamoniak", overrides=["witch=11"], require_art=False), players=1, games=20_000, seed=11)
+    assert abs(sim.mean - float(expected)) < SIGMAS * sim.stderr
+
+
 def test_pile_chain_with_cycles_equals_the_backward_walk(tmp_path):
     """A deck where lost cards come back after a reshuffle: the pile-start chain has cycles."""
     cat = tiny_diamoniak(tmp_path, size=3, castle_red=3, castle_blue=0, castle_green=0, castle_yellow=0,
@@ -261,3 +273,13 @@ def test_writing_to_a_device_keeps_the_device(tmp_path):
     write_atomic(fifo, b"abc")
     assert os.read(reader, 10) == b"abc" and stat.S_ISFIFO(os.stat(fifo).st_mode)
     os.close(reader)
+
+
+def test_exact_answers_of_thousands_of_digits_are_written_and_read_back():
+    """witch=12's expected turns have about 5,400 digits: past Python's own int/str limit (4,300)."""
+    from toolkit.odds.report import both, frac, parse_frac
+
+    value = Fraction(7**7000 + 1, 3**9000)
+    text = frac(value)
+    assert len(text) > 9000 and parse_frac(text) == value
+    assert parse_frac(frac(Fraction(5))) == 5 and both(Fraction(10**5000)).startswith("1000")

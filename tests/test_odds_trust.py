@@ -126,9 +126,10 @@ def test_a_random_policy_is_simulated_and_its_stalls_leave_no_mean(tmp_path):
 
 
 def test_a_solo_deck_out_of_reach_with_a_colour_too_small_says_infinite_exactly(run):
-    result = run("odds", "--set", "castle-red=5", "--set", "diamond=500", "--games", "500", "--json")
+    result = run("odds", "--set", "castle-red=5", "--set", "diamond=500", "--set", "witch=40", "--games", "500",
+                 "--json")
     data = json.loads(result.stdout)
-    assert data["exact"] is False and data["state_estimate"] > data["states_explored_over"] == 4_000_000
+    assert data["exact"] is False and data["state_estimate"] > data["states_explored_over"] == diamoniak_solo.REACH
     assert data["expected_turns"] is None and data["expected_turns_float"] is None
     assert Fraction(data["p_never"]) == Fraction(5, 23) and "5/23" in data["reason"]
     assert data["stalled_games"] > 0 and data["mean_turns_finished"] is not None
@@ -275,7 +276,7 @@ def test_the_solo_kernel_takes_wide_numbers_without_overflow():
 
 # --- work that would be long: estimated first, bounded, announced -----------------------------------
 
-@pytest.mark.parametrize("overrides", [["diamond=500"], ["diamond=500", "witch=470"]])  # 534 and 997 cards
+@pytest.mark.parametrize("overrides", [["diamond=500", "witch=100"], ["diamond=500", "witch=470"]])  # 627, 997 cards
 def test_the_solo_solver_refuses_a_big_deck_before_any_work_and_says_by_how_much(overrides):
     cat = load("diamoniak", overrides=overrides, require_art=False)
     deck = diamoniak_solo.SoloDeck.from_catalogue(cat)
@@ -284,8 +285,9 @@ def test_the_solo_solver_refuses_a_big_deck_before_any_work_and_says_by_how_much
     with pytest.raises(engine_chain.TooManyStates) as err:
         diamoniak_solo.solo_odds(deck, progress=ticks.append)
     assert time.monotonic() - started < 1.0 and ticks == []
-    assert err.value.limit == 4_000_000 and err.value.estimate == diamoniak_solo.first_pile_bound(deck) > 4_000_000
-    assert "by an estimate made before solving, over the limit of 4,000,000" in str(err.value)
+    assert err.value.limit == diamoniak_solo.REACH
+    assert err.value.estimate == diamoniak_solo.first_pile_bound(deck) > diamoniak_solo.REACH
+    assert f"by an estimate made before solving, over the limit of {diamoniak_solo.REACH:,}" in str(err.value)
 
 
 @pytest.mark.parametrize("counts", [dict(), dict(witch=2), dict(fairy=0), dict(castle_size=3, witch=4),
@@ -299,12 +301,12 @@ def test_the_first_pile_bound_is_a_bound(counts):
 
 
 def test_running_out_of_states_later_reports_the_limit_not_what_was_left():
-    deck = diamoniak_solo.SoloDeck.from_catalogue(load("diamoniak", overrides=["fairy=0"], require_art=False))
-    assert diamoniak_solo.first_pile_bound(deck) < 80_000  # so the solver starts, then runs out
+    deck = diamoniak_solo.SoloDeck.from_catalogue(load("diamoniak", overrides=["witch=12"], require_art=False))
+    assert diamoniak_solo.first_pile_bound(deck) < 1_600_000  # so the solver starts, then runs out
     with pytest.raises(engine_chain.TooManyStates) as err:
-        diamoniak_solo.solo_odds(deck, max_states=80_000)
-    assert err.value.limit == 80_000 and err.value.estimate is None
-    assert str(err.value) == "more than 80,000 states, the limit"
+        diamoniak_solo.solo_odds(deck, max_states=1_600_000)
+    assert err.value.limit == 1_600_000 and err.value.estimate is None
+    assert str(err.value) == "more than 1,600,000 states, the limit"
 
 
 def test_a_simulation_instead_of_the_exact_walk_is_announced_and_bounded(run, monkeypatch, tmp_path):

@@ -566,10 +566,15 @@ def _refuse_unused_options(game_id: str, model: str) -> None:
               help="Seed when simulating instead (0 to 2**63-1).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (fractions as \"P/Q\" strings).")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Also draw the distribution as a .png or .pdf chart.")
-def odds_command(game, catalogue_path, overrides, model, players, pile, policy, max_states, games, seed, as_json, plot_path):
+@click.option("--export-chain", "chain_path", type=click.Path(dir_okay=False),
+              help="Also write the chain behind the exact answer in Storm's explicit DRN format (solo, first-palace, multi).")
+def odds_command(game, catalogue_path, overrides, model, players, pile, policy, max_states, games, seed, as_json, plot_path,
+                 chain_path):
     """Exact odds from the rules engine's Markov chain: expected turns, distributions, draws."""
+    from toolkit.files import check_out_path, write_atomic
     from toolkit.odds.report import answer, model_of, progress_length
 
+    check_out_path(chain_path, "--export-chain")
     if plot_path is not None:
         from toolkit.odds import plot  # matplotlib and the card fonts only for a chart
 
@@ -580,16 +585,21 @@ def odds_command(game, catalogue_path, overrides, model, players, pile, policy, 
     progress = _Progress(progress_length(catalogue, model, max_states, games), "solving")
     try:
         report = answer(catalogue, model, players=players, pile=pile, policy=policy, max_states=max_states,
-                        games=games, seed=seed, progress=progress, note=progress.note)
+                        games=games, seed=seed, progress=progress, note=progress.note,
+                        export_chain=chain_path is not None)
     finally:
         progress.close()
     if plot_path is not None:
         if report.chart is None:
             raise UserError(f"--plot: {report.no_chart or f'the {model} model has no distribution to draw'}")
         plot.write_chart(plot_path, **report.chart)
+    if chain_path is not None:
+        write_atomic(chain_path, report.chain[0])
     if as_json:
         say(json.dumps(report.data, indent=2, ensure_ascii=False))
     else:
         say("\n".join(report.lines))
         if plot_path is not None:
             say(f"chart: {plot_path}")
+        if chain_path is not None:
+            say(f"exported chain: {chain_path} ({report.chain[1]:,} states, Storm explicit DRN)")

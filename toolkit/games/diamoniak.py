@@ -14,6 +14,7 @@ Card types are indexed in catalogue order; ``game.names[i]`` is the id of type `
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from collections import Counter
@@ -64,6 +65,18 @@ class DiamoniakGame:
 
     def new_initial_state(self) -> DiamoniakState:
         return DiamoniakState(self)
+
+
+_PHASES = {"turn": 0, "chance": 1, "more": 2, "witch": 3, "over": 4}
+
+
+def _packed(values: list[int]) -> bytes:
+    """Small whole numbers as bytes: one byte each, or, when one passes 255, two each after ``ff ff``
+    (no one-byte key starts so: its first number is a phase, at most 4)."""
+    try:
+        return bytes(values)
+    except ValueError:
+        return b"\xff\xff" + array("H", values).tobytes()
 
 
 class Player:
@@ -161,16 +174,34 @@ class DiamoniakState:
 
     def clone(self) -> DiamoniakState:
         other = DiamoniakState.__new__(DiamoniakState)
-        other.__dict__.update(self.__dict__)
+        other.__dict__ = self.__dict__.copy()  # one copy of the attributes, then the mutable parts
         other.pile, other.discard = self.pile[:], self.discard[:]
         other.hands = [hand.copy() for hand in self.hands]
         return other
 
-    def key(self) -> tuple:
-        """Everything that matters for the future of the game (for the exact solver)."""
-        return (self.phase, self.player, tuple(self.pile), tuple(self.discard),
-                tuple(hand.key() for hand in self.hands), self.winner, self.stalled,
-                self.drawn_this_turn, self.last_built)  # the last two guide some draw policies
+    def key(self, ignore: frozenset[str] = frozenset()) -> bytes:
+        """Everything that matters for the future of the game (for the exact solver), packed as bytes.
+
+        Bytes, not nested tuples: about 60 bytes instead of about 1 KB, and hashed once (a tuple is
+        hashed again at every lookup). One byte a number, or two (after a ``ff ff`` mark) when a
+        number passes 255. At a chance point ``passes`` and ``last_built`` are left out: drawing
+        resets both before anything reads them. ``drawn_this_turn`` and ``last_built`` only guide
+        some draw policies (the rules never read them): ``ignore`` names those no player reads, to
+        leave them out too.
+        """
+        chance = self.phase == "chance"
+        colours = self.game.colours
+        drawn = 0 if "drawn_this_turn" in ignore else self.drawn_this_turn
+        built = not chance and "last_built" not in ignore and self.last_built
+        values = [_PHASES[self.phase], self.player, 255 if self.winner is None else self.winner, self.stalled,
+                  0 if chance else self.passes, drawn, built]
+        values += self.pile
+        values += self.discard
+        for hand in self.hands:
+            values.append(255 if hand.colour is None else colours.index(hand.colour))
+            values += hand.castle
+            values += hand.side
+        return _packed(values)
 
     def counters(self) -> dict[str, int]:
         return {"witch_strikes": self.witches, "purchases": self.purchases, "reshuffles": self.reshuffles}

@@ -36,6 +36,7 @@ ruins card lying on player ``p``'s empty building place (``-1`` for none).
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -54,6 +55,8 @@ VARIANTS = {
 VARIANT_SEATS = {"short-two-player": (2,)}
 
 NO_RUINS = -1
+_PHASES = {"deal": 0, "turn": 1, "give": 2, "steal": 3, "refill": 4, "over": 5}  # for key()
+_CHANCE_PHASES = ("deal", "refill", "steal")
 
 
 @dataclass(frozen=True)
@@ -288,28 +291,52 @@ class PalacesState:
 
     def clone(self) -> PalacesState:
         other = PalacesState.__new__(PalacesState)
-        other.__dict__.update(self.__dict__)
+        other.__dict__ = self.__dict__.copy()  # one copy of the attributes, then the mutable parts
         other.pile, other.discard = self.pile[:], self.discard[:]
         other.hands = [hand[:] for hand in self.hands]
-        other.palaces = [pals[:] for pals in self.palaces]
+        other.palaces = [pals[:] for pals in self.palaces]  # a palace is a tuple: shared, never changed
         other.site, other.tokens = self.site[:], self.tokens[:]
-        other._stats = dict(self._stats)
+        other._stats = self._stats.copy()
         return other
 
-    def key(self) -> tuple:
-        """Everything that matters for the future of the game (for the exact solver)."""
+    def key(self) -> bytes:
+        """Everything that matters for the future of the game (for the exact solver), packed as bytes.
+
+        Bytes, not nested tuples: a fraction of the memory, and hashed once (a tuple is hashed again
+        at every lookup). Each number is one byte (two after a ``ff ff`` mark when one passes 255),
+        shifted by one where it may be -1 (no ruins); every run of varying length (palaces, the
+        floors on one, cards set aside) is preceded by its length, so two states never share a key.
+        At a chance point ``passes`` is left out: it is 0 at a deal, a draw resets it, and a blind
+        exchange is only played by a player who did not pass.
+        """
         phase = self.phase
+        values = [_PHASES[phase], self.player, 255 if self.winner is None else self.winner, self.stalled,
+                  0 if phase in _CHANCE_PHASES else self.passes]
         if phase in ("deal", "refill"):
-            pending = (self.drawer, self.draw_to)
+            values += (self.drawer, self.draw_to)
         elif phase == "give":
-            pending = (self.giver, self.giving)
+            values += (self.giver, len(self.giving))
+            for cards in self.giving:
+                values.append(len(cards))
+                values += cards
         elif phase == "steal":
-            pending = (self.victim, self.steal_left, self.handing)
-        else:
-            pending = ()
-        return (phase, self.player, pending, tuple(self.pile), tuple(self.discard),
-                tuple(tuple(hand) for hand in self.hands), tuple(tuple(pals) for pals in self.palaces),
-                tuple(self.site), tuple(self.tokens), self.passes, self.winner, self.stalled)
+            values += (self.victim, self.steal_left, len(self.handing))
+            values += self.handing
+        values += self.pile
+        values += self.discard
+        for hand in self.hands:
+            values += hand
+        for pals in self.palaces:
+            values.append(len(pals))
+            for foundation, floors, ruins in pals:
+                values += (foundation, ruins + 1, len(floors))
+                values += floors
+        values += (ruins + 1 for ruins in self.site)
+        values += self.tokens
+        try:
+            return bytes(values)
+        except ValueError:
+            return b"\xff\xff" + array("H", values).tobytes()
 
     def counters(self) -> dict[str, int]:
         return dict(self._stats)

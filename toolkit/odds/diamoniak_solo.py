@@ -15,9 +15,12 @@ discard into a new pile when it draws. The chain's steps are single draws; the n
 Two exact methods solve it, and the tests hold them to the same fractions:
 
 * ``solo_odds`` (what `toolkit odds` uses) pushes the probability forward pile by pile: between two
-  reshuffles the pile only shrinks, so each pile is a layered acyclic pass in integer arithmetic;
-  the states that start a new pile form a small chain, and its cycles (cards lost to witches and
-  drawn again) go to the general solver, ``toolkit.odds.Chain``;
+  reshuffles the pile only shrinks, so each pile is a layered acyclic pass in integer arithmetic
+  (``solo_passes``: every pass of a round at once, in numpy arrays; ``epoch_pass`` here is the
+  same pass as a plain dict loop, the reference the tests hold it to); the states that start a
+  new pile form a small chain, whose cycles (cards lost to witches and drawn again) are solved as
+  integer systems by python-flint, and the distribution of turns goes from pile to pile in whole
+  numbers over a common denominator;
 * ``solve`` walks the draw-by-draw chain backwards, depth first, with gmpy2's mpq, and hands the
   whole chain to ``Chain`` when it meets a cycle (slow on large cyclic decks: a cross-check).
 """
@@ -34,6 +37,12 @@ from toolkit.odds.chain import DEFAULT_NUMBER, Chain
 from toolkit.odds.engine_chain import TooManyStates
 
 WON = "won"
+# passes swept together: more is a little faster, fewer holds fewer states at once (a pile size's
+# states of every pass of a sweep are in memory together: witch=13, 768 passes at once, took 0.9 GB)
+PASSES_AT_ONCE = 96
+# the solver's budget of states: about a minute of work (witch=12: 4 million in about 9 s, witch=15:
+# 42 million in 58 s to 2 minutes, on a loaded 2-core machine; memory stays under 0.5 GB)
+REACH = 50_000_000
 DOOMED = "doomed"  # the fixed colour has fewer cards than a castle needs: the game cannot end
 
 
@@ -370,16 +379,18 @@ def first_pile_bound(deck: SoloDeck) -> int:
 
 
 def solo_odds(deck: SoloDeck, tail_below: Fraction = Fraction(1, 10**12), max_epochs: int = 200,
-              quick_piles: int = 4, max_states: int = 4_000_000, progress=None) -> SoloOdds:
+              quick_piles: int = 2, max_states: int = REACH, progress=None) -> SoloOdds:
     """The exact solo figures, pile by pile (a pile: from a shuffle until it runs out).
 
     First all games are pushed forward together, pile after pile; when every game has ended within
     ``quick_piles`` piles (the built-in deck needs two), the distribution is complete and the
     expected value is its mean. Otherwise each state that starts a pile gets a forward pass of its
-    own, once; together they make a small chain from pile to pile, whose cycles (cards lost and
-    drawn again) the general solver handles exactly, and the distribution is pushed from pile to
-    pile until what is left is below ``tail_below`` (or ``max_epochs`` piles). All the passes together
-    may go through ``max_states`` states; past that, ``TooManyStates`` says the deck is out of reach.
+    own, once (all of a round in one vectorised sweep); together they make a small chain from pile
+    to pile, whose cycles (cards lost and drawn again) are solved exactly (``_pile_chain_reward``),
+    and the distribution is pushed from pile to pile until what is left is below ``tail_below`` (or
+    ``max_epochs`` piles). All the passes together may go through ``max_states`` states (``REACH``
+    is a minute or two of work: witch=15 goes through 42 million); past that, ``TooManyStates``
+    says the deck is out of reach.
     A deck whose first pile alone may exceed that (``first_pile_bound``) is refused before any work.
     """
     if deck.castle_total == 0 or not any(n >= deck.size for _, n in deck.castles):
@@ -390,23 +401,36 @@ def solo_odds(deck: SoloDeck, tail_below: Fraction = Fraction(1, 10**12), max_ep
         raise TooManyStates(max_states, estimate)
     try:
         return _solo_odds(deck, tail_below, max_epochs, quick_piles, max_states, progress)
-    except TooManyStates:  # raised with the budget left over: report the limit itself
+    except (TooManyStates, OverflowError):  # the budget left over, or counts too large for one int64 key
         raise TooManyStates(max_states) from None
+
+
+def progress_ticks(deck: SoloDeck) -> int:
+    """About how many ticks ``solo_odds`` gives its ``progress``: one per pile size of each sweep,
+    the first two piles, then a sweep per PASSES_AT_ONCE pile starts, of which there are at most one
+    per castle cards, junk and fairies held when a pile runs out (a bound: the bar ends early)."""
+    starts = deck.size * (deck.diamonds + deck.castle_total + 1) * (deck.fairies + 1)
+    return deck.total * (2 + math.ceil(starts / PASSES_AT_ONCE))
 
 
 def _solo_odds(deck: SoloDeck, tail_below: Fraction, max_epochs: int, quick_piles: int, max_states: int,
                progress) -> SoloOdds:
+    from toolkit.odds.solo_passes import WholePass, pile_passes, whole_passes
+
     start = deck.start()
     budget = max_states
 
-    def counted(epoch: Epoch) -> Epoch:
+    def counted(epochs: list) -> list:
         nonlocal budget
-        budget -= epoch.states
-        return epoch
+        budget -= sum(epoch.states for epoch in epochs)
+        return epochs
 
-    together = [counted(epoch_pass(deck, {start: Fraction(1)}, progress, budget))]
+    first, = counted(whole_passes(deck, [{start: Fraction(1)}], progress, budget))
+    together = [Epoch(wins={k: Fraction(n, first.denominator) for k, n in first.wins.items()},
+                      doomed=Fraction(first.doomed, first.denominator),
+                      exits={s: Fraction(n, first.denominator) for s, n in first.exits.items()}, states=first.states)]
     while together[-1].exits and len(together) < quick_piles:
-        together.append(counted(epoch_pass(deck, together[-1].exits, progress, budget)))
+        together += counted(pile_passes(deck, [together[-1].exits], progress, budget))
     # a game whose colour is too small never ends, so its pile runs out too (the colour is fixed in
     # the first pile: the pile cannot run out before every castle card is drawn)
     p_reshuffle = sum(together[0].exits.values(), Fraction(0)) + together[0].doomed
@@ -416,36 +440,105 @@ def _solo_odds(deck: SoloDeck, tail_below: Fraction, max_epochs: int, quick_pile
         expected = None if never else sum((t * q for t, q in enumerate(table)), Fraction(0))
         return SoloOdds(expected, table, Fraction(0), never, p_reshuffle, states, 0)
 
-    passes = {start: together[0]}
-    todo = list(together[0].exits)
+    # one pass per state that starts a pile, all of a round in one sweep (their exits: the next round)
+    passes: dict[tuple, WholePass] = {start: first}
+    todo = sorted(first.exits)
     while todo:
-        state = todo.pop()
-        if state not in passes:
-            passes[state] = counted(epoch_pass(deck, {state: Fraction(1)}, limit=budget))
-            todo.extend(after for after in passes[state].exits if after not in passes)
-    states = sum(epoch.states for epoch in passes.values())
-    piles, masses = [], {start: Fraction(1)}
-    while masses and len(piles) < max_epochs:
-        piles.append({state: (mass, passes[state]) for state, mass in masses.items()})
-        following: dict = {}
+        for at in range(0, len(todo), PASSES_AT_ONCE):
+            part = todo[at:at + PASSES_AT_ONCE]
+            for state, whole in zip(part, counted(whole_passes(deck, [{state: Fraction(1)} for state in part],
+                                                               progress, budget))):
+                passes[state] = whole
+        todo = sorted({after for state in todo for after in passes[state].exits if after not in passes})
+    states = sum(whole.states for whole in passes.values())
+
+    # the distribution, pile after pile, in whole numbers: masses over a common denominator
+    common = math.lcm(*(whole.denominator for whole in passes.values()))
+    scale = {state: common // whole.denominator for state, whole in passes.items()}
+    p: dict[int, Fraction] = {}
+    never = Fraction(0)
+    masses, denominator, pile = {start: 1}, 1, 0
+    while masses and pile < max_epochs:
+        won: dict[int, int] = {}
+        doomed, following = 0, {}
         for state, mass in masses.items():
-            for after, q in passes[state].exits.items():
-                following[after] = following.get(after, Fraction(0)) + mass * q
-        masses = following
-        if sum(masses.values(), Fraction(0)) < tail_below:
+            whole, weight = passes[state], mass * scale[state]
+            for drawn, n in whole.wins.items():
+                turn = 1 + deck.witches * pile + drawn
+                won[turn] = won.get(turn, 0) + weight * n
+            doomed += weight * whole.doomed
+            for after, n in whole.exits.items():
+                following[after] = following.get(after, 0) + weight * n
+        denominator *= common
+        for turn, n in won.items():
+            p[turn] = p.get(turn, Fraction(0)) + Fraction(n, denominator)
+        never += Fraction(doomed, denominator)
+        pile += 1
+        divisor = math.gcd(denominator, *following.values())  # keep the numbers as small as they can be
+        masses, denominator = {s: n // divisor for s, n in following.items()}, denominator // divisor
+        if sum(masses.values()) * tail_below.denominator < tail_below.numerator * denominator:
             break
-    table, never = _table(deck, piles)
+    table = [p.get(t, Fraction(0)) for t in range(max(p, default=0) + 1)]
     expected = None
-    if not any(r.doomed for r in passes.values()):
+    if not any(whole.doomed for whole in passes.values()):
         # expected witches: each pass's own witches, then the chain from pile to pile
-        own = {state: sum((k * q for k, q in r.wins.items()), Fraction(0)) + deck.witches * sum(r.exits.values(), Fraction(0))
-               for state, r in passes.items()}
-        transitions = {}
-        for state, r in passes.items():
-            ended = 1 - sum(r.exits.values(), Fraction(0))
-            transitions[state] = [(q, after) for after, q in r.exits.items()] + ([(ended, WON)] if ended else [])
-        expected = 1 + Chain(transitions).expected_reward(start, own.__getitem__)
+        own = {state: sum(k * n for k, n in whole.wins.items()) + deck.witches * sum(whole.exits.values())
+               for state, whole in passes.items()}
+        expected = 1 + _pile_chain_reward({state: whole.exits for state, whole in passes.items()},
+                                          {state: whole.denominator for state, whole in passes.items()}, own, start)
     return SoloOdds(expected, table, 1 - sum(table, Fraction(0)) - never, never, p_reshuffle, states, len(passes) - 1)
+
+
+def _pile_chain_reward(exits: dict[tuple, dict[tuple, int]], denominators: dict[tuple, int], own: dict[tuple, int],
+                       start) -> Fraction:
+    """``x[start]`` where ``x[s] = (own[s] + sum of exits[s][a] * x[a]) / denominators[s]``, exactly.
+
+    That is ``Chain.expected_reward`` on the pile-start chain (``exits`` numerators of the
+    probabilities, ``own`` of the witches a pass draws itself), solved another way because its
+    cycles are dense and its weights large (witch=12: 476 states in one strongly connected
+    component, 18,000-bit answers): components in topological order, single states by
+    substitution, each cyclic component as one integer system solved by python-flint (FLINT's
+    exact solvers in C, where elimination in Python rationals sees its fractions grow).
+    """
+    import flint
+    import networkx as nx
+
+    states = list(exits)
+    index = {state: i for i, state in enumerate(states)}
+    graph = nx.DiGraph()
+    graph.add_nodes_from(range(len(states)))
+    graph.add_edges_from((index[s], index[a]) for s, out in exits.items() for a in out)
+    value: dict[tuple, flint.fmpq] = {}  # flint's rationals: the values have thousands of digits
+    condensed = nx.condensation(graph)
+    for node in reversed(list(nx.topological_sort(condensed))):
+        members = [states[i] for i in sorted(condensed.nodes[node]["members"])]
+        if len(members) == 1 and members[0] not in exits[members[0]]:
+            state = members[0]
+            total = flint.fmpq(own[state]) + sum((n * value[a] for a, n in exits[state].items()), flint.fmpq(0))
+            value[state] = total / denominators[state]
+        else:
+            value.update(_solve_component(members, exits, denominators, own, value))
+    return Fraction(int(value[start].p), int(value[start].q))
+
+
+def _solve_component(members: list, exits, denominators, own, value) -> dict:
+    """The equations of ``_pile_chain_reward`` on one cyclic component, the values beyond it known."""
+    import flint
+
+    inside = {state: k for k, state in enumerate(members)}
+    matrix = flint.fmpz_mat(len(members), len(members))
+    rhs = flint.fmpz_mat(len(members), 1)
+    for k, state in enumerate(members):
+        known = flint.fmpq(own[state]) + sum((n * value[a] for a, n in exits[state].items() if a not in inside),
+                                             flint.fmpq(0))
+        scale = known.q
+        matrix[k, k] = scale * denominators[state]
+        for a, n in exits[state].items():
+            if a in inside:
+                matrix[k, inside[a]] -= scale * n
+        rhs[k, 0] = known.p
+    solution = matrix.solve(rhs)
+    return {state: solution[k, 0] for k, state in enumerate(members)}
 
 
 def _table(deck: SoloDeck, piles: list[dict]) -> tuple[list[Fraction], Fraction]:

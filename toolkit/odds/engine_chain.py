@@ -11,11 +11,19 @@ the chance of each end stays exact; the expected number of turns is then infinit
 ``EngineAnswer.expected_turns`` is None rather than a finite number.
 
 This is exact for any game the engine plays, but the number of states grows fast with the deck and
-the players, so the walk stops at ``max_states`` and says so (``TooManyStates``).
+the players, so the walk stops at ``max_states`` and says so (``TooManyStates``); a chain that a
+few sampled games already show to be far larger is not walked at all (``estimate_states``).
+
+The walk keeps little per state: each key (the engine's compact bytes) is made once and interned to
+an int id, the transitions go into flat arrays (``Transitions``), and the keys are dropped once the
+walk is done. Fields no player reads are left out of the keys (``unread_fields``), which is exact.
 """
 
 from __future__ import annotations
 
+import random
+from array import array
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable
@@ -32,14 +40,16 @@ class TooManyStates(Exception):
     """The chain would be larger than the limit: exact solving is out of reach for this game.
 
     ``estimate``, when given, is what an estimate made before any work said the chain would need
-    (the walk was then not started at all).
+    (the walk was then not started at all); ``basis``, when given, says how it was made.
     """
 
-    def __init__(self, limit: int, estimate: int | None = None):
+    def __init__(self, limit: int, estimate: int | None = None, basis: str | None = None):
         if estimate is None:
             text = f"more than {limit:,} states, the limit"
-        else:
+        elif basis is None:
             text = f"up to {estimate:,} states by an estimate made before solving, over the limit of {limit:,}"
+        else:  # ``basis`` says how the estimate was made
+            text = f"at least about {estimate:,} states by {basis}, over the limit of {limit:,}"
         super().__init__(text)
         self.limit = limit
         self.estimate = estimate
@@ -55,6 +65,121 @@ class EngineAnswer:
     states: int
 
 
+class Transitions(Mapping):
+    """The walked chain, compact: ``{state id: [(weight, successor), ...]}`` as ``Chain`` reads it.
+
+    States are ints, numbered as the walk first meets them (0 is the start); a successor is a state
+    id, or an absorbing key (``("end", seat)``, ``DONE``, ``STALLED``, ``LOOP``). The pairs are kept
+    in flat arrays (8 bytes a successor and a few per state) and made into a list only when asked
+    for, so the walk holds no tuple per transition; the engine's keys are dropped once walked.
+    """
+
+    def __init__(self):
+        self._row = array("q")  # state id -> its row (rows are in the order states were expanded)
+        self._state_of_row = array("q")  # row -> state id
+        self._offsets = array("q", [0])  # row -> where its successors start in _targets / _weights
+        self._targets = array("q")  # a state id, or -1 - k for the absorbing key _ends[k]
+        self._weights: list[int] = []  # the engine's integer weights (a list: any size of int)
+        self._rewards: list[int] = []  # per row: the sum of weight x turns started on the way
+        self._totals: list[int] = []  # per row: the sum of the weights
+        self._ends: list = []
+        self._end_codes: dict = {}
+        self._removed: frozenset[int] = frozenset()
+
+    def __len__(self) -> int:
+        return len(self._row) - len(self._removed)
+
+    def __iter__(self):  # in the order the walk expanded them (as the solver has always been given them)
+        removed = self._removed
+        return (i for i in self._state_of_row if i not in removed)
+
+    def __contains__(self, state) -> bool:
+        return type(state) is int and 0 <= state < len(self._row) and state not in self._removed
+
+    def __getitem__(self, state) -> list[tuple[int, object]]:
+        if state not in self:
+            raise KeyError(state)
+        row = self._row[state]
+        ends, weights, targets = self._ends, self._weights, self._targets
+        return [(weights[k], targets[k] if targets[k] >= 0 else ends[-1 - targets[k]])
+                for k in range(self._offsets[row], self._offsets[row + 1])]
+
+    def turn_reward(self, state: int) -> Fraction:
+        """Turns started, on average, between chance point ``state`` and the next one (or the end).
+
+        Kept as two ints per state and made a Fraction only when asked for (a Fraction per state
+        would cost more time and memory than the rest of the walk's numbers together)."""
+        row = self._row[state]
+        return Fraction(self._rewards[row], self._totals[row])
+
+    @property
+    def turn_rewards(self) -> Mapping[int, Fraction]:
+        """``turn_reward`` as a read-only mapping, state id -> Fraction (made when read)."""
+        return _Rewards(self)
+
+    def without(self, states) -> Transitions:
+        """The same chain with ``states`` made absorbing (they keep their ids, as targets only)."""
+        other = Transitions.__new__(Transitions)
+        other.__dict__.update(self.__dict__)
+        other._removed = self._removed | frozenset(states)
+        return other
+
+    def cannot_end(self) -> set[int]:
+        """The states from which no absorbing key can be reached: they are caught in a closed class of
+        the chain, where play goes on for ever without the engine ever calling the game over."""
+        n, offsets, targets, weights = len(self._row), self._offsets, self._targets, self._weights
+        state_of_row = self._state_of_row
+        reach = bytearray(n)
+        todo = []
+        count = array("q", bytes(8 * (n + 1)))  # then: where each state's predecessors start in ``into``
+        for row in range(n):
+            for k in range(offsets[row], offsets[row + 1]):
+                if weights[k]:
+                    target = targets[k]
+                    if target < 0:
+                        state = state_of_row[row]
+                        if not reach[state]:
+                            reach[state] = 1
+                            todo.append(state)
+                    else:
+                        count[target + 1] += 1
+        for state in range(n):
+            count[state + 1] += count[state]
+        fill = array("q", count)
+        into = array("q", bytes(8 * count[n]))
+        for row in range(n):
+            source = state_of_row[row]
+            for k in range(offsets[row], offsets[row + 1]):
+                target = targets[k]
+                if weights[k] and target >= 0:
+                    into[fill[target]] = source
+                    fill[target] += 1
+        while todo:
+            state = todo.pop()
+            for k in range(count[state], count[state + 1]):
+                source = into[k]
+                if not reach[source]:
+                    reach[source] = 1
+                    todo.append(source)
+        return {state for state in range(n) if not reach[state]}
+
+
+class _Rewards(Mapping):
+    def __init__(self, chain: Transitions):
+        self._chain = chain
+
+    def __getitem__(self, state) -> Fraction:
+        if state not in self._chain:
+            raise KeyError(state)
+        return self._chain.turn_reward(state)
+
+    def __iter__(self):
+        return iter(self._chain)
+
+    def __len__(self) -> int:
+        return len(self._chain)
+
+
 class _Loop(Exception):
     pass
 
@@ -68,13 +193,30 @@ def _advance(state, policies, max_decisions: int = 10_000):
     raise _Loop
 
 
-def build(start, policies, max_states: int = 200_000, done: Callable | None = None, progress=None):
-    """Walk the engine from ``start``; returns (transitions, start key, turn reward per state).
+def unread_fields(policies) -> frozenset[str]:
+    """The state fields no player's policy reads (``policy.ignores``; a policy that does not say
+    reads everything): an engine may leave them out of its keys, and states that differ only there
+    are then one state of the chain. Exact: neither the rules nor any player looks at them."""
+    ignored = [frozenset(getattr(policy, "ignores", ())) for policy in policies]
+    return frozenset.intersection(*ignored) if ignored else frozenset()
 
-    Absorbing keys: ``("end", winner)`` for a won game, ``DONE`` when ``done(state)`` (e.g. "a first
-    palace is complete") holds first, ``STALLED`` for a game the engine ended without a winner and
-    ``LOOP`` for decisions that never reach chance or an end. ``progress(1)`` is called every 1,000
-    states.
+
+def _key_function(policies) -> Callable:
+    ignore = unread_fields(policies)
+    return (lambda state: state.key(ignore)) if ignore else (lambda state: state.key())
+
+
+def build(start, policies, max_states: int = 200_000, done: Callable | None = None, progress=None):
+    """Walk the engine from ``start``; returns (transitions, start, turn reward per state).
+
+    ``transitions`` is a ``Transitions`` mapping (state ids, 0 the start); ``start`` is 0, or the
+    absorbing key reached before any chance point (then ``transitions`` is empty). Absorbing keys:
+    ``("end", winner)`` for a won game, ``DONE`` when ``done(state)`` (e.g. "a first palace is
+    complete") holds first, ``STALLED`` for a game the engine ended without a winner and ``LOOP`` for
+    decisions that never reach chance or an end. ``progress(1)`` is called every 1,000 states.
+
+    Each successor's key is made once and interned to an id; a state waiting on the stack is the
+    engine's own copy (no key or tuple kept beside it), and the keys go once the walk is done.
     """
     def end_key(state):
         if state.winner is not None:
@@ -83,72 +225,129 @@ def build(start, policies, max_states: int = 200_000, done: Callable | None = No
             return DONE
         return STALLED
 
-    def finished(state):
-        return state.is_terminal() or (done is not None and done(state))
-
     def after_decisions(state):
         try:
             state = _advance(state, policies)
         except _Loop:
             return None, LOOP
-        return state, (end_key(state) if finished(state) else None)
+        if state.is_terminal() or (done is not None and done(state)):
+            return state, end_key(state)
+        return state, None
 
-    first, start_key = after_decisions(start.clone())
-    transitions: dict = {}
-    turn_reward: dict = {}
-    if start_key is not None:
-        return transitions, start_key, turn_reward
-    # Each key is kept once (``known`` maps a key to the tuple kept for it) and each state is queued
-    # once: a state's successors refer to the same tuples, so memory grows by one key per state.
-    start_key = first.key()
-    known = {start_key: start_key}
-    todo = [(start_key, first)]
+    key_of = _key_function(policies)
+    chain = Transitions()
+    first, ended = after_decisions(start.clone())
+    if ended is not None:
+        return chain, ended, chain.turn_rewards
+    ids = {key_of(first): 0}
+    row_of, offsets, targets, weights = chain._row, chain._offsets, chain._targets, chain._weights
+    rewards, totals, end_codes = chain._rewards, chain._totals, chain._end_codes
+    row_of.append(0)
+    todo = [(0, first)]
     while todo:
-        key, state = todo.pop()
-        if len(transitions) >= max_states:
-            raise TooManyStates(max_states)
-        if progress and len(transitions) % 1000 == 999:
+        state_id, state = todo.pop()
+        row_of[state_id] = len(rewards)
+        chain._state_of_row.append(state_id)
+        if progress and len(rewards) % 1000 == 999:
             progress(1)
-        pairs, reward, total = [], 0, 0
+        reward = total = 0
+        turns = state.turns
         for outcome, weight in state.chance_outcomes():
             after = state.clone()
             after.apply_action(outcome)
             after, ended = after_decisions(after)
             total += weight
-            if ended is LOOP:
-                pairs.append((weight, LOOP))
-                continue
-            reward += weight * (after.turns - state.turns)
-            if ended is not None:
-                pairs.append((weight, ended))
-                continue
-            following = after.key()
-            kept = known.get(following)
-            if kept is None:
-                kept = known[following] = following
-                todo.append((following, after))
-            pairs.append((weight, kept))
-        transitions[key] = pairs
-        turn_reward[key] = Fraction(reward, total)
-    return transitions, start_key, turn_reward
+            if ended is None:
+                reward += weight * (after.turns - turns)
+                key = key_of(after)
+                target = ids.get(key)
+                if target is None:
+                    target = ids[key] = len(row_of)
+                    if target >= max_states:
+                        raise TooManyStates(max_states)
+                    row_of.append(-1)
+                    todo.append((target, after))
+            else:
+                if ended is not LOOP:
+                    reward += weight * (after.turns - turns)
+                target = end_codes.get(ended)
+                if target is None:
+                    target = end_codes[ended] = -1 - len(chain._ends)
+                    chain._ends.append(ended)
+            targets.append(target)
+            weights.append(weight)
+        offsets.append(len(targets))
+        rewards.append(reward)
+        totals.append(total)
+    return chain, 0, chain.turn_rewards
 
 
-def _cannot_end(transitions: dict) -> set:
-    """The states from which no absorbing key can be reached: they are caught in a closed class of
-    the chain, where play goes on for ever without the engine ever calling the game over."""
-    into: dict = {}
-    for key, pairs in transitions.items():
-        for weight, target in pairs:
-            if weight:
-                into.setdefault(target, []).append(key)
-    ends = {target for target in into if target not in transitions}
-    reach, todo = set(ends), list(ends)
-    while todo:
-        for key in into.get(todo.pop(), ()):
-            if key not in reach:
-                reach.add(key)
-                todo.append(key)
-    return set(transitions) - reach
+ESTIMATE_FROM = 20_000  # a chain this small is walked at once (faster than estimating it); a larger one,
+# only after an estimate says it may fit
+
+
+SAMPLE_WORK = 200_000  # chance points the sampled games may play in all (a few seconds): long games stop it early
+
+
+def estimate_states(start, policies, limit: int, done: Callable | None = None, seed: int = 0,
+                    progress=None) -> tuple[int, int]:
+    """(a lower estimate of the chain's states, games sampled): a few random games decide whether a
+    walk up to ``limit`` states is worth starting.
+
+    The estimator counts collisions (birthday style): of ``m`` games played with the engine's own
+    chance weights, ``c`` pairs meet the same state at their ``d``-th chance point. ``pairs / c``
+    estimates ``1 / sum(p^2)`` of the states at that depth, which is never more than their number
+    (Cauchy-Schwarz), so the largest over all depths is a lower estimate of the whole chain. Games
+    are played until the collisions show the depths are small (every depth met again at least 20
+    times: the walk goes on) or ``pairs`` reach ``20 * limit`` (if some depth then has at most one
+    collision, its states pass ``limit`` unless a chance of about 1 in 10^7 failed), or the games
+    have played ``SAMPLE_WORK`` chance points in all (long games: the estimate so far, still a lower
+    one). Seeded: the same inputs give the same estimate.
+    """
+    rng = random.Random(seed)
+    key_of = _key_function(policies)
+    seen: list[dict] = []  # per depth: key -> how many games met it there
+    pairs_needed = 20 * limit
+    games = work = 0
+    while True:
+        if progress:
+            progress(0)  # no steps of the walk yet: lets a progress bar appear
+        for _ in range(64):
+            games += 1
+            try:
+                state = _advance(start.clone(), policies)
+                depth = 0
+                while not state.is_terminal() and not (done is not None and done(state)):
+                    if depth == len(seen):
+                        seen.append({})
+                    key = key_of(state)
+                    seen[depth][key] = seen[depth].get(key, 0) + 1
+                    depth += 1
+                    work += 1
+                    if depth > 100_000 or work > SAMPLE_WORK:
+                        break
+                    outcomes = state.chance_outcomes()
+                    pick = rng.randrange(sum(weight for _, weight in outcomes))
+                    for outcome, weight in outcomes:
+                        pick -= weight
+                        if pick < 0:
+                            break
+                    state.apply_action(outcome)
+                    state = _advance(state, policies)
+            except _Loop:
+                pass
+        peak, settled = 0, True
+        for counts in seen:
+            met = sum(counts.values())
+            pairs = met * (met - 1) // 2
+            collisions = sum(n * (n - 1) // 2 for n in counts.values())
+            peak = max(peak, pairs // max(collisions, 1))
+            if collisions < 20 and pairs:
+                settled = False
+            if collisions <= 1 and pairs >= pairs_needed:
+                return peak, games
+        if settled or games * (games - 1) // 2 >= pairs_needed or work > SAMPLE_WORK:
+            return peak, games
 
 
 def solve(start, policies, players: int, max_states: int = 200_000, done: Callable | None = None,
@@ -158,14 +357,23 @@ def solve(start, policies, players: int, max_states: int = 200_000, done: Callab
     The expected turns are None whenever the game may never end (``p_never > 0``): a mean over the
     games that do end would not be the expected value, and the game's real expectation is infinite.
     """
-    transitions, start_key, turn_reward = build(start, policies, max_states, done, progress)
+    try:  # a small chain is walked at once; a larger one is estimated first
+        transitions, start_key, turn_reward = build(start, policies, min(max_states, ESTIMATE_FROM), done, progress)
+    except TooManyStates:
+        if max_states <= ESTIMATE_FROM:
+            raise
+        estimate, games = estimate_states(start, policies, max_states, done, progress=progress)
+        if estimate > 2 * max_states:  # far enough over the limit that the estimate's error cannot matter
+            raise TooManyStates(max_states, estimate, f"an estimate from {games:,} sampled games, made before "
+                                                      "walking") from None
+        transitions, start_key, turn_reward = build(start, policies, max_states, done, progress)
     walked = len(transitions)
     if not transitions:  # the game is over (or can never go on) before the first chance point
         ends = {start_key: Fraction(1)}
     else:
-        trapped = _cannot_end(transitions)
-        for key in trapped:  # no end can be reached from here: absorbed, and counted as "never"
-            del transitions[key]
+        trapped = transitions.cannot_end()
+        # no end can be reached from these: absorbed, and counted as "never"
+        transitions = transitions.without(trapped)
         if start_key in trapped:
             ends = {LOOP: Fraction(1)}
         else:

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Callable
 
+from gmpy2 import mpz
+
 from toolkit.catalogue.model import Catalogue
 from toolkit.errors import UserError
 from toolkit.games.registry import make_game, policy_module
@@ -42,6 +44,10 @@ MODEL_OPTIONS = {
     "first-palace": ("policy", "max_states", "games", "seed"),
     "multi": ("players", "policy", "max_states", "games", "seed"),
 }
+# The models answered on a Markov chain, which --export-chain can write out (the others are closed formulas).
+CHAIN_MODELS = ("solo", "first-palace", "multi")
+# Largest chain --export-chain writes: about 500 bytes a state while it is written, 80 in the file.
+EXPORT_MAX_STATES = 4_000_000
 TURN_LIMIT = 1_000  # a simulated game still going after this many turns is stopped (and said to be)
 MAX_WORK = 3_000_000  # turns of all simulated games together, at most (about a minute of play)
 
@@ -55,16 +61,29 @@ class OddsReport:
     chart: dict | None = None  # keyword arguments of plot.bar_chart
     notes: list[str] = field(default_factory=list)
     no_chart: str | None = None  # why there is no chart, when there is none
+    chain: tuple[bytes, int] | None = None  # the exact answer's chain in DRN, and its states (export_chain)
+
+
+def int_text(n: int) -> str:
+    """An integer in decimal, however long: exact answers reach thousands of digits (witch=12: about
+    5,400), past Python's own limit on int-to-str conversion; gmpy2 has none."""
+    return mpz(n).digits()
+
+
+def parse_frac(text: str) -> Fraction:
+    """The fraction ``frac`` wrote ("P/Q" or "N"), however long its digits (see ``int_text``)."""
+    p, _, q = text.partition("/")
+    return Fraction(int(mpz(p)), int(mpz(q or "1")))
 
 
 def frac(value: Fraction) -> str:
-    return f"{value.numerator}/{value.denominator}"
+    return f"{int_text(value.numerator)}/{int_text(value.denominator)}"
 
 
 def both(value: Fraction, digits: int = 6) -> str:
     """A figure as its exact fraction and a decimal."""
     if value.denominator == 1:
-        return str(value.numerator)
+        return int_text(value.numerator)
     return f"{frac(value)} = {float(value):.{digits}f}"
 
 
@@ -79,30 +98,37 @@ def model_of(catalogue: Catalogue, model: str | None) -> str:
 
 def answer(catalogue: Catalogue, model: str | None, *, players: int | None = None, pile: str | None = None,
            policy: str = "default", max_states: int = 100_000, games: int = 20_000, seed: int = 1,
-           progress: Callable[[int], None] | None = None, note: Note | None = None) -> OddsReport:
+           progress: Callable[[int], None] | None = None, note: Note | None = None,
+           export_chain: bool = False) -> OddsReport:
+    """The answer of ``model``; with ``export_chain``, also the chain it was solved on (``OddsReport.chain``),
+    and a one-line error instead of a simulated answer, which has no chain."""
     model = model_of(catalogue, model)
+    if export_chain and model not in CHAIN_MODELS:
+        having = " and ".join(m for m in MODELS[catalogue.game] if m in CHAIN_MODELS)
+        raise UserError(f"--export-chain: the {model} model is answered by a formula, not a chain; "
+                        f"{having} have a chain to export")
     if not 0 <= seed < 2**63:
         raise UserError(f"--seed {seed}: a seed is a whole number from 0 to 2**63-1")
     if catalogue.total == 0 and not (model == "draws" and pile is not None):
         raise UserError(f"{catalogue.source.name}: the deck has no cards (every count is 0): there are no odds "
                         "to give for it")
     if model == "solo":
-        return solo(catalogue, games, seed, progress, note)
+        return solo(catalogue, games, seed, progress, note, export_chain)
     if model == "draws":
         return draws(catalogue, pile)
     if model == "opening":
         return opening(catalogue)
     if model == "first-palace":
-        return first_palace(catalogue, policy, max_states, games, seed, progress, note)
-    return multi(catalogue, players or 2, policy, max_states, games, seed, progress, note)
+        return first_palace(catalogue, policy, max_states, games, seed, progress, note, export_chain)
+    return multi(catalogue, players or 2, policy, max_states, games, seed, progress, note, export_chain)
 
 
 def progress_length(catalogue: Catalogue, model: str | None, max_states: int, games: int) -> int:
-    """How many progress ticks ``answer`` gives at most before any ``note``: levels of two piles
-    (solo), thousands of chance states (first-palace, multi); a note restarts the count."""
+    """How many progress ticks ``answer`` gives at most before any ``note``: pile sizes of the
+    solo sweeps, thousands of chance states (first-palace, multi); a note restarts the count."""
     model = model_of(catalogue, model)
     if model == "solo":
-        return 2 * catalogue.total  # the levels of the first two piles
+        return diamoniak_solo.progress_ticks(diamoniak_solo.SoloDeck.from_catalogue(catalogue))
     if model in ("first-palace", "multi"):
         return max(1, max_states // 1000)
     return 1
@@ -116,6 +142,22 @@ def _head(catalogue: Catalogue, model: str) -> dict:
 def _tell(note: Note | None, text: str, ticks: int) -> None:
     if note is not None:
         note(text, ticks)
+
+
+def _no_chain(why: str) -> UserError:
+    """--export-chain with an answer that would be simulated: there is no chain behind it."""
+    return UserError(f"--export-chain: exact solving is out of reach ({why}), so the answer would be simulated "
+                     "and has no chain to export")
+
+
+def _chain_comments(catalogue: Catalogue, title: str, labels: str) -> list[str]:
+    """The comment lines at the top of an exported chain: what it models and how to check it."""
+    deck = " ".join(f"{card.id}={card.count}" for card in catalogue.cards)
+    return [f"toolkit odds: {catalogue.title['en']}, {title}",
+            f"deck ({catalogue.total} cards): {deck}",
+            'expected turns (what toolkit odds prints) = R{"turns"}=? [F "end"]; '
+            'the chance it never ends = P=? [F "never"]',
+            f"labels: {labels}"]
 
 
 # --- Diamoniak alone --------------------------------------------------------------------------------
@@ -138,16 +180,40 @@ def _p_doomed(deck: diamoniak_solo.SoloDeck) -> Fraction:
     return Fraction(sum(n for _, n in deck.doomed_colours()), deck.castle_total)
 
 
-def solo(catalogue: Catalogue, games: int = 20_000, seed: int = 1, progress=None, note: Note | None = None
-         ) -> OddsReport:
+def solo(catalogue: Catalogue, games: int = 20_000, seed: int = 1, progress=None, note: Note | None = None,
+         export_chain: bool = False) -> OddsReport:
     deck = diamoniak_solo.SoloDeck.from_catalogue(catalogue)
     try:
         odds = diamoniak_solo.solo_odds(deck, progress=progress)
     except engine_chain.TooManyStates as err:
+        if export_chain:
+            raise _no_chain(f"the chain has {err}") from None
         return _solo_simulated(catalogue, deck, err, games, seed, progress, note)
+    report = _solo_exact(catalogue, deck, odds)
+    if export_chain:
+        report.chain = _solo_chain(catalogue, deck)
+    return report
+
+
+def _solo_chain(catalogue: Catalogue, deck: diamoniak_solo.SoloDeck) -> tuple[bytes, int]:
+    """The draw-by-draw chain behind an exact solo answer, in DRN (``drn.solo_drn``), which the solver
+    itself never stores: it is walked here, up to ``EXPORT_MAX_STATES`` states."""
+    from toolkit.odds import drn
+
+    comments = _chain_comments(catalogue, "solo: one draw a step (the turns are 1 + the witches drawn)",
+                               "won and end: the castle is complete; never: it can never be; reshuffle: the "
+                               'pile is empty, the next draw reshuffles (P=? [F "reshuffle" | "never"] is the '
+                               "chance of a reshuffle); a label is only there when some state has it")
+    try:
+        return drn.solo_drn(deck, comments, max_states=EXPORT_MAX_STATES)
+    except drn.ChainTooLarge as err:
+        raise UserError(f"--export-chain: the chain has {err}, the most a file is written for") from None
+
+
+def _solo_exact(catalogue: Catalogue, deck: diamoniak_solo.SoloDeck, odds: diamoniak_solo.SoloOdds) -> OddsReport:
     expected = odds.expected_turns
     method = ("forward passes pile by pile" if not odds.piles else
-              f"forward passes pile by pile, {odds.piles} pile starts chained by the general solver")
+              f"forward passes pile by pile, {odds.piles} pile starts chained and solved exactly")
     data = _head(catalogue, "solo")
     data.update({
         "expected_turns": frac(expected) if expected is not None else None,
@@ -339,7 +405,7 @@ def _static_reason(game) -> str | None:
 
 
 def first_palace(catalogue: Catalogue, policy: str, max_states: int, games: int, seed: int,
-                 progress=None, note: Note | None = None) -> OddsReport:
+                 progress=None, note: Note | None = None, export_chain: bool = False) -> OddsReport:
     seats = [policy_module(catalogue.game).parse(policy)]
     game = make_game(catalogue, 1)
 
@@ -350,6 +416,8 @@ def first_palace(catalogue: Catalogue, policy: str, max_states: int, games: int,
     data["policy"] = seats[0].name
     lines = [f"{catalogue.title['en']}, alone: turns until a first palace is complete ({seats[0].name})"]
     exact, why, limit = _exact_or_why(game, seats, 1, max_states, done, progress)
+    if exact is None and export_chain:
+        raise _no_chain(why)
     if exact is None:
         _tell(note, f"exact odds are out of reach ({why}); simulating up to {games:,} games instead "
                     f"(at most {MAX_WORK:,} turns in all)", games)
@@ -363,8 +431,10 @@ def first_palace(catalogue: Catalogue, policy: str, max_states: int, games: int,
     else:
         data.update({"expected_turns": frac(exact.expected_turns), "expected_turns_float": float(exact.expected_turns)})
         lines.append(f"exact, {exact.states:,} chance states: {both(exact.expected_turns)} turns")
+    chain = _engine_chain(catalogue, game, seats, max_states, done, "alone, until a first palace is complete "
+                          f"({seats[0].name}), one chance point of the rules engine a step") if export_chain else None
     return OddsReport(data, lines, no_chart="the exact first-palace answer has no distribution to draw "
-                                            "(only a simulated one has)")
+                                            "(only a simulated one has)", chain=chain)
 
 
 def _exact_or_why(game, seats, players: int, max_states: int, done, progress):
@@ -376,6 +446,23 @@ def _exact_or_why(game, seats, players: int, max_states: int, done, progress):
         return engine_chain.solve(game.new_initial_state(), seats, players, max_states, done, progress), None, None
     except engine_chain.TooManyStates as err:
         return None, f"the chain has {err}", err.limit
+
+
+def _engine_chain(catalogue: Catalogue, game, seats, max_states: int, done, title: str) -> tuple[bytes, int]:
+    """The chain behind an exact first-palace or multi answer, in DRN: ``engine_chain.build`` walks the
+    engine again (``solve`` keeps no chain), with the same limit, and ``drn.engine_drn`` writes it."""
+    from toolkit.odds import drn
+
+    start = game.new_initial_state()
+    transitions, start_key, turn_reward = engine_chain.build(start, seats, max_states, done)
+    # the turn counter where the chain starts: ``solve`` counts the turns from there
+    first_turns = engine_chain._advance(start.clone(), seats).turns if start_key != engine_chain.LOOP else 0
+    labels = ("win1 .. winN and end: that seat won; "
+              + ("done and end: a first palace is complete; " if done is not None else "")
+              + "stalled and never: nobody can win any more; loop and never: the policies decide for ever; "
+                "never: no end can be reached (a label is only there when some state has it)")
+    return drn.engine_drn(transitions, start_key, turn_reward, first_turns,
+                          _chain_comments(catalogue, title, labels))
 
 
 def _first_palace_simulated(game, seats, done, games: int, seed: int, progress, data: dict, lines: list[str],
@@ -446,7 +533,7 @@ def _simulate_until(game_id: str, game, seats, done, games: int, seed: int, prog
 # --- two or more players ----------------------------------------------------------------------------
 
 def multi(catalogue: Catalogue, players: int, policy: str, max_states: int, games: int, seed: int,
-          progress=None, note: Note | None = None) -> OddsReport:
+          progress=None, note: Note | None = None, export_chain: bool = False) -> OddsReport:
     if not 2 <= players <= 4:
         raise UserError(f"--players {players}: the multi-player model takes 2 to 4 players")
     game = make_game(catalogue, players)
@@ -455,6 +542,8 @@ def multi(catalogue: Catalogue, players: int, policy: str, max_states: int, game
     data.update({"players": players, "policy": seats[0].name})
     lines = [f"{catalogue.title['en']}, {players} players, every seat {seats[0].name}"]
     exact, why, limit = _exact_or_why(game, seats, players, max_states, None, progress)
+    if exact is None and export_chain:
+        raise _no_chain(why)
     if exact is None:
         _tell(note, f"exact odds are out of reach ({why}); simulating up to {games:,} games instead "
                     f"(at most {MAX_WORK:,} turns in all)", games)
@@ -492,4 +581,6 @@ def multi(catalogue: Catalogue, players: int, policy: str, max_states: int, game
         lines.append(f"  seat {seat} wins: {both(p)}")
     if exact.p_never:
         lines.append(f"  the game never ends (no winner): {both(exact.p_never)}")
-    return OddsReport(data, lines, no_chart="the multi model has no distribution to draw")
+    chain = _engine_chain(catalogue, game, seats, max_states, None, f"{players} players, every seat {seats[0].name}, "
+                          "one chance point of the rules engine a step") if export_chain else None
+    return OddsReport(data, lines, no_chart="the multi model has no distribution to draw", chain=chain)

@@ -67,7 +67,9 @@ def _answer(catalogue: Catalogue, model: str, progress=None) -> dict:
 
 
 def _f(text: str) -> Fraction:
-    return Fraction(text)
+    from toolkit.odds.report import parse_frac  # thousands of digits at witch=12: past int()'s limit
+
+    return parse_frac(text)
 
 
 NAMES = {

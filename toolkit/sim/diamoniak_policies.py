@@ -18,6 +18,7 @@ class UntilWitch:
     """Never stop by choice: draw until a witch ends the turn (the solo model's player)."""
 
     name = "until-witch"
+    ignores = frozenset({"drawn_this_turn", "last_built"})  # state fields this rule never reads
 
     def wants_more(self, state) -> bool:
         return True
@@ -28,6 +29,7 @@ class StopAfter:
     """Stop once k cards were drawn this turn."""
 
     k: int
+    ignores = frozenset({"last_built"})
 
     @property
     def name(self) -> str:
@@ -42,6 +44,7 @@ class StopAtRisk:
     """Stop when a witch now would take more than h cards (a held fairy means nothing is at risk)."""
 
     h: int
+    ignores = frozenset({"drawn_this_turn", "last_built"})
 
     @property
     def name(self) -> str:
@@ -58,6 +61,7 @@ class StopAtOdds:
     """Stop when the next card is a witch with a chance of p percent or more."""
 
     p: int
+    ignores = frozenset({"drawn_this_turn", "last_built"})
 
     @property
     def name(self) -> str:
@@ -72,6 +76,7 @@ class StopOnCastle:
     """Stop right after a castle card of one's own colour."""
 
     name = "stop-on-castle"
+    ignores = frozenset({"drawn_this_turn"})
 
     def wants_more(self, state) -> bool:
         return not state.last_built
@@ -159,6 +164,13 @@ class DiamoniakPolicy:
         return f"{self.draw.name},{self.witch.name},{self.buy.name}"
 
     deterministic = True  # every rule decides from the state alone
+
+    @property
+    def ignores(self) -> frozenset[str]:
+        """The state fields this player never reads, so the exact walk may leave them out of its keys
+        (``engine_chain.unread_fields``). Only the draw rules read any (``drawn_this_turn``,
+        ``last_built``); a draw rule that does not say reads everything."""
+        return getattr(self.draw, "ignores", frozenset())
 
     def act(self, state) -> tuple:
         if state.phase == "turn":

@@ -1,0 +1,118 @@
+"""Solo Diamoniak's exact solver as the deck grows: today's code against an earlier revision, side by side.
+
+For each point (witches, or any deck option below), ``solo_odds`` of the working tree and of
+``--old`` (a git revision, default HEAD: ``git show REV:toolkit/odds/diamoniak_solo.py``, loaded as
+a module without touching the work tree or git state) each run in a fresh subprocess, one after
+the other, with the state budget lifted. Printed per point: wall-clock seconds, peak resident memory
+(MB), states gone through and pile starts of each, the ratio old / new, and whether the two give the
+same fractions (expected turns, the whole distribution, its tail, the reshuffle chance). Storm (if
+stormpy is installed) solves the same model in floating point (benchmarks/diamoniak_solo.prism via
+bench_odds.py's helpers) with --storm
+(then the MB column is not the solver's: a child's peak includes the parent it was forked from,
+which then holds Storm).
+
+    python benchmarks/bench_solo_scale.py [--witches 7 9 10 11 12] [--old-up-to 11] [--storm]
+        [--diamonds N] [--fairies N] [--castles N] [--size N] [--takes N] [--old REV]
+
+Old runs above --old-up-to witches are skipped (today's HEAD needs 453 s at witch=12).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+CHILD = r"""
+import dataclasses, hashlib, json, resource, subprocess, sys, time, types
+sys.set_int_max_str_digits(0)
+from toolkit.catalogue import load
+spec = json.loads(sys.argv[1])
+if spec["old"]:
+    source = subprocess.run(["git", "-C", spec["root"], "show", spec["old"] + ":toolkit/odds/diamoniak_solo.py"],
+                            capture_output=True, text=True, check=True).stdout
+    solo = types.ModuleType("old_diamoniak_solo")
+    solo.__dict__["__name__"] = "old_diamoniak_solo"
+    sys.modules["old_diamoniak_solo"] = solo  # dataclasses look their module up
+    exec(compile(source, "old_diamoniak_solo.py", "exec"), solo.__dict__)
+else:
+    from toolkit.odds import diamoniak_solo as solo
+catalogue = load("diamoniak", overrides=spec["overrides"], require_art=False)
+deck = dataclasses.replace(solo.SoloDeck.from_catalogue(catalogue), **spec["rules"])
+began = time.perf_counter()
+odds = solo.solo_odds(deck, max_states=10**12)
+elapsed = time.perf_counter() - began
+digest = hashlib.sha256(repr((odds.expected_turns, odds.p, odds.tail, odds.never, odds.p_reshuffle)).encode()).hexdigest()
+print(json.dumps({"seconds": elapsed, "mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "states": odds.states, "piles": odds.piles, "turns": len(odds.p), "digest": digest,
+                  "bits": odds.expected_turns.denominator.bit_length() if odds.expected_turns else None,
+                  "expected": float(odds.expected_turns) if odds.expected_turns else None}))
+"""
+
+
+def run(old: str | None, overrides: list[str], rules: dict) -> dict:
+    spec = json.dumps({"old": old, "root": str(ROOT), "overrides": overrides, "rules": rules})
+    done = subprocess.run([sys.executable, "-c", CHILD, spec], capture_output=True, text=True, cwd=ROOT)
+    if done.returncode:
+        raise SystemExit(done.stderr)
+    return json.loads(done.stdout)
+
+
+def storm_float(overrides: list[str], rules: dict) -> float | None:
+    """Seconds Storm takes to build and check the PRISM model in floating point (None: no stormpy)."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    import bench_odds
+
+    if bench_odds.stormpy is None:
+        return None
+    import dataclasses
+
+    from toolkit.catalogue import load
+    from toolkit.odds.diamoniak_solo import SoloDeck
+
+    deck = dataclasses.replace(SoloDeck.from_catalogue(load("diamoniak", overrides=overrides, require_art=False)),
+                               **rules)
+    program = bench_odds.prism_program(bench_odds.prism_constants(deck))
+    _, seconds = bench_odds.best_of(1, lambda: bench_odds.storm_check(program, float))
+    return seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--witches", type=int, nargs="+", default=[7, 9, 10, 11, 12])
+    parser.add_argument("--old", default="HEAD", help="the git revision to compare with (default HEAD)")
+    parser.add_argument("--old-up-to", type=int, default=11, help="skip the old code above this many witches")
+    parser.add_argument("--storm", action="store_true", help="also time Storm in floating point")
+    parser.add_argument("--diamonds", type=int)
+    parser.add_argument("--fairies", type=int)
+    parser.add_argument("--castles", type=int, help="castle cards of each colour")
+    parser.add_argument("--size", type=int)
+    parser.add_argument("--takes", type=int)
+    args = parser.parse_args()
+    base = [f"{card}={n}" for card, n in (("diamond", args.diamonds), ("fairy", args.fairies)) if n is not None]
+    if args.castles is not None:
+        base += [f"castle-{colour}={args.castles}" for colour in ("red", "blue", "green", "yellow")]
+    rules = {key: n for key, n in (("size", args.size), ("takes", args.takes)) if n is not None}
+    print("witch | states | pile starts | denominator bits | new s | new MB | old s | old MB | old/new | same "
+          "fractions | Storm float s")
+    for witches in args.witches:
+        overrides = base + [f"witch={witches}"]
+        new = run(None, overrides, rules)
+        old = run(args.old, overrides, rules) if witches <= args.old_up_to else None
+        storm = storm_float(overrides, rules) if args.storm else None
+        cells = [witches, f"{new['states']:,}", new["piles"], new["bits"], f"{new['seconds']:.2f}", f"{new['mb']:.0f}"]
+        if old:
+            cells += [f"{old['seconds']:.2f}", f"{old['mb']:.0f}", f"{old['seconds'] / new['seconds']:.1f}x",
+                      "yes" if old["digest"] == new["digest"] else "NO"]
+        else:
+            cells += ["-", "-", "-", "-"]
+        cells.append("-" if storm is None else f"{storm:.2f} ({storm / new['seconds']:.2f}x ours)")
+        print(" | ".join(str(cell) for cell in cells), flush=True)
+
+
+if __name__ == "__main__":
+    main()

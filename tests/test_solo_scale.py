@@ -1,0 +1,90 @@
+"""Solo Diamoniak at scale: the vectorised passes and the flint pile-start solve against the slow paths.
+
+``solo_passes.pile_passes`` (numpy, many piles at once) is held to ``epoch_pass`` (the Python dict
+loop, one pile) fraction for fraction, and ``solo_odds`` as a whole
+to the backward walk ``solve`` (memoised recursion, or the general ``Chain`` on the draw-by-draw
+chain when it is cyclic), on many small random decks.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from toolkit.odds import diamoniak_solo, solo_passes
+from toolkit.odds.chain import Chain
+from toolkit.odds.diamoniak_solo import SoloDeck
+
+
+@st.composite
+def decks(draw, most: int = 11):
+    size = draw(st.integers(1, 3))
+    counts = draw(st.lists(st.integers(0, 4), min_size=1, max_size=3))
+    deck = SoloDeck(castles=tuple((f"c{i}", n) for i, n in enumerate(counts) if n),
+                    diamonds=draw(st.integers(0, 3)), witches=draw(st.integers(0, 3)),
+                    fairies=draw(st.integers(0, 2)), size=size, takes=draw(st.integers(1, 3)))
+    if deck.total > most:
+        deck = SoloDeck(deck.castles, min(deck.diamonds, 1), min(deck.witches, 2), min(deck.fairies, 1),
+                        size, deck.takes)
+    return deck
+
+
+def _pile_starts(deck: SoloDeck) -> list:
+    """Every state that starts a pile, found with the reference pass."""
+    seen, todo = {}, [deck.start()]
+    while todo:
+        state = todo.pop()
+        if state not in seen:
+            seen[state] = diamoniak_solo.epoch_pass(deck, {state: Fraction(1)})
+            todo.extend(seen[state].exits)
+    return list(seen)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(decks())
+def test_the_vectorised_passes_are_the_reference_passes(deck):
+    starts = _pile_starts(deck)
+    separate = solo_passes.pile_passes(deck, [{state: Fraction(1)} for state in starts])
+    for state, epoch in zip(starts, separate):
+        reference = diamoniak_solo.epoch_pass(deck, {state: Fraction(1)})
+        assert (epoch.wins, epoch.doomed, epoch.exits) == (reference.wins, reference.doomed, reference.exits)
+        assert epoch.states <= reference.states  # fewer: a pile whose witches fairies cover ends at once
+    # one group of weighted starts pushed together: the masses add up as in the reference
+    group = {state: Fraction(k + 1, len(starts) + 3) for k, state in enumerate(starts)}
+    together, = solo_passes.pile_passes(deck, [group])
+    reference = diamoniak_solo.epoch_pass(deck, group)
+    assert (together.wins, together.doomed, together.exits) == (reference.wins, reference.doomed, reference.exits)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(decks(most=9))
+def test_solo_odds_equals_the_backward_walk(deck):
+    odds = diamoniak_solo.solo_odds(deck)
+    backward = diamoniak_solo.solve(deck)
+    assert odds.expected_turns == backward.expected_turns
+    assert odds.p_reshuffle == backward.p_reshuffle and odds.never == backward.p_never
+    assert sum(odds.p, Fraction(0)) + odds.tail + odds.never == 1 and odds.tail >= 0
+    if odds.expected_turns is not None and not odds.tail:
+        assert sum(t * q for t, q in enumerate(odds.p)) == odds.expected_turns
+
+
+def test_the_flint_pile_chain_solve_is_the_general_solvers(tmp_path):
+    """A cyclic pile-start chain: the component solve gives Chain.expected_reward's fraction."""
+    deck = SoloDeck(castles=(("red", 4), ("blue", 3)), diamonds=4, witches=4, fairies=1, size=3, takes=3)
+    passes = {state: diamoniak_solo.epoch_pass(deck, {state: Fraction(1)}) for state in _pile_starts(deck)}
+    own = {state: sum((k * q for k, q in r.wins.items()), Fraction(0)) + deck.witches * sum(r.exits.values(), Fraction(0))
+           for state, r in passes.items()}
+    transitions = {}
+    for state, r in passes.items():
+        ended = 1 - sum(r.exits.values(), Fraction(0))
+        transitions[state] = [(q, after) for after, q in r.exits.items()] + ([(ended, "won")] if ended else [])
+    chain = Chain(transitions)
+    assert max(len(members) for members in chain._members) > 10  # a real cycle, not substitution alone
+    denominators = {s: math.lcm(*(q.denominator for q in [*r.exits.values(), *r.wins.values()])) for s, r in passes.items()}
+    whole = {s: {a: int(q * denominators[s]) for a, q in r.exits.items()} for s, r in passes.items()}
+    ours = diamoniak_solo._pile_chain_reward(whole, denominators, {s: int(v * denominators[s]) for s, v in own.items()},
+                                             deck.start())
+    assert ours == chain.expected_reward(deck.start(), own.__getitem__)

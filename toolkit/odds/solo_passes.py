@@ -1,0 +1,303 @@
+"""Many solo piles at once, vectorised: the forward passes of ``diamoniak_solo`` over numpy arrays.
+
+``diamoniak_solo.epoch_pass`` pushes one pile's exact masses draw by draw in a Python dict loop.
+The pile-start chain needs one pass per state that starts a pile (about 700 at witch=12, 14
+million states in all), so here every pass of a round runs in one sweep over the pile sizes: a
+state after the colour is fixed is one int64 (its pass, its colour's totals and the seven counts),
+a level's states are arrays, the four draws are array operations and equal states are merged by a
+sort. A state whose held fairies or junk cover every witch left in its pile loses no own card any
+more, so its pile is finished in one step (``_settle``). Masses stay exact
+Python integers (numpy object arrays: a pass's masses are whole numbers
+over ``n!/(n-k)!``, a few hundred bits, and objects cost less than enough 31-bit primes to hold
+them). The draws themselves are those of ``diamoniak_solo.moves``: states before the colour is
+fixed (only the first pile has them, a few thousand) go through ``moves`` itself, and the tests
+hold this module to ``epoch_pass`` and to the backward walk ``solve``.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from toolkit.odds.engine_chain import TooManyStates
+
+# the fields of a fixed-colour state, in key order (most significant first): the pass it belongs to,
+# its colour's (own, junk) totals, then pile (o, j, w, f) and hand (c, h, fh), as in diamoniak_solo
+_FIELDS = ("src", "colour", "o", "j", "w", "f", "c", "h", "fh")
+
+
+class _Layout:
+    """How the fields of a fixed-colour state pack into one int64 key."""
+
+    def __init__(self, deck, colours: list[tuple[int, int]], sources: int):
+        most_own = max((own for own, _ in colours), default=0)
+        most_junk = max((junk for _, junk in colours), default=0)
+        top = {"src": sources, "colour": len(colours), "o": most_own, "j": most_junk, "w": deck.witches,
+               "f": deck.fairies, "c": deck.size, "h": most_junk, "fh": deck.fairies}
+        self.shift: dict[str, int] = {}
+        at = 0
+        for name in reversed(_FIELDS):
+            self.shift[name] = at
+            at += max(int(top[name]).bit_length(), 1)
+        if at > 63:
+            raise OverflowError("a solo state does not fit in 64 bits")
+        self.shifts = [self.shift[name] for name in _FIELDS]
+        self.mask = {name: (1 << max(int(top[name]).bit_length(), 1)) - 1 for name in _FIELDS}
+        self.unit = {name: np.int64(1 << self.shift[name]) for name in _FIELDS}
+
+    def field(self, keys: np.ndarray, name: str) -> np.ndarray:
+        return (keys >> self.shift[name]) & self.mask[name]
+
+    def pack(self, *values: int) -> int:
+        """The key of a state given as its fields in ``_FIELDS`` order."""
+        key = 0
+        for value, shift in zip(values, self.shifts):
+            key |= value << shift
+        return key
+
+
+@dataclass
+class WholePass:
+    """``diamoniak_solo.Epoch`` in whole numbers: every figure is a numerator over ``denominator``."""
+
+    denominator: int
+    wins: dict[int, int]  # witches drawn in this pile before the castle is complete -> numerator
+    doomed: int
+    exits: dict[tuple, int]  # a state whose pile is empty -> numerator
+    states: int
+
+
+def whole_passes(deck, groups: list[dict], progress=None, limit: int | None = None) -> list[WholePass]:
+    """One pass per group of start states (``{state: mass}``), as ``epoch_pass`` gives for each.
+
+    A group's states are pushed together (their masses add up); different groups never mix. Past
+    ``limit`` states (summed over the groups, counted as ``epoch_pass`` counts them) it raises
+    ``TooManyStates``.
+    """
+    from toolkit.odds import diamoniak_solo as solo
+
+    witches, fairies, takes, size_to_win = deck.witches, deck.fairies, deck.takes, deck.size
+    colours = sorted({(n, deck.diamonds + deck.castle_total - n) for _, n in deck.castles if n >= deck.size})
+    colour_of = {pair: i for i, pair in enumerate(colours)}
+    layout = _Layout(deck, colours, len(groups))
+    field, unit = layout.field, layout.unit
+
+    # start masses as integers: group g's mass at pile size n is its probability * den[g] * top! / n!
+    top = max((solo.drawn_from(deck, s)[0] for group in groups for s in group), default=0)
+    dens = [math.lcm(*(Fraction(m).denominator for m in group.values())) for group in groups]
+    pre: dict[int, dict] = {}  # pile size -> {(group, pre state): mass}
+    fixed: dict[int, dict[int, int]] = {}  # pile size -> {key: mass}
+    for g, group in enumerate(groups):
+        for state, mass in group.items():
+            size = solo.drawn_from(deck, state)[0]
+            numerator = int(Fraction(mass) * dens[g]) * math.perm(top, top - size)
+            if state[0] == "pre":
+                pre.setdefault(size, {})[g, state] = numerator
+                continue
+            O, J, o, j, w, f, c, h, fh = state
+            if o + j + w + f == 0:
+                o, j, w, f = O - c, J - h, witches, fairies - fh
+            key = layout.pack(g, colour_of[O, J], o, j, w, f, c, h, fh)
+            level = fixed.setdefault(size, {})
+            level[key] = level.get(key, 0) + numerator
+
+    wins: dict[tuple[int, int, int], int] = {}  # (group, witches drawn, pile size after) -> numerator
+    doomed: dict[tuple[int, int], int] = {}
+    exits: tuple[list, list] = ([], [])  # settled states' exits (keys, masses at pile size 0)
+    seen = [0] * len(groups)
+    keys = np.zeros(0, dtype=np.int64)
+    masses = np.zeros(0, dtype=object)
+    for size in range(top, 0, -1):
+        if progress:
+            progress(1)
+        below_pre: dict = pre.setdefault(size - 1, {})
+        from_pre: dict[int, int] = fixed.pop(size, {})
+        for (g, state), mass in pre.pop(size, {}).items():  # before the colour is fixed: the rules' moves
+            seen[g] += 1
+            drawn = witches - state[2]
+            for weight, after, _ in solo.moves(deck, state):
+                if after is solo.WON:
+                    wins[g, drawn, size - 1] = wins.get((g, drawn, size - 1), 0) + mass * weight
+                elif after is solo.DOOMED:
+                    doomed[g, size - 1] = doomed.get((g, size - 1), 0) + mass * weight
+                elif after[0] == "pre":
+                    below_pre[g, after] = below_pre.get((g, after), 0) + mass * weight
+                else:
+                    O, J, o, j, w, f, c, h, fh = after
+                    key = layout.pack(g, colour_of[O, J], o, j, w, f, c, h, fh)
+                    level = fixed.setdefault(size - 1, {})
+                    level[key] = level.get(key, 0) + mass * weight
+        if from_pre:
+            keys, masses = _merge([keys, np.fromiter(from_pre, dtype=np.int64, count=len(from_pre))],
+                                  [masses, np.array(list(from_pre.values()), dtype=object)])
+        if not len(keys):
+            continue
+        src = field(keys, "src")
+        counted = np.bincount(src, minlength=len(groups))
+        for g in np.flatnonzero(counted):
+            seen[g] += int(counted[g])
+        if limit is not None and sum(seen) > limit:
+            raise TooManyStates(limit)
+        o, j, w, f = (field(keys, name) for name in ("o", "j", "w", "f"))
+        c, h, fh = (field(keys, name) for name in ("c", "h", "fh"))
+        settled = (fh >= w) | (h >= takes * w)
+        if settled.any():  # the rest of this pile is known in one step: no card can be lost any more
+            _settle(layout, keys[settled], masses[settled], size, size_to_win - c[settled], witches, takes, wins,
+                    exits)
+            keep = ~settled
+            keys, masses, src = keys[keep], masses[keep], src[keep]
+            o, j, w, f, c, h, fh = (array[keep] for array in (o, j, w, f, c, h, fh))
+        weight = {name: count.astype(object) for name, count in (("o", o), ("j", j), ("w", w), ("f", f))}
+        out_keys, out_masses = [], []
+        # own card: the castle grows, or is complete
+        has = o > 0
+        done = has & (c + 1 >= size_to_win)
+        if done.any():
+            drawn = witches - w[done]
+            tally = src[done] * (witches + 1) + drawn
+            for t, total in _sums(tally, masses[done] * weight["o"][done]):
+                g, d = divmod(int(t), witches + 1)
+                wins[g, d, size - 1] = wins.get((g, d, size - 1), 0) + total
+        grow = has & ~done
+        out_keys.append(keys[grow] - unit["o"] + unit["c"])
+        out_masses.append(masses[grow] * weight["o"][grow])
+        for pile_field, hand_field in (("j", "h"), ("f", "fh")):  # junk, fairy: into the hand
+            has = (j if pile_field == "j" else f) > 0
+            out_keys.append(keys[has] - unit[pile_field] + unit[hand_field])
+            out_masses.append(masses[has] * weight[pile_field][has])
+        # witch: a held fairy is spent, or min(takes, held) cards go, junk first
+        spend = (w > 0) & (fh > 0)
+        out_keys.append(keys[spend] - unit["w"] - unit["fh"])
+        out_masses.append(masses[spend] * weight["w"][spend])
+        take = (w > 0) & (fh == 0)
+        lost_junk = np.minimum(h[take], takes)
+        lost_own = np.minimum(c[take], takes - lost_junk)
+        out_keys.append(keys[take] - unit["w"] - lost_junk * unit["h"] - lost_own * unit["c"])
+        out_masses.append(masses[take] * weight["w"][take])
+        keys, masses = _merge(out_keys, out_masses)
+    last = fixed.pop(0, {})  # a first castle card drawn as the pile's last card
+    keys, masses = _merge([keys, np.fromiter(last, dtype=np.int64, count=len(last)), *exits[0]],
+                          [masses, np.array(list(last.values()), dtype=object), *exits[1]])
+
+    results = [WholePass(dens[g] * math.factorial(top), {}, 0, {}, seen[g]) for g in range(len(groups))]
+    for (g, drawn, size), numerator in wins.items():  # over den * top! / size!: to den * top!
+        by_witches = results[g].wins
+        by_witches[drawn] = by_witches.get(drawn, 0) + numerator * math.factorial(size)
+    for (g, size), numerator in doomed.items():
+        results[g].doomed += numerator * math.factorial(size)
+    for (g, state), numerator in pre.pop(0, {}).items():
+        results[g].exits[state] = numerator
+    for key, numerator in zip(keys.tolist(), masses.tolist()):
+        g = (key >> layout.shift["src"]) & layout.mask["src"]
+        own, junk = colours[(key >> layout.shift["colour"]) & layout.mask["colour"]]
+        hand = [(key >> layout.shift[name]) & layout.mask[name] for name in ("c", "h", "fh")]
+        results[g].exits[(own, junk, 0, 0, 0, 0, *hand)] = numerator
+    return results
+
+
+def pile_passes(deck, groups: list[dict], progress=None, limit: int | None = None) -> list:
+    """``whole_passes`` as ``diamoniak_solo.Epoch``s, the reference pass's own fractions."""
+    from toolkit.odds.diamoniak_solo import Epoch
+
+    def share(numerator: int, whole: WholePass) -> Fraction:
+        return Fraction(numerator, whole.denominator)
+
+    return [Epoch(wins={k: share(n, r) for k, n in sorted(r.wins.items())}, doomed=share(r.doomed, r),
+                  exits={state: share(n, r) for state, n in r.exits.items()}, states=r.states)
+            for r in whole_passes(deck, groups, progress, limit)]
+
+
+def _settle(layout: _Layout, keys: np.ndarray, masses: np.ndarray, size: int, needed: np.ndarray, witches: int,
+            takes: int, wins: dict, exits: tuple[list, list]) -> None:
+    """Finish the pile of states that can lose no own card any more, in one step.
+
+    Those are the states whose held fairies cover every witch left in the pile (``fh >= w``) or
+    whose held junk does (``h >= takes * w``). Every own, junk and fairy card left joins the hand,
+    so the castle is complete in this pile if the own cards left suffice (``o >= needed``), and
+    then the witches drawn before it are those of the ``w`` left that come before the
+    ``needed``-th own card, k of them in ``C(needed-1+k, k) C(o-needed+w-k, w-k)`` of the
+    ``C(o+w, w)`` orders (a negative hypergeometric law). Else the pile ends with the hand
+    ``(c + o, h + j - takes * (w - s), fh + f - s)``, ``s`` the fairies spent, counted over the
+    orders of the witches and fairies left (``_spent``). Masses at pile size ``size`` are over
+    ``top!/size!``, so an outcome's mass at size 0 is the mass times ``size!`` times its chance.
+    """
+    field, unit = layout.field, layout.unit
+    o, j, w, f, fh = (field(keys, name) for name in ("o", "j", "w", "f", "fh"))
+    whole = masses * math.factorial(size)
+    short = o < needed
+    if short.any():
+        keys_short, whole_short, w_short, f_short, fh_short = keys[short], whole[short], w[short], f[short], fh[short]
+        # every card left joins the hand, every witch goes: then the fairies spent decide the rest
+        base = (keys_short + (unit["c"] - unit["o"]) * o[short] + (unit["h"] - unit["j"]) * j[short]
+                + (unit["fh"] - unit["f"]) * f_short - unit["w"] * w_short - takes * unit["h"] * w_short)
+        most_f, most_fh = int(f_short.max()) + 1, int(fh_short.max()) + 1
+        kind = (w_short * most_f + f_short) * most_fh + fh_short
+        order = np.argsort(kind, kind="stable")
+        kind, base, whole_short = kind[order], base[order], whole_short[order]
+        kinds, first = np.unique(kind, return_index=True)
+        for t, at, end in zip(kinds.tolist(), first.tolist(), [*first[1:].tolist(), len(kind)]):
+            rest, held = divmod(t, most_fh)
+            left, fairies = divmod(rest, most_f)
+            orders = math.comb(left + fairies, left)
+            for spent, ways in _spent(left, fairies, held).items():
+                exits[0].append(base[at:end] + spent * (takes * unit["h"] - unit["fh"]))
+                exits[1].append(whole_short[at:end] * ways // orders)
+    win = ~short
+    if not win.any():
+        return
+    # k of the w witches left come before the castle: for each k at once over the states (exact integers)
+    src, o, w, needed, whole = field(keys[win], "src"), o[win], w[win], needed[win], whole[win]
+    choose = _binomials(int((o + w).max()))
+    orders = choose[o + w, w]
+    for k in range(int(w.max()) + 1):
+        can = w >= k
+        ways = choose[needed[can] - 1 + k, k] * choose[o[can] - needed[can] + w[can] - k, w[can] - k]
+        for t, total in _sums(src[can] * (witches + 1) + witches - w[can] + k, whole[can] * ways // orders[can]):
+            if total:
+                key = (*divmod(t, witches + 1), 0)
+                wins[key] = wins.get(key, 0) + total
+
+
+@functools.lru_cache(maxsize=4)
+def _binomials(most: int) -> np.ndarray:
+    """``C(n, k)`` for ``0 <= n, k <= most`` as Python integers (0 where ``k > n``)."""
+    return np.array([[math.comb(n, k) for k in range(most + 1)] for n in range(most + 1)], dtype=object)
+
+
+@functools.lru_cache(maxsize=None)
+def _spent(witches: int, fairies: int, held: int) -> dict[int, int]:
+    """Over the orders of ``witches`` witches and ``fairies`` fairies (``held`` fairies in hand at
+    first): how many orders spend each number of fairies (a witch spends one if one is held)."""
+    if not witches:
+        return {0: 1}
+    out: dict[int, int] = {}
+    for spent, ways in _spent(witches - 1, fairies, held - 1 if held else 0).items():  # a witch comes first
+        spent += 1 if held else 0
+        out[spent] = out.get(spent, 0) + ways
+    if fairies:
+        for spent, ways in _spent(witches, fairies - 1, held + 1).items():
+            out[spent] = out.get(spent, 0) + ways
+    return out
+
+
+def _merge(keys: list[np.ndarray], masses: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The states of several arrays with equal keys merged (masses added), sorted by key."""
+    keys, masses = np.concatenate(keys), np.concatenate(masses)
+    if not len(keys):
+        return keys, masses
+    order = np.argsort(keys, kind="stable")
+    keys, masses = keys[order], masses[order]
+    first = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+    return keys[first], np.add.reduceat(masses, first)
+
+
+def _sums(keys: np.ndarray, values: np.ndarray):
+    """(key, sum of its values) for each distinct key."""
+    order = np.argsort(keys, kind="stable")
+    keys, values = keys[order], values[order]
+    first = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+    return zip(keys[first].tolist(), np.add.reduceat(values, first).tolist())
