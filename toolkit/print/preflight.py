@@ -223,6 +223,26 @@ def _check_dpi(result: PreflightResult, service: Target, pictures: list[Picture]
 
 # --- pixel sizes -----------------------------------------------------------------------------------
 
+def _json_objects(folder: Path):
+    """Every JSON object (at any depth) of the JSON files in ``folder``; an unreadable file is
+    skipped (the checks that need it say so)."""
+    def visit(node):
+        if isinstance(node, dict):
+            yield node
+            for value in node.values():
+                yield from visit(value)
+        elif isinstance(node, list):
+            for value in node:
+                yield from visit(value)
+
+    for file in _files(folder, (".json",)):
+        try:
+            found = list(visit(json.loads(file.read_text(encoding="utf-8-sig"))))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+            continue
+        yield from found
+
+
 def _declared_tokens(folder: Path) -> set[str] | None:
     """The names of the images a manifest beside them calls tokens, or None when there is no
     manifest: a ``manifest.csv`` with a ``side`` or ``kind`` column (token, or face, back...), a JSON
@@ -240,28 +260,15 @@ def _declared_tokens(folder: Path) -> set[str] | None:
             found = True
             tokens |= {Path(row.get("file") or "").name for row in rows if (row.get(column) or "").strip() == "token"}
 
-    def visit(node) -> None:
-        nonlocal found
-        if isinstance(node, dict):
-            if isinstance(node.get("file"), str) and isinstance(node.get("kind"), str):
-                found = True
-                if node["kind"] == "token":
-                    tokens.add(Path(node["file"]).name)
-            if node.get("Name") == "Custom_Tile" and isinstance(node.get("CustomImage"), dict):
-                found = True
-                url = str(node["CustomImage"].get("ImageURL") or "")
-                tokens.add(Path(unquote(urlparse(url).path)).name)
-            for value in node.values():
-                visit(value)
-        elif isinstance(node, list):
-            for value in node:
-                visit(value)
-
-    for file in _files(folder, (".json",)):
-        try:
-            visit(json.loads(file.read_text(encoding="utf-8-sig")))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError):
-            continue
+    for node in _json_objects(folder):
+        if isinstance(node.get("file"), str) and isinstance(node.get("kind"), str):
+            found = True
+            if node["kind"] == "token":
+                tokens.add(Path(node["file"]).name)
+        if node.get("Name") == "Custom_Tile" and isinstance(node.get("CustomImage"), dict):
+            found = True
+            url = str(node["CustomImage"].get("ImageURL") or "")
+            tokens.add(Path(unquote(urlparse(url).path)).name)
     return tokens if found else None
 
 
@@ -1486,23 +1493,10 @@ def _declared_grids(folder: Path) -> dict[str, tuple[int, int]]:
     """Grids a JSON file beside the sheets gives, as a Screentop user types them into its editor:
     any object with a file name and columns and rows."""
     grids = {}
-
-    def visit(node) -> None:
-        if isinstance(node, dict):
-            file, cols, rows = node.get("file"), node.get("columns"), node.get("rows")
-            if isinstance(file, str) and isinstance(cols, int) and isinstance(rows, int) and cols > 0 and rows > 0:
-                grids[Path(file).name] = (cols, rows)
-            for value in node.values():
-                visit(value)
-        elif isinstance(node, list):
-            for value in node:
-                visit(value)
-
-    for file in _files(folder, (".json",)):
-        try:
-            visit(json.loads(file.read_text(encoding="utf-8-sig")))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError):
-            continue
+    for node in _json_objects(folder):
+        file, cols, rows = node.get("file"), node.get("columns"), node.get("rows")
+        if isinstance(file, str) and isinstance(cols, int) and isinstance(rows, int) and cols > 0 and rows > 0:
+            grids[Path(file).name] = (cols, rows)
     return grids
 
 
