@@ -31,7 +31,6 @@ from pathlib import Path
 
 import fontpkg_pt_sans
 import fontpkg_pt_serif
-import numpy as np
 from PIL import Image, ImageDraw, ImageFont, ImageStat
 
 from toolkit.cards import art
@@ -414,6 +413,8 @@ def _extend_edges(image: Image.Image, box: tuple[float, float, float, float]):
     pad = math.ceil(max(0.0, -box[0], -box[1], box[2] - image.width, box[3] - image.height) - 1e-6)
     if not pad:
         return image, box
+    import numpy as np  # only for art inside a safe zone: the other cards start without it
+
     pixels = np.asarray(image)
     edge = np.concatenate([pixels[0], pixels[-1], pixels[:, 0], pixels[:, -1]])
     ground = Image.new("RGB", (image.width + 2 * pad, image.height + 2 * pad),

@@ -303,11 +303,8 @@ def _solo_simulated(catalogue: Catalogue, deck: diamoniak_solo.SoloDeck, err: en
     if never:
         data["reason"] = _solo_never(deck, never)
         lines.append(f"expected turns: infinite: {data['reason']} (exact)")
-    lines.append(_played_line(summary.games, games, seed))
-    lines += unfinished_lines(summary, "a castle can no longer be finished", "had not finished a castle")
-    if summary.mean is not None:
-        among = " (of those that did)" if summary.unfinished else ""
-        lines.append(f"  turns to finish the castle{among}: {_mean_line(summary)}")
+    lines += _simulated_lines(summary, games, seed, ("a castle can no longer be finished", "had not finished a castle"),
+                              "turns to finish the castle", " (of those that did)")
     lines.append(f"  a reshuffle in {100 * reshuffled / played:.2f}% of games")
     xs = [t for t in range(1, len(summary.lengths)) if summary.lengths[t]]
     chart = {"xs": xs, "ys": [summary.lengths[t] / played for t in xs], "title": "turns to build the castle (simulated)",
@@ -328,6 +325,16 @@ def _mean_line(summary: Summary) -> str:
 
     mean, stderr = summary.mean, summary.stderr
     return f"{mean:.3f} ± {stderr:.3f} (95% interval {mean - Z95 * stderr:.3f} to {mean + Z95 * stderr:.3f})"
+
+
+def _simulated_lines(summary: Summary, asked: int, seed: int, unfinished: tuple[str, ...], length: str,
+                     among: str) -> list[str]:
+    """How many games were simulated, how many did not end (``unfinished``: the arguments of
+    ``unfinished_lines`` after the summary), and the mean ``length`` (of those that ended: ``among``)."""
+    lines = [_played_line(summary.games, asked, seed), *unfinished_lines(summary, *unfinished)]
+    if summary.mean is not None:
+        lines.append(f"  {length}{among if summary.unfinished else ''}: {_mean_line(summary)}")
+    return lines
 
 
 def _played_line(played: int, asked: int, seed: int) -> str:
@@ -476,12 +483,11 @@ def _first_palace_simulated(game, seats, done, games: int, seed: int, progress, 
                  "stalled_games": summary.stalled, "unfinished_games": summary.unfinished, "turn_limit": TURN_LIMIT,
                  "expected_turns": None, "expected_turns_float": summary.mean if complete else None})
     lines.append(f"exact solving is out of reach: {why}")
-    lines.append(_played_line(summary.games, games, seed))
-    lines += unfinished_lines(summary, "no palace can be completed any more", "had no palace", "number of turns")
+    lines += _simulated_lines(summary, games, seed, ("no palace can be completed any more", "had no palace",
+                                                     "number of turns"),
+                              "turns to a first palace", " (of those that finished one)")
     if summary.mean is None:
         return OddsReport(data, lines, no_chart="no simulated game completed a palace: there is no distribution to draw")
-    among = " (of those that finished one)" if not complete else ""
-    lines.append(f"  turns to a first palace{among}: {_mean_line(summary)}")
     finished = sum(summary.lengths)
     xs = [t for t in range(1, len(summary.lengths)) if summary.lengths[t]]
     chart = {"xs": xs, "ys": [summary.lengths[t] / finished for t in xs], "title": "turns to a first palace (simulated)",
@@ -558,11 +564,8 @@ def multi(catalogue: Catalogue, players: int, policy: str, max_states: int, game
                          "reason": f"{summary.stalled:,} of {summary.games:,} simulated games reached a point "
                                    "where nobody can win any more"})
         lines.append(f"exact solving is out of reach: {why}")
-        lines.append(_played_line(summary.games, games, seed))
-        lines += unfinished_lines(summary, "nobody can win any more", "were still going")
-        if summary.mean is not None:
-            among = " (of the games that ended)" if summary.unfinished else ""
-            lines.append(f"  game length in rounds{among}: {_mean_line(summary)}")
+        lines += _simulated_lines(summary, games, seed, ("nobody can win any more", "were still going"),
+                                  "game length in rounds", " (of the games that ended)")
         for seat, (rate, (low, high)) in enumerate(zip(summary.win_rate, summary.win_ci), start=1):
             lines.append(f"  seat {seat} wins {100 * rate:.1f}% (95% interval {100 * low:.1f}% to {100 * high:.1f}%)")
         return OddsReport(data, lines, no_chart="the multi model has no distribution to draw")
