@@ -603,3 +603,15 @@ def odds_command(game, catalogue_path, overrides, model, players, pile, policy, 
             say(f"chart: {plot_path}")
         if chain_path is not None:
             say(f"exported chain: {chain_path} ({report.chain[1]:,} states, Storm explicit DRN)")
+
+
+def _bench_commands() -> None:
+    """The designer's bench: `analyse` and `sweep` live in toolkit.analysis, with their own options."""
+    from toolkit.analysis.command import analyse_command
+    from toolkit.analysis.sweep_command import sweep_command
+
+    main.add_command(analyse_command)
+    main.add_command(sweep_command)
+
+
+_bench_commands()

@@ -115,7 +115,7 @@ class DiamoniakState:
         self.passes = 0  # turns in a row in which nobody could act
         self.winner: int | None = None
         self.stalled = False  # the game can no longer end
-        self.witches = self.purchases = self.reshuffles = 0
+        self.witches = self.purchases = self.reshuffles = self.fairies_spent = 0
         self._witch = game.indices("witch")
         self._fairy = game.indices("fairy")
         self._diamond = game.indices("diamond")
@@ -204,7 +204,12 @@ class DiamoniakState:
         return _packed(values)
 
     def counters(self) -> dict[str, int]:
-        return {"witch_strikes": self.witches, "purchases": self.purchases, "reshuffles": self.reshuffles}
+        return {"witch_strikes": self.witches, "purchases": self.purchases, "reshuffles": self.reshuffles,
+                "fairies_spent": self.fairies_spent}
+
+    def scores(self) -> list[int]:
+        """How far each player is in the race: the cards in their castle."""
+        return [sum(hand.castle) for hand in self.hands]
 
     # --- questions policies ask ------------------------------------------------------------------
 
@@ -305,6 +310,7 @@ class DiamoniakState:
         fairy = next(i for i in self._fairy if hand.side[i])
         hand.side[fairy] -= 1
         self.discard[fairy] += 1
+        self.fairies_spent += 1
         self._end_turn()
 
     def _lose(self, loss) -> None:

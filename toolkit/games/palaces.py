@@ -341,6 +341,10 @@ class PalacesState:
     def counters(self) -> dict[str, int]:
         return dict(self._stats)
 
+    def scores(self) -> list[int]:
+        """How far each player is in the race: their victory points."""
+        return list(self.tokens)
+
     # --- questions policies ask ------------------------------------------------------------------
 
     def opponents(self, p: int) -> list[int]:
