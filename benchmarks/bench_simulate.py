@@ -1,17 +1,56 @@
-"""Games per second of `toolkit simulate`: solo Diamoniak (100,000 games) and 4-player Palaces.
+"""Games per second of the compiled kernels against the rules engine, side by side in one run.
 
-Run: python benchmarks/bench_simulate.py [--palaces-games N]
-Also times a plain shuffle-a-list solo Diamoniak loop, the baseline the issue names.
+Run: python benchmarks/bench_simulate.py [--engine-games N] [--kernel-games N] [--quick]
+
+For each configuration (default policies): the engine plays ``--engine-games`` games through
+``toolkit.sim.ordered`` and the kernel plays ``--kernel-games`` games through ``toolkit.fast``; the
+kernel's first games are checked to be the engine's games, record for record. The kernel's first-call
+cost is measured twice in fresh processes: cold (an empty numba cache: compiling) and warm (the cache
+that the cold run left), each the whole time of importing and playing one game.
+Also: a plain shuffle-a-list solo Diamoniak loop (the baseline of the first wave).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import subprocess
+import sys
+import tempfile
 import time
 
+import numpy as np
+
 from toolkit.catalogue import load
-from toolkit.sim.simulate import simulate
+from toolkit.games.registry import make_game
+from toolkit.sim.ordered import engine_batch
+from toolkit.sim.records import kernel_for
+from toolkit.sim.simulate import seat_policies
+
+CONFIGS = (("diamoniak", 1), ("diamoniak", 2), ("diamoniak", 4), ("palaces", 2), ("palaces", 4))
+
+_FIRST_CALL = """
+import time
+start = time.perf_counter()
+from toolkit.catalogue import load
+from toolkit.games.registry import make_game
+from toolkit.sim.records import kernel_for
+from toolkit.sim.simulate import seat_policies
+cat = load({game!r}, require_art=False)
+game = make_game(cat, {players})
+seats = seat_policies({game!r}, {players}, {{}})
+kernel_for(game, seats).batch(game, seats, 1, 0, 1)
+print(time.perf_counter() - start)
+"""
+
+
+def first_call(game: str, players: int, cache: str) -> float:
+    """Seconds from a fresh interpreter to one game played by the kernel, with numba's cache in ``cache``."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+    out = subprocess.run([sys.executable, "-c", _FIRST_CALL.format(game=game, players=players)], env=env,
+                         capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
 
 
 def baseline_shuffle(games: int, seed: int = 1) -> float:
@@ -51,22 +90,43 @@ def baseline_shuffle(games: int, seed: int = 1) -> float:
     return games / (time.perf_counter() - start)
 
 
-def rate(game: str, players: int, games: int) -> tuple[float, float]:
-    cat = load(game, require_art=False)
+def side_by_side(game_id: str, players: int, engine_games: int, kernel_games: int) -> dict:
+    cat = load(game_id, require_art=False)
+    game = make_game(cat, players)
+    seats = seat_policies(game_id, players, {})
+    kernel = kernel_for(game, seats)
+    kernel.batch(game, seats, 1, 0, 10)  # compiled (or loaded from the cache) before the clock starts
     start = time.perf_counter()
-    summary = simulate(cat, players=players, games=games, seed=1)
-    return games / (time.perf_counter() - start), summary.mean
+    engine = engine_batch(game, seats, 1, 0, engine_games)
+    engine_rate = engine_games / (time.perf_counter() - start)
+    start = time.perf_counter()
+    fast = kernel.batch(game, seats, 1, 0, kernel_games)
+    kernel_rate = kernel_games / (time.perf_counter() - start)
+    same = all(np.array_equal(engine[name], fast[name][:engine_games]) for name in engine)
+    return {"engine": engine_rate, "kernel": kernel_rate, "same": same,
+            "mean_turns": float(fast["turns"].mean())}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--palaces-games", type=int, default=2000)
+    parser.add_argument("--engine-games", type=int, default=2_000)
+    parser.add_argument("--kernel-games", type=int, default=200_000)
+    parser.add_argument("--quick", action="store_true", help="fewer games, no first-call measurement")
     args = parser.parse_args()
-    speed, mean = rate("diamoniak", 1, 100_000)
-    print(f"solo Diamoniak, 100000 games: {speed:,.0f} games/s (mean {mean:.3f} turns)")
-    print(f"baseline shuffle-a-list loop, 20000 games: {baseline_shuffle(20_000):,.0f} games/s")
-    speed, mean = rate("palaces", 4, args.palaces_games)
-    print(f"4-player Palaces, {args.palaces_games} games: {speed:,.0f} games/s (mean {mean:.2f} rounds)")
+    engine_games, kernel_games = (300, 20_000) if args.quick else (args.engine_games, args.kernel_games)
+    print(f"{'configuration':<24}{'engine games/s':>16}{'kernel games/s':>16}{'ratio':>8}  same games")
+    for game_id, players in CONFIGS:
+        row = side_by_side(game_id, players, engine_games, kernel_games)
+        print(f"{game_id + f', {players} player(s)':<24}{row['engine']:>16,.0f}{row['kernel']:>16,.0f}"
+              f"{row['kernel'] / row['engine']:>7.0f}x  {'yes' if row['same'] else 'NO'}")
+    print(f"baseline shuffle-a-list solo loop, 20,000 games: {baseline_shuffle(20_000):,.0f} games/s")
+    if args.quick:
+        return
+    for game_id, players in (("diamoniak", 2), ("palaces", 4)):
+        with tempfile.TemporaryDirectory() as cache:
+            cold = first_call(game_id, players, cache)
+            warm = first_call(game_id, players, cache)
+        print(f"first call, {game_id} {players} players: {cold:.1f} s cold (compiling), {warm:.1f} s warm (cached)")
 
 
 if __name__ == "__main__":

@@ -270,3 +270,39 @@ def test_clone_is_independent():
     t = s.clone()
     draw(t, "diamond")
     assert s.diamonds(0) == 1 and t.diamonds(0) == 2 and s.key() != t.key()
+
+
+def test_stopping_rules_combine_into_one_rule_with_a_canonical_name():
+    policy = parse("odds-20,never-buy,stop-on-castle,risk-1,stop-after-4")
+    assert policy.draw.name == "stop-after-4,risk-1,odds-20,stop-on-castle"
+    assert policy.name == "stop-after-4,risk-1,odds-20,stop-on-castle,fairy-first,never-buy"
+    assert parse(policy.name) == policy and parse("risk-1,stop-after-4") == parse("stop-after-4,risk-1")
+    assert parse("stop-after-2,risk-3").ignores == frozenset({"last_built"})  # what neither part reads
+    assert parse("risk-3,stop-on-castle").ignores == frozenset({"drawn_this_turn"})
+    assert parse("stop-after-2,stop-on-castle").ignores == frozenset()
+    assert parse("risk-2").draw == parse("risk-2,default").draw  # one rule stays itself
+
+
+def test_a_combined_rule_stops_as_soon_as_one_part_would():
+    s = game().new_initial_state()
+    draw(s, "castle-red")
+    s.apply_action(("draw",))
+    s.apply_action(idx(s.game, "diamond"))  # two cards drawn, two at risk
+    assert parse("stop-after-3").act(s) == ("draw",) and parse("risk-2").act(s) == ("draw",)
+    assert parse("stop-after-3,risk-2").act(s) == ("draw",)
+    assert parse("stop-after-3,risk-1").act(s) == ("stop",)  # risk-1 says stop
+    assert parse("stop-after-2,risk-2").act(s) == ("stop",)  # stop-after-2 says stop
+    assert parse("risk-2,stop-on-castle").act(s) == ("draw",)  # the last card was no castle card
+
+
+@pytest.mark.parametrize("text, message", [
+    ("stop-after-2,stop-after-3", "two rules for the draw decision of one kind (stop-after-2, stop-after-3)"),
+    ("risk-1,odds-5,risk-2", "two rules for the draw decision of one kind (risk-1, risk-2)"),
+    ("stop-on-castle,stop-on-castle", "of one kind (stop-on-castle, stop-on-castle)"),
+    ("until-witch,risk-2", "until-witch never stops, so it cannot be combined with other draw rules (risk-2)"),
+    ("save-fairy,keep-diamonds", "two rules for the witch decision"),
+])
+def test_combinations_that_make_no_sense_are_refused_in_one_line(text, message):
+    with pytest.raises(UserError) as caught:
+        parse(text)
+    assert message in str(caught.value) and "\n" not in str(caught.value)

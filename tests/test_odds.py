@@ -16,7 +16,8 @@ from toolkit.catalogue import load
 from toolkit.games.diamoniak import DiamoniakGame
 from toolkit.odds import diamoniak_solo, engine_chain
 from toolkit.odds.report import answer
-from toolkit.sim import solo_diamoniak
+from toolkit.sim.records import play_records
+from toolkit.sim.simulate import seat_policies
 from toolkit.sim.diamoniak_policies import parse
 from toolkit.sim.runner import play
 from toolkit.sim.simulate import simulate
@@ -44,7 +45,9 @@ def default_solo():
 
 def test_default_solo_figures_match_the_simulator(default_solo):
     cat = load("diamoniak", require_art=False)
-    runs = solo_diamoniak.run(DiamoniakGame.from_catalogue(cat), 100_000, np.random.default_rng(42))
+    game = DiamoniakGame.from_catalogue(cat)
+    runs = play_records(game, seat_policies("diamoniak", 1, {}), 42, 0, 100_000)
+    assert (runs["winner"] == 0).all()
     turns = runs["turns"]
     expected = Fraction(default_solo["expected_turns"])
     assert default_solo["expected_turns_float"] == float(expected)

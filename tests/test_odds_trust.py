@@ -257,21 +257,18 @@ def test_the_solo_reshuffle_chance_counts_games_that_never_end(tmp_path):
     assert forward["expected_turns"] is None
 
 
-def test_the_solo_kernel_takes_wide_numbers_without_overflow():
+def test_the_kernel_takes_a_witch_greedier_than_the_deck():
     from dataclasses import replace
 
-    import numpy as np
-
     from toolkit.games.diamoniak import DiamoniakGame
-    from toolkit.sim import solo_diamoniak
+    from toolkit.sim.records import play_records
+    from toolkit.sim.simulate import seat_policies
 
     game = DiamoniakGame.from_catalogue(load("diamoniak", require_art=False), players=1)
-    greedy = solo_diamoniak.run(replace(game, witch_takes=40_000), 300, np.random.default_rng(1))
-    everything = solo_diamoniak.run(replace(game, witch_takes=sum(game.counts)), 300, np.random.default_rng(1))
-    assert (greedy["turns"] == everything["turns"]).all() and (greedy["turns"] > 0).any()
-    wide = replace(game, counts=tuple(2**31 if kind == "witch" else n for kind, n in zip(game.kinds, game.counts)))
-    runs = solo_diamoniak.run(wide, 20, np.random.default_rng(2), max_turns=30)
-    assert (runs["witches"] >= 30).all() and not runs["stalled"].any()
+    seats = seat_policies("diamoniak", 1, {})
+    greedy = play_records(replace(game, witch_takes=40_000), seats, 1, 0, 300)
+    everything = play_records(replace(game, witch_takes=sum(game.counts)), seats, 1, 0, 300)
+    assert (greedy["turns"] == everything["turns"]).all() and (greedy["winner"] == 0).any()
 
 
 # --- work that would be long: estimated first, bounded, announced -----------------------------------

@@ -656,6 +656,45 @@ def test_the_builder_gives_away_its_worst_cards():
     assert parse("default").act(s) == ("give", tuple(sorted((idx(g, "foundation-blue"), idx(g, "floor-red")))))
 
 
+def test_the_builder_plays_a_general_exchange_rather_than_discard_dead_cards():
+    g = game(players=2)
+    builder, ge = parse("default"), idx(g, "general-exchange")
+    # nothing to build: three dead cards besides the general exchange, two of them are passed on
+    s = table(g, hands={0: ["general-exchange", "roof-blue", "floor-green", "tower", "floor-red"], 1: ["flood"]})
+    assert builder.act(s) == ("special", ge)
+    # one dead card only: passing two would give a live one away, so the dead ones are discarded
+    s = table(g, hands={0: ["general-exchange", "roof-blue", "tower", "tower", "ruins"], 1: ["flood"]})
+    assert builder.act(s) == ("discard", tuple(sorted((ge, idx(g, "roof-blue")))))
+    assert parse("default").act(table(game(players=1), hands={0: ["general-exchange", "roof-blue", "floor-green",
+                                                                  "floor-red"]}))[0] == "discard"  # alone
+
+
+def test_the_builder_plays_general_exchanges_in_most_default_games():
+    from toolkit.sim.ordered import engine_batch
+
+    for players in (2, 3, 4):
+        records = engine_batch(game(players=players), [parse("default")] * players, 1, 0, 12)
+        assert (records["general_exchanges"] > 0).mean() > 0.5 and (records["winner"] >= 0).all()
+
+
+def test_seeded_rules_restart_with_every_game_and_differ_by_seat():
+    g = game(players=3)
+    s = table(g, hands={0: ["roof-blue", "floor-green", "tower", "floor-red", "flood"], 1: ["ruins"], 2: ["tower"]},
+              palaces={1: [("foundation-red", ["floor-red"], None)]})
+    policy = parse("random-3")
+    runs = []
+    for seat in (0, 0, 1):
+        policy.start_game(42, seat)
+        runs.append([policy.play.choose(s, policy.give) for _ in range(6)] +
+                    [policy.give.give(s, seat, s.hands[0], 2) for _ in range(6)])
+    assert runs[0] == runs[1] != runs[2]
+    assert all(action in s.legal_actions() for action in runs[0][:6])
+    fresh = parse("random-3")  # before any start_game: the streams of game seed 0
+    fresh.start_game(0, 0)
+    other = parse("random-3")
+    assert [fresh.play.choose(s, None) for _ in range(4)] == [other.play.choose(s, None) for _ in range(4)]
+
+
 def test_no_attack_players_never_flood_or_lay_ruins():
     g = game(players=3)
     for seed in range(5):

@@ -1,35 +1,30 @@
-"""The simulator: determinism, the fast solo kernel against the engine, the report and the CLI."""
+"""The simulator: determinism, the kernels against the engine, the report and the CLI."""
 
 from __future__ import annotations
 
 import json
-import math
 
 import pytest
 
 from toolkit.catalogue import load
 from toolkit.sim.simulate import simulate
 
-DEFAULT = {}
-ENGINE_PATH = {1: "never-buy"}  # same play solo, but not the name the fast kernel takes
 
+@pytest.mark.parametrize("game, players, overrides, policies", [
+    ("diamoniak", 1, (), {}),
+    ("diamoniak", 2, ("witch=9", "fairy=1"), {2: "stop-after-3,never-buy"}),
+    ("palaces", 3, (), {1: "aggressive"}),
+])
+def test_the_kernel_and_the_engine_give_the_same_summary(game, players, overrides, policies, monkeypatch):
+    """``simulate`` plays big runs by a compiled kernel and small ones by the engine: the same games."""
+    from toolkit.sim import simulate as module
 
-def _agree(a, b, sigmas=4.5):
-    """Two simulated means agree within their joint statistical error."""
-    return abs(a.mean - b.mean) <= sigmas * math.hypot(a.stderr, b.stderr)
-
-
-@pytest.mark.parametrize("overrides", [(), ("witch=9", "fairy=1"), ("castle-red=9", "castle-blue=7", "diamond=4")])
-def test_fast_solo_kernel_matches_the_engine(overrides):
-    cat = load("diamoniak", overrides=overrides, require_art=False)
-    fast = simulate(cat, players=1, games=20_000, seed=3, policies=DEFAULT)
-    slow = simulate(cat, players=1, games=3_000, seed=4, policies=ENGINE_PATH)
-    assert fast.policies != slow.policies  # the two paths really differ
-    assert _agree(fast, slow), (fast.mean, slow.mean)
-    for name in ("witch_strikes", "reshuffles"):
-        f, s = fast.per_game[name], slow.per_game[name]
-        assert abs(f - s) <= 0.1 * max(1.0, f)
-    assert abs(fast.at_least_once["reshuffles"] - slow.at_least_once["reshuffles"]) < 0.05
+    cat = load(game, overrides=overrides, require_art=False)
+    games = module.FAST_FROM  # the fewest games the kernel plays
+    fast = simulate(cat, players=players, games=games, seed=3, policies=policies)
+    monkeypatch.setattr(module, "FAST_FROM", games + 1)  # now the engine plays them
+    slow = simulate(cat, players=players, games=games, seed=3, policies=policies)
+    assert fast == slow and fast.games == games
 
 
 def test_same_seed_same_result_and_another_seed_differs():

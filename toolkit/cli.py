@@ -427,8 +427,9 @@ class _Progress:
 
     DELAY = 1.0  # seconds of work before a bar appears
 
-    def __init__(self, total: int, label: str, enabled: bool | None = None):
+    def __init__(self, total: int, label: str, enabled: bool | None = None, show_pos: bool = False):
         self.enabled = sys.stderr.isatty() if enabled is None else enabled
+        self.show_pos = show_pos  # the bar and the line also say "done of total"
         self._restart(total, label)
 
     def _restart(self, total: int, label: str) -> None:
@@ -444,14 +445,15 @@ class _Progress:
             return
         took = time.monotonic() - self.start
         if self.enabled and took > self.DELAY:
-            self.bar = click.progressbar(length=self.total, label=self.label, file=sys.stderr)
+            self.bar = click.progressbar(length=self.total, label=self.label, file=sys.stderr, show_pos=self.show_pos)
             self.bar.__enter__()
             self.bar.update(self.done)
         elif not self.enabled and not self.told and took > self.QUIET_DELAY:
             self.told = True  # a whole line, once: nothing to glue to the report
             share = min(self.done / self.total, 1.0)
             left = f", about {took * (1 - share) / share:,.0f} s to go" if share > 0.01 else ""
-            click.echo(f"toolkit: note: {self.label}: {100 * share:.0f}% done after {took:.0f} s{left}", err=True)
+            count = f" ({self.done:,} of {self.total:,})" if self.show_pos else ""
+            click.echo(f"toolkit: note: {self.label}: {100 * share:.0f}% done{count} after {took:.0f} s{left}", err=True)
 
     def note(self, text: str, total: int, label: str = "simulating") -> None:
         """Print ``toolkit: note: TEXT`` (after ending a bar's line), then count ``total`` ticks afresh."""

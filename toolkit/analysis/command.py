@@ -1,9 +1,112 @@
-"""`toolkit analyse`: placeholder until the balance report lands (replaced whole by its author)."""
+"""`toolkit analyse`: the balance and strategy report of a game, per player count.
+
+The heavy modules (numpy, the engines, the kernels, reportlab) are imported inside the command, so
+``toolkit --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import re
 
 import click
 
+from toolkit.cli import ToolkitCommand, Whole, catalogue_options
+from toolkit.errors import UserError
 
-@click.command("analyse")
-def analyse_command():
-    """Balance and strategy report of many simulated games."""
-    raise click.UsageError("analyse: in construction")
+PRECISION = (0.001, 0.25)
+_NUMBER = re.compile(r"[0-9]*\.?[0-9]+")
+
+
+def _precision(text: str) -> float:
+    if not _NUMBER.fullmatch(text.strip()):
+        raise UserError(f"--precision {text}: expected a number like 0.005 (digits 0-9 and a point)")
+    value = float(text)
+    if not PRECISION[0] <= value <= PRECISION[1]:
+        raise UserError(f"--precision {text}: choose from {PRECISION[0]} to {PRECISION[1]} "
+                        "(the half-width of a win rate's 95% interval)")
+    return value
+
+
+@click.command("analyse", cls=ToolkitCommand)
+@catalogue_options
+@click.option("--players", "players_text", metavar="N|A..B",
+              help="A player count or a range, e.g. 3 or 2..4 (default: every count of the game from 2).")
+@click.option("--policy", "policies", multiple=True, metavar="SEAT=NAME",
+              help="A seat's policy, e.g. 2=stop-after-3 (repeatable; the default policy elsewhere).")
+@click.option("--variant", "variants", multiple=True, metavar="NAME", help="A named rule variant (repeatable).")
+@click.option("--precision", "precision_text", default="0.005", show_default=True, metavar="P",
+              help="Target half-width of every win rate's 95% interval (0.001 to 0.25): it sets the number of games.")
+@click.option("--max-games", type=Whole(1_000, 100_000_000), default=2_000_000, show_default=True,
+              help="The most games of one configuration, whatever the precision.")
+@click.option("--seed", type=Whole(0, 2**63 - 1), default=1, show_default=True,
+              help="Random seed, 0 to 2**63-1: the same seed gives the same report.")
+@click.option("--strategy/--no-strategy", default=True, show_default=True,
+              help="Search the best policy per seat and play the two-player tournament.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@click.option("--report", "report_path", type=click.Path(dir_okay=False), metavar="PATH.pdf",
+              help="Also write a one- or two-page PDF report with charts.")
+@click.option("--lang", type=click.Choice(("ru", "en")), default="en", show_default=True,
+              help="Language of the PDF report.")
+def analyse_command(game, catalogue_path, overrides, players_text, policies, variants, precision_text, max_games,
+                    seed, strategy, as_json, report_path, lang):
+    """Balance and strategy report of many simulated games: win rates, length, playing time, best policies."""
+    import json
+    from pathlib import Path
+
+    from toolkit.analysis import analyse as bench
+    from toolkit.analysis import strategy as search
+    from toolkit.analysis.report_text import json_report, text_report
+    from toolkit.catalogue import load
+    from toolkit.cli import _Progress, _seat_choices, say
+    from toolkit.files import check_out_path, write_atomic
+
+    precision = _precision(precision_text)
+    if report_path is not None:
+        check_out_path(report_path, "--report")
+        if Path(report_path).suffix.lower() != ".pdf":
+            raise UserError(f"--report {report_path}: the report is a PDF: name a .pdf file")
+    elif lang != "en" and click.get_current_context().get_parameter_source("lang").name == "COMMANDLINE":
+        raise UserError("--lang: only the PDF report has a language: give --report PATH.pdf too")
+    catalogue = load(game, catalogue_path, overrides, require_art=False)
+    counts = bench.parse_players(players_text, *catalogue.players)
+    choices = _seat_choices(policies)
+    twice = sorted({variant for variant in variants if variants.count(variant) > 1})
+    if twice:
+        raise UserError(f"--variant {twice[0]}: given twice")
+    if choices and strategy:
+        raise UserError("--policy with --strategy: the search plays against the default players; "
+                        "give --no-strategy to analyse your own mix of policies")
+    variants = sorted(variants)
+
+    planned = sum(4 * bench.games_for(precision) for _ in counts)
+    if strategy:
+        planned += search.work_estimate(catalogue.game, counts, precision)
+    progress = _Progress(planned, "analysing")
+    ticked = [0]
+
+    def tick(n: int) -> None:  # never past the plan: the plan is an estimate
+        step = max(0, min(n, planned - 1 - ticked[0]))
+        ticked[0] += step
+        if step:
+            progress(step)
+
+    try:
+        results = bench.analyse_counts(catalogue, counts, choices, variants, seed, precision, max_games, tick)
+        rows, table = [], None
+        if strategy and any(n >= 2 for n in counts):
+            rows = search.search(catalogue, counts, variants, seed, precision, max_games, tick)
+            best_two = tuple(dict.fromkeys(row["best"]["policy"] for row in rows if row["players"] == 2))
+            if 2 in counts:
+                table = search.tournament(catalogue, variants, seed, precision, best_two, tick)
+    finally:
+        progress.close()
+    options = {"seed": seed, "precision": precision, "variants": variants}
+    if report_path is not None:
+        from toolkit.analysis.report_pdf import report_pdf
+
+        path = write_atomic(Path(report_path), report_pdf(catalogue, results, rows, table, options, lang))
+        click.echo(f"toolkit: note: report written to {path}", err=True)
+    if as_json:
+        say(json.dumps(json_report(catalogue, results, rows, table, options), indent=2))
+    else:
+        say(text_report(catalogue.title["en"], catalogue, results, rows, table, options))

@@ -1,9 +1,190 @@
-"""`toolkit sweep`: placeholder until the grid runner lands (replaced whole by its author)."""
+"""`toolkit sweep`: every configuration of a grid of compositions, player counts, variants and policies.
+
+The command parses the grid (``toolkit.analysis.sweep``), plays its configurations on Dask
+(``sweep_cluster``), stores each finished row as it comes (``sweep_store``), and writes the rows as
+CSV and JSON (``sweep_output``), with an optional ranking by goals (``sweep_target``) and a heatmap
+(``heatmap``). Heavy modules are imported inside the command, so `toolkit --help` stays quick.
+"""
 
 import click
 
+from toolkit.cli import ToolkitCommand, Whole
 
-@click.command("sweep")
-def sweep_command():
-    """Analyse every configuration of a grid of compositions."""
-    raise click.UsageError("sweep: in construction")
+DEFAULT_METRICS = "completion,mean_rounds,balance,first_player_advantage"
+SHOWN_ROWS = 40  # rows printed on standard output (all of them are in the files)
+SHOWN_RANKS = 10
+
+
+@click.command("sweep", cls=ToolkitCommand)
+@click.option("--game", type=click.Choice(("diamoniak", "palaces")), default="diamoniak", show_default=True,
+              help="Built-in game whose catalogue to use.")
+@click.option("--catalogue", "catalogue_path", type=click.Path(dir_okay=False),
+              help="Load this catalogue TOML file instead of a built-in game.")
+@click.option("--set", "sets", multiple=True, metavar="ID=VALUES",
+              help="An axis of card counts (repeatable): ID=N, ID=A..B, ID=A,B,C or a mix, e.g. witch=5..9.")
+@click.option("--players", metavar="VALUES", help="Player counts (1-4), e.g. 2..4 or 2,4 [default: the box's range].")
+@click.option("--variants", "variants", multiple=True, metavar="SET",
+              help="One value of the variants axis (repeatable): none, or variant names joined by +, "
+                   "e.g. --variants none --variants free-colour.")
+@click.option("--policy", "policies", multiple=True, metavar="SEAT=NAME|NAME",
+              help="An axis of one seat's policy (repeatable; seat 1-4, or all for every seat not named), "
+                   "e.g. 2=default|stop-after-3.")
+@click.option("--games", type=Whole(1, 100_000_000), default=10_000, show_default=True,
+              help="Games per configuration.")
+@click.option("--seed", type=Whole(0, 2**63 - 1), default=1, show_default=True,
+              help="Seed of the sweep; each configuration's games are seeded from it and the configuration.")
+@click.option("--metric", "metric_text", default=DEFAULT_METRICS, show_default=True, metavar="LIST",
+              help="The figures to report, comma-separated, each with its 95% interval: completion, "
+                   "stall_rate, mean_turns, mean_rounds, win_rate_1..4, first_player_advantage, balance, "
+                   "lead_changes, comeback_rate, <event>_per_game... (a wrong name lists them all).")
+@click.option("--target", "target_text", metavar="GOALS",
+              help='Rank the configurations by closeness to goals, e.g. "mean_rounds=8,balance>=0.95": '
+                   "distance = sum over goals of |figure - goal| / |goal| (for >= and <= only on the wrong "
+                   "side); meets: yes, maybe (each goal within its 95% interval) or no.")
+@click.option("--out", metavar="BASE", help="Write BASE.csv and BASE.json [default: output/<game>-sweep].")
+@click.option("--heatmap", "heatmap_path", metavar="PATH", help="Also draw a heatmap (.png or .pdf).")
+@click.option("--heatmap-axes", metavar="X,Y", help="The two axes of the heatmap [default: the first two that vary].")
+@click.option("--heatmap-metric", metavar="NAME", help="The figure of the heatmap [default: the first of --metric].")
+@click.option("--scheduler", metavar="ADDRESS",
+              help="Play on this running Dask cluster, e.g. tcp://HOST:8786 [default: $DASK_SCHEDULER_ADDRESS, "
+                   "else a local cluster]; its workers need the toolkit installed.")
+@click.option("--workers", type=Whole(1, 256), metavar="N",
+              help="Workers of the local cluster [default: one per core].")
+@click.option("--in-process", is_flag=True, help="Play the configurations one by one in this process, without Dask.")
+@click.option("--resume", is_flag=True,
+              help="Continue an interrupted sweep: the rows stored in BASE.parts/ are kept, the rest is played.")
+def sweep_command(game, catalogue_path, sets, players, variants, policies, games, seed, metric_text, target_text,
+                  out, heatmap_path, heatmap_axes, heatmap_metric, scheduler, workers, in_process, resume):
+    """Analyse every configuration of a grid (card counts, players, variants, policies) and write one
+    row per configuration to CSV and JSON; the rows do not depend on the number of workers.
+
+    Alone at the table (Diamoniak, one player, the solo model's player) the mean length is the exact
+    expected value of the solo model where its solver reaches it. Each finished row is stored in
+    BASE.parts/ as it ends, so Ctrl-C or a lost worker loses nothing: run again with --resume.
+    """
+    import hashlib
+    from pathlib import Path
+
+    from toolkit.analysis import heatmap as maps
+    from toolkit.analysis import sweep, sweep_cluster, sweep_output, sweep_target
+    from toolkit.analysis.metrics import METRICS, describe
+    from toolkit.analysis.sweep_store import SweepStore
+    from toolkit.catalogue import load
+    from toolkit.cli import _one_source, _Progress, _refuse_given, say
+    from toolkit.errors import UserError
+    from toolkit.files import check_out_path, write_atomic, write_many
+    from toolkit.games.registry import make_game
+
+    _one_source(catalogue_path)
+    check_out_path(out)
+    if in_process:
+        _refuse_given(("scheduler", "workers"), "--in-process plays every configuration in this process")
+    elif scheduler is not None:
+        _refuse_given(("workers",), "the cluster of --scheduler has its own workers")
+    address, source = (None, "") if in_process else sweep_cluster.scheduler_address(scheduler)
+    if address is not None and workers is not None:
+        raise UserError(f"--workers: not read: the cluster of {source} has its own workers")
+    heatmap_file = maps.check_path(heatmap_path) if heatmap_path is not None else None
+    for given, name in ((heatmap_axes, "--heatmap-axes"), (heatmap_metric, "--heatmap-metric")):
+        if given is not None and heatmap_file is None:
+            raise UserError(f"{name}: not read without --heatmap")
+
+    base = load(game, catalogue_path, (), require_art=False)
+    grid = sweep.build_grid(base, sets, players, variants, policies)
+    jobs = sweep.jobs(grid, base, [axis.name for axis in grid.axes[:len(sets)]], games, seed)
+    counters = make_game(jobs[0].catalogue, jobs[0].players, jobs[0].variants).new_initial_state().counters()
+    known = [name for name in METRICS if name not in ("games", "median_rounds")] + \
+        [f"{name}_per_game" for name in counters]
+    metrics = _metric_list(metric_text, known)
+    goals = sweep_target.parse_target(target_text, known) if target_text is not None else []
+    for goal in goals:
+        if goal.metric not in metrics:
+            metrics.append(goal.metric)
+    axes = [(axis.name, axis.values) for axis in grid.axes]
+    if heatmap_file is not None:
+        shown = heatmap_metric or metrics[0]
+        if shown not in metrics:
+            raise UserError(f"--heatmap-metric {shown}: not among the figures of --metric ({', '.join(metrics)})")
+        x, y, others = maps.choose_axes(axes, heatmap_axes)
+
+    stem = Path(out) if out else Path("output") / f"{base.game}-sweep"
+    if stem.suffix.lower() in (".csv", ".json"):
+        stem = stem.with_suffix("")
+    manifest = {"version": 1, "game": base.game, "catalogue": hashlib.sha256(base.source.read_bytes()).hexdigest(),
+                "grid": grid.as_json()["axes"], "games": games, "seed": seed, "turn_limit": sweep.TURN_LIMIT}
+    store = SweepStore(Path(f"{stem}.parts"), manifest)
+    stored = store.open(resume, [job.key for job in jobs])
+    todo = [job for job in jobs if job.key not in stored]
+    if resume and stored:
+        click.echo(f"toolkit: note: resuming: {len(stored):,} of {len(jobs):,} configurations stored, "
+                   f"{len(todo):,} to play", err=True)
+    rows_by_key = dict(stored)
+    progress = []
+
+    def started():
+        progress.append(_Progress(len(todo), "sweeping", show_pos=True))
+
+    def done(job, row):
+        store.save(job.key, row)
+        rows_by_key[job.key] = row
+        progress[0](1)
+
+    try:
+        sweep_cluster.run_all(todo, done, in_process=in_process, address=address, source=source,
+                              workers=workers, started=started)
+    finally:
+        if progress:
+            progress[0].close()
+
+    rows = []
+    for configuration, job in zip(grid.configurations(), jobs):
+        rows.append({**configuration, **rows_by_key[job.key]})
+    if goals:
+        sweep_target.rank(rows, goals)
+    names = sweep_output.columns([name for name, _ in axes], metrics, bool(goals))
+    head = {"game": base.game, "catalogue": base.source.name, "games_per_configuration": games, "seed": seed,
+            "turn_limit": sweep.TURN_LIMIT, "configurations": len(rows),
+            "axes": {name: list(values) for name, values in axes},
+            "figures": {name: describe(name) for name in ["games", *metrics]},
+            "intervals": "NAME_low and NAME_high: the 95% interval of NAME (equal to it when NAME is exact)"}
+    if goals:
+        head["target"] = {"goals": [goal.as_text() for goal in goals], "definition": sweep_target.DEFINITION}
+    files = {stem.with_suffix(".csv"): sweep_output.csv_bytes(rows, names),
+             stem.with_suffix(".json"): sweep_output.json_bytes(head, rows, names)}
+    written = write_many(files)
+    if heatmap_file is not None:
+        picture = maps.heatmap(rows, axes, x, y, others, shown, describe(shown), heatmap_file.suffix.lower()[1:])
+        written.append(write_atomic(heatmap_file, picture))
+    store.discard()
+    for path in written:
+        say(str(path))
+    where = ("in this process" if in_process else f"on the Dask cluster at {address}" if address
+             else "on a local cluster")
+    say(f"{base.title['en']}: {len(rows):,} configurations x {games:,} games (seed {seed}), played {where}")
+    axis_names = [name for name, values in axes if len(values) > 1] or [axes[0][0]]
+    if goals:
+        say(f"closest to {', '.join(goal.as_text() for goal in goals)} (distance: the sum of the shortfalls, each "
+            f"relative to its goal; meets: yes, maybe within the 95% intervals, or no):")
+        for row in sorted(rows, key=lambda r: r["rank"])[:SHOWN_RANKS]:
+            distance = "n/a" if row["distance"] is None else f"{row['distance']:.4g}"
+            say(f"  {row['rank']}. distance {distance}, meets {row['meets'] or 'n/a'}: "
+                f"{sweep_output.row_line(row, axis_names, [g.metric for g in goals])}")
+    elif len(rows) <= SHOWN_ROWS:
+        for row in rows:
+            say("  " + sweep_output.row_line(row, axis_names, metrics))
+    else:
+        say(f"  {len(rows):,} rows: see the CSV or JSON")
+
+
+def _metric_list(text: str, known: list[str]) -> list[str]:
+    from toolkit.errors import UserError
+
+    names = [name.strip() for name in text.split(",")]
+    if "" in names:
+        raise UserError(f"--metric {text}: a name is empty (separate the figures with commas)")
+    for name in names:
+        if name not in known:
+            raise UserError(f"--metric {text}: unknown figure {name!r} (choose from {', '.join(known)})")
+        if names.count(name) > 1:
+            raise UserError(f"--metric {text}: {name} is named twice")
+    return names

@@ -44,6 +44,7 @@ from toolkit.catalogue.model import (
     PLAYERS,
     RESERVED_CARD_IDS,
     RULE_RANGES,
+    SECONDS_PER_TURN,
     SYMBOLS,
     TOKEN_VALUE,
     Catalogue,
@@ -333,7 +334,7 @@ class _Reader:
 
         self.table(doc, "", {"game", "rules", "colours", "cards"}, {"tokens"})
         game = self.table(
-            doc["game"], "game", {"id", "title", "players", "age", "minutes", "back_art"}, {"note"}
+            doc["game"], "game", {"id", "title", "players", "age", "minutes", "back_art"}, {"note", "seconds_per_turn"}
         )
         game_id = self.ident(game["id"], "game.id")
         if game_id not in GAME_KINDS:
@@ -357,6 +358,8 @@ class _Reader:
             colours=colours,
             cards=cards,
             tokens=tokens,
+            seconds_per_turn=(self.whole(game["seconds_per_turn"], "game.seconds_per_turn", SECONDS_PER_TURN)
+                              if "seconds_per_turn" in game else None),
             counts_on_file={card.id: card.count for card in cards},
         )
 

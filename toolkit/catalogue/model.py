@@ -33,6 +33,7 @@ TOKEN_VALUE = (1, 100)
 PLAYERS = (1, 4)           # game.players.min and .max
 AGE = (0, 99)              # game.age
 MINUTES = (1, 600)         # game.minutes.min and .max
+SECONDS_PER_TURN = (1, 3600)  # game.seconds_per_turn (optional): the time one turn takes at the table
 RULE_RANGES = {
     "castle_size": (1, 30),
     "price": (1, 50),
@@ -113,6 +114,9 @@ class Catalogue:
     colours: tuple[Colour, ...]
     cards: tuple[CardType, ...]
     tokens: tuple[Token, ...] = ()
+    # Seconds one turn takes at the table, an estimate (None: the file gives none, so no playing time
+    # is estimated from simulated turns).
+    seconds_per_turn: int | None = None
     # The counts as the catalogue's file gives them, before any ``--set`` (None: not read from a file);
     # a copy with other counts keeps them, so a message can name the options that changed the deck.
     counts_on_file: dict[str, int] | None = dataclasses.field(default=None, compare=False)

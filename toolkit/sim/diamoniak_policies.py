@@ -1,7 +1,8 @@
 """How a Diamoniak player decides: when to stop drawing, what a witch takes, whether to buy.
 
 A player's policy is three rules, one per decision, each chosen by name; ``parse("stop-after-3,never-buy")``
-replaces the named parts of the default (``until-witch,fairy-first,buy-most``).
+replaces the named parts of the default (``until-witch,fairy-first,buy-most``). The draw decision may
+join stopping rules of different kinds (``stop-after-3,risk-2``): the player stops when any says stop.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from toolkit.errors import UserError
 
 # --- when to stop drawing ---------------------------------------------------------------------------
 
+@dataclass(frozen=True)
 class UntilWitch:
     """Never stop by choice: draw until a witch ends the turn (the solo model's player)."""
 
@@ -72,6 +74,7 @@ class StopAtOdds:
         return cards == 0 or 100 * witches < self.p * cards
 
 
+@dataclass(frozen=True)
 class StopOnCastle:
     """Stop right after a castle card of one's own colour."""
 
@@ -80,6 +83,54 @@ class StopOnCastle:
 
     def wants_more(self, state) -> bool:
         return not state.last_built
+
+
+# the kinds of stopping rule a combination may join, in the order its name lists them
+_STOP_KINDS = {StopAfter: "stop-after", StopAtRisk: "risk", StopAtOdds: "odds", StopOnCastle: "stop-on-castle"}
+_STOP_ORDER = tuple(_STOP_KINDS.values())
+
+
+def _stop_kind(rule) -> str:
+    return _STOP_KINDS.get(type(rule), "until-witch")
+
+
+@dataclass(frozen=True)
+class AnyStop:
+    """Several stopping rules at once: stop as soon as any one of them would stop.
+
+    ``parts`` holds at most one rule of each kind, in the order of ``_STOP_ORDER``, so the name
+    (``stop-after-3,risk-2``) reads back, through ``parse``, as the same rule.
+    """
+
+    parts: tuple
+
+    @property
+    def name(self) -> str:
+        return ",".join(part.name for part in self.parts)
+
+    @property
+    def ignores(self) -> frozenset[str]:
+        """A field is left out only if no part reads it."""
+        return frozenset.intersection(*(frozenset(getattr(part, "ignores", ())) for part in self.parts))
+
+    def wants_more(self, state) -> bool:
+        return all(part.wants_more(state) for part in self.parts)
+
+
+def _combined(draws: list, option: str):
+    """One draw rule from the draw rules a policy names: a single rule as it is, several as an AnyStop."""
+    if len(draws) == 1:
+        return draws[0]
+    kinds = [_stop_kind(rule) for rule in draws]
+    if "until-witch" in kinds:
+        others = ", ".join(rule.name for rule in draws if _stop_kind(rule) != "until-witch")
+        raise UserError(f"{option}: until-witch never stops, so it cannot be combined with other draw rules ({others})")
+    for kind in _STOP_ORDER:
+        same = [rule.name for rule in draws if _stop_kind(rule) == kind]
+        if len(same) > 1:
+            raise UserError(f"{option}: two rules for the draw decision of one kind ({', '.join(same)}): a combination "
+                            f"takes at most one each of stop-after-K, risk-H, odds-P and stop-on-castle")
+    return AnyStop(tuple(sorted(draws, key=lambda rule: _STOP_ORDER.index(_stop_kind(rule)))))
 
 
 # --- what a witch takes -----------------------------------------------------------------------------
@@ -126,6 +177,7 @@ SAVE_FAIRY = WitchOrder("save-fairy", False, ("others", "diamonds", "castle"))
 
 # --- whether to buy ---------------------------------------------------------------------------------
 
+@dataclass(frozen=True)
 class BuyFromRichest:
     """Buy whenever possible, from the player holding most cards of one's colour."""
 
@@ -144,7 +196,10 @@ class BuyFromRichest:
         return max(sellers, key=lambda p: (held(p), -((p - state.player) % game.players)))
 
 
+@dataclass(frozen=True)
 class NeverBuy:
+    """Never buy (only when nothing else is possible: a turn with no card left to draw)."""
+
     name = "never-buy"
 
     def choose(self, state) -> int | None:
@@ -206,10 +261,14 @@ NAMES = (*_FIXED, "stop-after-K", "risk-H", "odds-P")
 def parse(text: str, option: str | None = None) -> DiamoniakPolicy:
     """``"default"`` or a comma-separated list of rule names, e.g. ``"stop-after-2,never-buy"``.
 
+    Several stopping rules of different kinds (``"stop-after-3,risk-2"``) make one draw rule that
+    stops as soon as any of them would (``AnyStop``).
+
     ``option`` is how the user wrote it, for the one-line errors (default ``--policy TEXT``).
     """
     option = option or f"--policy {text}"
     parts: dict[str, object] = {}
+    draws: list = []  # several draw rules make one combined rule (AnyStop)
     names = [part.strip() for part in text.split(",")]
     if names != ["default"] and "" in names:
         raise UserError(f"{option}: a rule name is empty (write names between commas, e.g. stop-after-2,never-buy)")
@@ -231,7 +290,12 @@ def parse(text: str, option: str | None = None) -> DiamoniakPolicy:
             if len(digits) > len(str(high)) or not low <= int(digits) <= high:
                 raise UserError(f"{option}: '{name}' needs a number from {low} to {high}")
             rule = factory(int(digits))
+        if decision == "draw":
+            draws.append(rule)
+            continue
         if decision in parts:
             raise UserError(f"{option}: two rules for the {decision} decision")
         parts[decision] = rule
+    if draws:
+        parts["draw"] = _combined(draws, option)
     return DiamoniakPolicy(**parts)

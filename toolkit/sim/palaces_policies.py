@@ -5,22 +5,28 @@ replaces the named parts of the default (``builder,give-worst``).
 
 * the turn (``play``): ``builder`` (the default: see ``Builder``), ``no-attack`` (never floods or
   lays ruins), ``aggressive`` (attacks any opponent's palace of 2 or more cards before building),
-  ``random`` or ``random-S`` (a uniformly random legal action, from a ``random.Random`` seeded with
-  S, default 0; its give rule is ``give-random`` with the same seed unless one is named);
+  ``random`` or ``random-S`` (a uniformly random legal action drawn from a stream seeded by S,
+  default 0; its give rule is ``give-random`` with the same seed unless one is named);
 * the cards given away in an exchange or a general exchange (``give``): ``give-worst`` (the cards
   least useful to the giver) or ``give-random`` / ``give-random-S``.
 
 The rules judge a card by ``card_values``: how soon it can help the holder finish a palace.
+
+A seeded rule draws from a ``CardOrder`` stream of its own per seat, restarted at every game by
+``PalacesPolicy.start_game(game_seed, seat)`` (the turn rule from ``rule_seed(game_seed, S, seat, 1)``,
+the give rule from ``rule_seed(game_seed, S, seat, 2)``): a game then depends on its seed alone, not on
+the games played before it, and the compiled kernel (``toolkit.fast.palaces_kernel``) draws the same
+numbers. Before any ``start_game`` a seat's stream is the one of game seed 0.
 """
 
 from __future__ import annotations
 
-import random
 import re
 from dataclasses import dataclass, field
 
 from toolkit.errors import UserError
 from toolkit.games.palaces import NO_RUINS
+from toolkit.sim.card_order import CardOrder, rule_seed
 
 DEAD = 1.5  # a card valued at most this is not worth keeping
 SPECIAL = ("ruins", "flood", "exchange", "general-exchange")  # one copy of each is worth keeping
@@ -99,18 +105,29 @@ class GiveWorst:
 
 @dataclass
 class _Seeded:
-    """A rule that draws its choices from its own ``random.Random(seed)``; named ``base`` or ``base-seed``."""
+    """A rule that draws its choices from a stream of its own per seat; named ``base`` or ``base-seed``.
+
+    ``which`` tells the two decisions of one seat apart (1: the turn, 2: the cards given), so a random
+    player's two rules never share numbers.
+    """
 
     seed: int = 0
-    rng: random.Random = field(init=False, repr=False, compare=False)
+    streams: dict = field(default_factory=dict, init=False, repr=False, compare=False)
     base = ""
-
-    def __post_init__(self):
-        self.rng = random.Random(self.seed)
+    which = 0
 
     @property
     def name(self) -> str:
         return self.base if self.seed == 0 else f"{self.base}-{self.seed}"
+
+    def start_game(self, game_seed: int, seat: int) -> None:
+        """Restart seat ``seat``'s stream for the game of seed ``game_seed``."""
+        self.streams[seat] = CardOrder(rule_seed(game_seed, self.seed, seat, self.which))
+
+    def stream(self, seat: int) -> CardOrder:
+        if seat not in self.streams:
+            self.start_game(0, seat)
+        return self.streams[seat]
 
 
 @dataclass
@@ -118,10 +135,16 @@ class GiveRandom(_Seeded):
     """Give away (and take, face up) uniformly random cards."""
 
     base = "give-random"
+    which = 2
 
     def give(self, state, p: int, hand: list[int], n: int, values=None) -> tuple[int, ...]:
+        """``n`` cards of ``hand`` laid out by type: a Fisher-Yates shuffle of the first ``n`` places."""
         cards = [i for i, k in enumerate(hand) for _ in range(k)]
-        return tuple(sorted(self.rng.sample(cards, n)))
+        stream = self.stream(p)
+        for k in range(n):
+            j = k + stream.below(len(cards) - k)
+            cards[k], cards[j] = cards[j], cards[k]
+        return tuple(sorted(cards[:n]))
 
     take = give
 
@@ -133,8 +156,9 @@ class Builder:
     """Finish a palace whenever possible; then attack the leader's biggest palace when it hurts them
     (``attacks``; ``eager``: any opponent's palace of 2 or more cards, before building); extend the
     palace closest to completion, start new ones; use an exchange when nothing can be built; flood a
-    ruined palace when ruins block oneself; otherwise discard the dead cards and spare copies of
-    special cards (or, if none, the worst card)."""
+    ruined palace when ruins block oneself; otherwise play a general exchange if the cards it passes
+    on can all be dead ones, or else discard the dead cards and spare copies of special cards (or, if
+    none, the worst card)."""
 
     name: str = "builder"
     attacks: bool = True
@@ -208,7 +232,32 @@ class Builder:
         # discard the dead cards and the spare copies of special cards
         dead = tuple(i for i in held for k in range(hand[i])
                      if values[i] <= DEAD or k and kinds[i] in SPECIAL)
+        swap = self._general_exchange(state, p, held, dead)
+        if swap:
+            return swap
         return ("discard", dead or _worst(hand, values, 1))
+
+    @staticmethod
+    def _general_exchange(state, p, held, dead):
+        """Instead of a discard: a general exchange, when the hand holds at least as many dead cards
+        (besides general exchanges) as it passes on, so no card it wants need go.
+
+        The dead cards given away come back as the previous player's cast-offs, often of a colour that
+        player does not build and this one may; measured on default games this shortens them a little
+        (2 players: 54.7 -> 53.8 turns, 4 players: 117.6 -> 110.9) and leaves the builder's results
+        against itself and against random play as they were."""
+        game = state.game
+        if game.players < 2:
+            return None
+        kinds = game.kinds
+        for i in held:
+            if kinds[i] == "general-exchange":
+                n = min(game.exchange_cards, sum(state.hands[p]) - 1)
+                others = sum(kinds[c] != "general-exchange" for c in dead)
+                if n and others >= n:
+                    return ("special", i)
+                return None
+        return None
 
     @staticmethod
     def _unblock(state, p, held):
@@ -289,12 +338,14 @@ def _progress(state, t: int) -> int:
 
 @dataclass
 class RandomPlay(_Seeded):
-    """A uniformly random legal action (``random.Random(seed)``, kept in the policy)."""
+    """A uniformly random legal action, in the order of ``state.legal_actions()``."""
 
     base = "random"
+    which = 1
 
     def choose(self, state, give) -> tuple:
-        return self.rng.choice(state.legal_actions())
+        actions = state.legal_actions()
+        return actions[self.stream(state.player).below(len(actions))]
 
 
 BUILDER = Builder()
@@ -317,6 +368,12 @@ class PalacesPolicy:
     def deterministic(self) -> bool:
         """True when the same state always gets the same decision (what an exact chain needs)."""
         return not isinstance(self.play, _Seeded) and not isinstance(self.give, _Seeded)
+
+    def start_game(self, game_seed: int, seat: int) -> None:
+        """A new game: restart the streams of the seeded rules for this seat."""
+        for rule in (self.play, self.give):
+            if isinstance(rule, _Seeded):
+                rule.start_game(game_seed, seat)
 
     def act(self, state) -> tuple:
         if state.phase == "turn":

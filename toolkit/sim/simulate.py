@@ -6,7 +6,6 @@ asked for; the figures depend only on the seed, never on the batching.
 
 from __future__ import annotations
 
-import random
 from typing import Callable
 
 import numpy as np
@@ -14,12 +13,14 @@ import numpy as np
 from toolkit.catalogue.model import Catalogue
 from toolkit.errors import UserError
 from toolkit.games.registry import make_game, policy_module
-from toolkit.sim import solo_diamoniak
-from toolkit.sim.runner import GameDidNotEnd, play
+from toolkit.sim.ordered import BASE_FIELDS
+from toolkit.sim.records import play_records
 from toolkit.sim.stats import Summary, Tally
 
 CHUNK = 10_000  # games played (and counted) together
+WORK_CHUNK = 1_000  # the same, when a turn budget may stop the run within a batch
 MAX_GAMES = 100_000_000  # the most games one run may ask for
+FAST_FROM = 2_000  # fewer games are played by the engine: loading a compiled kernel would cost more
 
 
 def seat_policies(game_id: str, players: int, choices: dict[int, str]):
@@ -37,6 +38,8 @@ def simulate(catalogue: Catalogue, *, players: int, games: int, seed: int, polic
              max_work: int | None = None) -> Summary:
     """Play ``games`` seeded games (each stopped after ``max_turns`` turns) and summarise them.
 
+    Game ``i`` is the game of card order ``game_seed(seed, i)`` (``toolkit.sim.card_order``), played
+    by a compiled kernel or by the engine (``toolkit.sim.records``): the same games either way.
     ``progress(n)`` is told of every ``n`` games played. ``max_work`` bounds the turns of all games
     together: once they pass it, no new game starts (``Summary.games`` then says how many were played).
     """
@@ -46,26 +49,31 @@ def simulate(catalogue: Catalogue, *, players: int, games: int, seed: int, polic
         raise UserError(f"--seed {seed}: a seed is a whole number from 0 to 2**63-1")
     game = make_game(catalogue, players, variants)
     seats = seat_policies(catalogue.game, players, policies or {})
-    names = [policy.name for policy in seats]
     tally = Tally(players)
-    if catalogue.game == "diamoniak" and solo_diamoniak.applies(game, names):
-        _solo_kernel(game, games, seed, progress, max_turns, tally)
-    else:
-        _engine_games(game, seats, games, seed, progress, max_turns, max_work, tally)
-    return tally.summary(game=catalogue.game, policies=names, variants=sorted(variants), seed=seed,
-                         turn_limit=max_turns)
-
-
-def _solo_kernel(game, games: int, seed: int, progress, max_turns: int, tally: Tally) -> None:
-    rng = np.random.default_rng(seed)
-    for start in range(0, games, CHUNK):
-        runs = solo_diamoniak.run(game, min(CHUNK, games - start), rng, max_turns)
-        turns = runs["turns"]
-        counters = {"witch_strikes": runs["witches"], "purchases": np.zeros(turns.size, dtype=np.int64),
-                    "reshuffles": runs["reshuffles"]}
-        tally.add(turns, np.where(turns > 0, 0, -1), counters, runs["stalled"])
+    fast = games >= FAST_FROM
+    chunk = CHUNK if max_work is None else WORK_CHUNK
+    played = work = reported = 0
+    while played < games and (max_work is None or work < max_work):
+        records = play_records(game, seats, seed, played, min(chunk, games - played), max_turns, fast=fast)
+        turns = records["turns"]
+        if max_work is not None:  # no game starts once the games before it have played max_work turns
+            before = work + np.cumsum(turns) - turns
+            keep = int(np.count_nonzero(before < max_work))
+            records = {name: values[:keep] for name, values in records.items()}
+            turns = records["turns"]
+        won = records["winner"] >= 0
+        rounds = np.where(won, (turns + players - 1) // players, 0)
+        counters = {name: values for name, values in records.items() if name not in BASE_FIELDS}
+        tally.add(rounds, records["winner"], counters, records["stalled"] > 0)
+        played += int(turns.size)
+        work += int(turns.sum())
         if progress:
-            progress(turns.size)
+            mark = progress_mark(played, games, work, max_work)
+            if mark > reported:
+                progress(mark - reported)
+                reported = mark
+    return tally.summary(game=catalogue.game, policies=[policy.name for policy in seats], variants=sorted(variants),
+                         seed=seed, turn_limit=max_turns)
 
 
 def progress_mark(played: int, games: int, work: int, max_work: int | None) -> int:
@@ -74,38 +82,3 @@ def progress_mark(played: int, games: int, work: int, max_work: int | None) -> i
     if max_work is None:
         return played
     return max(played, min(games, work * games // max_work))
-
-
-def _engine_games(game, seats, games: int, seed: int, progress, max_turns: int, max_work: int | None,
-                  tally: Tally) -> None:
-    rng = random.Random(seed)
-    players = game.players
-    work = played = reported = 0
-    while played < games and (max_work is None or work < max_work):
-        batch = min(CHUNK, games - played)
-        turns = np.zeros(batch, dtype=np.int64)
-        winners = np.full(batch, -1, dtype=np.int64)
-        stalled = np.zeros(batch, dtype=bool)
-        counters: dict[str, list[int]] = {}
-        n = 0
-        while n < batch and (max_work is None or work < max_work):
-            state = game.new_initial_state()
-            try:
-                play(state, seats, rng, max_turns)
-            except GameDidNotEnd:
-                pass
-            if state.winner is not None:
-                turns[n], winners[n] = state.turns, state.winner
-            stalled[n] = state.is_terminal() and state.winner is None
-            for name, value in state.counters().items():
-                counters.setdefault(name, []).append(value)
-            work += state.turns
-            n += 1
-            if progress:
-                mark = progress_mark(played + n, games, work, max_work)
-                if mark > reported:
-                    progress(mark - reported)
-                    reported = mark
-        rounds = np.where(turns[:n] > 0, (turns[:n] + players - 1) // players, 0)
-        tally.add(rounds, winners[:n], {name: np.array(values) for name, values in counters.items()}, stalled[:n])
-        played += n

@@ -1,0 +1,224 @@
+"""`toolkit analyse`: the figures against hand-computed records, the precision rule, the report from outside."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+
+import numpy as np
+import pytest
+from pypdf import PdfReader
+
+from tests.conftest import write_catalogue
+from toolkit.analysis.analyse import games_for, games_needed, parse_players, shortfall
+from toolkit.analysis.metrics import METRICS, Accumulator, describe
+from toolkit.analysis.report_texts import describe_policy
+from toolkit.errors import UserError
+from toolkit.sim.stats import Z95, wilson
+
+COARSE = ("--precision", "0.05", "--players", "2")
+
+
+def _records(**fields):
+    return {name: np.array(values, dtype=np.int64) for name, values in fields.items()}
+
+
+HAND = _records(winner=[0, 1, 0, -1], turns=[5, 6, 7, 40], stalled=[0, 0, 0, 1], lead_changes=[0, 2, 1, 0],
+                winner_deficit=[0, 3, 4, 0], witch_strikes=[1, 2, 3, 4])
+
+
+def test_metrics_of_hand_computed_records():
+    acc = Accumulator(2)
+    acc.add(HAND)
+    m = acc.metrics()
+    assert m["games"] == 4
+    assert m["completion"] == 0.75 and m["stall_rate"] == 0.25 and m["over_limit_rate"] == 0.0
+    assert m["mean_turns"] == 6.0
+    assert m["mean_rounds"] == pytest.approx(10 / 3)  # ceil(5/2), ceil(6/2), ceil(7/2): 3, 3, 4
+    assert m["median_rounds"] == 3
+    assert m["win_rate_1"] == 0.5 and m["win_rate_2"] == 0.25 and m["win_rate_3"] is None
+    assert m["first_player_advantage"] == pytest.approx(2 / 3 - 1 / 2)  # 2 of the 3 won games, fair share 1/2
+    assert m["balance"] == 0.75
+    assert m["lead_changes"] == 0.75
+    assert m["comeback_rate"] == pytest.approx(2 / 3)  # deficits 3 and 4 of the three winners
+    assert m["witch_strikes_per_game"] == 2.5
+    assert (m["win_rate_1_low"], m["win_rate_1_high"]) == pytest.approx(wilson(2, 4))
+    # turns 5, 6, 7: sample standard deviation 1
+    assert acc.half_width("mean_turns") == pytest.approx(Z95 / math.sqrt(3))
+    # witch strikes 1..4: sample variance 5/3
+    assert acc.half_width("witch_strikes_per_game") == pytest.approx(Z95 * math.sqrt(5 / 3 / 4))
+    # balance: the gap 0.5 - 0.25, variance (p1 + p2 - gap^2) / n
+    assert acc.half_width("balance") == pytest.approx(Z95 * math.sqrt((0.75 - 0.0625) / 4))
+    assert acc.percentiles("turns") == {"10": 5, "25": 5, "50": 6, "75": 7, "90": 7, "99": 7}
+
+
+def test_every_named_metric_is_there_and_described():
+    acc = Accumulator(4)
+    acc.add(HAND)
+    m = acc.metrics()
+    assert set(METRICS) <= set(m)
+    for name in m:
+        assert describe(name)
+
+
+def test_batching_and_merging_give_the_same_figures():
+    rng = np.random.default_rng(5)
+    n = 3000
+    winner = rng.integers(-1, 3, n)
+    recs = _records(winner=winner, turns=rng.integers(3, 60, n), stalled=(winner < 0) & (rng.integers(0, 2, n) > 0),
+                    lead_changes=rng.integers(0, 5, n), winner_deficit=rng.integers(0, 6, n),
+                    floods=rng.integers(0, 9, n))
+    whole = Accumulator(3)
+    whole.add(recs)
+    parts = [Accumulator(3) for _ in range(3)]
+    for i, (a, b) in enumerate(((0, 1000), (1000, 1001), (1001, n))):
+        parts[i].add({k: v[a:b] for k, v in recs.items()})
+    parts[0].merge(parts[1])
+    parts[0].merge(parts[2])
+    assert parts[0].metrics() == whole.metrics()
+    with pytest.raises(ValueError):
+        whole.merge(Accumulator(2))
+
+
+def test_the_precision_rule_asks_for_more_games_until_the_intervals_fit():
+    acc = Accumulator(2)
+    acc.add(_records(winner=[0, 1] * 50, turns=[10, 12] * 50, stalled=[0] * 100, lead_changes=[1] * 100,
+                     winner_deficit=[0] * 100))
+    # a share of 1/2 from 100 games is known to about ±0.1; ±0.01 asks for about 100 x (0.1 / 0.01)^2
+    need = games_needed(acc, 0.01)
+    assert 9_000 <= need <= 11_000
+    assert "win_rate_1" in shortfall(acc, 0.01)
+    assert games_needed(acc, 0.2) == 100 and shortfall(acc, 0.2) == {}
+    assert games_for(0.005) == math.ceil(Z95**2 / 4 / 0.005**2)
+
+
+def test_players_option():
+    assert parse_players(None, 2, 4) == [2, 3, 4]
+    assert parse_players(None, 1, 4) == [2, 3, 4]
+    assert parse_players(None, 1, 1) == [1]
+    assert parse_players("3", 2, 4) == [3]
+    assert parse_players("2..3", 2, 4) == [2, 3]
+    for bad in ("5", "1..2", "4..2", "two", "2-4"):
+        with pytest.raises(UserError):
+            parse_players(bad, 2, 4)
+
+
+def test_policies_in_plain_words():
+    assert describe_policy("until-witch,fairy-first,buy-most", "en") == "always draws on"
+    assert describe_policy("stop-after-3,risk-2", "en") == "stops after 3 cards or stops when a witch would take more than 2"
+    assert describe_policy("aggressive,give-random", "ru") == "сначала нападает, отдаёт карты наугад"
+
+
+def test_text_report_and_its_precision(run):
+    result = run("analyse", *COARSE, "--no-strategy", "--seed", "4")
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout
+    assert "2 players" in out and "seat 1 wins" in out and "first-player advantage" in out and "balance" in out
+    assert "playing time at 30 s a turn" in out and "the box says 15-20 min" in out
+    assert "witch strikes" in out and "fairies spent" in out
+
+
+def test_json_report_meets_the_precision_and_repeats_byte_for_byte(run):
+    args = ("analyse", "--game", "palaces", *COARSE, "--no-strategy", "--json")
+    first = run(*args)
+    assert first.exit_code == 0, first.stderr
+    assert run(*args).stdout == first.stdout
+    data = json.loads(first.stdout)
+    (count,) = data["player_counts"]
+    m = count["metrics"]
+    assert m["games"] >= 200 and count["wider_than_asked"] == {}
+    for name in ("win_rate_1", "win_rate_2", "completion", "comeback_rate"):
+        assert (m[f"{name}_high"] - m[f"{name}_low"]) / 2 <= 0.05 + 1e-12
+    assert (m["mean_rounds_high"] - m["mean_rounds_low"]) / 2 <= 0.05 * m["mean_rounds"]
+    assert m["win_rate_1"] + m["win_rate_2"] == pytest.approx(m["completion"])
+    assert sum(count["rounds_distribution"]) == round(m["completion"] * m["games"])
+    assert {"exchanges_per_game", "floods_per_game", "ruins_laid_per_game", "ruins_removed_per_game"} <= set(m)
+    other = json.loads(run(*args[:-1], "--seed", "9", "--json").stdout)
+    assert other["player_counts"][0]["metrics"] != m
+
+
+def test_strategy_search_and_tournament(run):
+    result = run("analyse", "--precision", "0.2", "--players", "2", "--json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    rows = data["strategy"]
+    assert [(r["players"], r["seat"]) for r in rows] == [(2, 1), (2, 2)]
+    for row in rows:
+        best = row["best"]
+        assert best["gain"] == pytest.approx(best["win_rate"] - best["default_win_rate"])
+        assert row["beaten"] == (best["gain_low"] > 0)
+        assert best["gain"] == max(r["gain"] for r in row["refined"])
+    table = data["tournament"]
+    names = table["policies"]
+    assert "until-witch" in names and len(names) == len(set(names))
+    for a in names:
+        for b in names:
+            if a != b:
+                assert table["table"][a][b] + table["table"][b][a] <= 1 + 1e-12
+
+
+@pytest.mark.parametrize("lang, players, words", [
+    ("en", "2..3", ("Diamoniak: balance and strategy", "seat 1 wins", "seat 3 wins", "Two-player")),
+    ("ru", "2", ("Диамониак: баланс и стратегия", "побеждает место 1", "Турнир", "тянет до ведьмы")),
+])
+def test_pdf_report_in_both_languages(run, tmp_path, lang, players, words):
+    path = tmp_path / f"report-{lang}.pdf"
+    result = run("analyse", "--precision", "0.2", "--players", players, "--report", str(path), "--lang", lang)
+    assert result.exit_code == 0, result.stderr
+    reader = PdfReader(io.BytesIO(path.read_bytes()))
+    assert 1 <= len(reader.pages) <= 2
+    text = " ".join(page.extract_text() for page in reader.pages)
+    for word in words:
+        assert word in text
+    for word in ("toolkit", "simulat", "policy"):
+        assert word not in text.lower()
+    again = tmp_path / "again.pdf"
+    run("analyse", "--precision", "0.2", "--players", players, "--report", str(again), "--lang", lang)
+    assert again.read_bytes() == path.read_bytes()  # same inputs, same bytes
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--precision", "0"), "--precision 0: choose from 0.001 to 0.25"),
+    (("--precision", "nan"), "--precision nan: expected a number"),
+    (("--players", "5"), "--players 5: this game is for 2 to 4 players"),
+    (("--players", "4..2"), "the range runs backwards"),
+    (("--report", "out.png"), "name a .pdf file"),
+    (("--lang", "ru"), "--lang: only the PDF report has a language"),
+    (("--policy", "1=stop-after-3"), "give --no-strategy"),
+    (("--no-strategy", "--players", "2..3", "--policy", "3=risk-1"), "seat 3 does not exist with 2 players"),
+    (("--no-strategy", "--players", "2", "--policy", "1=fly"), "unknown Diamoniak policy"),
+])
+def test_bad_input_is_one_error_line(run, args, message):
+    result = run("analyse", *args)
+    assert result.exit_code == 2
+    assert message in result.stderr and result.stderr.count("\n") == 1, result.stderr
+
+
+def test_catalogue_time_per_turn_is_optional_and_checked(run, tmp_path, doc):
+    del doc["game"]["seconds_per_turn"]
+    path = write_catalogue(tmp_path, doc)
+    result = run("analyse", "--catalogue", str(path), *COARSE, "--no-strategy")
+    assert result.exit_code == 0, result.stderr
+    assert "playing time" not in result.stdout and "seat 1 wins" in result.stdout
+    doc["game"]["seconds_per_turn"] = 0
+    path = write_catalogue(tmp_path, doc, "bad.toml")
+    result = run("analyse", "--catalogue", str(path), *COARSE, "--no-strategy")
+    assert result.exit_code == 2
+    assert "bad.toml" in result.stderr and "game.seconds_per_turn" in result.stderr
+    assert result.stderr.count("\n") == 1
+
+
+def test_rulebook_tip_is_the_tournament_figure_in_players_words(run):
+    from toolkit.analysis.strategy import tournament
+    from toolkit.analysis.tip import stop_after_tip
+    from toolkit.catalogue import load
+
+    cat = load("diamoniak", require_art=False)
+    tip = stop_after_tip(cat, k=2, precision=0.2, seed=3)
+    table = tournament(cat, (), 3, 0.2)
+    assert tip["share"] == table["table"]["stop-after-2"]["until-witch"]  # the same card orders, both seatings
+    assert tip["games"] == table["games_per_pair"] and 0 <= tip["low"] <= tip["share"] <= tip["high"] <= 1
+    low, high = math.floor(100 * tip["low"]), math.ceil(100 * tip["high"])
+    assert "stops after two cards" in tip["text"]["en"] and f"{low} to {high} games out of 100" in tip["text"]["en"]
+    assert f"{low}-{high} партиях из 100" in tip["text"]["ru"]

@@ -1,0 +1,146 @@
+"""The compiled Palaces kernel plays the engine's games: record for record, field for field.
+
+Every test plays the same card orders twice, by ``toolkit.sim.ordered.engine_batch`` (the rules
+engine and the policies) and by ``toolkit.fast.palaces_kernel.batch``, and asks for equal arrays: every
+play rule with every give rule, 1-4 players, each variant alone and in combinations, mixed seats, odd
+decks (Hypothesis), a small turn limit: some 2,100 card orders in all.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toolkit.catalogue.loader import load
+from toolkit.fast import palaces_kernel
+from toolkit.games.palaces import VARIANTS, PalacesGame
+from toolkit.sim.ordered import engine_batch
+from toolkit.sim.palaces_policies import Builder, GiveWorst, PalacesPolicy, parse
+from toolkit.sim.records import kernel_for, play_records
+
+CATALOGUE = load("palaces", require_art=False)
+PLAYS = ("builder", "no-attack", "aggressive", "random-3")
+GIVES = ("give-worst", "give-random-4")
+# the other seats of a mixed table (a random seat among builders, so games end)
+OTHERS = ("default", "aggressive,give-random-2", "no-attack", "random-9,give-worst")
+
+
+def game(players=2, variants=()):
+    return PalacesGame.from_catalogue(CATALOGUE, players=players, variants=variants)
+
+
+def assert_same(g, names, count, run_seed=7, start=0, max_turns=2_000):
+    policies = [parse(name) for name in names]
+    assert palaces_kernel.supports(g, policies)
+    engine = engine_batch(g, policies, run_seed, start, count, max_turns)
+    kernel = palaces_kernel.batch(g, policies, run_seed, start, count, max_turns)
+    assert list(kernel) == list(engine)
+    for field in engine:
+        differ = np.nonzero(engine[field] != kernel[field])[0]
+        assert differ.size == 0, (f"{field} differs in game {start + differ[0]} of run {run_seed} "
+                                  f"({names}, {sorted(g.variants)}): engine {engine[field][differ[0]]}, "
+                                  f"kernel {kernel[field][differ[0]]}")
+    return engine
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+@pytest.mark.parametrize("play", PLAYS)
+@pytest.mark.parametrize("gift", GIVES)
+def test_every_play_and_give_rule_plays_the_engines_games(players, play, gift):
+    records = assert_same(game(players), [f"{play},{gift}", *OTHERS[:players - 1]], 30, run_seed=players)
+    if players > 1 and not play.startswith("random"):
+        assert records["winner"].min() >= 0  # real games: every one is won
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_each_variant_alone(variant):
+    for players in (2,) if variant == "short-two-player" else (2, 3, 4):
+        for play in PLAYS:
+            assert_same(game(players, [variant]), [f"{play},give-random-1", *OTHERS[:players - 1]], 12,
+                        run_seed=players * 10)
+
+
+@pytest.mark.parametrize("variants", [
+    ("exchange-face-up", "palaces-to-pile"),
+    ("one-per-colour", "ruins-card-to-clear"),
+    ("exchange-face-up", "one-per-colour", "palaces-to-pile", "ruins-card-to-clear", "short-two-player"),
+])
+def test_variants_together(variants):
+    players = 2 if "short-two-player" in variants else 3
+    assert_same(game(players, variants), ["random-5", *OTHERS[:players - 1]], 40)
+    assert_same(game(players, variants), ["aggressive,give-random-6", *OTHERS[1:players]], 40)
+
+
+def test_random_tables_and_the_turn_limit():
+    """All seats random: games hit the turn limit (stopped, no winner, not stalled) as in the engine."""
+    records = assert_same(game(3, ["exchange-face-up"]), ["random-1", "random-2,give-worst", "random"], 30,
+                          max_turns=150)
+    assert (records["turns"] > 150).any() and (records["stalled"] == 0).any()
+    assert_same(game(4), ["random-7"] * 4, 20, max_turns=60)
+
+
+@st.composite
+def odd_games(draw):
+    """Any counts (none of some kinds, so stalls), small hands, few palaces, any exchange size."""
+    base = game()
+    counts = tuple(draw(st.integers(0, 4)) for _ in base.counts)
+    players = draw(st.integers(1, 4))
+    variants = draw(st.sets(st.sampled_from(sorted(set(VARIANTS) - {"short-two-player"}))))
+    if players == 2 and draw(st.booleans()):
+        variants.add("short-two-player")
+    g = dataclasses.replace(base, counts=counts, players=players, variants=frozenset(variants),
+                            hand_size=draw(st.integers(0, 6)), max_palaces=draw(st.integers(0, 3)),
+                            exchange_cards=draw(st.integers(0, 3)), goal=draw(st.integers(1, 12)),
+                            goal_two_players=draw(st.integers(1, 8)))
+    names = [draw(st.sampled_from([*PLAYS, "random-2,give-worst", "aggressive,give-random-8"])) for _ in range(players)]
+    return g, names
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(odd_games(), st.integers(0, 2**63 - 1))
+def test_odd_decks_and_rules(case, run_seed):
+    g, names = case
+    assert_same(g, names, 6, run_seed=run_seed, max_turns=300)
+
+
+def test_a_deck_that_cannot_end_stalls_before_the_deal():
+    g = dataclasses.replace(game(), counts=tuple(0 if kind == "roof" else n for n, kind in zip(game().counts,
+                                                                                               game().kinds)))
+    records = assert_same(g, ["default", "random-1"], 5)
+    assert (records["stalled"] == 1).all() and (records["turns"] == 1).all()
+
+
+def test_batches_are_independent_of_their_split_and_of_the_games_before():
+    g = game(4, ["palaces-to-pile"])
+    policies = [parse(name) for name in ("random-4", "default,give-random", "aggressive", "no-attack,give-random-3")]
+    whole = palaces_kernel.batch(g, policies, 99, 0, 300)
+    parts = [palaces_kernel.batch(g, policies, 99, start, 100) for start in (0, 100, 200)]
+    for field, values in whole.items():
+        assert np.array_equal(values, np.concatenate([part[field] for part in parts]))
+    late = palaces_kernel.batch(g, policies, 99, 250, 1)
+    assert all(late[field][0] == whole[field][250] for field in whole)
+    none, engine_none = palaces_kernel.batch(g, policies, 99, 5, 0), engine_batch(g, policies, 99, 5, 0)
+    assert list(none) == list(engine_none) and all(v.size == 0 for v in none.values())
+    assert whole["winner"].std() > 0 and len(set(whole["turns"])) > 20  # different games, not one repeated
+
+
+def test_the_dispatcher_takes_the_kernel_and_gives_the_engines_records():
+    g = game(2)
+    policies = [parse("default"), parse("random-1")]
+    assert kernel_for(g, policies) is palaces_kernel
+    fast, slow = play_records(g, policies, 3, 10, 25), play_records(g, policies, 3, 10, 25, fast=False)
+    assert all(np.array_equal(fast[field], slow[field]) for field in slow)
+
+
+def test_unknown_rules_are_left_to_the_engine():
+    class Custom(Builder):
+        pass
+
+    g = game(2)
+    assert not palaces_kernel.supports(g, [PalacesPolicy(Custom(), GiveWorst()), parse("default")])
+    assert not palaces_kernel.supports(g, [parse("default")])  # one policy for two seats
+    assert not palaces_kernel.supports(object(), [parse("default")] * 2)

@@ -1,0 +1,172 @@
+"""Balance figures of one game, per player count, from as many games as a target precision asks for.
+
+How many games: ``measure`` plays a first stage, reads the half-width of every governed figure's
+95% interval (``toolkit.analysis.metrics``), and plays on until each is within its tolerance:
+
+* every share of games (win rate of each seat, first-player advantage, completion, stalls,
+  comebacks) to plus or minus ``precision``;
+* balance (1 minus a gap of two shares, so twice as uncertain) to plus or minus 2 x ``precision``;
+* the mean length in turns and in rounds to plus or minus ``precision`` of itself (relative).
+
+or until ``max_games`` were played (the report then says which figures stayed wider). The games of
+a player count are games ``0, 1, 2, ...`` of one run seed derived from ``--seed`` and the count, the
+same for every mix of policies: two policies are compared on the same card orders.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+from toolkit.analysis.metrics import Accumulator
+from toolkit.errors import UserError
+from toolkit.sim.card_order import MASK, mix64
+from toolkit.sim.records import play_records
+from toolkit.sim.stats import Z95
+
+CHUNK = 20_000  # games played and counted together: memory stays flat in the number of games
+MIN_STAGE = 200  # the fewest games of a first stage
+MAX_TURNS = 10_000  # a game still going after this many turns is stopped (counted as not ended)
+
+SHARE_RULED = ("completion", "stall_rate", "first_player_advantage", "comeback_rate")
+MEAN_RULED = ("mean_turns", "mean_rounds")
+
+
+def run_seed(seed: int, players: int) -> int:
+    """The run seed of every game with ``players`` seats in an analysis seeded ``seed``."""
+    return mix64(mix64(seed) ^ ((players * 0x5DEECE66D) & MASK))
+
+
+def games_for(precision: float) -> int:
+    """Games that give a share an interval of plus or minus ``precision`` in the worst case (p = 1/2)."""
+    return math.ceil(Z95 * Z95 / (4 * precision * precision))
+
+
+def tolerances(acc: Accumulator, precision: float, ruled=None) -> dict[str, float]:
+    """The figure -> largest allowed half-width of the precision rule, for the figures that exist."""
+    metrics = acc.metrics()
+    if ruled is not None:
+        return {name: precision for name in ruled}
+    out = {name: precision for name in SHARE_RULED}
+    out.update({f"win_rate_{seat}": precision for seat in range(1, acc.players + 1)})
+    out["balance"] = 2 * precision
+    for name in MEAN_RULED:
+        if metrics[name]:
+            out[name] = precision * metrics[name]
+    return out
+
+
+def shortfall(acc: Accumulator, precision: float, ruled=None) -> dict[str, tuple[float, float]]:
+    """The governed figures whose interval is still wider than allowed: name -> (half-width, allowed)."""
+    wide = {}
+    for name, allowed in tolerances(acc, precision, ruled).items():
+        half = acc.half_width(name)
+        if half is not None and half > allowed:
+            wide[name] = (half, allowed)
+    return wide
+
+
+def games_needed(acc: Accumulator, precision: float, ruled=None) -> int:
+    """Games the precision rule asks for, judged from the games so far (a half-width falls as 1/sqrt(n))."""
+    need = acc.games
+    for half, allowed in shortfall(acc, precision, ruled).values():
+        need = max(need, math.ceil(acc.games * (half / allowed) ** 2))
+    return need
+
+
+def play_into(acc: Accumulator, game, policies, seed: int, start: int, stop: int, tick=None,
+              max_turns: int = MAX_TURNS) -> None:
+    """Add games ``start .. stop-1`` of the run ``seed`` to ``acc``, a chunk at a time."""
+    for first in range(start, stop, CHUNK):
+        count = min(CHUNK, stop - first)
+        acc.add(play_records(game, policies, seed, first, count, max_turns))
+        if tick:
+            tick(count)
+
+
+def measure(game, policies, seed: int, precision: float, max_games: int, tick=None, ruled=None,
+            max_turns: int = MAX_TURNS) -> Accumulator:
+    """The totals of as many games of ``seed`` as the precision rule asks for (at most ``max_games``)."""
+    acc = Accumulator(game.players)
+    target = min(max_games, max(MIN_STAGE, games_for(4 * precision)))
+    while True:
+        play_into(acc, game, policies, seed, acc.games, target, tick, max_turns)
+        need = games_needed(acc, precision, ruled)
+        if need <= acc.games or acc.games >= max_games:
+            return acc
+        # a little past the estimate, in whole hundreds, so that one more stage is rarely needed
+        target = min(max_games, max(acc.games + MIN_STAGE, -(-int(need * 1.1) // 100) * 100))
+
+
+def parse_players(text: str | None, low: int, high: int) -> list[int]:
+    """``--players N`` or ``A..B``, within the catalogue's ``low .. high``; None: every count from 2
+    (1 when the game is for one player only) to ``high``."""
+    if text is None:
+        return list(range(max(low, 2 if high >= 2 else 1), high + 1))
+    match = re.fullmatch(r"\s*([0-9]{1,2})\s*(?:\.\.\s*([0-9]{1,2})\s*)?", text)
+    if not match:
+        raise UserError(f"--players {text}: expected a player count like 3 or a range like 2..4")
+    first = int(match.group(1))
+    last = int(match.group(2)) if match.group(2) else first
+    if first > last:
+        raise UserError(f"--players {text}: the range runs backwards (write {last}..{first})")
+    if first < low or last > high:
+        raise UserError(f"--players {text}: this game is for {low} to {high} players")
+    return list(range(first, last + 1))
+
+
+@dataclass
+class PlayerCount:
+    """The figures of one player count with one mix of policies."""
+
+    players: int
+    policies: list[str]
+    seed: int
+    acc: Accumulator
+    wide: dict[str, tuple[float, float]] = field(default_factory=dict)  # figures wider than asked
+
+
+def analyse_counts(catalogue, counts: list[int], choices: dict[int, str], variants, seed: int, precision: float,
+                   max_games: int, tick=None) -> list[PlayerCount]:
+    """Measure every player count of ``counts`` with the policies ``choices`` ({seat: name}, the
+    default elsewhere)."""
+    from toolkit.games.registry import make_game
+    from toolkit.sim.simulate import seat_policies
+
+    missing = [seat for seat in choices if seat > counts[0]]
+    if missing and len(counts) > 1:
+        raise UserError(f"--policy {missing[0]}=...: seat {missing[0]} does not exist with {counts[0]} players "
+                        f"(give --players {missing[0]}..{counts[-1]} or fewer seats)")
+    results = []
+    for players in counts:
+        game = make_game(catalogue, players, variants)
+        seats = seat_policies(catalogue.game, players, choices)
+        config_seed = run_seed(seed, players)
+        acc = measure(game, seats, config_seed, precision, max_games, tick)
+        results.append(PlayerCount(players, [policy.name for policy in seats], config_seed, acc,
+                                   shortfall(acc, precision)))
+    return results
+
+
+def playing_time(catalogue, acc: Accumulator) -> dict | None:
+    """Minutes of play from the catalogue's seconds per turn: the mean with its interval, the 10th to
+    90th percentile, and the box's minutes beside them (None: the catalogue gives no time per turn)."""
+    seconds = catalogue.seconds_per_turn
+    metrics = acc.metrics()
+    if seconds is None or metrics["mean_turns"] is None:
+        return None
+    interval = acc.interval("mean_turns")
+    per = acc.percentiles("turns")
+    low, high = catalogue.minutes
+    mean = metrics["mean_turns"] * seconds / 60
+    return {
+        "seconds_per_turn": seconds,
+        "mean_minutes": mean,
+        "mean_minutes_low": interval[0] * seconds / 60 if interval else None,
+        "mean_minutes_high": interval[1] * seconds / 60 if interval else None,
+        "p10_minutes": per["10"] * seconds / 60,
+        "p90_minutes": per["90"] * seconds / 60,
+        "box_minutes": [low, high],
+        "against_box": "shorter" if mean < low else "longer" if mean > high else "within",
+    }

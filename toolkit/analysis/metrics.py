@@ -1,0 +1,290 @@
+"""The balance figures of many games of one configuration, from running whole-number totals.
+
+An ``Accumulator`` takes the per-game record arrays of ``toolkit.sim.records.play_records`` batch
+by batch and keeps only histograms and exact integer sums, so its memory does not grow with the
+number of games, two accumulators ``merge`` into the one of all their games, and the figures do not
+depend on how the games were batched or merged.
+
+Every figure has a 95% interval: Wilson's score interval for a share of games, and the normal
+interval (mean plus or minus 1.96 standard errors, from exact sums of squares) for a mean.
+``METRICS`` says what each figure means; ``half_width(name)`` is what the precision rule reads.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+
+from toolkit.sim.stats import PERCENTILES, Z95, wilson
+
+COMEBACK = 3  # a winner who trailed the leader by this many points or more came back
+
+METRICS = {
+    "games": "games played",
+    "completion": "share of games that ended with a winner",
+    "stall_rate": "share of games that reached a point where nobody can win any more (they never end)",
+    "over_limit_rate": "share of games still going at the turn limit (stopped there)",
+    "mean_turns": "mean length in turns of the games that ended",
+    "mean_rounds": "mean length in rounds (turns / players, rounded up) of the games that ended",
+    "median_rounds": "median length in rounds of the games that ended",
+    "win_rate_1": "share of all games won by seat 1",
+    "win_rate_2": "share of all games won by seat 2",
+    "win_rate_3": "share of all games won by seat 3",
+    "win_rate_4": "share of all games won by seat 4",
+    "first_player_advantage": "seat 1's share of the games that had a winner, minus a fair share (1 / players)",
+    "balance": "1 minus the largest gap between the win rates of two seats (1: all seats equal)",
+    "lead_changes": "times per game the leader changed (the leader: the one seat with the highest score)",
+    "comeback_rate": f"share of the won games whose winner once trailed the leader by {COMEBACK} or more",
+}
+
+# the fields of a record that are not counters of the game's events
+_BASE = ("winner", "turns", "stalled", "lead_changes", "winner_deficit")
+SHARES = ("completion", "stall_rate", "over_limit_rate", "win_rate_1", "win_rate_2", "win_rate_3", "win_rate_4",
+          "first_player_advantage", "comeback_rate")
+MEANS = ("mean_turns", "mean_rounds", "lead_changes")
+
+
+def _merge_hist(mine: np.ndarray, other: np.ndarray) -> np.ndarray:
+    size = max(mine.size, other.size)
+    out = np.zeros(size, dtype=np.int64)
+    out[: mine.size] += mine
+    out[: other.size] += other
+    return out
+
+
+class _Moments:
+    """Count, sum and sum of squares of whole numbers, as exact Python integers."""
+
+    __slots__ = ("n", "total", "squares")
+
+    def __init__(self):
+        self.n = self.total = self.squares = 0
+
+    def add(self, values: np.ndarray) -> None:
+        values = values.astype(np.int64)
+        self.n += int(values.size)
+        self.total += int(values.sum())
+        self.squares += int(np.dot(values.astype(object), values.astype(object))) if values.size else 0
+
+    def merge(self, other: "_Moments") -> None:
+        self.n += other.n
+        self.total += other.total
+        self.squares += other.squares
+
+    def mean(self) -> float | None:
+        return self.total / self.n if self.n else None
+
+    def half_width(self) -> float | None:
+        """1.96 standard errors of the mean (sample variance with n - 1), None below two values."""
+        if self.n < 2:
+            return None
+        variance = Fraction(self.squares * self.n - self.total * self.total, self.n * (self.n - 1))
+        return Z95 * math.sqrt(variance / self.n)
+
+
+class _Histogram:
+    """How many values were 0, 1, 2, ...: exact means, standard errors and percentiles of whole numbers."""
+
+    def __init__(self):
+        self.counts = np.zeros(1, dtype=np.int64)
+
+    def add(self, values: np.ndarray) -> None:
+        if values.size:
+            self.counts = _merge_hist(self.counts, np.bincount(values.astype(np.int64)))
+
+    def merge(self, other: "_Histogram") -> None:
+        self.counts = _merge_hist(self.counts, other.counts)
+
+    def moments(self) -> _Moments:
+        m = _Moments()
+        values = np.arange(self.counts.size, dtype=object)
+        m.n = int(self.counts.sum())
+        m.total = int((values * self.counts).sum())
+        m.squares = int((values * values * self.counts).sum())
+        return m
+
+    def at_rank(self, rank: int) -> int:
+        """The rank-th smallest value, rank from 1."""
+        return int(np.searchsorted(np.cumsum(self.counts), rank))
+
+    def percentiles(self) -> dict[str, int]:
+        """numpy's "inverted_cdf": the smallest value whose share of the values reaches q%."""
+        n = int(self.counts.sum())
+        return {str(q): self.at_rank(max(1, -(-n * q // 100))) for q in PERCENTILES} if n else {}
+
+    def median(self) -> float | None:
+        n = int(self.counts.sum())
+        return (self.at_rank(n // 2 + 1) + self.at_rank((n + 1) // 2)) / 2 if n else None
+
+
+class Accumulator:
+    """The running totals of the games of one configuration with ``players`` seats."""
+
+    def __init__(self, players: int):
+        if not 1 <= players <= 4:
+            raise ValueError(f"players {players}: 1 to 4")
+        self.players = players
+        self.games = 0
+        self.wins = [0] * players
+        self.stalled = 0
+        self.comebacks = 0
+        self.turns = _Histogram()  # of the games that ended with a winner
+        self.rounds = _Histogram()
+        self.lead_changes = _Moments()
+        self.counters: dict[str, _Moments] = {}
+
+    def add(self, records: dict[str, np.ndarray]) -> None:
+        """One batch of games: the dict of int64 arrays ``play_records`` returns."""
+        winner = np.asarray(records["winner"])
+        won = winner >= 0
+        turns = np.asarray(records["turns"])[won]
+        self.games += int(winner.size)
+        for seat in range(self.players):
+            self.wins[seat] += int(np.count_nonzero(winner == seat))
+        self.stalled += int(np.count_nonzero(records["stalled"]))
+        self.comebacks += int(np.count_nonzero(np.asarray(records["winner_deficit"])[won] >= COMEBACK))
+        self.turns.add(turns)
+        self.rounds.add((turns + self.players - 1) // self.players)
+        self.lead_changes.add(np.asarray(records["lead_changes"]))
+        for name, values in records.items():
+            if name not in _BASE:
+                self.counters.setdefault(name, _Moments()).add(np.asarray(values))
+
+    def merge(self, other: "Accumulator") -> None:
+        """Add the games of ``other`` (same configuration) to these."""
+        if other.players != self.players:
+            raise ValueError(f"cannot merge {other.players}-player totals into {self.players}-player ones")
+        self.games += other.games
+        self.wins = [a + b for a, b in zip(self.wins, other.wins)]
+        self.stalled += other.stalled
+        self.comebacks += other.comebacks
+        self.turns.merge(other.turns)
+        self.rounds.merge(other.rounds)
+        self.lead_changes.merge(other.lead_changes)
+        for name, moments in other.counters.items():
+            self.counters.setdefault(name, _Moments()).merge(moments)
+
+    # --- the figures ---------------------------------------------------------------------------------
+
+    @property
+    def won(self) -> int:
+        return sum(self.wins)
+
+    def _share(self, name: str) -> tuple[int, int] | None:
+        """(successes, trials) of a share-of-games figure, None where the figure does not exist."""
+        if name == "completion":
+            return self.won, self.games
+        if name == "stall_rate":
+            return self.stalled, self.games
+        if name == "over_limit_rate":
+            return self.games - self.won - self.stalled, self.games
+        if name.startswith("win_rate_"):
+            seat = int(name.rsplit("_", 1)[1])
+            return (self.wins[seat - 1], self.games) if seat <= self.players else None
+        if name == "first_player_advantage":
+            return (self.wins[0], self.won) if self.players > 1 else None
+        if name == "comeback_rate":
+            return self.comebacks, self.won
+        return None
+
+    def _moments(self, name: str) -> _Moments | None:
+        if name == "mean_turns":
+            return self.turns.moments()
+        if name == "mean_rounds":
+            return self.rounds.moments()
+        if name == "lead_changes":
+            return self.lead_changes
+        if name.endswith("_per_game") and name[: -len("_per_game")] in self.counters:
+            return self.counters[name[: -len("_per_game")]]
+        return None
+
+    def interval(self, name: str) -> tuple[float, float] | None:
+        """The 95% interval of a figure, None where it has none (yet)."""
+        share = self._share(name)
+        if share is not None:
+            hits, trials = share
+            if trials == 0:
+                return None
+            low, high = wilson(hits, trials)
+            low, high = (0.0 if hits == 0 else low), (1.0 if hits == trials else high)  # no rounding dust
+            if name == "first_player_advantage":
+                return low - 1 / self.players, high - 1 / self.players
+            return low, high
+        if name == "balance":
+            value, half = self._balance()
+            return None if value is None else (max(0.0, value - half), min(1.0, value + half))
+        moments = self._moments(name)
+        if moments is not None:
+            mean, half = moments.mean(), moments.half_width()
+            return None if half is None else (mean - half, mean + half)
+        return None
+
+    def half_width(self, name: str) -> float | None:
+        """Half the width of the 95% interval of a figure (None: no interval yet); for balance the
+        1.96 standard errors before the interval is cut to 0 .. 1."""
+        if name == "balance":
+            value, half = self._balance()
+            return None if value is None else half
+        interval = self.interval(name)
+        return None if interval is None else (interval[1] - interval[0]) / 2
+
+    def _balance(self) -> tuple[float | None, float]:
+        """Balance and 1.96 standard errors of the largest gap (normal law of a difference of two shares
+        of one multinomial count: variance (p_i + p_j - (p_i - p_j)^2) / n)."""
+        if self.games == 0:
+            return None, 0.0
+        rates = [w / self.games for w in self.wins]
+        if self.players == 1:
+            return 1.0, 0.0
+        high = max(range(self.players), key=lambda s: (rates[s], -s))
+        low = min(range(self.players), key=lambda s: (rates[s], s))
+        gap = rates[high] - rates[low]
+        variance = (rates[high] + rates[low] - gap * gap) / self.games
+        return 1 - gap, Z95 * math.sqrt(max(0.0, variance))
+
+    def metrics(self) -> dict[str, float | None]:
+        """Every figure by name (``METRICS`` plus ``<counter>_per_game``), and for each figure with an
+        interval its bounds as ``<name>_low`` and ``<name>_high``. None: the figure does not exist
+        here (a seat the game does not have, a length when no game ended)."""
+        out: dict[str, float | None] = {"games": self.games}
+        for name in SHARES:
+            share = self._share(name)
+            value = None if share is None or share[1] == 0 else share[0] / share[1]
+            if name == "first_player_advantage" and value is not None:
+                value -= 1 / self.players
+            out[name] = value
+        for name in MEANS:
+            out[name] = self._moments(name).mean()
+        out["median_rounds"] = self.rounds.median()
+        out["balance"] = self._balance()[0]
+        for name in self.counters:
+            out[f"{name}_per_game"] = self.counters[name].mean()
+        for name in list(out):
+            if name == "games" or name == "median_rounds":
+                continue
+            interval = self.interval(name) if out[name] is not None else None
+            out[f"{name}_low"] = None if interval is None else interval[0]
+            out[f"{name}_high"] = None if interval is None else interval[1]
+        return out
+
+    def percentiles(self, unit: str = "rounds") -> dict[str, int]:
+        """Length percentiles (``unit`` "turns" or "rounds") of the games that ended."""
+        return (self.rounds if unit == "rounds" else self.turns).percentiles()
+
+    def length_counts(self, unit: str = "rounds") -> list[int]:
+        """``counts[r]``: games that ended after r rounds (or turns)."""
+        return [int(n) for n in (self.rounds if unit == "rounds" else self.turns).counts]
+
+
+def describe(name: str) -> str:
+    """The one-line meaning of a figure name of ``Accumulator.metrics``."""
+    if name in METRICS:
+        return METRICS[name]
+    for suffix, what in (("_low", "lower"), ("_high", "upper")):
+        if name.endswith(suffix):
+            return f"{what} end of the 95% interval of {name[: -len(suffix)]}"
+    if name.endswith("_per_game"):
+        return f"mean {name[: -len('_per_game')].replace('_', ' ')} per game"
+    raise KeyError(name)

@@ -1,0 +1,333 @@
+"""The balance report as a PDF of one or two A4 pages: figures, charts, the strategy tables.
+
+Page 1: the figures of each player count side by side, a chart of win rates by seat (with their
+intervals and a fair-share line) and one of the length distribution. Page 2 (when there is a
+strategy search): the best way to play each seat, and the two-player tournament as a coloured table.
+Everything is drawn with reportlab on a canvas built with fixed metadata: same inputs, same bytes.
+"""
+
+from __future__ import annotations
+
+import io
+
+from toolkit.analysis.metrics import COMEBACK
+from toolkit.analysis.report_texts import TEXTS, describe_policy
+from toolkit.cards.render import PT_PER_MM
+
+PAGE = (210.0, 297.0)
+MARGIN = 15.0
+SEAT_COLOURS = ("#1f5fbf", "#d7263d", "#2e9e44", "#f2b705")
+INK = "#222222"
+GRID = "#cccccc"
+
+
+def _num(value: float, digits: int, lang: str) -> str:
+    text = f"{value:.{digits}f}"
+    return text.replace(".", ",").replace("-", "−") if lang == "ru" else text.replace("-", "−")
+
+
+def _count(n: int, lang: str) -> str:
+    return f"{n:,}".replace(",", "\u00a0" if lang == "ru" else ",")
+
+
+def _pct(value: float | None, lang: str, digits: int = 1) -> str:
+    return "—" if value is None else _num(100 * value, digits, lang) + "%"
+
+
+class _Page:
+    """A canvas with millimetre helpers and a cursor running down the page."""
+
+    def __init__(self, canvas, fonts):
+        self.c, self.fonts = canvas, fonts
+        self.y = PAGE[1] - MARGIN
+
+    def text(self, x, y, text, size=8.0, font="label", colour=INK, align="left"):
+        c = self.c
+        c.setFillColor(colour)
+        c.setFont(self.fonts[font], size)
+        draw = {"left": c.drawString, "right": c.drawRightString, "centre": c.drawCentredString}[align]
+        draw(x * PT_PER_MM, y * PT_PER_MM, text)
+
+    def width(self, text, size=8.0, font="label") -> float:
+        from reportlab.pdfbase.pdfmetrics import stringWidth
+
+        return stringWidth(text, self.fonts[font], size) / PT_PER_MM
+
+    def wrap(self, text, size=8.0, font="label", width=PAGE[0] - 2 * MARGIN, leading=1.35) -> None:
+        """Set ``text`` as lines no wider than ``width`` from the cursor down."""
+        line = ""
+        for word in text.split(" "):
+            trial = f"{line} {word}".strip()
+            if self.width(trial, size, font) > width and line:
+                self.y -= size * leading / PT_PER_MM
+                self.text(MARGIN, self.y, line, size, font)
+                line = word
+            else:
+                line = trial
+        if line:
+            self.y -= size * leading / PT_PER_MM
+            self.text(MARGIN, self.y, line, size, font)
+
+    def rect(self, x, y, w, h, fill, stroke=None):
+        c = self.c
+        c.setFillColor(fill)
+        if stroke:
+            c.setStrokeColor(stroke)
+            c.setLineWidth(0.3)
+        c.rect(x * PT_PER_MM, y * PT_PER_MM, w * PT_PER_MM, h * PT_PER_MM, fill=1, stroke=1 if stroke else 0)
+
+    def line(self, x1, y1, x2, y2, colour=INK, width=0.4, dash=None):
+        c = self.c
+        c.setStrokeColor(colour)
+        c.setLineWidth(width)
+        c.setDash(dash or [])
+        c.line(x1 * PT_PER_MM, y1 * PT_PER_MM, x2 * PT_PER_MM, y2 * PT_PER_MM)
+        c.setDash([])
+
+
+def _figure_rows(results, catalogue, lang):
+    """(label, one cell per player count) of the figures table."""
+    from toolkit.analysis.analyse import playing_time
+
+    t = TEXTS[lang]
+    ms = [r.acc.metrics() for r in results]
+    rows = []
+    for seat in range(1, max(r.players for r in results) + 1):
+        key = f"win_rate_{seat}"
+        rows.append((t["win_seat"].format(seat=seat),
+                     [f"{_pct(m[key], lang)} ({_pct(m[key + '_low'], lang)}–{_pct(m[key + '_high'], lang)})"
+                      if m[key] is not None else "—" for m in ms]))
+    unit = " п." if lang == "ru" else " pts"
+    rows.append((t["first"], ["—" if m["first_player_advantage"] is None else
+                              ("+" if m["first_player_advantage"] >= 0 else "")
+                              + _num(100 * m["first_player_advantage"], 1, lang) + unit for m in ms]))
+    rows.append((t["balance"], [_num(m["balance"], 3, lang) if m["balance"] is not None else "—" for m in ms]))
+    rows.append((t["completion"], [_pct(m["completion"], lang) for m in ms]))
+    rows.append((t["rounds"], [f"{_num(m['mean_rounds'], 2, lang)} ({_num(m['mean_rounds_low'], 2, lang)}–"
+                               f"{_num(m['mean_rounds_high'], 2, lang)})" if m["mean_rounds"] is not None else "—"
+                               for m in ms]))
+    rows.append((t["turns"], [_num(m["mean_turns"], 1, lang) if m["mean_turns"] is not None else "—" for m in ms]))
+    times = [playing_time(catalogue, r.acc) for r in results]
+    if any(times):
+        low, high = catalogue.minutes
+        label = f"{t['minutes']} ({t['box'].format(low=low, high=high)})"
+        rows.append((label, [f"{_num(x['mean_minutes'], 0, lang)} ({_num(x['p10_minutes'], 0, lang)}–"
+                             f"{_num(x['p90_minutes'], 0, lang)})" if x else "—" for x in times]))
+    rows.append((t["lead"], [_num(m["lead_changes"], 2, lang) for m in ms]))
+    rows.append((t["comeback"].format(k=COMEBACK), [_pct(m["comeback_rate"], lang) for m in ms]))
+    return rows
+
+
+def _table(page: _Page, header, rows, widths, size=7.5, colour_of=None):
+    """A plain table from the cursor down; ``colour_of(i, j)`` may give a cell's background."""
+    step = size * 1.55 / PT_PER_MM
+    x0 = MARGIN
+    page.y -= step
+    x = x0
+    for text, w in zip(header, widths):
+        page.text(x + 1, page.y + 1, text, size, "name")
+        x += w
+    page.line(x0, page.y - 0.6, x0 + sum(widths), page.y - 0.6, width=0.5)
+    for i, row in enumerate(rows):
+        page.y -= step
+        x = x0
+        for j, (text, w) in enumerate(zip(row, widths)):
+            fill = colour_of(i, j) if colour_of else None
+            if fill:
+                page.rect(x, page.y - 0.9, w, step, fill)
+            page.text(x + 1, page.y + 0.5, text, size)
+            x += w
+        page.line(x0, page.y - 0.9, x0 + sum(widths), page.y - 0.9, GRID, 0.2)
+
+
+def _chart_title(page: _Page, x, y, text, width, size=8.0):
+    """A chart's title on as many lines as its width needs, the last line at ``y``."""
+    lines, line = [], ""
+    for word in text.split(" "):
+        trial = f"{line} {word}".strip()
+        if page.width(trial, size, "name") > width and line:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    lines.append(line)
+    for i, part in enumerate(lines):
+        page.text(x, y + (len(lines) - 1 - i) * size * 1.3 / PT_PER_MM, part, size, "name")
+
+
+def _nice_step(top: float) -> float:
+    """A tick step for shares up to ``top``: at most five steps of 1, 2, 2.5 or 5 times a power of ten."""
+    for step in (0.005, 0.01, 0.02, 0.025, 0.05, 0.1, 0.2, 0.25):
+        if top / step <= 5:
+            return step
+    return 0.25
+
+
+def _win_chart(page: _Page, results, lang, x0, y0, w, h):
+    t = TEXTS[lang]
+    _chart_title(page, x0, y0 + h + 2, t["chart_wins"], w)
+    top = max(max((r.acc.metrics()[f"win_rate_{s}_high"] or 0) for s in range(1, r.players + 1)) for r in results)
+    top = max(0.1, min(1.0, (int(top * 10) + 1) / 10))
+    for k in range(0, 11):
+        v = k / 10
+        if v > top + 1e-9:
+            break
+        y = y0 + h * v / top
+        page.line(x0, y, x0 + w, y, GRID, 0.2)
+        page.text(x0 - 1, y - 1, _pct(v, lang, 0), 6.5, align="right")
+    group = w / len(results)
+    for g, r in enumerate(results):
+        m = r.acc.metrics()
+        bar = group * 0.8 / r.players
+        left = x0 + g * group + group * 0.1
+        for s in range(r.players):
+            rate, low, high = (m[f"win_rate_{s + 1}{k}"] for k in ("", "_low", "_high"))
+            bx = left + s * bar
+            page.rect(bx + bar * 0.1, y0, bar * 0.8, h * rate / top, SEAT_COLOURS[s])
+            cx = bx + bar / 2
+            page.line(cx, y0 + h * low / top, cx, y0 + h * high / top, INK, 0.5)
+        if r.players > 1:
+            fair = y0 + h * (1 / r.players) / top
+            page.line(left, fair, left + group * 0.8, fair, INK, 0.4, [2, 1.5])
+        page.text(x0 + g * group + group / 2, y0 - 4, TEXTS[lang]["players"].format(n=r.players), 7, align="centre")
+    page.line(x0, y0, x0 + w, y0, INK, 0.5)
+    for s in range(max(r.players for r in results)):
+        lx = x0 + s * 20
+        page.rect(lx, y0 - 9, 3, 2.5, SEAT_COLOURS[s])
+        page.text(lx + 4, y0 - 8.7, t["seat"].format(seat=s + 1), 7)
+
+
+def _length_chart(page: _Page, results, lang, x0, y0, w, h):
+    t = TEXTS[lang]
+    _chart_title(page, x0, y0 + h + 2, t["chart_length"], w)
+    series = []
+    for r in results:
+        counts = r.acc.length_counts("rounds")
+        total = sum(counts)
+        if total:
+            last = int(r.acc.percentiles("rounds")["99"])
+            series.append((r.players, [n / total for n in counts[: last + 1]]))
+    if not series:
+        return
+    xmax = max(len(s) - 1 for _, s in series)
+    step = _nice_step(max(max(s) for _, s in series))
+    ymax = step * -(-max(max(s) for _, s in series) // step)
+    for k in range(0, round(ymax / step) + 1):
+        y = y0 + h * k * step / ymax
+        page.line(x0, y, x0 + w, y, GRID, 0.2)
+        page.text(x0 - 1, y - 1, _pct(k * step, lang, 1 if step < 0.01 else 0), 6.5, align="right")
+    for k in range(0, xmax + 1, max(1, xmax // 10)):
+        page.text(x0 + w * k / xmax, y0 - 4, str(k), 6.5, align="centre")
+    page.text(x0 + w, y0 - 8, t["rounds_axis"], 7, align="right")
+    colours = ("#1f5fbf", "#d7263d", "#2e9e44", "#7a4fbf")
+    for i, (players, shares) in enumerate(series):
+        colour = colours[i % 4]
+        points = [(x0 + w * r / xmax, y0 + h * v / ymax) for r, v in enumerate(shares)]
+        for (a, b), (c, d) in zip(points, points[1:]):
+            page.line(a, b, c, d, colour, 0.9)
+        page.rect(x0 + i * 22, y0 - 13, 3, 2.5, colour)
+        page.text(x0 + i * 22 + 4, y0 - 12.7, t["players"].format(n=players), 7)
+    page.line(x0, y0, x0 + w, y0, INK, 0.5)
+
+
+def _heat(value: float | None) -> str | None:
+    """A cell's colour: blue above one half, red below, stronger further from it."""
+    if value is None:
+        return "#eeeeee"
+    d = max(-0.5, min(0.5, value - 0.5)) * 2
+    base = (0x1f, 0x5f, 0xbf) if d > 0 else (0xd7, 0x26, 0x3d)
+    mix = abs(d) * 0.55
+    rgb = [round(255 + (c - 255) * mix) for c in base]
+    return "#%02x%02x%02x" % tuple(rgb)
+
+
+def report_pdf(catalogue, results, rows, tournament, options: dict, lang: str) -> bytes:
+    """The report's PDF bytes."""
+    from toolkit.print.pdf import binary_streams, new_canvas
+
+    t = TEXTS[lang]
+    title = t["title"].format(game=catalogue.title[lang])
+    buffer = io.BytesIO()
+    with binary_streams():
+        canvas = new_canvas(buffer, PAGE, title, title, lang=lang, game=catalogue.title[lang])
+        from toolkit.cards.render import register_fonts
+
+        page = _Page(canvas, register_fonts())
+        page.text(MARGIN, page.y - 5, title, 15, "name")
+        page.y -= 8
+        games = " / ".join(_count(r.acc.games, lang) for r in results)
+        page.wrap(t["basis"].format(games=games, points=_num(100 * options["precision"], 1, lang)), 8, "text")
+        page.y -= 2
+        first = 62.0
+        col = (PAGE[0] - 2 * MARGIN - first) / len(results)
+        header = [""] + [t["players"].format(n=r.players) for r in results]
+        figure_rows = _figure_rows(results, catalogue, lang)
+        _table(page, header, [[label] + cells for label, cells in figure_rows], [first] + [col] * len(results))
+        page.y -= 4
+        events = [name[: -len("_per_game")] for name in results[0].acc.metrics() if name.endswith("_per_game")]
+        names = t["events_names"]
+        event_rows = [[names.get(e, e.replace("_", " "))] + [_num(r.acc.metrics()[f"{e}_per_game"], 2, lang)
+                                                             if f"{e}_per_game" in r.acc.metrics() else "—"
+                                                             for r in results] for e in events]
+        _table(page, [t["events"]] + header[1:], event_rows, [first] + [col] * len(results), size=7)
+        chart_h = 38.0
+        bottom = max(MARGIN + 14, page.y - chart_h - 22)
+        width = (PAGE[0] - 2 * MARGIN - 20) / 2
+        _win_chart(page, results, lang, MARGIN + 8, bottom, width - 6, min(chart_h, page.y - bottom - 12))
+        _length_chart(page, results, lang, MARGIN + width + 20, bottom, width - 6, min(chart_h, page.y - bottom - 12))
+        if rows or tournament:
+            canvas.showPage()
+            page.y = PAGE[1] - MARGIN
+            _strategy_page(page, catalogue, rows, tournament, options, lang)
+        canvas.showPage()
+        canvas.save()
+    return buffer.getvalue()
+
+
+def _strategy_page(page: _Page, catalogue, rows, tournament, options, lang):
+    from toolkit.analysis.strategy import DEFAULT_NAME
+
+    t = TEXTS[lang]
+    points = _num(100 * options["precision"], 1, lang)
+    unit = " п." if lang == "ru" else " pts"
+
+    def signed(v):
+        text = _num(100 * v, 1, lang)
+        return "+" + text.lstrip("−") if text.lstrip("−") == _num(0, 1, lang) or v >= 0 else text
+
+    if rows:
+        page.text(MARGIN, page.y - 5, t["strategy"], 11, "name")
+        page.y -= 6
+        page.wrap(t["strategy_note"].format(default=describe_policy(DEFAULT_NAME[catalogue.game], lang),
+                                            points=points), 7.5, "text")
+        beaten = [row for row in rows if row["beaten"]]
+        verdict = t["verdict"].format(beaten=len(beaten), seats=len(rows))
+        if beaten:
+            verdict += t["verdict_by"].format(gain=signed(max(row["best"]["gain"] for row in beaten)) + unit)
+        page.wrap(verdict if verdict.endswith(".") else verdict + ".", 7.5, "text")
+        page.y -= 2
+        table = []
+        for row in rows:
+            best = row["best"]
+            table.append([str(row["players"]), str(row["seat"]), describe_policy(best["policy"], lang),
+                          _pct(best["win_rate"], lang), _pct(best["default_win_rate"], lang),
+                          f"{signed(best['gain'])} ({signed(best['gain_low'])}…{signed(best['gain_high'])}){unit}",
+                          t["beaten"] if row["beaten"] else t["usual_better"] if best["gain_high"] < 0
+                          else t["not_beaten"]])
+        _table(page, [t["col_count"], t["col_seat"], t["col_best"], t["col_wins"], t["col_usual"], t["col_gain"], ""],
+               table, [14, 11, 66, 15, 15, 33, 26], size=7,
+               colour_of=lambda i, j: "#dbe7f7" if j == 6 and rows[i]["beaten"] else None)
+        page.y -= 6
+    if tournament:
+        names = tournament["policies"]
+        page.text(MARGIN, page.y - 5, t["tournament"].format(games=_count(tournament["games_per_pair"], lang)), 11, "name")
+        page.y -= 6
+        first = 62.0
+        cell = min(14.0, (PAGE[0] - 2 * MARGIN - first - 16) / len(names))
+        header = [""] + [str(i + 1) for i in range(len(names))] + [t["overall"]]
+        body = [[f"{i + 1}. {describe_policy(a, lang)}"] + [_pct(tournament["table"][a][b], lang, 0) if a != b else "—"
+                                                           for b in names] + [_pct(tournament["overall"][a], lang)]
+                for i, a in enumerate(names)]
+        _table(page, header, body, [first] + [cell] * len(names) + [16], size=6.5,
+               colour_of=lambda i, j: _heat(tournament["table"][names[i]][names[j - 1]])
+               if 1 <= j <= len(names) and i != j - 1 else None)

@@ -1,0 +1,136 @@
+"""The analysis as readable text and as one JSON object."""
+
+from __future__ import annotations
+
+from toolkit.analysis.analyse import MAX_TURNS
+from toolkit.analysis.metrics import COMEBACK
+
+_EVENT_NAMES = {"witch_strikes": "witch strikes", "fairies_spent": "fairies spent", "ruins_laid": "ruins laid",
+                "ruins_removed": "ruins cleared", "general_exchanges": "general exchanges"}
+
+
+def _pct(value: float) -> str:
+    return f"{100 * value:.1f}%"
+
+
+def _interval(low, high, fmt) -> str:
+    return f"95% interval {fmt(low)} to {fmt(high)}"
+
+
+def _points(value: float) -> str:
+    text = f"{100 * value:+.1f}"
+    return f"{'+0.0' if text == '-0.0' else text} points"
+
+
+def count_lines(result, catalogue) -> list[str]:
+    """The block of one player count."""
+    from toolkit.analysis.analyse import playing_time
+
+    m = result.acc.metrics()
+    n = result.players
+    lines = [f"{n} player{'s' if n > 1 else ''}, {m['games']:,} games (run seed {result.seed})"]
+    for seat, policy in enumerate(result.policies, start=1):
+        lines.append(f"  seat {seat} policy: {policy}")
+    lines.append(f"  completion {_pct(m['completion'])} ({_interval(m['completion_low'], m['completion_high'], _pct)}), "
+                 f"stalled {_pct(m['stall_rate'])} ({_interval(m['stall_rate_low'], m['stall_rate_high'], _pct)})")
+    if m["over_limit_rate"]:
+        lines.append(f"  {_pct(m['over_limit_rate'])} of the games were still going after {MAX_TURNS:,} turns and were "
+                     "stopped: the lengths below leave them out and run short")
+    for seat in range(1, n + 1):
+        key = f"win_rate_{seat}"
+        lines.append(f"  seat {seat} wins {_pct(m[key])} ({_interval(m[key + '_low'], m[key + '_high'], _pct)})")
+    if n > 1 and m["first_player_advantage"] is not None:
+        lines.append(f"  first-player advantage {_points(m['first_player_advantage'])} (seat 1's share of the won "
+                     f"games minus {_pct(1 / n)}; {_interval(m['first_player_advantage_low'], m['first_player_advantage_high'], _points)})")
+        lines.append(f"  balance {m['balance']:.3f} (1 minus the largest gap of two seats' win rates; "
+                     f"{_interval(m['balance_low'], m['balance_high'], lambda v: f'{v:.3f}')})")
+    if m["mean_turns"] is None:
+        lines.append("  no game ended: no length, no playing time")
+    else:
+        two = lambda v: f"{v:.2f}"  # noqa: E731
+        lines.append(f"  length: {m['mean_turns']:.2f} turns ({_interval(m['mean_turns_low'], m['mean_turns_high'], two)}), "
+                     f"{m['mean_rounds']:.2f} rounds ({_interval(m['mean_rounds_low'], m['mean_rounds_high'], two)}), "
+                     f"median {m['median_rounds']:g} rounds")
+        lines.append("  rounds at percentiles: " + ", ".join(f"{q}%: {v}" for q, v in result.acc.percentiles().items()))
+        time = playing_time(catalogue, result.acc)
+        if time:
+            lo, hi = time["box_minutes"]
+            lines.append(f"  playing time at {time['seconds_per_turn']} s a turn: about {time['mean_minutes']:.1f} min "
+                         f"(95% interval {time['mean_minutes_low']:.1f} to {time['mean_minutes_high']:.1f}; "
+                         f"10% to 90% of games: {time['p10_minutes']:.1f} to {time['p90_minutes']:.1f} min); "
+                         f"the box says {lo}-{hi} min: {time['against_box']}")
+    if n > 1:
+        lines.append(f"  lead changes {m['lead_changes']:.2f} per game "
+                     f"({_interval(m['lead_changes_low'], m['lead_changes_high'], lambda v: f'{v:.2f}')})")
+    if m["comeback_rate"] is not None and n > 1:
+        lines.append(f"  comebacks (the winner once trailed by {COMEBACK} or more): {_pct(m['comeback_rate'])} of the "
+                     f"won games ({_interval(m['comeback_rate_low'], m['comeback_rate_high'], _pct)})")
+    events = [name[: -len("_per_game")] for name in m if name.endswith("_per_game")]
+    if events:
+        lines.append("  events per game (mean, 95% interval):")
+        for name in events:
+            key = f"{name}_per_game"
+            lines.append(f"    {_EVENT_NAMES.get(name, name.replace('_', ' '))}: {m[key]:.3f} "
+                         f"({m[key + '_low']:.3f} to {m[key + '_high']:.3f})")
+    for name, (half, allowed) in result.wide.items():
+        lines.append(f"  note: {name} is known to ±{half:.4f}, wider than the asked ±{allowed:.4f} "
+                     "(the game limit was reached)")
+    return lines
+
+
+def strategy_lines(rows: list[dict], tournament: dict | None, precision: float) -> list[str]:
+    lines = []
+    if rows:
+        lines.append("strategy: the best policy at each seat, the other seats playing the default")
+        lines.append(f"  (each candidate screened on the same {rows[0]['screen_games']:,} card orders, the best "
+                     f"two played on beside the default until the gain is known to ±{100 * precision:.1f} points)")
+        for row in rows:
+            best = row["best"]
+            verdict = ("the default is beaten" if row["beaten"] else
+                       "the default is better (the whole interval is below 0)" if best["gain_high"] < 0 else
+                       "the default is not beaten (the gain's interval reaches 0)")
+            lines.append(f"  {row['players']} players, seat {row['seat']}: {best['policy']} wins {_pct(best['win_rate'])} "
+                         f"against the default's {_pct(best['default_win_rate'])}: {_points(best['gain'])} "
+                         f"(95% interval {_points(best['gain_low'])} to {_points(best['gain_high'])}, "
+                         f"{best['games']:,} games); {verdict}")
+    if tournament:
+        names = tournament["policies"]
+        lines.append(f"tournament, 2 players: the row's share of wins against the column, {tournament['games_per_pair']:,} "
+                     f"games a pair (each seat half of them; every cell within ±{100 * tournament['half_width']:.1f} points)")
+        width = max(len(name) for name in names)
+        lines.append("  " + " " * width + "  " + " ".join(f"{i + 1:>6}" for i in range(len(names))) + "   overall")
+        for i, a in enumerate(names):
+            cells = " ".join("     -" if b == a else f"{_pct(tournament['table'][a][b]):>6}" for b in names)
+            lines.append(f"  {a:<{width}}  {cells}   {_pct(tournament['overall'][a])}  ({i + 1})")
+    return lines
+
+
+def text_report(title: str, catalogue, results, rows, tournament, options: dict) -> str:
+    lines = [f"{title}: balance report, seed {options['seed']}, every share to ±{100 * options['precision']:.2f} points "
+             f"(balance ±{200 * options['precision']:.2f}, mean length ±{100 * options['precision']:.2f}% of itself)"]
+    if options["variants"]:
+        lines.append(f"  variants: {', '.join(options['variants'])}")
+    for result in results:
+        lines += count_lines(result, catalogue)
+    lines += strategy_lines(rows, tournament, options["precision"])
+    return "\n".join(lines)
+
+
+def json_report(catalogue, results, rows, tournament, options: dict) -> dict:
+    from toolkit.analysis.analyse import playing_time
+
+    return {
+        "game": catalogue.game,
+        "seed": options["seed"],
+        "precision": options["precision"],
+        "variants": list(options["variants"]),
+        "counts": {card.id: card.count for card in catalogue.cards},
+        "player_counts": [{
+            "players": r.players, "policies": r.policies, "run_seed": r.seed, "metrics": r.acc.metrics(),
+            "percentiles_rounds": r.acc.percentiles("rounds"), "percentiles_turns": r.acc.percentiles("turns"),
+            "rounds_distribution": r.acc.length_counts("rounds"), "playing_time": playing_time(catalogue, r.acc),
+            "wider_than_asked": {name: {"half_width": h, "asked": a} for name, (h, a) in r.wide.items()},
+        } for r in results],
+        "strategy": rows,
+        "tournament": tournament,
+    }

@@ -1,0 +1,136 @@
+"""The finished rows of a sweep under way, kept on disk so that an interrupted sweep resumes.
+
+A sweep writing ``BASE.csv`` and ``BASE.json`` keeps its work in the folder ``BASE.parts/``:
+
+* ``manifest.json``: what the sweep is (game, catalogue digest, grid, games, seed, turn limit); a
+  resumed sweep must match it in every field, or it would mix rows of two different sweeps;
+* one ``<digest of the configuration>.json`` per finished configuration, holding the configuration
+  and its row. Each is written whole to a temporary name, flushed and renamed into place
+  (``toolkit.files.write_atomic``), then the folder itself is flushed, so after a crash, a Ctrl-C or
+  a lost worker a part is either there complete or not there at all. A configuration has exactly one
+  file name, so it can never be stored (or counted) twice.
+
+Rows are JSON, whose numbers read back as the very floats that were written: a resumed sweep writes
+the same bytes as one that was never interrupted. Once the sweep's own files are written, the folder
+is removed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+from pathlib import Path
+
+from toolkit.errors import UserError
+from toolkit.files import write_atomic
+
+MANIFEST = "manifest.json"
+
+
+def part_name(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()[:24] + ".json"
+
+
+def _dump(data) -> bytes:
+    return (json.dumps(data, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n").encode()
+
+
+def _sync_folder(folder: Path) -> None:
+    """Flush the folder's entries (the renames into it) to the disk."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+class SweepStore:
+    """The ``.parts`` folder of one sweep: ``open`` it, ``save`` each finished row, ``discard`` at the end."""
+
+    def __init__(self, folder: Path, manifest: dict):
+        self.folder = Path(folder)
+        self.manifest = json.loads(_dump(manifest))  # as it reads back from the file
+
+    def open(self, resume: bool, keys: list[str]) -> dict[str, dict]:
+        """The rows already stored (only with ``resume``), by configuration key; the folder is made ready.
+
+        Without ``resume`` a folder that holds an earlier sweep's work is refused (its rows would be
+        lost); with it, the stored sweep must be this one and every part must belong to its grid.
+        """
+        shown = self.folder
+        try:
+            stored = sorted(p for p in self.folder.iterdir() if not p.name.startswith(".")) \
+                if self.folder.is_dir() else []
+        except OSError as err:
+            raise UserError(f"{shown}: cannot read: {err.strerror or err}") from None
+        if self.folder.exists() and not self.folder.is_dir():
+            raise UserError(f"{shown}: is a file, not the folder of a sweep's stored rows")
+        if not resume:
+            if stored:
+                raise UserError(f"{shown}: holds the stored rows of an unfinished sweep: give --resume to "
+                                f"continue it, or remove the folder to start afresh")
+            self._start()
+            return {}
+        if not stored:
+            self._start()
+            return {}
+        self._check_manifest()
+        wanted = set(keys)
+        rows: dict[str, dict] = {}
+        for path in stored:
+            if path.name == MANIFEST:
+                continue
+            try:
+                data = json.loads(path.read_bytes())
+                key, row = data["key"], data["row"]
+                assert isinstance(key, str) and isinstance(row, dict)
+            except (OSError, ValueError, KeyError, TypeError, AssertionError):
+                raise UserError(f"{path}: not a stored row of a sweep: remove it, or the folder") from None
+            if path.name != part_name(key) or key not in wanted:
+                raise UserError(f"{path}: a row of a configuration this sweep does not have: remove it, "
+                                f"or the folder")
+            rows[key] = row
+        return rows
+
+    def _start(self) -> None:
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise UserError(f"{self.folder}: cannot write here: {err.strerror or err}") from None
+        write_atomic(self.folder / MANIFEST, _dump(self.manifest))
+        _sync_folder(self.folder)
+
+    def _check_manifest(self) -> None:
+        path = self.folder / MANIFEST
+        try:
+            stored = json.loads(path.read_bytes())
+            assert isinstance(stored, dict)
+        except (OSError, ValueError, AssertionError):
+            raise UserError(f"{path}: missing or unreadable: this folder cannot be resumed (remove it to "
+                            f"start afresh)") from None
+        for name in sorted(set(stored) | set(self.manifest)):
+            if stored.get(name) != self.manifest.get(name):
+                raise UserError(f"--resume: the sweep stored in {self.folder} has another {name} "
+                                f"({_short(stored.get(name))}, now {_short(self.manifest.get(name))}): "
+                                f"give the same options, or remove the folder to start afresh")
+
+    def save(self, key: str, row: dict) -> None:
+        """Store one finished row, whole or not at all."""
+        write_atomic(self.folder / part_name(key), _dump({"key": key, "row": row}))
+        _sync_folder(self.folder)
+
+    def discard(self) -> None:
+        """Remove the folder once the sweep's results are written."""
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _short(value) -> str:
+    text = json.dumps(value, sort_keys=True)
+    return text if len(text) <= 60 else text[:60] + "…"

@@ -1,0 +1,49 @@
+"""A tip for the rulebook from the figures: how often a careful player beats one who always draws on.
+
+Diamoniak only: two players, one stopping after ``k`` cards each turn, the other drawing until a
+witch comes; each sits in each seat for half of the games (the same card orders both ways). The
+sentence gives the 95% interval as whole games out of 100, worded for players.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from toolkit.analysis.analyse import CHUNK, MAX_TURNS, run_seed
+from toolkit.analysis.strategy import seating_games
+from toolkit.sim.records import play_records
+from toolkit.sim.stats import wilson
+
+_NUMBERS = {"en": {2: "two", 3: "three", 4: "four", 5: "five"}, "ru": {2: "двух", 3: "трёх", 4: "четырёх", 5: "пяти"}}
+_WORDS = {
+    "en": "In a game for two, a player who stops after {k} cards beats one who always draws on in {low} to {high} "
+          "games out of 100.",
+    "ru": "Вдвоём игрок, который останавливается после {k} карт, обыгрывает того, кто всегда тянет дальше, "
+          "в {low}-{high} партиях из 100.",
+}
+
+
+def stop_after_tip(catalogue, k: int = 3, precision: float = 0.01, seed: int = 1) -> dict:
+    """The stopper's share of wins against the always-drawing player, its interval, and the sentence."""
+    from toolkit.games.registry import make_game
+    from toolkit.sim.diamoniak_policies import parse
+
+    if catalogue.game != "diamoniak":
+        raise ValueError("the stopping tip is about Diamoniak")
+    game = make_game(catalogue, 2, ())
+    stopper, drawer = parse(f"stop-after-{k}"), parse("until-witch")
+    per_seating = seating_games(precision)
+    wins = 0
+    for seat, policies in ((0, [stopper, drawer]), (1, [drawer, stopper])):
+        for first in range(0, per_seating, CHUNK):
+            count = min(CHUNK, per_seating - first)
+            winners = play_records(game, policies, run_seed(seed, 2), first, count, MAX_TURNS)["winner"]
+            wins += int(np.count_nonzero(winners == seat))
+    games = 2 * per_seating
+    low, high = wilson(wins, games)
+    lo, hi = math.floor(100 * low), math.ceil(100 * high)
+    return {"k": k, "games": games, "wins": wins, "share": wins / games, "low": low, "high": high,
+            "text": {lang: words.format(k=_NUMBERS[lang].get(k, str(k)), low=lo, high=hi)
+                     for lang, words in _WORDS.items()}}

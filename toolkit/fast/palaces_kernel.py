@@ -1,0 +1,1228 @@
+"""Palaces played by compiled code (numba): the same games as the rules engine, many times faster.
+
+``batch`` gives, for games ``start .. start+count-1`` of a run, exactly the records of
+``toolkit.sim.ordered.engine_batch``. The rules are a full port of ``toolkit.games.palaces`` (every
+action, the give phase, every variant, passes, stalls, reshuffles), and the policies of
+``toolkit.sim.palaces_policies`` are ported here, per seat:
+
+* ``builder``: ``Builder.choose`` with every step and tie-break (``attacks`` and ``eager`` give the
+  builder, no-attack and aggressive rules), ``card_values`` in half points (every value is a
+  multiple of one half, so the comparisons are the engine's), ``worst`` / ``best``;
+* ``legal``: ``PalacesState.legal_actions()`` walked in the engine's order (``_submultisets`` order
+  too), to count the actions or to write the one at an index: what ``RandomPlay`` draws from;
+* ``give_random``: ``GiveRandom``'s partial Fisher-Yates over the held cards laid out by type.
+
+Chance is drawn as ``toolkit.sim.ordered`` draws it: the pile's cards are shuffled into an order at
+the first draw and again at any draw after the pile gained cards the order does not know (a
+reshuffle, a palace put into the pile by ``palaces-to-pile``); a draw takes the order's top card; a
+blind exchange's steal is a ``pick`` over the victim's hand. A seeded rule has its stream per seat
+and game, ``rule_seed(game_seed, S, seat, 1 or 2)``.
+
+The games of a batch are split into slices, one per numba thread (``prange``); a game's record
+depends on its seed alone, so the records do not depend on the split. Each slice reuses one state
+array, so memory grows with ``count`` only through the output (seventeen int64 numbers a game).
+
+The state: everything a game holds lives in one ``int64`` array ``s`` and its fixed part in another, ``g``; ``g``
+also holds where each part of ``s`` starts (``O_*``, filled by ``layout``). One array each, not a tuple
+of many: numba counts references to every array a compiled function is handed, and with a dozen
+arrays per call that bookkeeping cost more than the game itself. The chance streams (splitmix64, as
+``toolkit.fast.rng``) are the ``uint64`` array ``r``: the game's own, then per seat the turn rule's
+and the give rule's.
+
+``s`` holds the scalars (``S_*``: phase, player, turns, drawer, the hand size drawn to, giver, sets
+given, victim, steals left, passes, winner, stalled, whether the pile's order is stale, the order's
+top), the pile, the discard pile, the hands and their sizes, the palaces (foundation, ruins, floors:
+kept in the engine's sorted order, so slot numbers agree), the building places' ruins, the tokens,
+the cards set aside in a general exchange and in a blind exchange, the twelve counters (the engine's
+order), the pile's shuffled order, each seat's worst deficit and the race's leader, then scratch
+space for the policies (an action, card values in half points, buffers).
+
+A chance point (a deal or refill draw, a blind exchange's steal) is left to the driver
+(``play_one``), which draws it as ``toolkit.sim.ordered`` does.
+
+One module on purpose: numba's cache checks only the file of the function it compiled, so rules
+kept in another file could change under a stale cached kernel.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import get_num_threads, njit, prange, uint64
+
+from toolkit.fast.rng import GOLDEN, game_seed, mix64, rule_seed
+from toolkit.games.palaces import PalacesGame
+from toolkit.sim.card_order import MASK
+from toolkit.sim.ordered import BASE_FIELDS
+from toolkit.sim.palaces_policies import Builder, GiveRandom, GiveWorst, PalacesPolicy, RandomPlay
+
+
+# --- the state and the rules ----------------------------------------------------------------------
+
+# card kinds
+FOUNDATION, FLOOR, TOWER, ROOF, RUINS, EXCHANGE, GENERAL, FLOOD = range(8)
+KINDS = {"foundation": FOUNDATION, "floor": FLOOR, "tower": TOWER, "roof": ROOF, "ruins": RUINS,
+         "exchange": EXCHANGE, "general-exchange": GENERAL, "flood": FLOOD}
+
+# the fixed part, ``g``: rule numbers, sizes, then where each part starts (in g or in s)
+(G_TYPES, G_PLAYERS, G_HAND, G_MAXP, G_WIN, G_EXCH, G_FACE_UP, G_TO_PILE, G_ONE_PER_COLOUR, G_CARD_TO_CLEAR,
+ G_RUINS_TOTAL, G_FLOOD_TOTAL, G_ENDABLE, G_FLAGS, G_SLOTS, G_FLOORS, G_CARDS,
+ O_KIND, O_COLOUR, O_COMPL, O_COUNTS,
+ O_PILE, O_DISC, O_HANDS, O_HSUM, O_PF, O_PR, O_PN, O_PFL, O_NPAL, O_SITE, O_TOKENS, O_GIVING, O_HANDING,
+ O_STATS, O_ORDER, O_WORST, O_A, O_GA, O_TA, O_VALS, O_HELD, O_KBUF, O_CARDS, O_TMP, O_FLAG, S_SIZE) = range(47)
+G_HEAD = 47
+
+# the scalars at the start of ``s``
+(S_PHASE, S_PLAYER, S_TURNS, S_DRAWER, S_DRAW_TO, S_GIVER, S_GIVEN, S_VICTIM, S_STEAL_LEFT, S_PASSES,
+ S_WINNER, S_STALLED, S_DIRTY, S_TOP, S_LEADER, S_CHANGES) = range(16)
+SC_SIZE = 16
+
+# phases
+DEAL, TURN, GIVE, STEAL, REFILL, OVER = range(6)
+
+COUNTERS = ("palaces_completed", "tokens_scored", "foundations_laid", "floods", "exchanges",
+            "general_exchanges", "ruins_laid", "ruins_removed", "discards", "cards_discarded",
+            "passes", "reshuffles")
+(C_COMPLETED, C_TOKENS, C_FOUNDATIONS, C_FLOODS, C_EXCHANGES, C_GENERAL, C_RUINS_LAID, C_RUINS_REMOVED,
+ C_DISCARDS, C_CARDS_DISCARDED, C_PASSES, C_RESHUFFLES) = range(12)
+
+# an action: s[O_A ..] = (verb, card, seat, slot); its cards counted per type at O_GA (given or
+# discarded) and O_TA (taken face up)
+A_PASS, A_DISCARD, A_BUILD, A_EXCHANGE, A_GENERAL, A_FLOOD, A_RUINS = range(7)
+NONE = -1  # no card, no slot (a foundation's build, ruins on a building place)
+
+
+def layout(rules, kinds, colours, compl, counts):
+    """``g`` for a game: ``rules`` its numbers up to ``G_FLAGS``, then per type kind, colour, completable, count."""
+    types, players = len(kinds), rules[G_PLAYERS]
+    cards = max(1, sum(counts))
+    slots = max(1, min(rules[G_MAXP], cards))  # a player's palaces, a palace's floors: never more than the deck
+    g = np.zeros(G_HEAD + 4 * types, dtype=np.int64)
+    g[:len(rules)] = rules
+    g[G_SLOTS], g[G_FLOORS], g[G_CARDS] = slots, cards, cards
+    g[O_KIND], g[O_COLOUR], g[O_COMPL], g[O_COUNTS] = (G_HEAD + k * types for k in range(4))
+    g[G_HEAD:G_HEAD + types] = kinds
+    g[G_HEAD + types:G_HEAD + 2 * types] = colours
+    g[G_HEAD + 2 * types:G_HEAD + 3 * types] = compl
+    g[G_HEAD + 3 * types:] = counts
+    sizes = ((O_PILE, types), (O_DISC, types), (O_HANDS, players * types), (O_HSUM, players),
+             (O_PF, players * slots), (O_PR, players * slots), (O_PN, players * slots),
+             (O_PFL, players * slots * cards), (O_NPAL, players), (O_SITE, players), (O_TOKENS, players),
+             (O_GIVING, players * types), (O_HANDING, types), (O_STATS, 12), (O_ORDER, cards), (O_WORST, players),
+             (O_A, 4), (O_GA, types), (O_TA, types), (O_VALS, types), (O_HELD, types), (O_KBUF, types),
+             (O_CARDS, cards), (O_TMP, types), (O_FLAG, 6 * rules[G_FLAGS]))
+    at = SC_SIZE
+    for where, size in sizes:
+        g[where] = at
+        at += size
+    g[S_SIZE] = at
+    return g
+
+
+# --- chance streams -------------------------------------------------------------------------------
+
+@njit(cache=True, error_model="numpy", inline="always")
+def below(r, k, n):
+    """``CardOrder.below`` on stream ``k`` of ``r``."""
+    r[k] = r[k] + GOLDEN
+    return np.int64(mix64(r[k]) % np.uint64(n))
+
+
+# --- palaces, kept sorted -------------------------------------------------------------------------
+
+@njit(cache=True, error_model="numpy")
+def palace_less(g, s, p, a, b):
+    """Is palace ``a`` of player ``p`` before palace ``b`` (the engine's tuple order)?"""
+    ms, fl = g[G_SLOTS], g[G_FLOORS]
+    ia, ib = p * ms + a, p * ms + b
+    fa, fb = s[g[O_PF] + ia], s[g[O_PF] + ib]
+    if fa != fb:
+        return fa < fb
+    na, nb = s[g[O_PN] + ia], s[g[O_PN] + ib]
+    la, lb = g[O_PFL] + ia * fl, g[O_PFL] + ib * fl
+    for j in range(min(na, nb)):
+        if s[la + j] != s[lb + j]:
+            return s[la + j] < s[lb + j]
+    if na != nb:
+        return na < nb
+    return s[g[O_PR] + ia] < s[g[O_PR] + ib]
+
+
+@njit(cache=True, error_model="numpy")
+def swap_palaces(g, s, p, a, b):
+    ms, fl = g[G_SLOTS], g[G_FLOORS]
+    ia, ib = p * ms + a, p * ms + b
+    for o in (g[O_PF], g[O_PR]):
+        s[o + ia], s[o + ib] = s[o + ib], s[o + ia]
+    on = g[O_PN]
+    la, lb = g[O_PFL] + ia * fl, g[O_PFL] + ib * fl
+    for j in range(max(s[on + ia], s[on + ib])):
+        s[la + j], s[lb + j] = s[lb + j], s[la + j]
+    s[on + ia], s[on + ib] = s[on + ib], s[on + ia]
+
+
+@njit(cache=True, error_model="numpy")
+def settle(g, s, p, k):
+    """Palace ``k`` of player ``p`` changed (or was appended): move it to its sorted place."""
+    n = s[g[O_NPAL] + p]
+    while k > 0 and palace_less(g, s, p, k, k - 1):
+        swap_palaces(g, s, p, k, k - 1)
+        k -= 1
+    while k < n - 1 and palace_less(g, s, p, k + 1, k):
+        swap_palaces(g, s, p, k, k + 1)
+        k += 1
+
+
+@njit(cache=True, error_model="numpy")
+def remove_palace(g, s, p, k):
+    """Take palace ``k`` off player ``p``'s table (the others keep their order)."""
+    n = s[g[O_NPAL] + p]
+    for j in range(k, n - 1):
+        swap_palaces(g, s, p, j, j + 1)
+    s[g[O_NPAL] + p] = n - 1
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def to_bin(g, s, card):
+    """One card of a completed or flooded palace: to the discard pile, or (variant) into the pile."""
+    if g[G_TO_PILE]:
+        s[g[O_PILE] + card] += 1
+        s[S_DIRTY] = 1  # the pile holds a card its order does not know
+    else:
+        s[g[O_DISC] + card] += 1
+
+
+@njit(cache=True, error_model="numpy")
+def palace_to_bin(g, s, p, k, roof):
+    """A palace leaves the table: foundation, floors, its ruins (if any) and ``roof`` (if not -1)."""
+    i = p * g[G_SLOTS] + k
+    to_bin(g, s, s[g[O_PF] + i])
+    fl0 = g[O_PFL] + i * g[G_FLOORS]
+    for j in range(s[g[O_PN] + i]):
+        to_bin(g, s, s[fl0 + j])
+    if s[g[O_PR] + i] != NONE:
+        to_bin(g, s, s[g[O_PR] + i])
+    if roof != NONE:
+        to_bin(g, s, roof)
+
+
+# --- questions ------------------------------------------------------------------------------------
+
+@njit(cache=True, error_model="numpy", inline="always")
+def can_found(g, s, p, card):
+    types = g[G_TYPES]
+    if s[g[O_HANDS] + p * types + card] == 0 or g[g[O_KIND] + card] != FOUNDATION:
+        return False
+    n = s[g[O_NPAL] + p]
+    if n >= g[G_MAXP] or s[g[O_SITE] + p] != NONE:
+        return False
+    if g[G_ONE_PER_COLOUR]:
+        oc, pf = g[O_COLOUR], g[O_PF] + p * g[G_SLOTS]
+        for k in range(n):
+            if g[oc + s[pf + k]] == g[oc + card]:
+                return False
+    return True
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def can_build(g, s, p, card, k):
+    types = g[G_TYPES]
+    if s[g[O_HANDS] + p * types + card] == 0 or k < 0 or k >= s[g[O_NPAL] + p]:
+        return False
+    i = p * g[G_SLOTS] + k
+    if s[g[O_PR] + i] != NONE:
+        return False
+    kind = g[g[O_KIND] + card]
+    if kind == TOWER:
+        return True
+    oc = g[O_COLOUR]
+    if kind == FLOOR:
+        return g[oc + card] == g[oc + s[g[O_PF] + i]]
+    if kind == ROOF:
+        return g[oc + card] == g[oc + s[g[O_PF] + i]] and s[g[O_PN] + i] > 0
+    return False
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def exchange_size(g, s, p, target):
+    if target == p or target < 0 or target >= g[G_PLAYERS]:
+        return 0
+    return min(g[G_EXCH], s[g[O_HSUM] + p] - 1, s[g[O_HSUM] + target])
+
+
+@njit(cache=True, error_model="numpy")
+def can_still_end(g, s):
+    """The engine's ``_can_still_end``: can some sequence of actions still complete a palace?"""
+    if not g[G_ENDABLE]:
+        return False
+    players, ms = g[G_PLAYERS], g[G_SLOTS]
+    opf, opr, onp, osite, ocm = g[O_PF], g[O_PR], g[O_NPAL], g[O_SITE], g[O_COMPL]
+    floodable = players >= 2 and g[G_FLOOD_TOTAL] >= 1
+    locked = 0
+    for p in range(players):
+        if s[osite + p] != NONE:
+            locked += 1
+    if not floodable:
+        for p in range(players):
+            for k in range(s[onp + p]):
+                if s[opr + p * ms + k] != NONE:
+                    locked += 1
+    clearable = (not g[G_CARD_TO_CLEAR]) or g[G_RUINS_TOTAL] - locked >= 1
+    for p in range(players):
+        for k in range(s[onp + p]):
+            if g[ocm + s[opf + p * ms + k]] and (s[opr + p * ms + k] == NONE or clearable):
+                return True
+        if (s[osite + p] == NONE or clearable) and (s[onp + p] < g[G_MAXP] or floodable):
+            return True
+    return False
+
+
+# --- the flow of a game ---------------------------------------------------------------------------
+
+@njit(cache=True, error_model="numpy")
+def available(g, s):
+    """Can a card be drawn? An empty pile is replaced by the discard pile (a reshuffle)."""
+    types, op, od = g[G_TYPES], g[O_PILE], g[O_DISC]
+    for i in range(types):
+        if s[op + i]:
+            return True
+    anything = False
+    for i in range(types):
+        if s[od + i]:
+            anything = True
+            break
+    if not anything:
+        return False
+    for i in range(types):
+        s[op + i] = s[od + i]
+        s[od + i] = 0
+    s[g[O_STATS] + C_RESHUFFLES] += 1
+    s[S_DIRTY] = 1
+    return True
+
+
+@njit(cache=True, error_model="numpy")
+def deal(g, s):
+    while s[S_DRAWER] < g[G_PLAYERS]:
+        if s[g[O_HSUM] + s[S_DRAWER]] < s[S_DRAW_TO] and available(g, s):
+            s[S_PHASE] = DEAL
+            return
+        s[S_DRAWER] += 1
+    s[S_DRAWER] = 0
+    s[S_PLAYER] = 0
+    s[S_PHASE] = TURN
+
+
+@njit(cache=True, error_model="numpy")
+def refill(g, s, draw_to):
+    """End the turn: the owner draws back to the hand size (or ``draw_to`` when not -1), then the next seat."""
+    s[S_DRAWER] = s[S_PLAYER]
+    if draw_to >= 0:
+        s[S_DRAW_TO] = draw_to
+    if s[g[O_HSUM] + s[S_PLAYER]] < s[S_DRAW_TO] and available(g, s):
+        s[S_PHASE] = REFILL
+        return
+    s[S_PLAYER] = (s[S_PLAYER] + 1) % g[G_PLAYERS]
+    s[S_TURNS] += 1
+    s[S_DRAW_TO] = g[G_HAND]
+    s[S_PHASE] = TURN
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def stall(s):
+    s[S_PHASE] = OVER
+    s[S_STALLED] = 1
+
+
+@njit(cache=True, error_model="numpy")
+def draw(g, s, card):
+    d = s[S_DRAWER]
+    s[g[O_PILE] + card] -= 1
+    s[g[O_HANDS] + d * g[G_TYPES] + card] += 1
+    s[g[O_HSUM] + d] += 1
+    if s[S_PHASE] == DEAL:
+        deal(g, s)
+    else:
+        s[S_PASSES] = 0
+        refill(g, s, -1)
+
+
+@njit(cache=True, error_model="numpy")
+def steal(g, s, card):
+    types, oh, osum, ohd = g[G_TYPES], g[O_HANDS], g[O_HSUM], g[O_HANDING]
+    v, p = s[S_VICTIM], s[S_PLAYER]
+    s[oh + v * types + card] -= 1
+    s[osum + v] -= 1
+    s[oh + p * types + card] += 1
+    s[osum + p] += 1
+    s[S_STEAL_LEFT] -= 1
+    if s[S_STEAL_LEFT]:
+        return
+    for i in range(types):
+        s[oh + v * types + i] += s[ohd + i]
+        s[osum + v] += s[ohd + i]
+        s[ohd + i] = 0
+    refill(g, s, -1)
+
+
+@njit(cache=True, error_model="numpy")
+def next_giver(g, s):
+    """Skip players with nothing to give; once everyone has chosen, pass the sets clockwise."""
+    seats, types, oh, osum, ogv = g[G_PLAYERS], g[G_TYPES], g[O_HANDS], g[O_HSUM], g[O_GIVING]
+    while s[S_GIVEN] < seats:
+        if s[osum + s[S_GIVER]]:
+            return
+        s[S_GIVEN] += 1  # an empty set
+        s[S_GIVER] = (s[S_GIVER] + 1) % seats
+    for k in range(seats):  # set k was set aside by seat (player + k); it goes to the next seat
+        receiver = (s[S_PLAYER] + k + 1) % seats
+        for i in range(types):
+            n = s[ogv + k * types + i]
+            s[oh + receiver * types + i] += n
+            s[osum + receiver] += n
+            s[ogv + k * types + i] = 0
+    s[S_GIVEN] = 0
+    refill(g, s, -1)
+
+
+@njit(cache=True, error_model="numpy")
+def give(g, s):
+    """The giver sets aside the cards counted at ``O_GA``."""
+    types, oh, osum, ogv, oga = g[G_TYPES], g[O_HANDS], g[O_HSUM], g[O_GIVING], g[O_GA]
+    p, k = s[S_GIVER], s[S_GIVEN]
+    for i in range(types):
+        n = s[oga + i]
+        if n:
+            s[oh + p * types + i] -= n
+            s[osum + p] -= n
+            s[ogv + k * types + i] += n
+    s[S_GIVEN] += 1
+    s[S_GIVER] = (p + 1) % g[G_PLAYERS]
+    next_giver(g, s)
+
+
+@njit(cache=True, error_model="numpy")
+def act(g, s):
+    """The player to move takes the action at ``O_A`` (cards at ``O_GA``, ``O_TA``), as ``apply_action``."""
+    types, ms = g[G_TYPES], g[G_SLOTS]
+    oh, osum, oga, ota, ost = g[O_HANDS], g[O_HSUM], g[O_GA], g[O_TA], g[O_STATS]
+    p = s[S_PLAYER]
+    oa = g[O_A]
+    verb, card, seat, slot = s[oa], s[oa + 1], s[oa + 2], s[oa + 3]
+    hand = oh + p * types
+    if verb == A_PASS:
+        s[S_PASSES] += 1
+        s[ost + C_PASSES] += 1
+        if s[S_PASSES] >= g[G_PLAYERS]:
+            stall(s)
+            return
+        refill(g, s, -1)
+        return
+    s[S_PASSES] = 0
+    if verb == A_DISCARD:
+        before = s[osum + p]
+        n = 0
+        for i in range(types):
+            c = s[oga + i]
+            if c:
+                s[hand + i] -= c
+                s[g[O_DISC] + i] += c
+                n += c
+        s[osum + p] -= n
+        s[ost + C_DISCARDS] += 1
+        s[ost + C_CARDS_DISCARDED] += n
+        refill(g, s, max(g[G_HAND], before))
+    elif verb == A_BUILD:
+        s[hand + card] -= 1
+        s[osum + p] -= 1
+        kind = g[g[O_KIND] + card]
+        if kind == FOUNDATION:
+            k = s[g[O_NPAL] + p]
+            i = p * ms + k
+            s[g[O_PF] + i], s[g[O_PR] + i], s[g[O_PN] + i] = card, NONE, 0
+            s[g[O_NPAL] + p] = k + 1
+            settle(g, s, p, k)
+            s[ost + C_FOUNDATIONS] += 1
+            if not can_still_end(g, s):
+                stall(s)
+                return
+            refill(g, s, -1)
+            return
+        i = p * ms + slot
+        if kind == ROOF:
+            score = s[g[O_PN] + i] + 2
+            palace_to_bin(g, s, p, slot, card)
+            remove_palace(g, s, p, slot)
+            s[g[O_TOKENS] + p] += score
+            s[ost + C_COMPLETED] += 1
+            s[ost + C_TOKENS] += score
+            if s[g[O_TOKENS] + p] >= g[G_WIN]:
+                s[S_WINNER] = p
+                s[S_PHASE] = OVER
+                return
+            if not can_still_end(g, s):
+                stall(s)
+                return
+        else:  # a floor or tower, in its sorted place among the floors
+            n = s[g[O_PN] + i]
+            fl0 = g[O_PFL] + i * g[G_FLOORS]
+            j = n
+            while j > 0 and s[fl0 + j - 1] > card:
+                s[fl0 + j] = s[fl0 + j - 1]
+                j -= 1
+            s[fl0 + j] = card
+            s[g[O_PN] + i] = n + 1
+            settle(g, s, p, slot)
+        refill(g, s, -1)
+    elif verb == A_EXCHANGE:
+        n = exchange_size(g, s, p, seat)
+        s[hand + card] -= 1
+        s[osum + p] -= 1 + n
+        for i in range(types):
+            s[hand + i] -= s[oga + i]
+        s[g[O_DISC] + card] += 1
+        s[ost + C_EXCHANGES] += 1
+        if g[G_FACE_UP]:
+            other = oh + seat * types
+            for i in range(types):
+                s[other + i] += s[oga + i] - s[ota + i]
+                s[hand + i] += s[ota + i]
+            s[osum + p] += n
+            refill(g, s, -1)
+        else:
+            s[S_VICTIM] = seat
+            s[S_STEAL_LEFT] = n
+            for i in range(types):
+                s[g[O_HANDING] + i] = s[oga + i]
+            s[S_PHASE] = STEAL
+    elif verb == A_GENERAL:
+        s[hand + card] -= 1
+        s[osum + p] -= 1
+        s[g[O_DISC] + card] += 1
+        s[ost + C_GENERAL] += 1
+        s[S_GIVEN] = 0
+        s[S_GIVER] = p
+        s[S_PHASE] = GIVE
+        next_giver(g, s)
+    elif verb == A_FLOOD:
+        s[hand + card] -= 1
+        s[osum + p] -= 1
+        s[g[O_DISC] + card] += 1
+        palace_to_bin(g, s, seat, slot, NONE)
+        remove_palace(g, s, seat, slot)
+        s[ost + C_FLOODS] += 1
+        if not can_still_end(g, s):
+            stall(s)
+            return
+        refill(g, s, -1)
+    else:  # ruins
+        osite, opr = g[O_SITE], g[O_PR]
+        if seat != p:  # laid on an opponent
+            if slot == NONE:
+                s[osite + seat] = card
+            else:
+                s[opr + seat * ms + slot] = card
+                settle(g, s, seat, slot)
+            s[hand + card] -= 1
+            s[osum + p] -= 1
+            s[ost + C_RUINS_LAID] += 1
+            if not can_still_end(g, s):
+                stall(s)
+                return
+        else:  # cleared from one's own palace or building place
+            if slot == NONE:
+                removed = s[osite + p]
+                s[osite + p] = NONE
+            else:
+                removed = s[opr + p * ms + slot]
+                s[opr + p * ms + slot] = NONE
+                settle(g, s, p, slot)
+            if card != NONE:
+                s[hand + card] -= 1
+                s[osum + p] -= 1
+                s[g[O_DISC] + card] += 1
+            s[g[O_DISC] + removed] += 1
+            s[ost + C_RUINS_REMOVED] += 1
+        refill(g, s, -1)
+
+
+# --- the policies ----------------------------------------------------------------------
+
+FIELDS = (*BASE_FIELDS, *COUNTERS)
+DEAD = 3  # toolkit.sim.palaces_policies.DEAD (1.5), in half points
+# a seat's row of the policy table: play (0 builder, 1 random), attacks, eager, give (0 worst, 1 random)
+P_PLAY, P_ATTACKS, P_EAGER, P_GIVE = range(4)
+
+
+def supports(game, policies) -> bool:
+    """True for any Palaces game whose seats all play rules this kernel ports."""
+    if type(game) is not PalacesGame or len(policies) != game.players:
+        return False
+    for policy in policies:
+        if type(policy) is not PalacesPolicy:
+            return False
+        if type(policy.play) not in (Builder, RandomPlay) or type(policy.give) not in (GiveWorst, GiveRandom):
+            return False
+    return all(kind in KINDS for kind in game.kinds)
+
+
+def _encode_game(game: PalacesGame) -> np.ndarray:
+    palette = {c: k for k, c in enumerate(game.palette)}
+    colours = [palette.get(c, len(palette)) if c is not None else -1 for c in game.colours]
+    kinds = [KINDS[k] for k in game.kinds]
+    compl = [c is not None and c in game.completable for c in game.colours]
+    variants = game.variants
+    rules = (len(game.names), game.players, game.hand_size, game.max_palaces, game.to_win, game.exchange_cards,
+             "exchange-face-up" in variants, "palaces-to-pile" in variants, "one-per-colour" in variants,
+             "ruins-card-to-clear" in variants, game.total("ruins"), game.total("flood"),
+             game.hand_size >= 1 and game.max_palaces >= 1 and bool(game.completable), len(palette) + 2)
+    return layout([int(x) for x in rules], kinds, colours, compl, list(game.counts))
+
+
+def _encode_policies(policies):
+    pol = np.zeros((len(policies), 4), dtype=np.int64)
+    seeds = np.zeros((len(policies), 2), dtype=np.uint64)
+    for p, policy in enumerate(policies):
+        play, gift = policy.play, policy.give
+        if isinstance(play, RandomPlay):
+            pol[p, P_PLAY] = 1
+            seeds[p, 0] = play.seed & MASK
+        else:
+            pol[p, P_ATTACKS], pol[p, P_EAGER] = play.attacks, play.eager
+        if isinstance(gift, GiveRandom):
+            pol[p, P_GIVE] = 1
+            seeds[p, 1] = gift.seed & MASK
+    return pol, seeds
+
+
+# --- judging cards ----------------------------------------------------------------------------------
+
+@njit(cache=True, error_model="numpy")
+def card_values(g, s, p, attacks):
+    """``card_values(state, p, attacks)`` in half points at ``O_VALS``. Colour sets are rows of flags
+    indexed by colour + 1: building, floored, foundations in hand, started, floors and roofs in hand."""
+    types, players, ms, width = g[G_TYPES], g[G_PLAYERS], g[G_SLOTS], g[G_FLAGS]
+    okind, ocol, ocm = g[O_KIND], g[O_COLOUR], g[O_COMPL]
+    of, ov, hand = g[O_FLAG], g[O_VALS], g[O_HANDS] + p * types
+    for j in range(5 * width):
+        s[of + j] = 0
+    open_pals = False
+    ruined = s[g[O_SITE] + p] != NONE
+    for k in range(s[g[O_NPAL] + p]):
+        i = p * ms + k
+        c = g[ocol + s[g[O_PF] + i]] + 1
+        s[of + 3 * width + c] = 1
+        if s[g[O_PR] + i] == NONE:
+            open_pals = True
+            s[of + c] = 1
+            if s[g[O_PN] + i]:
+                s[of + width + c] = 1
+        else:
+            ruined = True
+    for i in range(types):
+        n = s[hand + i]
+        if n:
+            kind = g[okind + i]
+            if kind == FOUNDATION:
+                s[of + 2 * width + g[ocol + i] + 1] = 1
+            elif kind == FLOOR or kind == ROOF:
+                s[of + 4 * width + g[ocol + i] + 1] += n
+    free = s[g[O_NPAL] + p] < g[G_MAXP] and s[g[O_SITE] + p] == NONE
+    targets = False
+    if attacks:
+        for k in range(1, players):
+            if s[g[O_NPAL] + (p + k - players if p + k >= players else p + k)]:
+                targets = True
+    one_per_colour = g[G_ONE_PER_COLOUR] != 0
+    others = players > 1
+    for i in range(types):
+        kind = g[okind + i]
+        c = g[ocol + i] + 1
+        if kind == ROOF:
+            v = 20 if s[of + width + c] else 12 if s[of + c] else 6 if s[of + 2 * width + c] else 2
+        elif kind == FLOOR:
+            v = 14 if s[of + c] else 6 if s[of + 2 * width + c] else 2
+        elif kind == TOWER:
+            v = 16 if open_pals else 6
+        elif kind == FOUNDATION:
+            usable = free and g[ocm + i] != 0 and not (one_per_colour and s[of + 3 * width + c] != 0)
+            v = 10 + 2 * s[of + 4 * width + c] if usable else 2
+        elif kind == RUINS:
+            v = 12 if ruined else 8 if attacks and others else 2
+        elif kind == FLOOD:
+            v = (10 if targets else 6) if attacks and others else 1
+        elif kind == EXCHANGE:
+            v = 4 if others else 1
+        else:
+            v = 2
+        s[ov + i] = v
+
+
+@njit(cache=True, error_model="numpy")
+def worst(g, s, hand, n, out, sign):
+    """The ``n`` least valuable cards (``sign`` 1; -1: the most valuable) of the counts at ``hand``,
+    ties to the lower index, counted per type at ``out``."""
+    types, ov = g[G_TYPES], g[O_VALS]
+    for i in range(types):
+        s[out + i] = 0
+    left = n
+    while left > 0:
+        pick = -1
+        for i in range(types):
+            if s[hand + i] - s[out + i] > 0 and (pick < 0 or sign * s[ov + i] < sign * s[ov + pick]):
+                pick = i
+        take = min(left, s[hand + pick] - s[out + pick])
+        s[out + pick] += take
+        left -= take
+
+
+@njit(cache=True, error_model="numpy")
+def give_random(g, s, r, k, hand, n, out):
+    """``GiveRandom.give`` from stream ``k``: the first ``n`` places of a partial Fisher-Yates."""
+    types, oc = g[G_TYPES], g[O_CARDS]
+    m = 0
+    for i in range(types):
+        for _ in range(s[hand + i]):
+            s[oc + m] = i
+            m += 1
+    for j in range(n):
+        x = j + below(r, k, m - j)
+        s[oc + j], s[oc + x] = s[oc + x], s[oc + j]
+    for i in range(types):
+        s[out + i] = 0
+    for j in range(n):
+        s[out + s[oc + j]] += 1
+
+
+@njit(cache=True, error_model="numpy")
+def choose_cards(g, s, r, pol, p, hand, n, out, taking):
+    """Seat ``p``'s give rule: ``n`` cards of the counts at ``hand`` (``taking``: the face-up take)."""
+    if pol[p, P_GIVE] == 1:
+        give_random(g, s, r, 2 + 2 * p, hand, n, out)
+    else:
+        worst(g, s, hand, n, out, -1 if taking else 1)
+
+
+# --- the builder ------------------------------------------------------------------------------------
+
+@njit(cache=True, error_model="numpy", inline="always")
+def set_action(g, s, verb, card, seat, slot):
+    oa = g[O_A]
+    s[oa], s[oa + 1], s[oa + 2], s[oa + 3] = verb, card, seat, slot
+
+
+@njit(cache=True, error_model="numpy")
+def attack(g, s, p, eager):
+    """``Builder._attack``: flood or lay ruins on the palace that hurts most; True if it acts."""
+    types, players, ms = g[G_TYPES], g[G_PLAYERS], g[G_SLOTS]
+    okind, hand, ot, opr, opn, onp = g[O_KIND], g[O_HANDS] + p * types, g[O_TOKENS], g[O_PR], g[O_PN], g[O_NPAL]
+    flood, ruins = -1, -1
+    for i in range(types):
+        if s[hand + i]:
+            if g[okind + i] == FLOOD and flood < 0:
+                flood = i
+            elif g[okind + i] == RUINS and ruins < 0:
+                ruins = i
+    if flood < 0 and ruins < 0:
+        return False
+    leader = -1
+    lead_key = (0, 0)
+    for k in range(1, players):
+        t = p + k - players if p + k >= players else p + k  # (p + k) % players
+        biggest = 0
+        for j in range(s[onp + t]):
+            if s[opr + t * ms + j] == NONE:
+                biggest = max(biggest, 1 + s[opn + t * ms + j])
+        key = (s[ot + t] + biggest, -k)
+        if leader < 0 or key > lead_key:
+            leader, lead_key = t, key
+    found = False
+    best = (0, 0, 0, 0, 0)
+    bt, bs = -1, -1
+    for k in range(1, players):
+        t = p + k - players if p + k >= players else p + k  # (p + k) % players
+        for j in range(s[onp + t]):
+            if s[opr + t * ms + j] != NONE:
+                continue
+            size = 1 + s[opn + t * ms + j]
+            wins = s[ot + t] + size + 1 >= g[G_WIN]
+            if eager:
+                ok = wins or size >= 2
+            else:
+                ok = wins or (t == leader and size >= 3)
+            if not ok:
+                continue
+            rank = (1 if wins else 0, s[ot + t] + size, size, -k, -j)
+            if not found or rank > best:
+                found, best, bt, bs = True, rank, t, j
+    if found:
+        if flood >= 0:
+            set_action(g, s, A_FLOOD, flood, bt, bs)
+        else:
+            set_action(g, s, A_RUINS, ruins, bt, bs)
+        return True
+    if eager and ruins >= 0 and leader >= 0 and s[g[O_SITE] + leader] == NONE and s[onp + leader] < g[G_MAXP]:
+        set_action(g, s, A_RUINS, ruins, leader, NONE)
+        return True
+    return False
+
+
+@njit(cache=True, error_model="numpy")
+def unblock(g, s, p):
+    """``Builder._unblock``: with ruins-card-to-clear, blocked everywhere and no ruins card in hand,
+    flood an opponent's ruined palace; True if it acts."""
+    types, players, ms = g[G_TYPES], g[G_PLAYERS], g[G_SLOTS]
+    okind, hand, opr, opn, onp = g[O_KIND], g[O_HANDS] + p * types, g[O_PR], g[O_PN], g[O_NPAL]
+    if not g[G_CARD_TO_CLEAR]:
+        return False
+    flood = -1
+    for i in range(types):
+        if s[hand + i]:
+            if g[okind + i] == RUINS:
+                return False
+            if g[okind + i] == FLOOD and flood < 0:
+                flood = i
+    if s[g[O_SITE] + p] == NONE and s[onp + p] < g[G_MAXP]:
+        return False
+    for j in range(s[onp + p]):
+        if s[opr + p * ms + j] == NONE:
+            return False
+    if flood < 0:
+        return False
+    found = False
+    best = (0, 0, 0, 0)
+    for k in range(1, players):
+        t = p + k - players if p + k >= players else p + k  # (p + k) % players
+        for j in range(s[onp + t]):
+            if s[opr + t * ms + j] != NONE:
+                rank = (1 + s[opn + t * ms + j], -k, t, j)
+                if not found or rank > best:
+                    found, best = True, rank
+    if not found:
+        return False
+    set_action(g, s, A_FLOOD, flood, best[2], best[3])
+    return True
+
+
+@njit(cache=True, error_model="numpy")
+def builder(g, s, r, pol, p):
+    """``Builder.choose`` for seat ``p`` (its ``attacks`` and ``eager`` from ``pol``) into ``O_A``.."""
+    types, players, ms = g[G_TYPES], g[G_PLAYERS], g[G_SLOTS]
+    okind, ocol, ocm = g[O_KIND], g[O_COLOUR], g[O_COMPL]
+    hand, opf, opr, opn, onp = g[O_HANDS] + p * types, g[O_PF], g[O_PR], g[O_PN], g[O_NPAL]
+    oga, ov, otmp = g[O_GA], g[O_VALS], g[O_TMP]
+    attacks, eager = pol[p, P_ATTACKS] != 0, pol[p, P_EAGER] != 0
+    npal = s[onp + p]
+    if s[g[O_HSUM] + p] == 0:
+        set_action(g, s, A_PASS, NONE, NONE, NONE)
+        return
+    # finish the biggest palace a roof in hand completes
+    score = -1
+    for i in range(types):
+        if s[hand + i] and g[okind + i] == ROOF:
+            for j in range(npal):
+                if can_build(g, s, p, i, j) and 2 + s[opn + p * ms + j] > score:
+                    score = 2 + s[opn + p * ms + j]
+                    set_action(g, s, A_BUILD, i, NONE, j)
+    if score >= 0:
+        return
+    if attacks and attack(g, s, p, eager):
+        return
+    # clear ruins from one's own palaces (the biggest first) or building place
+    card = NONE
+    can_clear = True
+    if g[G_CARD_TO_CLEAR]:
+        can_clear = False
+        for i in range(types):
+            if s[hand + i] and g[okind + i] == RUINS:
+                card, can_clear = i, True
+                break
+    if can_clear:
+        slot, size = -1, -1
+        for j in range(npal):
+            if s[opr + p * ms + j] != NONE and 1 + s[opn + p * ms + j] >= size:
+                slot, size = j, 1 + s[opn + p * ms + j]
+        if slot >= 0:
+            set_action(g, s, A_RUINS, card, p, slot)
+            return
+        if s[g[O_SITE] + p] != NONE and npal < g[G_MAXP]:
+            set_action(g, s, A_RUINS, card, p, NONE)
+            return
+    # extend the palace closest to completion: one whose roof is in hand, then the tallest
+    found = False
+    best = (0, 0, 0, 0, 0)
+    for j in range(npal):
+        if s[opr + p * ms + j] != NONE:
+            continue
+        c = g[ocol + s[opf + p * ms + j]]
+        roof = 0
+        for i in range(types):
+            if s[hand + i] and g[okind + i] == ROOF and g[ocol + i] == c:
+                roof = 1
+        for i in range(types):
+            kind = g[okind + i]
+            if s[hand + i] and (kind == FLOOR and g[ocol + i] == c or kind == TOWER):
+                rank = (roof, s[opn + p * ms + j], 1 if kind == FLOOR else 0, -i, -j)
+                if not found or rank > best:
+                    found, best = True, rank
+                    set_action(g, s, A_BUILD, i, NONE, j)
+    if found:
+        return
+    card_values(g, s, p, attacks)
+    # start a palace, in the colour best backed by the hand
+    pick = -1
+    for i in range(types):
+        if s[hand + i] and g[okind + i] == FOUNDATION and can_found(g, s, p, i) and g[ocm + i]:
+            if pick < 0 or s[ov + i] > s[ov + pick]:
+                pick = i
+    if pick >= 0:
+        set_action(g, s, A_BUILD, pick, NONE, NONE)
+        return
+    # an exchange with the leader, giving the worst cards
+    for i in range(types):
+        if not s[hand + i] or g[okind + i] != EXCHANGE:
+            continue
+        target = -1
+        key_best = (0, 0, 0)
+        for k in range(1, players):
+            t = p + k - players if p + k >= players else p + k  # (p + k) % players
+            if exchange_size(g, s, p, t):
+                progress = 0
+                for j in range(s[onp + t]):
+                    progress += 1 + s[opn + t * ms + j]
+                key = (s[g[O_TOKENS] + t], progress, -k)
+                if target < 0 or key > key_best:
+                    target, key_best = t, key
+        if target >= 0:
+            n = exchange_size(g, s, p, target)
+            for j in range(types):
+                s[otmp + j] = s[hand + j]
+            s[otmp + i] -= 1
+            choose_cards(g, s, r, pol, p, otmp, n, oga, False)
+            if g[G_FACE_UP]:
+                choose_cards(g, s, r, pol, p, g[O_HANDS] + target * types, n, g[O_TA], True)
+            set_action(g, s, A_EXCHANGE, i, target, NONE)
+            return
+    if attacks and unblock(g, s, p):
+        return
+    # the dead cards and the spare copies of special cards
+    dead = 0
+    others = 0
+    for i in range(types):
+        n = s[hand + i]
+        kind = g[okind + i]
+        c = 0
+        if n:
+            if s[ov + i] <= DEAD:
+                c = n
+            elif kind == RUINS or kind == FLOOD or kind == EXCHANGE or kind == GENERAL:
+                c = n - 1
+        s[oga + i] = c
+        dead += c
+        if kind != GENERAL:
+            others += c
+    # instead of that discard, a general exchange when the cards it passes on can all be dead ones
+    if players >= 2:
+        for i in range(types):
+            if s[hand + i] and g[okind + i] == GENERAL:
+                n = min(g[G_EXCH], s[g[O_HSUM] + p] - 1)
+                if n and others >= n:
+                    set_action(g, s, A_GENERAL, i, NONE, NONE)
+                    return
+                break
+    if dead == 0:
+        worst(g, s, hand, 1, oga, 1)
+    set_action(g, s, A_DISCARD, NONE, NONE, NONE)
+
+
+# --- the legal actions, in the engine's order -------------------------------------------------------
+
+@njit(cache=True, error_model="numpy")
+def submultisets(g, s, counts, size, index, out):
+    """The sub-multisets of the counts at ``counts`` in ``_submultisets`` order: all non-empty ones
+    (``size`` -1) or those of ``size`` cards. ``index`` -1: how many; else write that one at ``out``."""
+    types, held, kb = g[G_TYPES], g[O_HELD], g[O_KBUF]
+    m = 0
+    for i in range(types):
+        if s[counts + i] > 0:
+            s[held + m] = i
+            s[kb + m] = 0
+            m += 1
+    c = 0
+    total = 0
+    while True:
+        if (size < 0 and total > 0) or total == size:
+            if c == index:
+                for i in range(types):
+                    s[out + i] = 0
+                for j in range(m):
+                    s[out + s[held + j]] = s[kb + j]
+                return c
+            c += 1
+        j = m - 1
+        while j >= 0:
+            if s[kb + j] < s[counts + s[held + j]]:
+                s[kb + j] += 1
+                total += 1
+                break
+            total -= s[kb + j]
+            s[kb + j] = 0
+            j -= 1
+        if j < 0:
+            return c
+
+
+@njit(cache=True, error_model="numpy")
+def ruined_slot(g, s, p, k):
+    """The ``k``-th of player ``p``'s ruined places: the building place (-1) first, then palace slots."""
+    if s[g[O_SITE] + p] != NONE:
+        if k == 0:
+            return NONE
+        k -= 1
+    for j in range(s[g[O_NPAL] + p]):
+        if s[g[O_PR] + p * g[G_SLOTS] + j] != NONE:
+            if k == 0:
+                return j
+            k -= 1
+    return NONE
+
+
+@njit(cache=True, error_model="numpy")
+def legal(g, s, p, index):
+    """``legal_actions()`` of the player ``p`` to move: how many (``index`` -1), or write the one at
+    ``index`` into ``O_A``.. (and return ``index``)."""
+    types, players, ms = g[G_TYPES], g[G_PLAYERS], g[G_SLOTS]
+    okind, oh, hand, opr, onp, osite = g[O_KIND], g[O_HANDS], g[O_HANDS] + p * types, g[O_PR], g[O_NPAL], g[O_SITE]
+    oga, ota, otmp = g[O_GA], g[O_TA], g[O_TMP]
+    if s[g[O_HSUM] + p] == 0:
+        set_action(g, s, A_PASS, NONE, NONE, NONE)
+        return 0 if index >= 0 else 1
+    c = 0
+    for i in range(types):  # palace elements
+        if not s[hand + i]:
+            continue
+        kind = g[okind + i]
+        if kind == FOUNDATION:
+            if can_found(g, s, p, i):
+                if c == index:
+                    set_action(g, s, A_BUILD, i, NONE, NONE)
+                    return c
+                c += 1
+        elif kind == FLOOR or kind == TOWER or kind == ROOF:
+            for j in range(s[onp + p]):
+                if can_build(g, s, p, i, j):
+                    if c == index:
+                        set_action(g, s, A_BUILD, i, NONE, j)
+                        return c
+                    c += 1
+    for i in range(types):  # special cards
+        if not s[hand + i]:
+            continue
+        kind = g[okind + i]
+        if kind == EXCHANGE:
+            for k in range(1, players):
+                t = p + k - players if p + k >= players else p + k  # (p + k) % players
+                n = exchange_size(g, s, p, t)
+                if not n:
+                    continue
+                for j in range(types):
+                    s[otmp + j] = s[hand + j]
+                s[otmp + i] -= 1
+                gives = submultisets(g, s, otmp, n, -1, oga)
+                takes = submultisets(g, s, oh + t * types, n, -1, ota) if g[G_FACE_UP] else 1
+                block = gives * takes
+                if 0 <= index - c < block:
+                    x = index - c
+                    submultisets(g, s, otmp, n, x // takes, oga)
+                    if g[G_FACE_UP]:
+                        submultisets(g, s, oh + t * types, n, x % takes, ota)
+                    set_action(g, s, A_EXCHANGE, i, t, NONE)
+                    return index
+                c += block
+        elif kind == GENERAL:
+            if players > 1:
+                if c == index:
+                    set_action(g, s, A_GENERAL, i, NONE, NONE)
+                    return c
+                c += 1
+        elif kind == FLOOD:
+            for k in range(1, players):
+                t = p + k - players if p + k >= players else p + k  # (p + k) % players
+                if 0 <= index - c < s[onp + t]:
+                    set_action(g, s, A_FLOOD, i, t, index - c)
+                    return index
+                c += s[onp + t]
+    ruined = 1 if s[osite + p] != NONE else 0
+    for j in range(s[onp + p]):
+        if s[opr + p * ms + j] != NONE:
+            ruined += 1
+    if not g[G_CARD_TO_CLEAR]:  # clearing one's own ruins is an action of its own
+        if 0 <= index - c < ruined:
+            set_action(g, s, A_RUINS, NONE, p, ruined_slot(g, s, p, index - c))
+            return index
+        c += ruined
+    for i in range(types):  # ruins from hand
+        if not s[hand + i] or g[okind + i] != RUINS:
+            continue
+        for k in range(1, players):
+            t = p + k - players if p + k >= players else p + k  # (p + k) % players
+            if s[osite + t] == NONE and s[onp + t] < g[G_MAXP]:
+                if c == index:
+                    set_action(g, s, A_RUINS, i, t, NONE)
+                    return c
+                c += 1
+            for j in range(s[onp + t]):
+                if s[opr + t * ms + j] == NONE:
+                    if c == index:
+                        set_action(g, s, A_RUINS, i, t, j)
+                        return c
+                    c += 1
+        if g[G_CARD_TO_CLEAR]:
+            if 0 <= index - c < ruined:
+                set_action(g, s, A_RUINS, i, p, ruined_slot(g, s, p, index - c))
+                return index
+            c += ruined
+    discards = submultisets(g, s, hand, -1, -1, oga)
+    if 0 <= index - c < discards:
+        submultisets(g, s, hand, -1, index - c, oga)
+        set_action(g, s, A_DISCARD, NONE, NONE, NONE)
+        return index
+    return c + discards
+
+
+# --- one game, a batch ------------------------------------------------------------------------------
+
+@njit(cache=True, error_model="numpy")
+def look(g, s):
+    """``_Race.look`` at the scores (tokens): the leader, the lead changes, each seat's worst deficit."""
+    players, ot, ow = g[G_PLAYERS], g[O_TOKENS], g[O_WORST]
+    top = s[ot]
+    for p in range(1, players):
+        top = max(top, s[ot + p])
+    leader, leaders = -1, 0
+    for p in range(players):
+        if s[ot + p] == top:
+            leader = p
+            leaders += 1
+        s[ow + p] = max(s[ow + p], top - s[ot + p])
+    if leaders == 1:
+        if s[S_LEADER] >= 0 and leader != s[S_LEADER]:
+            s[S_CHANGES] += 1
+        s[S_LEADER] = leader
+
+
+@njit(cache=True, error_model="numpy")
+def shuffle_pile(g, s, r):
+    """``CardOrder.shuffled(pile)`` into ``O_ORDER`` (as ``toolkit.fast.rng.shuffle_into``); the top is last."""
+    types, op, oo = g[G_TYPES], g[O_PILE], g[O_ORDER]
+    n = 0
+    for i in range(types):
+        for _ in range(s[op + i]):
+            s[oo + n] = i
+            n += 1
+    for i in range(n - 1, 0, -1):
+        j = below(r, 0, i + 1)
+        s[oo + i], s[oo + j] = s[oo + j], s[oo + i]
+    s[S_TOP] = n
+    s[S_DIRTY] = 0
+
+
+@njit(cache=True, error_model="numpy")
+def pick_from_hand(g, s, r, v):
+    """``CardOrder.pick`` over player ``v``'s hand."""
+    types, hand = g[G_TYPES], g[O_HANDS] + v * g[G_TYPES]
+    x = below(r, 0, s[g[O_HSUM] + v])
+    for i in range(types):
+        x -= s[hand + i]
+        if x < 0:
+            return i
+    return -1
+
+
+@njit(cache=True, error_model="numpy")
+def play_one(g, s, r, pol, seeds, seed, max_turns, out, row):
+    """One game from the card order of ``seed``, as ``play_ordered``; its record into ``out[row]``."""
+    players, types = g[G_PLAYERS], g[G_TYPES]
+    s[:] = 0
+    for i in range(types):
+        s[g[O_PILE] + i] = g[g[O_COUNTS] + i]
+    for p in range(players):
+        s[g[O_SITE] + p] = NONE
+    s[S_TURNS] = 1
+    s[S_DRAW_TO] = g[G_HAND]
+    s[S_WINNER] = -1
+    s[S_LEADER] = -1
+    s[S_DIRTY] = 1
+    r[0] = uint64(seed)
+    for p in range(players):
+        r[1 + 2 * p] = rule_seed(seed, seeds[p, 0], p, 1)
+        r[2 + 2 * p] = rule_seed(seed, seeds[p, 1], p, 2)
+    if not can_still_end(g, s):
+        s[S_PHASE] = OVER
+        s[S_STALLED] = 1
+    else:
+        deal(g, s)
+    turns = s[S_TURNS]
+    while s[S_PHASE] != OVER:
+        phase = s[S_PHASE]
+        chance = phase == DEAL or phase == REFILL or phase == STEAL
+        if phase == STEAL:
+            steal(g, s, pick_from_hand(g, s, r, s[S_VICTIM]))
+        elif chance:
+            if s[S_DIRTY]:
+                shuffle_pile(g, s, r)
+            s[S_TOP] -= 1
+            draw(g, s, s[g[O_ORDER] + s[S_TOP]])
+        elif phase == TURN:
+            p = s[1]
+            if pol[p, P_PLAY] == 1:  # RandomPlay: the legal action at below(how many)
+                legal(g, s, p, below(r, 1 + 2 * p, legal(g, s, p, -1)))
+            else:
+                builder(g, s, r, pol, p)
+            act(g, s)
+        else:  # a general exchange: the giver's min(exchange_cards, hand) cards
+            p = s[5]
+            hand = g[O_HANDS] + p * types
+            n = min(g[G_EXCH], s[g[O_HSUM] + p])
+            if pol[p, P_GIVE] == 1:
+                give_random(g, s, r, 2 + 2 * p, hand, n, g[O_GA])
+            else:
+                card_values(g, s, p, True)  # the give phase judges cards as an attacking player
+                worst(g, s, hand, n, g[O_GA], 1)
+            give(g, s)
+        if s[S_TURNS] != turns or s[S_PHASE] == OVER:
+            look(g, s)
+            turns = s[S_TURNS]
+        if not chance and s[S_TURNS] > max_turns:
+            break
+    winner = s[S_WINNER]
+    out[row, 0] = winner
+    out[row, 1] = s[S_TURNS]
+    out[row, 2] = 1 if s[S_PHASE] == OVER and winner < 0 else 0
+    out[row, 3] = s[S_CHANGES]
+    out[row, 4] = s[g[O_WORST] + winner] if winner >= 0 else 0
+    for k in range(12):
+        out[row, 5 + k] = s[g[O_STATS] + k]
+
+
+@njit(cache=True, parallel=True, error_model="numpy")
+def _batch(g, pol, seeds, run_seed, start, count, max_turns, slices):
+    out = np.zeros((count, 17), np.int64)
+    players = g[G_PLAYERS]
+    for k in prange(slices):
+        s = np.zeros(g[S_SIZE], np.int64)
+        r = np.zeros(1 + 2 * players, np.uint64)
+        for row in range(count * k // slices, count * (k + 1) // slices):
+            play_one(g, s, r, pol, seeds, game_seed(run_seed, uint64(start + row)), max_turns, out, row)
+    return out
+
+
+def batch(game, policies, run_seed: int, start: int, count: int, max_turns: int = 10_000) -> dict[str, np.ndarray]:
+    """Games ``start .. start+count-1`` of the run seeded ``run_seed``, one int64 array per record field."""
+    if count <= 0:  # as engine_batch: no records, only the base fields
+        return {name: np.zeros(0, dtype=np.int64) for name in BASE_FIELDS}
+    g = _encode_game(game)
+    pol, seeds = _encode_policies(policies)
+    slices = max(1, min(get_num_threads(), count // 64))
+    out = _batch(g, pol, seeds, np.uint64(run_seed & MASK), np.int64(start), np.int64(count), np.int64(max_turns),
+                 np.int64(slices))
+    return {name: out[:, k].copy() for k, name in enumerate(FIELDS)}
