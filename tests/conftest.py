@@ -13,6 +13,18 @@ from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
 from toolkit.cards.render import PT_PER_MM
+
+
+def pytest_sessionstart(session):
+    """Compile the kernels once, before any test: on a fresh machine that takes half a minute, which a
+    test reading stderr or a deadline must not see (later sessions load them from numba's cache)."""
+    from toolkit.catalogue import load
+    from toolkit.games.registry import make_game
+    from toolkit.sim.records import kernel_for
+    from toolkit.sim.simulate import seat_policies
+
+    for game_id, players in (("diamoniak", 2), ("palaces", 2)):
+        kernel_for(make_game(load(game_id, require_art=False), players), seat_policies(game_id, players, {}))
 from toolkit.catalogue.loader import builtin_path
 from toolkit.cli import main
 

@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+import sys
+import threading
 from importlib import import_module
 
 import numpy as np
@@ -21,7 +23,38 @@ def kernel_for(game, policies):
     if name is None:
         return None
     module = import_module(name)
-    return module if module.supports(game, policies) else None
+    if not module.supports(game, policies):
+        return None
+    _prepare(module, game, policies)
+    return module
+
+
+_READY: set[str] = set()
+# seconds before a kernel still compiling is announced: on a terminal, and off one (as a whole line)
+NOTE_AFTER = {True: 1.0, False: 3.0}
+
+
+def _prepare(module, game, policies) -> None:
+    """Compile a kernel (numba, once per machine: later runs load it from numba's cache in well under a
+    second) before its first batch, saying so on stderr when that takes long."""
+    if module.__name__ in _READY:
+        return
+    timer = threading.Timer(NOTE_AFTER[sys.stderr.isatty()], _say_compiling)
+    timer.daemon = True
+    timer.start()
+    try:
+        module.batch(game, policies, 0, 0, 1)
+    finally:
+        timer.cancel()
+    _READY.add(module.__name__)
+
+
+def _say_compiling() -> None:
+    try:
+        print("toolkit: note: preparing the fast simulator (compiled once on this machine; this takes up to a "
+              "minute)", file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass
 
 
 def play_records(game, policies, run_seed: int, start: int, count: int, max_turns: int = 10_000,

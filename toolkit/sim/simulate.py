@@ -67,6 +67,7 @@ def simulate(catalogue: Catalogue, *, players: int, games: int, seed: int, polic
         tally.add(rounds, records["winner"], counters, records["stalled"] > 0)
         played += int(turns.size)
         work += int(turns.sum())
+        del records, turns, won, rounds, counters  # one batch in memory at a time
         if progress:
             mark = progress_mark(played, games, work, max_work)
             if mark > reported:
