@@ -45,5 +45,6 @@ def stop_after_tip(catalogue, k: int = 3, precision: float = 0.01, seed: int = 1
     low, high = wilson(wins, games)
     lo, hi = math.floor(100 * low), math.ceil(100 * high)
     return {"k": k, "games": games, "wins": wins, "share": wins / games, "low": low, "high": high,
+            "low_games": lo, "high_games": hi,
             "text": {lang: words.format(k=_NUMBERS[lang].get(k, str(k)), low=lo, high=hi)
                      for lang, words in _WORDS.items()}}

@@ -29,6 +29,9 @@ FIRST_PALACE = {"max_states": 1, "games": 2000, "seed": 1}
 # The rulebook prints exact solo odds only: when the exact chain is out of reach, the solver's
 # simulated answer is refused, so it plays as few games as it may.
 SOLO = {"games": 2}
+# The tip on stopping early: its games (each seating to plus or minus half a point) and seed are fixed,
+# so the same deck gives the same words.
+STOPPER = {"precision": 0.005, "seed": 1}
 
 _CACHE: dict[tuple, object] = {}
 
@@ -74,7 +77,7 @@ def _f(text: str) -> Fraction:
 
 NAMES = {
     "diamoniak": ("first_KIND", "no_witch_K", "expected_turns", "p_reshuffle", "likely_turn", "p_likely_turn",
-                  "median_turn", "within_T", "last_turn"),
+                  "median_turn", "within_T", "last_turn", "stop_after_K_wins"),
     "palaces": ("first_KIND", "no_flood_K", "p_foundation", "p_palace_kinds", "p_palace_kinds_with_tower",
                 "p_tower", "first_palace_turns", "first_palace_mean", "first_palace_low", "first_palace_high", "first_palace_games"),
 }
@@ -125,6 +128,9 @@ class Odds:
         return self._palaces(name)
 
     def _diamoniak(self, name: str) -> Figure:
+        match = re.fullmatch(r"stop_after_(\d+)_wins", name)
+        if match:
+            return self._stopper(int(match.group(1)))
         if name not in NAMES["diamoniak"] and not re.fullmatch(r"within_\d+", name):
             raise self._unknown(name)
         data = self._solo()
@@ -153,6 +159,19 @@ class Odds:
             limit = int(match.group(1))
             return Figure("percent", sum((p for t, p in dist if t <= limit), Fraction(0)))
         raise self._unknown(name)
+
+    def _stopper(self, k: int) -> Figure:
+        """In how many games of 100 a two-player stopper after ``k`` cards beats one who always draws on:
+        the 95% interval of played games in whole games (``toolkit.analysis.tip``), once per deck."""
+        from toolkit.analysis.tip import stop_after_tip
+
+        self._solo()  # a deck whose exact odds are out of reach is refused before any game is played
+        key = (_signature(self.catalogue), "stopper", k)
+        if key not in _CACHE:
+            _CACHE[key] = stop_after_tip(self.catalogue, k, **STOPPER)
+        tip = _CACHE[key]
+        low, high = tip["low_games"], tip["high_games"]
+        return Figure("int", low) if low == high else Figure("range", (low, high))
 
     def _solo(self) -> dict:
         """The exact solo answer, or DeckError: the rulebook prints no simulated solo figures."""
