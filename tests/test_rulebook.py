@@ -436,3 +436,19 @@ def test_unwritable_output_is_one_line(run, tmp_path):
     result = run("rulebook", "--out", str(blocker / "rules.pdf"))
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1 and "cannot write here" in result.stderr
+
+
+@pytest.mark.parametrize("key, words", [("diamoniak-en", "games out of 100"), ("diamoniak-ru", "партиях из 100"),
+                                        ("witch8-en", "games out of 100")])
+def test_the_stopping_tip_is_the_games_played(built, key, words):
+    """The question on when to stop quotes the 95% interval, in whole games of 100, of the games in which a
+    player stopping after three cards beats one who draws on (both seats), for this very deck."""
+    from toolkit.analysis.tip import stop_after_tip
+    from toolkit.rulebook.figures import STOPPER
+
+    overrides = BUILDS[key][2][1:]  # ["--set", "witch=8"] -> ["witch=8"]
+    tip = stop_after_tip(load("diamoniak", overrides=overrides, require_art=False), 3, **STOPPER)
+    low, high = tip["low_games"], tip["high_games"]
+    assert low < 100 * tip["share"] < high
+    shown = f"{low}–{high}" if low != high else f"{low}"
+    assert f"{shown} {words}" in built[key].text.replace("\u00a0", " ")
