@@ -219,6 +219,13 @@ def _sellers_best(me, colours, kinds, side, hand_colour, diamonds, price, player
     return best
 
 
+@njit(cache=True, inline="always")
+def _discard_to_pile(pile, discard):
+    for i in range(pile.size):
+        pile[i] = discard[i]
+        discard[i] = 0
+
+
 @njit(cache=True)
 def _play_one(kinds, colours, counts, colour_ok, numbers, table, max_turns,
               pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, worst, order, stream, result):
@@ -372,9 +379,7 @@ def _play_one(kinds, colours, counts, colour_ok, numbers, table, max_turns,
                     phase = TURN
             elif can_draw:
                 if pile_n == 0:  # rule 6: the discard area becomes the pile
-                    for i in range(types):
-                        pile[i] = discard[i]
-                        discard[i] = 0
+                    _discard_to_pile(pile, discard)
                     pile_n, pile_w, disc_n, disc_w = disc_n, disc_w, 0, 0
                     reshuffles += 1
                     order_valid = False
@@ -406,10 +411,8 @@ def _play_one(kinds, colours, counts, colour_ok, numbers, table, max_turns,
             if more and row[P_ON_CASTLE] == 1 and last_built:
                 more = False
             if more and (pile_n > 0 or disc_n > 0):
-                if pile_n == 0:
-                    for i in range(types):
-                        pile[i] = discard[i]
-                        discard[i] = 0
+                if pile_n == 0:  # rule 6: the discard area becomes the pile
+                    _discard_to_pile(pile, discard)
                     pile_n, pile_w, disc_n, disc_w = disc_n, disc_w, 0, 0
                     reshuffles += 1
                     order_valid = False
