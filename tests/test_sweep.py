@@ -153,8 +153,9 @@ def test_solo_rows_carry_the_exact_expected_length(run, tmp_path):
                                                        require_art=False))).expected_turns
         assert Fraction(row["mean_turns_exact"]) == exact
         assert row["mean_rounds"] == row["mean_rounds_low"] == row["mean_rounds_high"] == float(exact)
-        assert row["exact"] == "mean_turns mean_rounds"
-    assert "mean_rounds 7.264 (exact)" in result.stdout
+        assert row["exact"] == "mean_turns mean_rounds completion win_rate_1 stall_rate over_limit_rate balance"
+        assert row["completion"] == row["completion_low"] == row["completion_high"] == 1.0
+    assert "mean_rounds 7.264 (exact)" in result.stdout and "completion 1 (exact)" in result.stdout
 
 
 # --- Dask: the same rows on any number of workers ------------------------------------------------------
@@ -183,7 +184,8 @@ def test_local_cluster_rows_equal_the_local_run(monkeypatch):
     here = _rows(jobs, in_process=True)
     monkeypatch.setattr(sweep, "PIECE", 25)  # three pieces a configuration, spread over the workers
     for workers in (1, 2):
-        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=False,
+                          dashboard_address="127.0.0.1:0", scheduler_kwargs={"dashboard": False}) as cluster:
             there = _rows(list(reversed(jobs)) if workers == 2 else jobs, in_process=False,
                           address=cluster.scheduler_address, source="--scheduler")
         if workers == 2:
@@ -201,11 +203,51 @@ def test_cli_on_worker_processes_writes_the_same_bytes_as_in_process(run, tmp_pa
     assert not (tmp_path / "dask.parts").exists()  # the stored rows go once the files are written
 
 
-def test_unreachable_scheduler_is_one_line(run, tmp_path, monkeypatch):
+def test_unreachable_scheduler_is_one_line_and_blocks_no_rerun(run, tmp_path, monkeypatch):
     monkeypatch.setattr(sweep_cluster, "CONNECT_TIMEOUT", "1s")
+    args = ("--set", "witch=5..6", "--players", "2", "--games", "5")
     monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", "tcp://127.0.0.1:9")
-    result, _, _ = sweep_run(run, tmp_path, "--set", "witch=5", "--players", "2", "--games", "5")
+    result, _, _ = sweep_run(run, tmp_path, *args)
     one_error_line(result, "DASK_SCHEDULER_ADDRESS tcp://127.0.0.1:9: cannot reach the Dask scheduler")
+    monkeypatch.delenv("DASK_SCHEDULER_ADDRESS")
+    failed, _, _ = sweep_run(run, tmp_path, *args, "--scheduler", "tcp://127.0.0.1:1")
+    one_error_line(failed, "--scheduler tcp://127.0.0.1:1: cannot reach the Dask scheduler")
+    assert not (tmp_path / "s.parts").exists()  # no row stored: nothing left behind
+    for again in ((), ("--resume",)):  # the same sweep again, with or without --resume
+        rerun, csv_path, _ = sweep_run(run, tmp_path, *args, "--in-process", *again)
+        assert rerun.exit_code == 0, rerun.output
+        assert "resuming" not in rerun.stderr and len(csv_path.read_text().splitlines()) == 3
+        assert not (tmp_path / "s.parts").exists()
+
+
+def test_a_parts_folder_without_a_row_blocks_no_run(run, tmp_path):
+    """A folder holding only a manifest (a crash between its two first writes, or an earlier version
+    of the toolkit) is no earlier work: a plain run and a --resume both play the whole sweep."""
+    args = ("--set", "witch=5..6", "--players", "2", "--games", "20", "--in-process")
+    whole, whole_csv, _ = sweep_run(run, tmp_path, *args, name="whole")
+    assert whole.exit_code == 0, whole.output
+    for again in ((), ("--resume",)):
+        parts = tmp_path / "s.parts"
+        parts.mkdir()
+        (parts / "manifest.json").write_text(json.dumps({"version": 1, "games": 999}))  # even another sweep's
+        (parts / ".toolkit-half.tmp").write_text("{")  # and a write cut short
+        result, csv_path, _ = sweep_run(run, tmp_path, *args, *again)
+        assert result.exit_code == 0, result.output
+        assert csv_path.read_bytes() == whole_csv.read_bytes() and not parts.exists()
+
+
+def test_the_parts_folder_is_made_by_the_first_stored_row(tmp_path):
+    store = SweepStore(tmp_path / "deep" / "x.parts", {"games": 3})
+    assert store.open(False, ["a"]) == {} and not (tmp_path / "deep").exists()
+    store.save("a", {"games": 3})
+    assert sorted(p.name for p in (tmp_path / "deep" / "x.parts").iterdir()) == sorted(["manifest.json",
+                                                                                          part_name("a")])
+    assert json.loads((tmp_path / "deep" / "x.parts" / "manifest.json").read_text()) == {"games": 3}
+    with pytest.raises(UserError, match="holds the stored rows of an unfinished sweep"):
+        SweepStore(tmp_path / "deep" / "x.parts", {"games": 3}).open(False, ["a"])
+    (tmp_path / "file").write_text("")
+    with pytest.raises(UserError, match="cannot write here"):
+        SweepStore(tmp_path / "file" / "x.parts", {"games": 3}).open(False, ["a"])
 
 
 # --- resuming --------------------------------------------------------------------------------------------
@@ -284,14 +326,46 @@ def test_ranking_by_distance_to_goals():
              "mean_rounds_low": 7.9, "mean_rounds_high": 8.1},
             {"mean_rounds": 10.0, "balance": 0.99, "balance_low": 0.98, "balance_high": 1.0,
              "mean_rounds_low": 9.9, "mean_rounds_high": 10.1},
-            {"mean_rounds": 8.0, "balance": 0.97, "balance_low": 0.9, "balance_high": 1.0,
-             "mean_rounds_low": 8.0, "mean_rounds_high": 8.0},
+            {"mean_rounds": 8.0, "balance": 0.97, "balance_low": 0.96, "balance_high": 0.98,
+             "mean_rounds_low": 7.8, "mean_rounds_high": 8.2},
             {"mean_rounds": None, "balance": 1.0}]
     sweep_target.rank(rows, goals)
     assert rows[0]["distance"] == pytest.approx(0.05 / 0.95)
     assert rows[1]["distance"] == pytest.approx(0.25)
     assert [row["rank"] for row in rows] == [2, 3, 1, 4]
     assert [row["meets"] for row in rows] == ["maybe", "no", "yes", ""]
+
+
+@pytest.mark.parametrize("goal, figure, low, high, exact, meets", [
+    ("balance>=0.9", 0.904, 0.868, 0.940, False, "maybe"),  # the audit's case: the interval crosses the goal
+    ("balance>=0.9", 0.95, 0.91, 0.99, False, "yes"),
+    ("balance>=0.9", 0.85, 0.80, 0.89, False, "no"),
+    ("balance>=0.9", 0.88, 0.86, 0.90, False, "maybe"),  # touches it: the goal's value may be the truth
+    ("balance>=0.9", 0.9, None, None, True, "yes"),  # an exact figure is its own interval
+    ("balance>=0.9", 0.95, None, None, False, "maybe"),  # no interval yet: the games cannot tell
+    ("mean_rounds<=8", 7.7, 7.5, 7.9, False, "yes"),
+    ("mean_rounds<=8", 7.9, 7.7, 8.1, False, "maybe"),
+    ("mean_rounds<=8", 8.3, 8.1, 8.5, False, "no"),
+    ("mean_rounds=8", 8.05, 7.9, 8.2, False, "yes"),  # for =: the goal lies within the interval
+    ("mean_rounds=8", 8.2, 8.1, 8.3, False, "no"),
+    ("mean_rounds=8", 8.0, None, None, True, "yes"),
+    ("mean_rounds=8", 7.99, None, None, True, "no"),
+])
+def test_meets_is_read_from_the_whole_interval(goal, figure, low, high, exact, meets):
+    name = goal.split("=")[0].rstrip("<>")
+    row = {name: figure, f"{name}_low": low, f"{name}_high": high, "exact": name if exact else ""}
+    sweep_target.rank([row], sweep_target.parse_target(goal, [name]))
+    assert row["meets"] == meets
+
+
+def test_meets_over_goals_is_the_weakest_goal():
+    goals = sweep_target.parse_target("mean_rounds=8,balance>=0.9", ["mean_rounds", "balance"])
+    base = {"mean_rounds": 8.0, "mean_rounds_low": 7.9, "mean_rounds_high": 8.1}
+    rows = [{**base, "balance": 0.95, "balance_low": 0.92, "balance_high": 0.98},
+            {**base, "balance": 0.904, "balance_low": 0.868, "balance_high": 0.940},
+            {**base, "mean_rounds_high": 7.95, "balance": 0.904, "balance_low": 0.868, "balance_high": 0.940}]
+    sweep_target.rank(rows, goals)
+    assert [row["meets"] for row in rows] == ["yes", "maybe", "no"]
 
 
 def test_target_ranks_the_written_rows(run, tmp_path):
@@ -305,6 +379,12 @@ def test_target_ranks_the_written_rows(run, tmp_path):
     assert all(best["distance"] <= row["distance"] for row in data["rows"])
     assert {"mean_rounds", "balance_low", "distance", "meets", "rank"} <= set(data["columns"])
     assert "  1. distance" in result.stdout
+    assert "yes = the whole interval meets every goal" in result.stdout
+    assert "the whole interval meets the goal" in data["target"]["definition"]
+    for row in data["rows"]:  # each verdict agrees with the row's own interval of balance
+        low, high = row["balance_low"], row["balance_high"]
+        assert row["meets"] != "yes" or low >= 0.9
+        assert row["meets"] != "no" or high < 0.9 or not row["mean_rounds_low"] <= 6 <= row["mean_rounds_high"]
 
 
 def test_heatmap_panels_and_same_bytes(run, tmp_path):
@@ -351,12 +431,48 @@ def test_a_user_catalogue_and_a_changed_file_is_not_resumed(run, tmp_path, doc, 
 
     path = write_catalogue(tmp_path, doc)
     args = ("--catalogue", str(path), "--set", "witch=5..6", "--players", "2", "--games", "40", "--in-process")
-    monkeypatch.setattr(sweep, "run_job", lambda job: (_ for _ in ()).throw(KeyboardInterrupt))
+    real, played = sweep.run_job, []
+
+    def stop_at_second(job):
+        if played:
+            raise KeyboardInterrupt
+        played.append(job.key)
+        return real(job)
+
+    monkeypatch.setattr(sweep, "run_job", stop_at_second)
     stopped, _, _ = sweep_run(run, tmp_path, *args)
-    assert stopped.exit_code == 130
+    assert stopped.exit_code == 130 and (tmp_path / "s.parts" / part_name(played[0])).exists()
     doc["rules"]["price"] = doc["rules"]["price"] + 1
     write_catalogue(tmp_path, doc)
     changed, _, _ = sweep_run(run, tmp_path, *args, "--resume")
     one_error_line(changed, "--resume: the sweep stored in", "has another catalogue")
     both, _, _ = sweep_run(run, tmp_path, "--game", "palaces", *args)
     one_error_line(both, "--game and --catalogue: give one of them")
+
+
+def test_heatmap_panel_titles_wrap_to_their_panel():
+    from toolkit.analysis.heatmap import _panel_title
+
+    title = _panel_title(["variants", "policy_all"], ("free-colour", "until-witch,fairy-first,buy-most"), 1.2)
+    lines = title.split("\n")
+    assert lines[0] == "variants=free-colour" and len(lines) > 2 and all(len(line) <= 20 for line in lines)
+    assert "".join(lines[1:]) == "policy_all=until-witch,fairy-first,buy-most"  # nothing lost in the wrapping
+
+
+def test_heatmap_cells_say_exact_or_show_their_interval():
+    from toolkit.analysis.heatmap import _label
+
+    class Axes:
+        def __init__(self):
+            self.texts = []
+
+        def text(self, x, y, text, **style):
+            self.texts.append(text)
+
+    ax = Axes()
+    _label(ax, {"mean_rounds": 7.264, "mean_rounds_low": 7.264, "mean_rounds_high": 7.264,
+                "exact": "mean_turns mean_rounds"}, "mean_rounds", 0, 0, 0.2)
+    _label(ax, {"balance": 0.904, "balance_low": 0.868, "balance_high": 0.94, "exact": ""}, "balance", 0, 0, 0.9)
+    _label(ax, {"balance": 0.5, "balance_low": None, "balance_high": None}, "balance", 0, 0, 0.9)
+    _label(ax, {"balance": None}, "balance", 0, 0, 0.9)
+    assert ax.texts == ["7.26\nexact", "0.904\n0.868–0.94", "0.5\nno interval", "n/a"]

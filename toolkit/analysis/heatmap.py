@@ -95,7 +95,9 @@ def heatmap(rows: list[dict], axes: list[tuple[str, tuple]], x: str, y: str | No
     columns = min(3, len(combos))
     lines = -(-len(combos) // columns)
     width = min(11.0, 1.6 + columns * (1.0 + 0.55 * len(xs)))
-    height = min(14.0, 1.2 + lines * (1.1 + 0.42 * len(ys)))
+    titles = [_panel_title(others, panel, (width - 1.6) / columns) for panel in combos] if others else []
+    title_lines = max((title.count("\n") + 1 for title in titles), default=0)
+    height = min(14.0, 1.2 + lines * (1.1 + 0.42 * len(ys) + 0.14 * title_lines))
     style = {"font.family": family, "font.size": 7.5, "axes.titlesize": 8, "pdf.fonttype": 42,
              "pdf.compression": 9, "svg.hashsalt": "sweep"}
     labelled = len(xs) <= LABELLED_CELLS and len(ys) <= LABELLED_CELLS
@@ -121,14 +123,16 @@ def heatmap(rows: list[dict], axes: list[tuple[str, tuple]], x: str, y: str | No
             else:
                 ax.set_yticks([])
             if others:
-                ax.set_title(", ".join(f"{name}={value}" for name, value in zip(others, panel)))
+                ax.set_title(titles[number], linespacing=1.15)
             if labelled:
                 for i, yv in enumerate(ys):
                     for j, xv in enumerate(xs):
                         _label(ax, cell(panel, xv, yv), metric, j, i, (data[i, j] - low) / (high - low))
         for number in range(len(combos), lines * columns):
             grid[number // columns][number % columns].axis("off")
-        fig.suptitle(f"{metric}: {meaning}" + ("" if labelled else " (95% intervals in the table of rows)"),
+        fig.suptitle(f"{metric}: {meaning}" + ("\neach cell: the figure, and beneath it its 95% interval (or "
+                                               "exact: the figure is the exact value)" if labelled
+                                               else "\n95% intervals: in the table of rows"),
                      fontsize=8.5)
         fig.colorbar(image, ax=grid.ravel().tolist(), shrink=0.85, label=metric)
         out = io.BytesIO()
@@ -140,6 +144,17 @@ def heatmap(rows: list[dict], axes: list[tuple[str, tuple]], x: str, y: str | No
     return out.getvalue()
 
 
+def _panel_title(others: list[str], panel: tuple, inches: float) -> str:
+    """A panel's values of the other axes, one per line, long ones (policy names) wrapped to the panel."""
+    import textwrap
+
+    chars = max(16, int(inches * 17))  # characters of the title's font across the panel
+    lines = []
+    for name, value in zip(others, panel):
+        lines += textwrap.wrap(f"{name}={value}", chars, break_on_hyphens=True) or [f"{name}="]
+    return "\n".join(lines)
+
+
 def _label(ax, row: dict | None, metric: str, j: int, i: int, shade: float) -> None:
     """A cell's figure and, unless it is exact, its 95% interval beneath."""
     if row is None or row.get(metric) is None:
@@ -148,7 +163,11 @@ def _label(ax, row: dict | None, metric: str, j: int, i: int, shade: float) -> N
     value, lo, hi = row[metric], row.get(f"{metric}_low"), row.get(f"{metric}_high")
     exact = metric in (row.get("exact") or "").split() or metric == "games"
     text = _number(value)
-    if not exact:
-        text += "\n" + (f"{_number(lo)}–{_number(hi)}" if lo is not None and hi is not None else "no interval")
+    if exact:
+        text += "\nexact"
+    elif lo is None or hi is None:
+        text += "\nno interval"
+    else:
+        text += f"\n{_number(lo)}–{_number(hi)}"
     colour = "white" if shade < 0.55 else "black"
     ax.text(j, i, text, ha="center", va="center", fontsize=6, color=colour, linespacing=1.1)

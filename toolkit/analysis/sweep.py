@@ -248,7 +248,7 @@ def jobs(grid: Grid, base, sets: dict, games: int, seed: int) -> list[Job]:
         where = ", ".join(f"{name}={value}" for name, value in configuration.items())
         try:
             catalogue = apply_overrides(base, overrides)
-            game = make_game(catalogue, players, variants)
+            make_game(catalogue, players, variants)  # refuses a variant or player count the game lacks
             policies = seat_policies(catalogue.game, players, choices)
         except UserError as err:
             raise UserError(f"configuration {where}: {err}") from None
@@ -313,12 +313,15 @@ def play_piece(piece: Piece):
 def finish(job: Job, played: list) -> dict:
     """A job's row from what its pieces returned, in order: every figure of ``Accumulator.metrics``
     (exact integer totals: the same whatever the pieces), and the exact solo figures where they apply
-    (``exact``: their names; ``note``: why not, if they do not)."""
+    (``exact``: their names; ``note``: why not, if they do not). Alone at the table, balance is 1 by
+    definition (there is no second seat), and ``exact`` names it too."""
     totals, exact = played[0]
     for more, _ in played[1:]:
         totals.merge(more)
     row = {"seed": job.seed, **totals.metrics(), "exact": "", "note": ""}
     row.update(exact or {})
+    if job.players == 1 and row.get("balance") is not None:  # one seat: no gap between seats, by definition
+        row["exact"] = " ".join([*row["exact"].split(), "balance"])
     return json.loads(json.dumps(row))  # as it reads back from a stored part: the same bytes out
 
 
@@ -328,7 +331,9 @@ def run_job(job: Job) -> dict:
 
 
 def _solo_exact(catalogue) -> dict:
-    """The exact expected length of a solo game (``toolkit.odds``), within the solver's budget."""
+    """The exact expected length of a solo game (``toolkit.odds``), within the solver's budget, and
+    where the solver's distribution of lengths is whole (no tail left) and within the turn limit,
+    the exact shares too: every game ends, by the player's win."""
     from toolkit.odds.diamoniak_solo import SoloDeck, solo_odds
     from toolkit.odds.engine_chain import TooManyStates
 
@@ -344,6 +349,10 @@ def _solo_exact(catalogue) -> dict:
     exact = {"exact": "mean_turns mean_rounds", "mean_turns_exact": _frac(odds.expected_turns)}
     for name in ("mean_turns", "mean_rounds"):  # alone, a round is a turn
         exact.update({name: value, f"{name}_low": value, f"{name}_high": value})
+    if odds.tail == 0 and len(odds.p) - 1 <= TURN_LIMIT:  # every game ends, and within the turn limit
+        for name, share in (("completion", 1.0), ("win_rate_1", 1.0), ("stall_rate", 0.0), ("over_limit_rate", 0.0)):
+            exact.update({name: share, f"{name}_low": share, f"{name}_high": share})
+        exact["exact"] += " completion win_rate_1 stall_rate over_limit_rate"
     return exact
 
 

@@ -23,6 +23,7 @@ from toolkit.errors import UserError
 
 SCHEDULER_ENV = "DASK_SCHEDULER_ADDRESS"
 CONNECT_TIMEOUT = "20s"
+LOCAL_HTTP = "127.0.0.1:0"  # where a local cluster's scheduler serves HTTP: any free port
 _ADDRESS = re.compile(r"(tcp|tls|ws|wss)://[^\s/:]+(:[0-9]{1,5})?/?")
 
 
@@ -53,8 +54,11 @@ def dask_client(address: str | None, source: str, workers: int | None) -> Iterat
             yield client
         return
     _quiet_resource_tracker()
+    # no dashboard, and the scheduler's HTTP routes on a free local port: with the default port taken
+    # (another sweep running) Dask would otherwise print a warning about it among the sweep's lines
     cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                           dashboard_address=None, silence_logs=logging.CRITICAL)
+                           dashboard_address=LOCAL_HTTP, scheduler_kwargs={"dashboard": False},
+                           silence_logs=logging.CRITICAL)
     with cluster, Client(cluster) as client:
         yield client
 

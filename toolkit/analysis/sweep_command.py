@@ -40,7 +40,9 @@ SHOWN_RANKS = 10
 @click.option("--target", "target_text", metavar="GOALS",
               help='Rank the configurations by closeness to goals, e.g. "mean_rounds=8,balance>=0.95": '
                    "distance = sum over goals of |figure - goal| / |goal| (for >= and <= only on the wrong "
-                   "side); meets: yes, maybe (each goal within its 95% interval) or no.")
+                   "side). meets, from the 95% intervals: yes when the whole interval of every figure meets "
+                   "its goal (for =: the goal lies within the interval), maybe when an interval straddles a "
+                   "goal, no when an interval misses a goal entirely.")
 @click.option("--out", metavar="BASE", help="Write BASE.csv and BASE.json [default: output/<game>-sweep].")
 @click.option("--heatmap", "heatmap_path", metavar="PATH", help="Also draw a heatmap (.png or .pdf).")
 @click.option("--heatmap-axes", metavar="X,Y", help="The two axes of the heatmap [default: the first two that vary].")
@@ -163,8 +165,8 @@ def sweep_command(game, catalogue_path, sets, players, variants, policies, games
     say(f"{base.title['en']}: {len(rows):,} configurations x {games:,} games (seed {seed}), played {where}")
     axis_names = [name for name, values in axes if len(values) > 1] or [axes[0][0]]
     if goals:
-        say(f"closest to {', '.join(goal.as_text() for goal in goals)} (distance: the sum of the shortfalls, each "
-            f"relative to its goal; meets: yes, maybe within the 95% intervals, or no):")
+        say(f"closest to {', '.join(goal.as_text() for goal in goals)} (distance: the sum of the figures' "
+            f"shortfalls, each relative to its goal; {sweep_target.MEETS}):")
         for row in sorted(rows, key=lambda r: r["rank"])[:SHOWN_RANKS]:
             distance = "n/a" if row["distance"] is None else f"{row['distance']:.4g}"
             say(f"  {row['rank']}. distance {distance}, meets {row['meets'] or 'n/a'}: "

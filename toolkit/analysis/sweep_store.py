@@ -10,6 +10,11 @@ A sweep writing ``BASE.csv`` and ``BASE.json`` keeps its work in the folder ``BA
   a lost worker a part is either there complete or not there at all. A configuration has exactly one
   file name, so it can never be stored (or counted) twice.
 
+The folder is made when the first row is stored, never before: a run that stores no row (a
+scheduler that cannot be reached, a Ctrl-C before the first configuration ends) leaves nothing
+behind, and a folder that holds no row (only its manifest, say after a crash between the two
+writes) blocks no later run: it is taken as empty, with or without ``--resume``.
+
 Rows are JSON, whose numbers read back as the very floats that were written: a resumed sweep writes
 the same bytes as one that was never interrupted. Once the sweep's own files are written, the folder
 is removed.
@@ -57,36 +62,34 @@ class SweepStore:
     def __init__(self, folder: Path, manifest: dict):
         self.folder = Path(folder)
         self.manifest = json.loads(_dump(manifest))  # as it reads back from the file
+        self.started = False  # the folder holds this sweep's manifest (made by the first save)
 
     def open(self, resume: bool, keys: list[str]) -> dict[str, dict]:
-        """The rows already stored (only with ``resume``), by configuration key; the folder is made ready.
+        """The rows already stored (only with ``resume``), by configuration key.
 
-        Without ``resume`` a folder that holds an earlier sweep's work is refused (its rows would be
-        lost); with it, the stored sweep must be this one and every part must belong to its grid.
+        Without ``resume`` a folder that holds an earlier sweep's rows is refused (they would be
+        lost); with it, the stored sweep must be this one and every part must belong to its grid. A
+        folder without a row is no earlier work: it is taken as empty and its manifest rewritten by
+        the first save. Nothing is written here.
         """
         shown = self.folder
+        if self.folder.exists() and not self.folder.is_dir():
+            raise UserError(f"{shown}: is a file, not the folder of a sweep's stored rows")
         try:
-            stored = sorted(p for p in self.folder.iterdir() if not p.name.startswith(".")) \
+            stored = sorted(p for p in self.folder.iterdir() if not p.name.startswith(".") and p.name != MANIFEST) \
                 if self.folder.is_dir() else []
         except OSError as err:
             raise UserError(f"{shown}: cannot read: {err.strerror or err}") from None
-        if self.folder.exists() and not self.folder.is_dir():
-            raise UserError(f"{shown}: is a file, not the folder of a sweep's stored rows")
-        if not resume:
-            if stored:
-                raise UserError(f"{shown}: holds the stored rows of an unfinished sweep: give --resume to "
-                                f"continue it, or remove the folder to start afresh")
-            self._start()
-            return {}
         if not stored:
-            self._start()
+            self._check_writable()
             return {}
+        if not resume:
+            raise UserError(f"{shown}: holds the stored rows of an unfinished sweep: give --resume to "
+                            f"continue it, or remove the folder to start afresh")
         self._check_manifest()
         wanted = set(keys)
         rows: dict[str, dict] = {}
         for path in stored:
-            if path.name == MANIFEST:
-                continue
             try:
                 data = json.loads(path.read_bytes())
                 key, row = data["key"], data["row"]
@@ -97,7 +100,17 @@ class SweepStore:
                 raise UserError(f"{path}: a row of a configuration this sweep does not have: remove it, "
                                 f"or the folder")
             rows[key] = row
+        self.started = True
         return rows
+
+    def _check_writable(self) -> None:
+        """Refuse at once a folder the first save could not make (rather than after a configuration)."""
+        place = self.folder
+        while not place.exists() and place != place.parent:
+            place = place.parent
+        if not place.is_dir() or not os.access(place, os.W_OK | os.X_OK):
+            raise UserError(f"{self.folder}: cannot write here: "
+                            f"{place} is {'not a folder' if not place.is_dir() else 'not writable'}")
 
     def _start(self) -> None:
         try:
@@ -106,6 +119,7 @@ class SweepStore:
             raise UserError(f"{self.folder}: cannot write here: {err.strerror or err}") from None
         write_atomic(self.folder / MANIFEST, _dump(self.manifest))
         _sync_folder(self.folder)
+        self.started = True
 
     def _check_manifest(self) -> None:
         path = self.folder / MANIFEST
@@ -122,7 +136,9 @@ class SweepStore:
                                 f"give the same options, or remove the folder to start afresh")
 
     def save(self, key: str, row: dict) -> None:
-        """Store one finished row, whole or not at all."""
+        """Store one finished row, whole or not at all (the first one makes the folder and its manifest)."""
+        if not self.started:
+            self._start()
         write_atomic(self.folder / part_name(key), _dump({"key": key, "row": row}))
         _sync_folder(self.folder)
 
