@@ -39,7 +39,7 @@ def test_metrics_of_hand_computed_records():
     assert m["median_rounds"] == 3
     assert m["win_rate_1"] == 0.5 and m["win_rate_2"] == 0.25 and m["win_rate_3"] is None
     assert m["first_player_advantage"] == pytest.approx(2 / 3 - 1 / 2)  # 2 of the 3 won games, fair share 1/2
-    assert m["balance"] == 0.75
+    assert m["balance"] == pytest.approx(1 - (2 - 1) / 3)  # shares of the 3 won games: 2/3 and 1/3
     assert m["lead_changes"] == 0.75
     assert m["comeback_rate"] == pytest.approx(2 / 3)  # deficits 3 and 4 of the three winners
     assert m["witch_strikes_per_game"] == 2.5
@@ -48,8 +48,10 @@ def test_metrics_of_hand_computed_records():
     assert acc.half_width("mean_turns") == pytest.approx(Z95 / math.sqrt(3))
     # witch strikes 1..4: sample variance 5/3
     assert acc.half_width("witch_strikes_per_game") == pytest.approx(Z95 * math.sqrt(5 / 3 / 4))
-    # balance: the gap 0.5 - 0.25, variance (p1 + p2 - gap^2) / n
-    assert acc.half_width("balance") == pytest.approx(Z95 * math.sqrt((0.75 - 0.0625) / 4))
+    # balance: the gaps the seats' intervals of their shares of the won games allow
+    (l1, h1), (l2, h2) = wilson(2, 3), wilson(1, 3)
+    assert acc.half_width("balance") == pytest.approx(((h1 - l2) - (l1 - h2)) / 2)
+    assert acc.interval("balance") == pytest.approx((max(0, 1 - (h1 - l2)), 1 - max(0, l1 - h2)))
     assert acc.percentiles("turns") == {"10": 5, "25": 5, "50": 6, "75": 7, "90": 7, "99": 7}
 
 
@@ -105,8 +107,13 @@ def test_players_option():
 
 
 def test_policies_in_plain_words():
-    assert describe_policy("until-witch,fairy-first,buy-most", "en") == "always draws on"
-    assert describe_policy("stop-after-3,risk-2", "en") == "stops after 3 cards or stops when a witch would take more than 2"
+    assert describe_policy("until-witch,fairy-first,buy-most", "en") == "draws until a witch ends the turn"
+    assert describe_policy("stop-after-3,risk-2", "en") == "stops after 3 cards, or when a witch would take more than 2 cards"
+    assert describe_policy("stop-after-1", "en") == "stops after 1 card"
+    assert describe_policy("stop-after-1", "ru") == "останавливается после 1 карты"
+    assert describe_policy("stop-after-5", "ru") == "останавливается после 5 карт"
+    assert "0" not in describe_policy("risk-0", "en") and "0" not in describe_policy("risk-0", "ru")
+    assert describe_policy("until-witch", "ru") == "тянет, пока ведьма не закончит ход"
     assert describe_policy("aggressive,give-random", "ru") == "сначала нападает, отдаёт карты наугад"
 
 
@@ -145,10 +152,12 @@ def test_strategy_search_and_tournament(run):
     rows = data["strategy"]
     assert [(r["players"], r["seat"]) for r in rows] == [(2, 1), (2, 2)]
     for row in rows:
-        best = row["best"]
+        best = row["challenger"]
         assert best["gain"] == pytest.approx(best["win_rate"] - best["default_win_rate"])
         assert row["beaten"] == (best["gain_low"] > 0)
+        assert row["best_policy"] == (best["policy"] if row["beaten"] else "until-witch")
         assert best["gain"] == max(r["gain"] for r in row["refined"])
+        assert row["searched"] == {"stop-after": [1, 47], "odds": [1, 100], "risk": [0, 2]}
     table = data["tournament"]
     names = table["policies"]
     assert "until-witch" in names and len(names) == len(set(names))
@@ -156,11 +165,14 @@ def test_strategy_search_and_tournament(run):
         for b in names:
             if a != b:
                 assert table["table"][a][b] + table["table"][b][a] <= 1 + 1e-12
+                low, high = table["intervals"][a][b]
+                assert table["table"][a][b] - table["half_width"] <= low <= high <= table["table"][a][b] + table["half_width"]
 
 
 @pytest.mark.parametrize("lang, players, words", [
     ("en", "2..3", ("Diamoniak: balance and strategy", "seat 1 wins", "seat 3 wins", "Two-player")),
-    ("ru", "2", ("Диамониак: баланс и стратегия", "побеждает место 1", "Турнир", "тянет до ведьмы")),
+    ("ru", "2", ("Диамониак: баланс и стратегия", "побеждает место 1", "Турнир", "тянет, пока ведьма не закончит ход",
+                 "Все места играют обычно")),
 ])
 def test_pdf_report_in_both_languages(run, tmp_path, lang, players, words):
     path = tmp_path / f"report-{lang}.pdf"
@@ -185,7 +197,9 @@ def test_pdf_report_in_both_languages(run, tmp_path, lang, players, words):
     (("--players", "4..2"), "the range runs backwards"),
     (("--report", "out.png"), "name a .pdf file"),
     (("--lang", "ru"), "--lang: only the PDF report has a language"),
-    (("--policy", "1=stop-after-3"), "give --no-strategy"),
+    (("--strategy", "--policy", "1=stop-after-3"), "leave out --strategy"),
+    (("--policy", "1=bogus"), "unknown Diamoniak policy"),
+    (("--strategy", "--policy", "1=bogus"), "unknown Diamoniak policy"),
     (("--no-strategy", "--players", "2..3", "--policy", "3=risk-1"), "seat 3 does not exist with 2 players"),
     (("--no-strategy", "--players", "2", "--policy", "1=fly"), "unknown Diamoniak policy"),
 ])
@@ -222,3 +236,57 @@ def test_rulebook_tip_is_the_tournament_figure_in_players_words(run):
     low, high = math.floor(100 * tip["low"]), math.ceil(100 * tip["high"])
     assert "stops after two cards" in tip["text"]["en"] and f"{low} to {high} games out of 100" in tip["text"]["en"]
     assert f"{low}-{high} партиях из 100" in tip["text"]["ru"]
+
+
+def test_search_ranges_cover_every_value_that_can_stop():
+    from toolkit.analysis.strategy import coarse_grid, diamoniak_ranges, edges, neighbours
+    from toolkit.catalogue import load
+
+    cat = load("diamoniak", require_art=False)
+    ranges = diamoniak_ranges(cat)
+    assert ranges == {"stop-after": (1, 47), "odds": (1, 100), "risk": (0, 2)}  # 54 cards, 7 witches, takes 3
+    grid = coarse_grid(1, 100)
+    assert grid[0] == 1 and grid[-1] == 100 and coarse_grid(0, 2) == [0, 1, 2]
+    assert neighbours(grid, 60) == [56, 57, 58, 59, 61, 62, 63, 64]
+    assert edges("odds-100", ranges) == [{"rule": "odds-100", "kind": "odds", "range": [1, 100], "end": "high"}]
+    assert edges("stop-after-3,risk-0", ranges)[0]["end"] == "low" and edges("odds-55", ranges) == []
+
+
+def test_balance_is_read_from_the_won_games_and_never_collapses():
+    # few games end, and seat 1 wins all that do: not balanced, however even the shares of all games look
+    acc = Accumulator(2)
+    acc.add(_records(winner=[0] * 5 + [-1] * 95, turns=[9] * 100, stalled=[0] * 100, lead_changes=[0] * 100,
+                     winner_deficit=[0] * 100))
+    m = acc.metrics()
+    assert m["balance"] == 0.0 and m["first_player_advantage"] == 0.5
+    assert m["balance_low"] == 0.0 and m["balance_high"] > 0.3  # 5 games leave much open
+    # every game won by seat 1: balance 0, its interval as wide as the seats' intervals allow
+    acc = Accumulator(2)
+    acc.add(_records(winner=[0] * 400, turns=[9] * 400, stalled=[0] * 400, lead_changes=[0] * 400,
+                     winner_deficit=[0] * 400))
+    m = acc.metrics()
+    assert m["balance"] == 0.0 and m["balance_high"] == pytest.approx(wilson(0, 400)[1] * 2) and m["balance_high"] > 0
+
+
+def test_the_pdf_says_who_plays_what_and_promises_nothing_absent(run, tmp_path):
+    path = tmp_path / "mix.pdf"
+    result = run("analyse", "--precision", "0.1", "--players", "2", "--policy", "2=stop-after-1", "--report", str(path))
+    assert result.exit_code == 0, result.stderr
+    reader = PdfReader(io.BytesIO(path.read_bytes()))
+    assert len(reader.pages) == 1  # --policy: no strategy search
+    text = " ".join(" ".join(page.extract_text().split()) for page in reader.pages)
+    assert "seat 1 draws until a witch ends the turn; seat 2 stops after 1 card" in text
+    assert "Diamoniak: balance" in text and "strategy" not in text.lower()
+    assert "bars" not in text and "whiskers" in text
+
+
+def test_numbers_round_half_up_and_bounds_show_their_sign():
+    from toolkit.analysis.report_pdf import _num
+    from toolkit.analysis.rounding import sign_digits
+    from toolkit.analysis.report_text import _gain_interval
+
+    assert _num(3.5, 0, "en") == "4" and _num(10.5, 0, "en") == "11" and _num(5.5, 0, "en", "down") == "5"
+    assert _num(17.5, 0, "en", "up") == "18" and _num(0.02, 1, "en", "down") == "0.0"
+    assert sign_digits(0.02, 2.0) == 2
+    text = _gain_interval(0.02, 0.0002, 0.039)
+    assert "+0.02 points to" in text and "+0.0 points" not in text

@@ -40,8 +40,9 @@ def _precision(text: str) -> float:
               help="The most games of one configuration, whatever the precision.")
 @click.option("--seed", type=Whole(0, 2**63 - 1), default=1, show_default=True,
               help="Random seed, 0 to 2**63-1: the same seed gives the same report.")
-@click.option("--strategy/--no-strategy", default=True, show_default=True,
-              help="Search the best policy per seat and play the two-player tournament.")
+@click.option("--strategy/--no-strategy", default=None,
+              help="Search the best policy per seat (the others playing the default) and play the two-player "
+                   "tournament [default: on, off when --policy is given].")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False), metavar="PATH.pdf",
               help="Also write a one- or two-page PDF report with charts.")
@@ -49,7 +50,13 @@ def _precision(text: str) -> float:
               help="Language of the PDF report.")
 def analyse_command(game, catalogue_path, overrides, players_text, policies, variants, precision_text, max_games,
                     seed, strategy, as_json, report_path, lang):
-    """Balance and strategy report of many simulated games: win rates, length, playing time, best policies."""
+    """Balance and strategy report of many simulated games: win rates, length, playing time, best policies.
+
+    Win rates are shares of all games; balance (1 minus the largest gap of two seats) and the
+    first-player advantage are both read from the shares of the won games, with completion (the
+    share of games that end) beside them. With --policy the report is of that mix of policies, and
+    the strategy search (which plays against the default players) is off unless asked for.
+    """
     import json
     from pathlib import Path
 
@@ -73,9 +80,15 @@ def analyse_command(game, catalogue_path, overrides, players_text, policies, var
     twice = sorted({variant for variant in variants if variants.count(variant) > 1})
     if twice:
         raise UserError(f"--variant {twice[0]}: given twice")
-    if choices and strategy:
-        raise UserError("--policy with --strategy: the search plays against the default players; "
-                        "give --no-strategy to analyse your own mix of policies")
+    from toolkit.games.registry import policy_module
+
+    for seat, name in choices.items():  # every name checked first, whatever else is wrong
+        policy_module(catalogue.game).parse(name, f"--policy {seat}={name}")
+    if strategy is None:
+        strategy = not choices
+    elif choices and strategy:
+        raise UserError("--policy with --strategy: the search plays against the default players, not your mix; "
+                        "leave out --strategy to analyse your mix of policies")
     variants = sorted(variants)
 
     planned = sum(4 * bench.games_for(precision) for _ in counts)
@@ -95,7 +108,7 @@ def analyse_command(game, catalogue_path, overrides, players_text, policies, var
         rows, table = [], None
         if strategy and any(n >= 2 for n in counts):
             rows = search.search(catalogue, counts, variants, seed, precision, max_games, tick)
-            best_two = tuple(dict.fromkeys(row["best"]["policy"] for row in rows if row["players"] == 2))
+            best_two = tuple(dict.fromkeys(row["challenger"]["policy"] for row in rows if row["players"] == 2))
             if 2 in counts:
                 table = search.tournament(catalogue, variants, seed, precision, best_two, tick)
     finally:

@@ -6,7 +6,11 @@ number of games, two accumulators ``merge`` into the one of all their games, and
 depend on how the games were batched or merged.
 
 Every figure has a 95% interval: Wilson's score interval for a share of games, and the normal
-interval (mean plus or minus 1.96 standard errors, from exact sums of squares) for a mean.
+interval (mean plus or minus 1.96 standard errors, from exact sums of squares) for a mean. Balance
+and the first-player advantage are both read from the seats' shares of the won games (the games
+that ended with a winner), so a deck whose games rarely end is judged by the games it decides;
+completion says beside them how many those are. Balance's interval is the range of gaps the seats'
+own 95% intervals allow (for two seats exactly the 95% interval of the gap).
 ``METRICS`` says what each figure means; ``half_width(name)`` is what the precision rule reads.
 """
 
@@ -33,8 +37,10 @@ METRICS = {
     "win_rate_2": "share of all games won by seat 2",
     "win_rate_3": "share of all games won by seat 3",
     "win_rate_4": "share of all games won by seat 4",
-    "first_player_advantage": "seat 1's share of the games that had a winner, minus a fair share (1 / players)",
-    "balance": "1 minus the largest gap between the win rates of two seats (1: all seats equal)",
+    "first_player_advantage": "seat 1's share of the won games (the games that had a winner), minus a fair share "
+                              "(1 / players)",
+    "balance": "1 minus the largest gap between two seats' shares of the won games (1: all seats equal; "
+               "its interval: the gaps the seats' 95% intervals allow)",
     "lead_changes": "times per game the leader changed (the leader: the one seat with the highest score)",
     "comeback_rate": f"share of the won games whose winner once trailed the leader by {COMEBACK} or more",
 }
@@ -213,8 +219,8 @@ class Accumulator:
                 return low - 1 / self.players, high - 1 / self.players
             return low, high
         if name == "balance":
-            value, half = self._balance()
-            return None if value is None else (max(0.0, value - half), min(1.0, value + half))
+            bounds = self._balance_bounds()
+            return None if bounds is None else (max(0.0, bounds[0]), min(1.0, bounds[1]))
         moments = self._moments(name)
         if moments is not None:
             mean, half = moments.mean(), moments.half_width()
@@ -222,27 +228,39 @@ class Accumulator:
         return None
 
     def half_width(self, name: str) -> float | None:
-        """Half the width of the 95% interval of a figure (None: no interval yet); for balance the
-        1.96 standard errors before the interval is cut to 0 .. 1."""
+        """Half the width of the 95% interval of a figure (None: no interval yet); for balance half the
+        width before the interval is cut to 0 .. 1."""
         if name == "balance":
-            value, half = self._balance()
-            return None if value is None else half
+            bounds = self._balance_bounds()
+            return None if bounds is None else (bounds[1] - bounds[0]) / 2
         interval = self.interval(name)
         return None if interval is None else (interval[1] - interval[0]) / 2
 
-    def _balance(self) -> tuple[float | None, float]:
-        """Balance and 1.96 standard errors of the largest gap (normal law of a difference of two shares
-        of one multinomial count: variance (p_i + p_j - (p_i - p_j)^2) / n)."""
-        if self.games == 0:
-            return None, 0.0
-        rates = [w / self.games for w in self.wins]
+    def _won_share_interval(self, seat: int) -> tuple[float, float]:
+        """The 95% (Wilson) interval of seat ``seat``'s (from 0) share of the won games."""
+        hits, trials = self.wins[seat], self.won
+        low, high = wilson(hits, trials)
+        return (0.0 if hits == 0 else low), (1.0 if hits == trials else high)
+
+    def _balance(self) -> float | None:
+        """1 minus the largest gap of two seats' shares of the won games (None: no game was won)."""
+        if self.won == 0:
+            return None
         if self.players == 1:
-            return 1.0, 0.0
-        high = max(range(self.players), key=lambda s: (rates[s], -s))
-        low = min(range(self.players), key=lambda s: (rates[s], s))
-        gap = rates[high] - rates[low]
-        variance = (rates[high] + rates[low] - gap * gap) / self.games
-        return 1 - gap, Z95 * math.sqrt(max(0.0, variance))
+            return 1.0
+        return 1 - (max(self.wins) - min(self.wins)) / self.won
+
+    def _balance_bounds(self) -> tuple[float, float] | None:
+        """Balance's interval before it is cut to 0 .. 1: 1 minus the largest and the smallest gap the
+        seats' 95% intervals allow (the top of one seat's interval against the bottom of another's)."""
+        if self.won == 0:
+            return None
+        if self.players == 1:
+            return 1.0, 1.0
+        intervals = [self._won_share_interval(seat) for seat in range(self.players)]
+        widest = max(high for _, high in intervals) - min(low for low, _ in intervals)
+        narrowest = max(low for low, _ in intervals) - min(high for _, high in intervals)
+        return 1 - widest, 1 - narrowest
 
     def metrics(self) -> dict[str, float | None]:
         """Every figure by name (``METRICS`` plus ``<counter>_per_game``), and for each figure with an
@@ -258,7 +276,7 @@ class Accumulator:
         for name in MEANS:
             out[name] = self._moments(name).mean()
         out["median_rounds"] = self.rounds.median()
-        out["balance"] = self._balance()[0]
+        out["balance"] = self._balance()
         for name in self.counters:
             out[f"{name}_per_game"] = self.counters[name].mean()
         for name in list(out):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 
 from toolkit.analysis.metrics import COMEBACK
+from toolkit.analysis.rounding import rounded, sign_digits
 from toolkit.analysis.report_texts import TEXTS, describe_policy
 from toolkit.cards.render import PT_PER_MM
 
@@ -21,17 +22,37 @@ INK = "#222222"
 GRID = "#cccccc"
 
 
-def _num(value: float, digits: int, lang: str) -> str:
-    text = f"{value:.{digits}f}"
+def _num(value: float, digits: int, lang: str, way: str = "near") -> str:
+    text = f"{rounded(value, digits, way):.{digits}f}"
+    if text.lstrip("-").strip("0.") == "":
+        text = text.lstrip("-")
     return text.replace(".", ",").replace("-", "−") if lang == "ru" else text.replace("-", "−")
+
+
+def _signed(value: float, digits: int, lang: str, way: str = "near") -> str:
+    text = _num(value, digits, lang, way)
+    return text if text.startswith("−") else "+" + text
+
+
+def _range(value, low, high, digits, lang, fmt=None) -> str:
+    """A figure and its interval, the ends rounded outward."""
+    fmt = fmt or (lambda v, way: _num(v, digits, lang, way))
+    return f"{fmt(value, 'near')} ({fmt(low, 'down')}–{fmt(high, 'up')})"
 
 
 def _count(n: int, lang: str) -> str:
     return f"{n:,}".replace(",", "\u00a0" if lang == "ru" else ",")
 
 
-def _pct(value: float | None, lang: str, digits: int = 1) -> str:
-    return "—" if value is None else _num(100 * value, digits, lang) + "%"
+def _pct(value: float | None, lang: str, digits: int = 1, way: str = "near") -> str:
+    return "—" if value is None else _num(100 * value, digits, lang, way) + "%"
+
+
+def _pct_range(value, low, high, lang, digits: int = 1) -> str:
+    if value is None or low is None:
+        return _pct(value, lang, digits)
+    return (f"{_pct(value, lang, digits)} ({_num(100 * low, digits, lang, 'down')}–"
+            f"{_num(100 * high, digits, lang, 'up')}%)")
 
 
 class _Page:
@@ -86,35 +107,40 @@ class _Page:
 
 
 def _figure_rows(results, catalogue, lang):
-    """(label, one cell per player count) of the figures table."""
+    """(label, one cell per player count) of the figures table: every estimate with its interval."""
     from toolkit.analysis.analyse import playing_time
 
     t = TEXTS[lang]
     ms = [r.acc.metrics() for r in results]
     rows = []
+
+    def cells(name, fmt):
+        return ["—" if m[name] is None else fmt(m[name], m[f"{name}_low"], m[f"{name}_high"]) for m in ms]
+
     for seat in range(1, max(r.players for r in results) + 1):
-        key = f"win_rate_{seat}"
-        rows.append((t["win_seat"].format(seat=seat),
-                     [f"{_pct(m[key], lang)} ({_pct(m[key + '_low'], lang)}–{_pct(m[key + '_high'], lang)})"
-                      if m[key] is not None else "—" for m in ms]))
-    unit = " п." if lang == "ru" else " pts"
-    rows.append((t["first"], ["—" if m["first_player_advantage"] is None else
-                              ("+" if m["first_player_advantage"] >= 0 else "")
-                              + _num(100 * m["first_player_advantage"], 1, lang) + unit for m in ms]))
-    rows.append((t["balance"], [_num(m["balance"], 3, lang) if m["balance"] is not None else "—" for m in ms]))
-    rows.append((t["completion"], [_pct(m["completion"], lang) for m in ms]))
-    rows.append((t["rounds"], [f"{_num(m['mean_rounds'], 2, lang)} ({_num(m['mean_rounds_low'], 2, lang)}–"
-                               f"{_num(m['mean_rounds_high'], 2, lang)})" if m["mean_rounds"] is not None else "—"
-                               for m in ms]))
-    rows.append((t["turns"], [_num(m["mean_turns"], 1, lang) if m["mean_turns"] is not None else "—" for m in ms]))
+        rows.append((t["win_seat"].format(seat=seat), cells(f"win_rate_{seat}", lambda v, lo, hi:
+                                                            _pct_range(v, lo, hi, lang))))
+    unit = t["pts"]
+
+    def points(v, lo, hi):
+        d = sign_digits(100 * v, 100 * lo, 100 * hi)
+        return _range(100 * v, 100 * lo, 100 * hi, d, lang, lambda x, way: _signed(x, d, lang, way)) + unit
+
+    rows.append((t["first"], cells("first_player_advantage", points)))
+    rows.append((t["balance"], cells("balance", lambda v, lo, hi: _range(v, lo, hi, 3, lang))))
+    rows.append((t["completion"], cells("completion", lambda v, lo, hi: _pct_range(v, lo, hi, lang))))
+    rows.append((t["rounds"], cells("mean_rounds", lambda v, lo, hi: _range(v, lo, hi, 2, lang))))
+    rows.append((t["turns"], cells("mean_turns", lambda v, lo, hi: _range(v, lo, hi, 1, lang))))
     times = [playing_time(catalogue, r.acc) for r in results]
     if any(times):
         low, high = catalogue.minutes
-        label = f"{t['minutes']} ({t['box'].format(low=low, high=high)})"
-        rows.append((label, [f"{_num(x['mean_minutes'], 0, lang)} ({_num(x['p10_minutes'], 0, lang)}–"
-                             f"{_num(x['p90_minutes'], 0, lang)})" if x else "—" for x in times]))
-    rows.append((t["lead"], [_num(m["lead_changes"], 2, lang) for m in ms]))
-    rows.append((t["comeback"].format(k=COMEBACK), [_pct(m["comeback_rate"], lang) for m in ms]))
+        label = f"{t['minutes']}, {t['box'].format(low=low, high=high)}"
+        rows.append((label, [f"{_num(x['mean_minutes'], 0, lang)} ({_num(x['p10_minutes'], 0, lang, 'down')}–"
+                             f"{_num(x['p90_minutes'], 0, lang, 'up')})" if x else "—" for x in times]))
+    if any(r.players > 1 for r in results):
+        rows.append((t["lead"], cells("lead_changes", lambda v, lo, hi: _range(v, lo, hi, 2, lang))))
+        rows.append((t["comeback"].format(k=COMEBACK), cells("comeback_rate", lambda v, lo, hi:
+                                                              _pct_range(v, lo, hi, lang))))
     return rows
 
 
@@ -241,12 +267,40 @@ def _heat(value: float | None) -> str | None:
     return "#%02x%02x%02x" % tuple(rgb)
 
 
+def _basis(results, options, lang, game_id: str) -> list[str]:
+    """The paragraphs under the title: games, what the brackets are, how precise, who plays what."""
+    from toolkit.games.registry import policy_module
+    from toolkit.plurals import plural
+
+    t = TEXTS[lang]
+    counts = [t["count_games"].format(games=_count(r.acc.games, lang), n=r.players,
+                                      word=plural(r.acc.games, t["games_word"], lang, "report"))
+              for r in results]
+    text = [t["basis"].format(games=", ".join(counts[:-1]) + t["and"] * (len(counts) > 1) + counts[-1])]
+    points = _num(100 * options["precision"], 1, lang)
+    wide = sorted({name for r in results for name in r.wide})
+    if wide:
+        text.append(t["precision_short"].format(names=", ".join(wide), points=points))
+    else:
+        text.append(t["precision"].format(points=points, twice=_num(2 * options["precision"], 3, lang)))
+    widest = max(results, key=lambda r: r.players)
+    parse = policy_module(game_id).parse
+    usual = parse("default").name
+    if all(name == usual for r in results for name in r.policies):
+        text.append(t["seats_usual"].format(usual=describe_policy(usual, lang)))
+    else:
+        seats = "; ".join(t["seat_plays"].format(seat=i, words=describe_policy(name, lang))
+                          for i, name in enumerate(widest.policies, start=1))
+        text.append(t["seats"].format(seats=seats))
+    return text
+
+
 def report_pdf(catalogue, results, rows, tournament, options: dict, lang: str) -> bytes:
     """The report's PDF bytes."""
     from toolkit.print.pdf import binary_streams, new_canvas
 
     t = TEXTS[lang]
-    title = t["title"].format(game=catalogue.title[lang])
+    title = t["title" if rows or tournament else "title_plain"].format(game=catalogue.title[lang])
     buffer = io.BytesIO()
     with binary_streams():
         canvas = new_canvas(buffer, PAGE, title, title, lang=lang, game=catalogue.title[lang])
@@ -255,21 +309,29 @@ def report_pdf(catalogue, results, rows, tournament, options: dict, lang: str) -
         page = _Page(canvas, register_fonts())
         page.text(MARGIN, page.y - 5, title, 15, "name")
         page.y -= 8
-        games = " / ".join(_count(r.acc.games, lang) for r in results)
-        page.wrap(t["basis"].format(games=games, points=_num(100 * options["precision"], 1, lang)), 8, "text")
-        page.y -= 2
-        first = 62.0
+        for paragraph in _basis(results, options, lang, catalogue.game):
+            page.wrap(paragraph, 7.5, "text")
+            page.y -= 0.8
+        page.y -= 1.2
+        first = 58.0
         col = (PAGE[0] - 2 * MARGIN - first) / len(results)
         header = [""] + [t["players"].format(n=r.players) for r in results]
         figure_rows = _figure_rows(results, catalogue, lang)
-        _table(page, header, [[label] + cells for label, cells in figure_rows], [first] + [col] * len(results))
+        size = 7.5 if len(results) < 3 else 6.8
+        _table(page, header, [[label] + cells for label, cells in figure_rows], [first] + [col] * len(results), size)
         page.y -= 4
         events = [name[: -len("_per_game")] for name in results[0].acc.metrics() if name.endswith("_per_game")]
         names = t["events_names"]
-        event_rows = [[names.get(e, e.replace("_", " "))] + [_num(r.acc.metrics()[f"{e}_per_game"], 2, lang)
-                                                             if f"{e}_per_game" in r.acc.metrics() else "—"
-                                                             for r in results] for e in events]
-        _table(page, [t["events"]] + header[1:], event_rows, [first] + [col] * len(results), size=7)
+        event_rows = []
+        for e in events:
+            cells = []
+            for r in results:
+                m = r.acc.metrics()
+                key = f"{e}_per_game"
+                cells.append("—" if m.get(key) is None else _range(m[key], m[key + "_low"], m[key + "_high"], 2, lang)
+                             if m.get(key + "_low") is not None else _num(m[key], 2, lang))
+            event_rows.append([names.get(e, e.replace("_", " "))] + cells)
+        _table(page, [t["events"]] + header[1:], event_rows, [first] + [col] * len(results), size=min(size, 7))
         chart_h = 38.0
         bottom = max(MARGIN + 14, page.y - chart_h - 22)
         width = (PAGE[0] - 2 * MARGIN - 20) / 2
@@ -286,48 +348,112 @@ def report_pdf(catalogue, results, rows, tournament, options: dict, lang: str) -
 
 def _strategy_page(page: _Page, catalogue, rows, tournament, options, lang):
     from toolkit.analysis.strategy import DEFAULT_NAME
+    from toolkit.plurals import plural
 
     t = TEXTS[lang]
     points = _num(100 * options["precision"], 1, lang)
-    unit = " п." if lang == "ru" else " pts"
+    unit = t["pts"]
 
-    def signed(v):
-        text = _num(100 * v, 1, lang)
-        return "+" + text.lstrip("−") if text.lstrip("−") == _num(0, 1, lang) or v >= 0 else text
+    def gain_cell(c):
+        d = sign_digits(100 * c["gain"], 100 * c["gain_low"], 100 * c["gain_high"])
+        return _range(100 * c["gain"], 100 * c["gain_low"], 100 * c["gain_high"], d, lang,
+                      lambda x, way: _signed(x, d, lang, way))
 
     if rows:
         page.text(MARGIN, page.y - 5, t["strategy"], 11, "name")
         page.y -= 6
         page.wrap(t["strategy_note"].format(default=describe_policy(DEFAULT_NAME[catalogue.game], lang),
-                                            points=points), 7.5, "text")
+                                            screen=_count(rows[0]["screen_games"], lang), points=points),
+                  7.5, "text")
+        searched = rows[0].get("searched") or {}
+        if "stop-after" in searched:
+            key = "searched" if "risk" in searched else "searched_norisk"
+            page.wrap(t[key].format(stop=searched["stop-after"][1], risk=searched.get("risk", [0, 0])[1]),
+                      7.5, "text")
         beaten = [row for row in rows if row["beaten"]]
-        verdict = t["verdict"].format(beaten=len(beaten), seats=len(rows))
+        places = lambda n: plural(n, t["places"], lang, "report") if "places" in t else ""  # noqa: E731
+        usual = len(rows) - len(beaten)
+        if usual:
+            page.wrap(t["verdict_usual"].format(usual=usual, seats=len(rows), places=places(usual)), 7.5, "text")
         if beaten:
-            verdict += t["verdict_by"].format(gain=signed(max(row["best"]["gain"] for row in beaten)) + unit)
-        page.wrap(verdict if verdict.endswith(".") else verdict + ".", 7.5, "text")
+            top = max(beaten, key=lambda row: row["challenger"]["gain"])["challenger"]
+            gain = _signed(100 * top["gain"], sign_digits(100 * top["gain"]), lang) + unit
+            page.wrap(t["verdict_beaten"].format(beaten=len(beaten), seats=len(rows), places=places(len(beaten)),
+                                                 gain=gain).replace("..", "."), 7.5, "text")
         page.y -= 2
-        table = []
+        table, edged = [], []
         for row in rows:
-            best = row["best"]
-            table.append([str(row["players"]), str(row["seat"]), describe_policy(best["policy"], lang),
-                          _pct(best["win_rate"], lang), _pct(best["default_win_rate"], lang),
-                          f"{signed(best['gain'])} ({signed(best['gain_low'])}…{signed(best['gain_high'])}){unit}",
-                          t["beaten"] if row["beaten"] else t["usual_better"] if best["gain_high"] < 0
-                          else t["not_beaten"]])
-        _table(page, [t["col_count"], t["col_seat"], t["col_best"], t["col_wins"], t["col_usual"], t["col_gain"], ""],
-               table, [14, 11, 66, 15, 15, 33, 26], size=7,
-               colour_of=lambda i, j: "#dbe7f7" if j == 6 and rows[i]["beaten"] else None)
+            c = row["challenger"]
+            mark = "*" if row.get("edges") else ""
+            edged += [e["rule"] for e in row.get("edges", [])]
+            table.append([str(row["players"]), str(row["seat"]), describe_policy(c["policy"], lang) + mark,
+                          _count(c["games"], lang),
+                          _pct_range(c["win_rate"], c["win_rate_low"], c["win_rate_high"], lang),
+                          _pct_range(c["default_win_rate"], c["default_win_rate_low"], c["default_win_rate_high"], lang),
+                          gain_cell(c), t["best_challenger"] if row["beaten"] else t["best_usual"]])
+        widths = [11, 9, 56, 12, 23, 23, 26, 20]
+        _wrapped_table(page, [t["col_count"], t["col_seat"], t["col_best"], t["col_games"], t["col_wins"],
+                              t["col_usual"], t["col_gain"], t["col_verdict"]],
+                       table, widths, size=6.5,
+                       colour_of=lambda i, j: "#dbe7f7" if j == 7 and rows[i]["beaten"] else None)
+        if edged:
+            page.wrap(t["edge_note"].format(rules=", ".join(describe_policy(r, lang) for r in dict.fromkeys(edged))),
+                      6.5, "text")
         page.y -= 6
     if tournament:
         names = tournament["policies"]
-        page.text(MARGIN, page.y - 5, t["tournament"].format(games=_count(tournament["games_per_pair"], lang)), 11, "name")
+        page.text(MARGIN, page.y - 5, t["tournament"], 11, "name")
         page.y -= 6
+        reach = _num(100 * tournament["half_width"], 1, lang, "up")
+        page.wrap(t["tournament_note"].format(games=_count(tournament["games_per_pair"], lang), reach=reach,
+                                              word=plural(tournament["games_per_pair"], t.get("games_word", ("", "")),
+                                                          lang, "report")), 7.5, "text")
         first = 62.0
         cell = min(14.0, (PAGE[0] - 2 * MARGIN - first - 16) / len(names))
         header = [""] + [str(i + 1) for i in range(len(names))] + [t["overall"]]
         body = [[f"{i + 1}. {describe_policy(a, lang)}"] + [_pct(tournament["table"][a][b], lang, 0) if a != b else "—"
                                                            for b in names] + [_pct(tournament["overall"][a], lang)]
                 for i, a in enumerate(names)]
-        _table(page, header, body, [first] + [cell] * len(names) + [16], size=6.5,
-               colour_of=lambda i, j: _heat(tournament["table"][names[i]][names[j - 1]])
-               if 1 <= j <= len(names) and i != j - 1 else None)
+        _wrapped_table(page, header, body, [first] + [cell] * len(names) + [16], size=6.5,
+                       colour_of=lambda i, j: _heat(tournament["table"][names[i]][names[j - 1]])
+                       if 1 <= j <= len(names) and i != j - 1 else None)
+
+
+def _split(page: _Page, text: str, width: float, size: float) -> list[str]:
+    lines, line = [], ""
+    for word in text.split(" "):
+        trial = f"{line} {word}".strip()
+        if page.width(trial, size) > width and line:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    return lines + [line]
+
+
+def _wrapped_table(page: _Page, header, rows, widths, size=7.0, colour_of=None):
+    """A table whose cells wrap onto more lines where they are wider than their column."""
+    step = size * 1.45 / PT_PER_MM
+    x0 = MARGIN
+    heads = [_split(page, text, w - 2, size) for text, w in zip(header, widths)]
+    page.y -= step * max(len(h) for h in heads)
+    x = x0
+    for lines, w in zip(heads, widths):
+        for k, line in enumerate(reversed(lines)):
+            page.text(x + 1, page.y + 1 + k * step, line, size, "name")
+        x += w
+    page.line(x0, page.y - 0.6, x0 + sum(widths), page.y - 0.6, width=0.5)
+    for i, row in enumerate(rows):
+        cells = [_split(page, text, w - 2, size) for text, w in zip(row, widths)]
+        height = step * max(len(c) for c in cells)
+        top = page.y - 0.6
+        page.y -= height
+        x = x0
+        for j, (lines, w) in enumerate(zip(cells, widths)):
+            fill = colour_of(i, j) if colour_of else None
+            if fill:
+                page.rect(x, top - height, w, height, fill)
+            for k, line in enumerate(lines):
+                page.text(x + 1, top - (k + 1) * step + 0.9, line, size)
+            x += w
+        page.line(x0, page.y - 0.6, x0 + sum(widths), page.y - 0.6, GRID, 0.2)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from toolkit.analysis.analyse import MAX_TURNS
 from toolkit.analysis.metrics import COMEBACK
 
@@ -17,9 +19,20 @@ def _interval(low, high, fmt) -> str:
     return f"95% interval {fmt(low)} to {fmt(high)}"
 
 
-def _points(value: float) -> str:
-    text = f"{100 * value:+.1f}"
-    return f"{'+0.0' if text == '-0.0' else text} points"
+def _points(value: float, digits: int = 1, way: str = "near") -> str:
+    from toolkit.analysis.rounding import rounded
+
+    text = f"{rounded(100 * value, digits, way):+.{digits}f}"
+    return f"{'+' + text[1:] if text.lstrip('+-').strip('0.') == '' else text} points"
+
+
+def _gain_interval(value: float, low: float, high: float) -> str:
+    """Value and interval in points, with digits enough that a bound that is not 0 shows its sign,
+    the ends rounded outward."""
+    from toolkit.analysis.rounding import sign_digits
+
+    d = sign_digits(100 * value, 100 * low, 100 * high)
+    return f"{_points(value, d)} (95% interval {_points(low, d, 'down')} to {_points(high, d, 'up')})"
 
 
 def count_lines(result, catalogue) -> list[str]:
@@ -40,10 +53,15 @@ def count_lines(result, catalogue) -> list[str]:
         key = f"win_rate_{seat}"
         lines.append(f"  seat {seat} wins {_pct(m[key])} ({_interval(m[key + '_low'], m[key + '_high'], _pct)})")
     if n > 1 and m["first_player_advantage"] is not None:
-        lines.append(f"  first-player advantage {_points(m['first_player_advantage'])} (seat 1's share of the won "
-                     f"games minus {_pct(1 / n)}; {_interval(m['first_player_advantage_low'], m['first_player_advantage_high'], _points)})")
-        lines.append(f"  balance {m['balance']:.3f} (1 minus the largest gap of two seats' win rates; "
-                     f"{_interval(m['balance_low'], m['balance_high'], lambda v: f'{v:.3f}')})")
+        acc = result.acc
+        shares = ", ".join(f"seat {seat} {_pct(acc.wins[seat - 1] / acc.won)}" for seat in range(1, n + 1))
+        lines.append(f"  of the {acc.won:,} won games: {shares} (balance and first-player advantage are read "
+                     "from these shares)")
+        fpa = m["first_player_advantage"]
+        lines.append(f"  first-player advantage {_gain_interval(fpa, m['first_player_advantage_low'], m['first_player_advantage_high'])}"
+                     f" (seat 1's share of the won games minus {_pct(1 / n)})")
+        lines.append(f"  balance {m['balance']:.3f} (1 minus the largest gap of two seats' shares of the won games; "
+                     f"interval {m['balance_low']:.3f} to {m['balance_high']:.3f}: the gaps the seats' 95% intervals allow)")
     if m["mean_turns"] is None:
         lines.append("  no game ended: no length, no playing time")
     else:
@@ -83,20 +101,31 @@ def strategy_lines(rows: list[dict], tournament: dict | None, precision: float) 
     if rows:
         lines.append("strategy: the best policy at each seat, the other seats playing the default")
         lines.append(f"  (each candidate screened on the same {rows[0]['screen_games']:,} card orders, the best "
-                     f"two played on beside the default until the gain is known to ±{100 * precision:.1f} points)")
+                     f"two played on beside the default until the gain is known to ±{100 * precision:.1f} points; "
+                     "each comparison is its own sample, the default's share there is not the one above)")
+        for kind, (low, high) in (rows[0].get("searched") or {}).items():
+            lines.append(f"  searched: {kind}-{low} to {kind}-{high} (the whole range where the rule can stop)")
         for row in rows:
-            best = row["best"]
-            verdict = ("the default is beaten" if row["beaten"] else
-                       "the default is better (the whole interval is below 0)" if best["gain_high"] < 0 else
-                       "the default is not beaten (the gain's interval reaches 0)")
-            lines.append(f"  {row['players']} players, seat {row['seat']}: {best['policy']} wins {_pct(best['win_rate'])} "
-                         f"against the default's {_pct(best['default_win_rate'])}: {_points(best['gain'])} "
-                         f"(95% interval {_points(best['gain_low'])} to {_points(best['gain_high'])}, "
-                         f"{best['games']:,} games); {verdict}")
+            c = row["challenger"]
+            if row["beaten"]:
+                head = f"best {c['policy']} (the default is beaten)"
+            else:
+                why = "it beats every challenger" if c["gain_high"] < 0 else "no challenger beats it clearly"
+                head = f"best the default, {row['default_policy']} ({why}); strongest challenger {c['policy']}"
+            lines.append(f"  {row['players']} players, seat {row['seat']}: {head}: wins {_pct(c['win_rate'])} "
+                         f"({_pct(c['win_rate_low'])} to {_pct(c['win_rate_high'])}) against the default's "
+                         f"{_pct(c['default_win_rate'])} ({_pct(c['default_win_rate_low'])} to "
+                         f"{_pct(c['default_win_rate_high'])}) on the same {c['games']:,} games: gain "
+                         f"{_gain_interval(c['gain'], c['gain_low'], c['gain_high'])}")
+            for edge in row.get("edges", []):
+                low, high = edge["range"]
+                lines.append(f"    note: {edge['rule']} is at the {edge['end']} end of the range searched "
+                             f"({edge['kind']}-{low} to {edge['kind']}-{high})")
     if tournament:
         names = tournament["policies"]
+        reach = math.ceil(1000 * tournament["half_width"]) / 10
         lines.append(f"tournament, 2 players: the row's share of wins against the column, {tournament['games_per_pair']:,} "
-                     f"games a pair (each seat half of them; every cell within ±{100 * tournament['half_width']:.1f} points)")
+                     f"games a pair (each seat half of them; every share within ±{reach:.1f} points, 95% interval)")
         width = max(len(name) for name in names)
         lines.append("  " + " " * width + "  " + " ".join(f"{i + 1:>6}" for i in range(len(names))) + "   overall")
         for i, a in enumerate(names):
@@ -107,7 +136,8 @@ def strategy_lines(rows: list[dict], tournament: dict | None, precision: float) 
 
 def text_report(title: str, catalogue, results, rows, tournament, options: dict) -> str:
     lines = [f"{title}: balance report, seed {options['seed']}, every share to ±{100 * options['precision']:.2f} points "
-             f"(balance ±{200 * options['precision']:.2f}, mean length ±{100 * options['precision']:.2f}% of itself)"]
+             f"(balance ±{200 * options['precision']:.2f}, mean length ±{100 * options['precision']:.2f}% of itself; "
+             "balance and first-player advantage from the shares of the won games)"]
     if options["variants"]:
         lines.append(f"  variants: {', '.join(options['variants'])}")
     for result in results:

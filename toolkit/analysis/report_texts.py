@@ -8,46 +8,71 @@ from __future__ import annotations
 
 import re
 
+from toolkit.plurals import plural
+
 TEXTS = {
     "en": {
         "title": "{game}: balance and strategy",
-        "basis": "Every figure comes from {games} games per player count, with its 95% interval: each share is "
-                 "known to within ±{points} points. In brackets: the 95% interval; for the playing time, the range of the "
-                 "middle 80% of games.",
+        "title_plain": "{game}: balance",
+        "basis": "Figures from {games}. In brackets after an estimated figure: its 95% interval (for balance: the "
+                 "gaps the seats' intervals allow). Win rates are shares of all games; balance and the first "
+                 "player's advantage are read from the shares of the won games, with the share of games that end "
+                 "beside them.",
+        "count_games": "{games} {word} with {n} players",
+        "games_word": ("game", "games"),
+        "and": " and ",
+        "precision": "There were games enough to know every share of games to ±{points} points, balance to "
+                     "±{twice} and the mean length to ±{points}% of itself.",
+        "precision_short": "The most games allowed were played before {names} reached ±{points} points; the "
+                           "intervals say how well each figure is known.",
+        "seats_usual": "Every seat plays the usual way: {usual}.",
+        "seats": "How each seat plays: {seats}.",
+        "seat_plays": "seat {seat} {words}",
         "players": "{n} players",
         "win_seat": "seat {seat} wins",
         "first": "first-player advantage",
-        "first_note": "seat 1's share of the won games above a fair share",
         "balance": "balance (1 = all seats equal)",
         "completion": "games that end",
         "rounds": "length, rounds",
         "turns": "length, turns",
-        "minutes": "playing time, min",
+        "minutes": "playing time, min: mean (middle 80%)",
         "box": "box {low}-{high}",
         "lead": "lead changes per game",
         "comeback": "comebacks (winner was {k}+ behind)",
-        "chart_wins": "Win rate by seat (bars: 95% interval; line: a fair share)",
+        "chart_wins": "Win rate by seat, share of all games (whiskers: 95% interval; dashed line: a fair share)",
         "chart_length": "Length of a game: share of games by rounds",
         "seat": "seat {seat}",
         "rounds_axis": "rounds",
         "events": "Events per game",
         "strategy": "Best way to play each seat, the others playing the usual way",
-        "strategy_note": "The usual way: {default}. Each seat tried every candidate; the best were played on until "
-                         "the gain was known to ±{points} points.",
-        "verdict": "The usual way is clearly beaten at {beaten} of the {seats} seats",
-        "verdict_by": ", by at most {gain}",
+        "strategy_note": "The usual way: {default}. At each seat every way below was tried on the same {screen} "
+                         "card orders; the strongest two then played on beside the usual way, on the same card "
+                         "orders, until the gain was known to ±{points} points. Each comparison is a sample of its "
+                         "own: the usual way's share there differs from page 1 by chance; every share is given with "
+                         "its 95% interval.",
+        "searched": "Stopping rules tried over their whole range: stop after K cards, K from 1 to {stop}; stop "
+                    "when a witch would take more than H cards, H from 0 to {risk}; stop when a witch is P% likely, "
+                    "P from 1 to 100; and the best of each kind together.",
+        "searched_norisk": "Stopping rules tried over their whole range: stop after K cards, K from 1 to {stop}; "
+                           "stop when a witch is P% likely, P from 1 to 100; and the best of each kind together.",
+        "verdict_usual": "The usual way is the best at {usual} of the {seats} seats: no way tried beat it clearly.",
+        "verdict_beaten": "A challenger is clearly better at {beaten} of the {seats} seats, by at most {gain}.",
+        "edge_note": "*: the value lies at an end of the range tried ({rules}).",
         "col_count": "players",
         "col_seat": "seat",
-        "col_best": "best way to play",
-        "col_wins": "wins",
+        "col_best": "strongest challenger",
+        "col_games": "games",
+        "col_wins": "its wins",
         "col_usual": "usual way",
-        "col_gain": "gain (95% interval)",
-        "beaten": "better",
-        "not_beaten": "no clear gain",
-        "usual_better": "usual way better",
-        "tournament": "Two-player tournament: how often the row beats the column ({games} games a pair)",
+        "col_gain": "gain, points",
+        "col_verdict": "best way",
+        "best_challenger": "the challenger",
+        "best_usual": "the usual way",
+        "tournament": "Two-player tournament: how often the row beats the column",
+        "tournament_note": "{games} games a pair, each way of playing half of them in each seat; every share in the table "
+                           "is known to ±{reach} points (95% interval).",
         "overall": "overall",
-        "per_game": "per game",
+        "pts": " pts",
         "events_names": {
             "witch_strikes": "witch strikes", "purchases": "castle cards bought", "reshuffles": "reshuffles",
             "fairies_spent": "fairies spent", "palaces_completed": "palaces completed", "tokens_scored": "tokens won",
@@ -58,43 +83,68 @@ TEXTS = {
     },
     "ru": {
         "title": "{game}: баланс и стратегия",
-        "basis": "Каждая цифра получена из {games} партий на каждое число игроков, с 95-процентным интервалом: "
-                 "каждая доля известна с точностью ±{points} п. В скобках: 95-процентный интервал; для времени партии - "
-                 "разброс средних 80% партий.",
+        "title_plain": "{game}: баланс",
+        "basis": "Цифры получены из {games}. В скобках после оценки: её 95-процентный интервал (для баланса: "
+                 "разрывы, которые допускают интервалы мест). Доли побед считаются от всех партий; баланс и "
+                 "преимущество первого игрока - от долей выигранных партий, рядом указана доля партий, которые "
+                 "доходят до конца.",
+        "count_games": "{games} {word} при {n} игроках",
+        "games_word": ("партии", "партий", "партий"),
+        "and": " и ",
+        "precision": "Партий хватило, чтобы знать каждую долю партий с точностью ±{points} п., баланс - ±{twice}, "
+                     "среднюю длину - ±{points}% от неё самой.",
+        "precision_short": "Сыграно наибольшее разрешённое число партий, а {names} ещё не известны с точностью "
+                           "±{points} п.; интервалы показывают, насколько точна каждая цифра.",
+        "seats_usual": "Все места играют обычно: {usual}.",
+        "seats": "Как играет каждое место: {seats}.",
+        "seat_plays": "место {seat} {words}",
         "players": "игроков: {n}",
         "win_seat": "побеждает место {seat}",
         "first": "преимущество первого игрока",
-        "first_note": "доля побед места 1 сверх равной доли",
         "balance": "баланс (1 = места равны)",
         "completion": "партии доходят до конца",
         "rounds": "длина, круги",
         "turns": "длина, ходы",
-        "minutes": "время партии, мин",
+        "minutes": "время, мин: среднее (средние 80%)",
         "box": "на коробке {low}-{high}",
         "lead": "смены лидера за партию",
         "comeback": "отыгрыши (победитель отставал на {k}+)",
-        "chart_wins": "Доля побед по местам (отрезки: 95-процентный интервал; линия: равная доля)",
+        "chart_wins": "Доля побед по местам, от всех партий (усики: 95-процентный интервал; пунктир: равная доля)",
         "chart_length": "Длина партии: доля партий по числу кругов",
         "seat": "место {seat}",
         "rounds_axis": "круги",
         "events": "События за партию",
         "strategy": "Лучшая игра на каждом месте, если остальные играют обычно",
-        "strategy_note": "Обычная игра: {default}. На каждом месте испытан каждый способ; лучшие сыграли дальше, "
-                         "пока выигрыш не стал известен с точностью ±{points} п.",
-        "verdict": "Обычную игру явно превосходят на {beaten} местах из {seats}",
-        "verdict_by": ", самое большее на {gain}",
+        "strategy_note": "Обычная игра: {default}. На каждом месте каждый способ ниже испытан на одних и тех же "
+                         "{screen} раскладах; два сильнейших сыграли дальше рядом с обычной игрой, на тех же "
+                         "раскладах, пока выигрыш не стал известен с точностью ±{points} п. Каждое сравнение - "
+                         "отдельная выборка: доля обычной игры здесь отличается от страницы 1 случайно; каждая доля "
+                         "дана с 95-процентным интервалом.",
+        "searched": "Правила остановки испытаны во всём их диапазоне: остановиться после K карт, K от 1 до {stop}; "
+                    "остановиться, если ведьма отнимет больше H карт, H от 0 до {risk}; остановиться при шансе "
+                    "ведьмы P%, P от 1 до 100; и лучшие каждого вида вместе.",
+        "searched_norisk": "Правила остановки испытаны во всём их диапазоне: остановиться после K карт, K от 1 до "
+                           "{stop}; остановиться при шансе ведьмы P%, P от 1 до 100; и лучшие каждого вида вместе.",
+        "verdict_usual": "Обычная игра лучше всех на {usual} {places} из {seats}: ни один испытанный способ не "
+                         "обыграл её явно.",
+        "verdict_beaten": "Другой способ явно лучше на {beaten} {places} из {seats}, самое большее на {gain}.",
+        "places": ("месте", "местах", "местах"),
+        "edge_note": "*: значение на краю испытанного диапазона ({rules}).",
         "col_count": "игроков",
         "col_seat": "место",
-        "col_best": "лучший способ игры",
-        "col_wins": "победы",
-        "col_usual": "обычно",
-        "col_gain": "выигрыш (95% интервал)",
-        "beaten": "лучше",
-        "not_beaten": "явного выигрыша нет",
-        "usual_better": "обычная игра лучше",
-        "tournament": "Турнир вдвоём: как часто строка побеждает столбец ({games} партий на пару)",
+        "col_best": "сильнейший соперник",
+        "col_games": "партий",
+        "col_wins": "его победы",
+        "col_usual": "обычная игра",
+        "col_gain": "выигрыш, п.",
+        "col_verdict": "лучше",
+        "best_challenger": "соперник",
+        "best_usual": "обычная игра",
+        "tournament": "Турнир вдвоём: как часто строка побеждает столбец",
+        "tournament_note": "{games} {word} на пару, каждый способ половину из них на каждом месте; каждая доля в "
+                           "таблице известна с точностью ±{reach} п. (95-процентный интервал).",
         "overall": "в среднем",
-        "per_game": "за партию",
+        "pts": " п.",
         "events_names": {
             "witch_strikes": "удары ведьм", "purchases": "куплено карт замка", "reshuffles": "перемешивания",
             "fairies_spent": "использовано фей", "palaces_completed": "достроено дворцов",
@@ -108,8 +158,9 @@ TEXTS = {
 
 _RULES = {
     "en": {
-        "until-witch": "always draws on", "stop-on-castle": "stops after a castle card",
-        "stop-after": "stops after {n} cards", "risk": "stops when a witch would take more than {n}",
+        "until-witch": "draws until a witch ends the turn", "stop-on-castle": "stops after a castle card",
+        "stop-after": "stops after {n} {cards}", "risk": "stops when a witch would take more than {n} {cards}",
+        "risk-0": "stops as soon as a witch would take a card",
         "odds": "stops when a witch is {n}% likely", "fairy-first": "", "buy-most": "",
         "keep-diamonds": "keeps diamonds from the witch", "save-fairy": "saves the fairy",
         "never-buy": "never buys",
@@ -117,8 +168,10 @@ _RULES = {
         "random": "plays at random", "give-worst": "", "give-random": "gives cards at random",
     },
     "ru": {
-        "until-witch": "тянет до ведьмы", "stop-on-castle": "останавливается после карты замка",
-        "stop-after": "останавливается после {n} карт", "risk": "останавливается, если ведьма отнимет больше {n}",
+        "until-witch": "тянет, пока ведьма не закончит ход", "stop-on-castle": "останавливается после карты замка",
+        "stop-after": "останавливается после {n} {cards}",
+        "risk": "останавливается, если ведьма отнимет больше {n} {cards}",
+        "risk-0": "останавливается, как только ведьма может отнять карту",
         "odds": "останавливается при шансе ведьмы {n}%", "fairy-first": "", "buy-most": "",
         "keep-diamonds": "бережёт бриллианты от ведьмы", "save-fairy": "бережёт фею",
         "never-buy": "никогда не покупает",
@@ -126,7 +179,8 @@ _RULES = {
         "random": "играет наугад", "give-worst": "", "give-random": "отдаёт карты наугад",
     },
 }
-_OR = {"en": " or ", "ru": " или "}
+_OR = {"en": ", or ", "ru": ", или "}
+_CARDS = {"en": ("card", "cards"), "ru": ("карты", "карт", "карт")}  # after "after" / "more than": genitive
 
 
 def describe_policy(name: str, lang: str) -> str:
@@ -138,14 +192,17 @@ def describe_policy(name: str, lang: str) -> str:
         match = re.fullmatch(r"([a-z-]+?)-([0-9]+)", part)
         if part in rules:
             words = rules[part]
-            kind = part
+            kind = re.sub(r"-[0-9]+$", "", part)
         elif match and match.group(1) in rules:
-            words = rules[match.group(1)].format(n=match.group(2))
+            n = int(match.group(2))
+            words = rules[match.group(1)].format(n=n, cards=plural(n, _CARDS[lang], lang, "policy words"))
             kind = match.group(1)
         else:
             words, kind = part, part
         if not words:
             continue
         (draws if kind in ("until-witch", "stop-on-castle", "stop-after", "risk", "odds") else others).append(words)
+    # "stops after 3 cards, or when a witch ...": the verb once
+    draws = draws[:1] + [re.sub(r"^(stops|останавливается),? ", "", words) for words in draws[1:]]
     text = ", ".join([_OR[lang].join(draws)] * bool(draws) + others)
     return text or name

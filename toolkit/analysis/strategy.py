@@ -3,13 +3,18 @@
 The search, for each player count and each seat, the other seats keeping the default policy:
 
 1. screen: every candidate plays the same ``games_for(4 x precision)`` card orders; for Diamoniak
-   the candidates are the stopping rules stop-after-K, risk-H, odds-P and stop-on-castle, then the
-   combinations (stop as soon as any part says stop) of the best screened rule of each kind;
+   the candidates are the stopping rules stop-after-K, risk-H and odds-P over the whole range where
+   each kind can matter for the deck (``diamoniak_ranges``: up to where the rule never stops), first
+   on a coarse grid, then every value between the best grid value's neighbours; then stop-on-castle
+   and the combinations (stop as soon as any part says stop) of the best rule of each kind;
 2. refine: the best ``REFINED`` of the screen play on, each beside the default on the same card
    orders, until the gain (the candidate's win rate at that seat minus the default's, a paired
    difference) is known to plus or minus ``precision``.
 
-The default is beaten at a seat when the best refined gain's 95% interval lies above 0.
+The default is beaten at a seat when the best refined gain's 95% interval lies above 0; only then
+is the challenger the best way to play, otherwise the default is, and the challenger is reported as
+the strongest one with its gain (which may be below 0). A best value at an end of its searched range
+is reported (``edges``).
 
 The tournament: every pair of named policies plays two-player games, each policy once in each seat,
 on ``games_for(precision) / 2`` card orders per seating; a cell is the row policy's share of wins.
@@ -29,12 +34,41 @@ from toolkit.sim.stats import Z95, wilson
 REFINED = 2  # screened candidates refined per seat
 
 
-def diamoniak_singles(witch_takes: int) -> list[str]:
-    """The single stopping rules searched; risk-H with H >= what a witch takes never stops (it is the
-    default's until-witch), so H stops below it."""
-    return ([f"stop-after-{k}" for k in range(1, 9)] + [f"risk-{h}" for h in range(0, min(6, witch_takes))]
-            + [f"odds-{p}" for p in range(5, 65, 5)] + ["stop-on-castle"])
+_GRID = (*range(1, 9), 10, 12, 15, *range(20, 100, 5), *range(100, 1001, 25))
 
+
+def diamoniak_ranges(catalogue) -> dict[str, tuple[int, int]]:
+    """The values of each numbered stopping rule that can matter for the deck, lowest to highest:
+    stop-after-K up to the cards that are not witches (more never stops: a turn ends at a witch
+    before), risk-H up to what a witch takes minus one (from there on the rule never stops), odds-P
+    up to 100 (a sure witch)."""
+    witches = sum(card.count for card in catalogue.cards if card.kind == "witch")
+    others = sum(card.count for card in catalogue.cards) - witches
+    ranges = {"stop-after": (1, max(1, others)), "odds": (1, 100)}
+    if catalogue.rules["witch_takes"] >= 1:
+        ranges["risk"] = (0, catalogue.rules["witch_takes"] - 1)
+    return ranges
+
+
+def coarse_grid(low: int, high: int) -> list[int]:
+    """The first screen's values in ``low .. high``: every value near the start, then sparser, and
+    both ends."""
+    return sorted({low, high, *(low - 1 + v for v in _GRID if low - 1 + v <= high)})
+
+
+def neighbours(grid: list[int], best: int) -> list[int]:
+    """The values strictly between ``best``'s neighbours in ``grid`` that the grid does not hold."""
+    i = grid.index(best)
+    low = grid[i - 1] if i > 0 else best
+    high = grid[i + 1] if i + 1 < len(grid) else best
+    return [v for v in range(low + 1, high) if v not in grid]
+
+
+def diamoniak_singles(catalogue) -> list[str]:
+    """The single stopping rules of the first screen (coarse grids of every kind and stop-on-castle)."""
+    names = [f"{kind}-{v}" for kind, (low, high) in diamoniak_ranges(catalogue).items()
+             for v in coarse_grid(low, high)]
+    return names + ["stop-on-castle"]
 
 
 DIAMONIAK_KINDS = ("stop-after", "risk", "odds")
@@ -78,8 +112,10 @@ class Gain:
     def as_json(self) -> dict:
         half = self.gain_half_width()
         low, high = wilson(self.wins, self.games)
+        default_low, default_high = wilson(self.default_wins, self.games)
         return {"policy": self.policy, "games": self.games, "win_rate": self.win_rate, "win_rate_low": low,
-                "win_rate_high": high, "default_win_rate": self.default_rate, "gain": self.gain,
+                "win_rate_high": high, "default_win_rate": self.default_rate, "default_win_rate_low": default_low,
+                "default_win_rate_high": default_high, "gain": self.gain,
                 "gain_low": self.gain - half, "gain_high": self.gain + half}
 
 
@@ -140,12 +176,46 @@ def _kind(name: str) -> str:
     return name.rsplit("-", 1)[0] if name[-1].isdigit() else name
 
 
+def _value(name: str) -> int:
+    return int(name.rsplit("-", 1)[1])
+
+
+def _diamoniak_screen(catalogue, game, parse, seats, seat, seed_n, screen_games, tick):
+    """Wins of every screened Diamoniak candidate at ``seat``, and the best value of each kind."""
+    ranges = diamoniak_ranges(catalogue)
+    singles = diamoniak_singles(catalogue)
+    wins = _screen(game, parse, seats, seat, singles, seed_n, screen_games, tick)
+    best: dict[str, str] = {}
+    for kind, (low, high) in ranges.items():
+        grid = coarse_grid(low, high)
+        top = max(grid, key=lambda v: (wins[f"{kind}-{v}"], -v))  # the lower value wins a tie: deterministic
+        more = [f"{kind}-{v}" for v in neighbours(grid, top)]
+        wins.update(_screen(game, parse, seats, seat, more, seed_n, screen_games, tick))
+        values = sorted([*grid, *map(_value, more)])
+        best[kind] = f"{kind}-{max(values, key=lambda v: (wins[f'{kind}-{v}'], -v))}"
+    wins.update(_screen(game, parse, seats, seat, _combinations(best), seed_n, screen_games, tick))
+    return wins
+
+
+def edges(name: str, ranges: dict[str, tuple[int, int]]) -> list[dict]:
+    """The parts of a stopping rule whose value is an end of its kind's searched range."""
+    out = []
+    for part in name.split(","):
+        kind = _kind(part)
+        if kind in ranges and _value(part) in ranges[kind]:
+            low, high = ranges[kind]
+            out.append({"rule": part, "kind": kind, "range": [low, high],
+                        "end": "high" if _value(part) == high else "low"})
+    return out
+
+
 def search(catalogue, counts: list[int], variants, seed: int, precision: float, max_games: int, tick=None) -> list[dict]:
     """The best policy per player count and seat against default players (see the module's text)."""
     from toolkit.games.registry import make_game, policy_module
 
     parse = policy_module(catalogue.game).parse
     screen_games = max(100, games_for(4 * precision))
+    ranges = diamoniak_ranges(catalogue) if catalogue.game == "diamoniak" else {}
     rows = []
     for players in counts:
         if players < 2:
@@ -155,24 +225,20 @@ def search(catalogue, counts: list[int], variants, seed: int, precision: float, 
         seed_n = run_seed(seed, players)
         for seat in range(players):
             if catalogue.game == "diamoniak":
-                singles = diamoniak_singles(catalogue.rules["witch_takes"])
-                wins = _screen(game, parse, seats, seat, singles, seed_n, screen_games, tick)
-                best: dict[str, str] = {}
-                for name in singles:  # first of the list wins a tie: deterministic
-                    kind = _kind(name)
-                    if kind in DIAMONIAK_KINDS and (kind not in best or wins[name] > wins[best[kind]]):
-                        best[kind] = name
-                wins.update(_screen(game, parse, seats, seat, _combinations(best), seed_n, screen_games, tick))
+                wins = _diamoniak_screen(catalogue, game, parse, seats, seat, seed_n, screen_games, tick)
             else:
                 names = [name for name in PALACES_CANDIDATES if name != DEFAULT_NAME["palaces"]]
                 wins = _screen(game, parse, seats, seat, names, seed_n, screen_games, tick)
             ranked = sorted(wins, key=lambda name: -wins[name])[:REFINED]  # stable: list order breaks ties
             refined = [_refine(game, parse, seats, seat, name, seed_n, precision, max_games, tick) for name in ranked]
             top = max(refined, key=lambda g: g.gain)
-            half = top.gain_half_width()
+            beaten = top.gain - top.gain_half_width() > 0
             rows.append({"players": players, "seat": seat + 1, "screened": len(wins), "screen_games": screen_games,
-                         "best": top.as_json(), "refined": [g.as_json() for g in refined],
-                         "beaten": top.gain - half > 0})
+                         "searched": {kind: list(bounds) for kind, bounds in ranges.items()},
+                         "best_policy": top.policy if beaten else DEFAULT_NAME[catalogue.game],
+                         "default_policy": DEFAULT_NAME[catalogue.game], "beaten": beaten,
+                         "challenger": top.as_json(), "refined": [g.as_json() for g in refined],
+                         "edges": edges(top.policy, ranges)})
     return rows
 
 
@@ -206,7 +272,10 @@ def tournament(catalogue, variants, seed: int, precision: float, extra: tuple[st
     table = {a: {b: (wins[(a, b)] / games if a != b else None) for b in named} for a in named}
     overall = {a: sum(wins[(a, b)] for b in named if b != a) / (games * (len(named) - 1)) for a in named}
     return {"policies": named, "games_per_pair": games, "table": table, "overall": overall,
-            "half_width": max(_half(wins[key], games) for key in wins)}
+            "intervals": {a: {b: list(wilson(wins[(a, b)], games)) for b in named if b != a} for a in named},
+            "half_width": max(*(_reach(wins[key], games) for key in wins),
+                              *(_reach(round(overall[a] * games * (len(named) - 1)), games * (len(named) - 1))
+                                for a in named))}
 
 
 def seating_games(precision: float) -> int:
@@ -214,16 +283,19 @@ def seating_games(precision: float) -> int:
     return max(50, math.ceil(games_for(precision) / 2))
 
 
-def _half(hits: int, trials: int) -> float:
+def _reach(hits: int, trials: int) -> float:
+    """How far a share's 95% interval reaches from the share on its longer side: a table-wide
+    ``±`` of the largest reach holds for every cell."""
     low, high = wilson(hits, trials)
-    return (high - low) / 2
+    return max(hits / trials - low, high - hits / trials)
 
 
 def work_estimate(game_id: str, counts: list[int], precision: float) -> int:
     """About how many games the search and the tournament play (for the progress bar)."""
     seats = sum(n for n in counts if n >= 2)
     screen = max(100, games_for(4 * precision))
-    per_seat = (len(diamoniak_singles(6)) + 4 if game_id == "diamoniak" else len(PALACES_CANDIDATES) - 1) * screen
+    per_seat = (len(coarse_grid(1, 47)) + len(coarse_grid(1, 100)) + 3 + 1 + 4 + 12 if game_id == "diamoniak"
+                else len(PALACES_CANDIDATES) - 1) * screen
     refine = REFINED * 2 * games_for(2 * precision) * 2
     named = len(DIAMONIAK_NAMED if game_id == "diamoniak" else PALACES_NAMED) + 1
     return seats * (per_seat + refine) + named * (named - 1) * seating_games(precision)
