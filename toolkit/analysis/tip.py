@@ -2,7 +2,8 @@
 
 Diamoniak only: two players, one stopping after ``k`` cards each turn, the other drawing until a
 witch comes; each sits in each seat for half of the games (the same card orders both ways). The
-sentence gives the 95% interval as whole games out of 100, worded for players.
+rulebook's question on when to stop prints the 95% interval as whole games out of 100
+(``toolkit.rulebook.figures``: ``{odds:stop_after_K_wins}``).
 """
 
 from __future__ import annotations
@@ -16,17 +17,10 @@ from toolkit.analysis.strategy import seating_games
 from toolkit.sim.records import play_records
 from toolkit.sim.stats import wilson
 
-_NUMBERS = {"en": {2: "two", 3: "three", 4: "four", 5: "five"}, "ru": {2: "двух", 3: "трёх", 4: "четырёх", 5: "пяти"}}
-_WORDS = {
-    "en": "In a game for two, a player who stops after {k} cards beats one who always draws on in {low} to {high} "
-          "games out of 100.",
-    "ru": "Вдвоём игрок, который останавливается после {k} карт, обыгрывает того, кто всегда тянет дальше, "
-          "в {low}-{high} партиях из 100.",
-}
-
 
 def stop_after_tip(catalogue, k: int = 3, precision: float = 0.01, seed: int = 1) -> dict:
-    """The stopper's share of wins against the always-drawing player, its interval, and the sentence."""
+    """The stopper's share of wins against the always-drawing player, its 95% interval, and that interval
+    in whole games of 100 (``low_games`` rounded down, ``high_games`` up)."""
     from toolkit.games.registry import make_game
     from toolkit.sim.diamoniak_policies import parse
 
@@ -45,6 +39,4 @@ def stop_after_tip(catalogue, k: int = 3, precision: float = 0.01, seed: int = 1
     low, high = wilson(wins, games)
     lo, hi = math.floor(100 * low), math.ceil(100 * high)
     return {"k": k, "games": games, "wins": wins, "share": wins / games, "low": low, "high": high,
-            "low_games": lo, "high_games": hi,
-            "text": {lang: words.format(k=_NUMBERS[lang].get(k, str(k)), low=lo, high=hi)
-                     for lang, words in _WORDS.items()}}
+            "low_games": lo, "high_games": hi}
