@@ -56,9 +56,13 @@ def dask_client(address: str | None, source: str, workers: int | None) -> Iterat
     _quiet_resource_tracker()
     # no dashboard, and the scheduler's HTTP routes on a free local port: with the default port taken
     # (another sweep running) Dask would otherwise print a warning about it among the sweep's lines
-    cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
+    count = workers or os.cpu_count() or 1
+    # the kernels' own threads (numba) share the cores among the workers, so that workers x threads
+    # never asks for more cores than the machine has
+    threads = max(1, (os.cpu_count() or 1) // count)
+    cluster = LocalCluster(n_workers=count, threads_per_worker=1, processes=True,
                            dashboard_address=LOCAL_HTTP, scheduler_kwargs={"dashboard": False},
-                           silence_logs=logging.CRITICAL)
+                           silence_logs=logging.CRITICAL, env={"NUMBA_NUM_THREADS": str(threads)})
     with cluster, Client(cluster) as client:
         yield client
 
