@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from pypdf import PdfReader
 
-from tests.conftest import write_catalogue
+from conftest import write_catalogue
 from toolkit.analysis.analyse import games_for, games_needed, parse_players, shortfall
 from toolkit.analysis.metrics import METRICS, Accumulator, describe
 from toolkit.analysis.report_texts import describe_policy
