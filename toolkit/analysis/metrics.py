@@ -16,12 +16,10 @@ own 95% intervals allow (for two seats exactly the 95% interval of the gap).
 
 from __future__ import annotations
 
-import math
-from fractions import Fraction
-
 import numpy as np
 
-from toolkit.sim.stats import PERCENTILES, Z95, wilson
+from toolkit.sim.ordered import BASE_FIELDS
+from toolkit.sim.stats import Histogram, Moments, wilson
 
 COMEBACK = 3  # a winner who trailed the leader by this many points or more came back
 
@@ -45,84 +43,9 @@ METRICS = {
     "comeback_rate": f"share of the won games whose winner once trailed the leader by {COMEBACK} or more",
 }
 
-# the fields of a record that are not counters of the game's events
-_BASE = ("winner", "turns", "stalled", "lead_changes", "winner_deficit")
 SHARES = ("completion", "stall_rate", "over_limit_rate", "win_rate_1", "win_rate_2", "win_rate_3", "win_rate_4",
           "first_player_advantage", "comeback_rate")
 MEANS = ("mean_turns", "mean_rounds", "lead_changes")
-
-
-def _merge_hist(mine: np.ndarray, other: np.ndarray) -> np.ndarray:
-    size = max(mine.size, other.size)
-    out = np.zeros(size, dtype=np.int64)
-    out[: mine.size] += mine
-    out[: other.size] += other
-    return out
-
-
-class _Moments:
-    """Count, sum and sum of squares of whole numbers, as exact Python integers."""
-
-    __slots__ = ("n", "total", "squares")
-
-    def __init__(self):
-        self.n = self.total = self.squares = 0
-
-    def add(self, values: np.ndarray) -> None:
-        values = values.astype(np.int64)
-        self.n += int(values.size)
-        self.total += int(values.sum())
-        self.squares += int(np.dot(values.astype(object), values.astype(object))) if values.size else 0
-
-    def merge(self, other: "_Moments") -> None:
-        self.n += other.n
-        self.total += other.total
-        self.squares += other.squares
-
-    def mean(self) -> float | None:
-        return self.total / self.n if self.n else None
-
-    def half_width(self) -> float | None:
-        """1.96 standard errors of the mean (sample variance with n - 1), None below two values."""
-        if self.n < 2:
-            return None
-        variance = Fraction(self.squares * self.n - self.total * self.total, self.n * (self.n - 1))
-        return Z95 * math.sqrt(variance / self.n)
-
-
-class _Histogram:
-    """How many values were 0, 1, 2, ...: exact means, standard errors and percentiles of whole numbers."""
-
-    def __init__(self):
-        self.counts = np.zeros(1, dtype=np.int64)
-
-    def add(self, values: np.ndarray) -> None:
-        if values.size:
-            self.counts = _merge_hist(self.counts, np.bincount(values.astype(np.int64)))
-
-    def merge(self, other: "_Histogram") -> None:
-        self.counts = _merge_hist(self.counts, other.counts)
-
-    def moments(self) -> _Moments:
-        m = _Moments()
-        values = np.arange(self.counts.size, dtype=object)
-        m.n = int(self.counts.sum())
-        m.total = int((values * self.counts).sum())
-        m.squares = int((values * values * self.counts).sum())
-        return m
-
-    def at_rank(self, rank: int) -> int:
-        """The rank-th smallest value, rank from 1."""
-        return int(np.searchsorted(np.cumsum(self.counts), rank))
-
-    def percentiles(self) -> dict[str, int]:
-        """numpy's "inverted_cdf": the smallest value whose share of the values reaches q%."""
-        n = int(self.counts.sum())
-        return {str(q): self.at_rank(max(1, -(-n * q // 100))) for q in PERCENTILES} if n else {}
-
-    def median(self) -> float | None:
-        n = int(self.counts.sum())
-        return (self.at_rank(n // 2 + 1) + self.at_rank((n + 1) // 2)) / 2 if n else None
 
 
 class Accumulator:
@@ -136,10 +59,10 @@ class Accumulator:
         self.wins = [0] * players
         self.stalled = 0
         self.comebacks = 0
-        self.turns = _Histogram()  # of the games that ended with a winner
-        self.rounds = _Histogram()
-        self.lead_changes = _Moments()
-        self.counters: dict[str, _Moments] = {}
+        self.turns = Histogram()  # of the games that ended with a winner
+        self.rounds = Histogram()
+        self.lead_changes = Moments()
+        self.counters: dict[str, Moments] = {}
 
     def add(self, records: dict[str, np.ndarray]) -> None:
         """One batch of games: the dict of int64 arrays ``play_records`` returns."""
@@ -155,8 +78,8 @@ class Accumulator:
         self.rounds.add((turns + self.players - 1) // self.players)
         self.lead_changes.add(np.asarray(records["lead_changes"]))
         for name, values in records.items():
-            if name not in _BASE:
-                self.counters.setdefault(name, _Moments()).add(np.asarray(values))
+            if name not in BASE_FIELDS:
+                self.counters.setdefault(name, Moments()).add(np.asarray(values))
 
     def merge(self, other: "Accumulator") -> None:
         """Add the games of ``other`` (same configuration) to these."""
@@ -170,7 +93,7 @@ class Accumulator:
         self.rounds.merge(other.rounds)
         self.lead_changes.merge(other.lead_changes)
         for name, moments in other.counters.items():
-            self.counters.setdefault(name, _Moments()).merge(moments)
+            self.counters.setdefault(name, Moments()).merge(moments)
 
     # --- the figures ---------------------------------------------------------------------------------
 
@@ -195,7 +118,7 @@ class Accumulator:
             return self.comebacks, self.won
         return None
 
-    def _moments(self, name: str) -> _Moments | None:
+    def _moments(self, name: str) -> Moments | None:
         if name == "mean_turns":
             return self.turns.moments()
         if name == "mean_rounds":

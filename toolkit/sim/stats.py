@@ -28,6 +28,85 @@ def wilson(successes: int, trials: int) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def _merge_hist(mine: np.ndarray, other: np.ndarray) -> np.ndarray:
+    size = max(mine.size, other.size)
+    out = np.zeros(size, dtype=np.int64)
+    out[: mine.size] += mine
+    out[: other.size] += other
+    return out
+
+
+class Moments:
+    """Count, sum and sum of squares of whole numbers, as exact Python integers."""
+
+    __slots__ = ("n", "total", "squares")
+
+    def __init__(self):
+        self.n = self.total = self.squares = 0
+
+    def add(self, values: np.ndarray) -> None:
+        values = values.astype(np.int64)
+        self.n += int(values.size)
+        self.total += int(values.sum())
+        self.squares += int(np.dot(values.astype(object), values.astype(object))) if values.size else 0
+
+    def merge(self, other: "Moments") -> None:
+        self.n += other.n
+        self.total += other.total
+        self.squares += other.squares
+
+    def mean(self) -> float | None:
+        return self.total / self.n if self.n else None
+
+    def stderr(self) -> float | None:
+        """The standard error of the mean (sample variance with n - 1), None below two values."""
+        if self.n < 2:
+            return None
+        variance = Fraction(self.squares * self.n - self.total * self.total, self.n * (self.n - 1))
+        return math.sqrt(variance / self.n)
+
+    def half_width(self) -> float | None:
+        """1.96 standard errors of the mean, None below two values."""
+        stderr = self.stderr()
+        return None if stderr is None else Z95 * stderr
+
+
+class Histogram:
+    """How many values were 0, 1, 2, ...: exact means, standard errors and percentiles of whole numbers."""
+
+    def __init__(self):
+        self.counts = np.zeros(1, dtype=np.int64)
+
+    def add(self, values: np.ndarray) -> None:
+        if values.size:
+            self.counts = _merge_hist(self.counts, np.bincount(values.astype(np.int64)))
+
+    def merge(self, other: "Histogram") -> None:
+        self.counts = _merge_hist(self.counts, other.counts)
+
+    def moments(self) -> Moments:
+        m = Moments()
+        values = np.arange(self.counts.size, dtype=object)
+        m.n = int(self.counts.sum())
+        m.total = int((values * self.counts).sum())
+        m.squares = int((values * values * self.counts).sum())
+        return m
+
+    def at_rank(self, rank: int) -> int:
+        """The rank-th smallest value, rank from 1."""
+        return int(np.searchsorted(np.cumsum(self.counts), rank))
+
+    def percentiles(self) -> dict[str, int]:
+        """numpy's "inverted_cdf": the smallest value whose share of the values reaches q%."""
+        n = int(self.counts.sum())
+        return {str(q): self.at_rank(max(1, -(-n * q // 100))) for q in PERCENTILES} if n else {}
+
+    def median(self) -> float | None:
+        n = int(self.counts.sum())
+        return (self.at_rank(n // 2 + 1) + self.at_rank((n + 1) // 2)) / 2 if n else None
+
+
+
 @dataclass(frozen=True)
 class Summary:
     game: str
@@ -86,7 +165,7 @@ class Tally:
         self.players = players
         self.games = 0
         self.stalled = 0
-        self.lengths = np.zeros(1, dtype=np.int64)  # lengths[r]: games that ended after r rounds
+        self.lengths = Histogram()  # of the rounds of the games that ended
         self.wins = [0] * players
         self.sums: dict[str, int] = {}
         self.positive: dict[str, int] = {}
@@ -96,12 +175,7 @@ class Tally:
         """One batch: ``rounds[i]`` is game i's length (0 if it did not end), ``winners[i]`` its winning
         seat (-1: none), ``stalled[i]`` True if it can never end."""
         self.games += int(rounds.size)
-        ended = np.bincount(rounds[rounds > 0].astype(np.int64), minlength=1)
-        if ended.size > self.lengths.size:
-            ended[: self.lengths.size] += self.lengths
-            self.lengths = ended
-        else:
-            self.lengths[: ended.size] += ended
+        self.lengths.add(rounds[rounds > 0])
         for seat in range(self.players):
             self.wins[seat] += int((winners == seat).sum())
         for name, values in counters.items():
@@ -111,29 +185,14 @@ class Tally:
             self.stalled += int(np.count_nonzero(stalled))
 
     def summary(self, *, game: str, policies, variants, seed: int, turn_limit: int | None = None) -> Summary:
-        games, lengths = self.games, self.lengths
-        done = int(lengths.sum())
-        mean = stderr = ci95 = median = None
-        percentiles: dict[str, int] = {}
+        games, lengths = self.games, self.lengths.counts
+        moments = self.lengths.moments()
+        done = moments.n
+        mean = stderr = ci95 = None
         if done:
-            values = np.arange(lengths.size, dtype=object)
-            total = int((values * lengths).sum())
-            squares = int((values * values * lengths).sum())
-            mean = total / done
-            if done > 1:  # the sample standard deviation (n - 1), from exact sums
-                variance = Fraction(squares * done - total * total, done * (done - 1))
-                stderr = math.sqrt(variance / done)
-            else:
-                stderr = 0.0
+            mean = moments.mean()
+            stderr = moments.stderr() if done > 1 else 0.0
             ci95 = (mean - Z95 * stderr, mean + Z95 * stderr)
-            cumulative = np.cumsum(lengths)
-
-            def at(rank: int) -> int:  # the rank-th smallest length, from 1
-                return int(np.searchsorted(cumulative, rank))
-
-            median = (at(done // 2 + 1) + at((done + 1) // 2)) / 2
-            # numpy's "inverted_cdf": the smallest length whose share of games reaches q%
-            percentiles = {str(q): at(max(1, -(-done * q // 100))) for q in PERCENTILES}
         return Summary(
             game=game,
             players=self.players,
@@ -145,8 +204,8 @@ class Tally:
             mean=mean,
             stderr=stderr,
             ci95=ci95,
-            median=median,
-            percentiles=percentiles,
+            median=self.lengths.median(),
+            percentiles=self.lengths.percentiles(),
             win_rate=tuple(w / games for w in self.wins) if games else (0.0,) * self.players,
             win_ci=tuple(wilson(w, games) for w in self.wins),
             per_game={name: total / games for name, total in self.sums.items()} if games else {},
