@@ -310,9 +310,9 @@ def estimate_states(start, policies, limit: int, done: Callable | None = None, s
     pairs_needed = 20 * limit
     games = work = 0
     while True:
-        if progress:
-            progress(0)  # no steps of the walk yet: lets a progress bar appear
         for _ in range(64):
+            if progress:
+                progress(0)  # no steps of the walk yet: lets a progress bar appear (a game may be long)
             games += 1
             try:
                 state = _advance(start.clone(), policies)
