@@ -88,3 +88,45 @@ def test_the_flint_pile_chain_solve_is_the_general_solvers(tmp_path):
     ours = diamoniak_solo._pile_chain_reward(whole, denominators, {s: int(v * denominators[s]) for s, v in own.items()},
                                              deck.start())
     assert ours == chain.expected_reward(deck.start(), own.__getitem__)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(decks())
+def test_the_compiled_passes_are_the_array_passes(deck):
+    """``solo_kernel`` (residues, a hash table) gives the numpy passes' whole numbers, pass by pass."""
+    starts = _pile_starts(deck)
+    groups = [{state: Fraction(1)} for state in starts]
+    groups.append({state: Fraction(k + 1, len(starts) + 3) for k, state in enumerate(starts)})
+    arrays = solo_passes.whole_passes(deck, groups)
+    compiled = solo_passes.whole_passes(deck, groups, compiled=True)
+    for mine, theirs in zip(compiled, arrays):
+        assert (mine.denominator, mine.wins, mine.doomed, mine.exits, mine.states) == \
+            (theirs.denominator, theirs.wins, theirs.doomed, theirs.exits, theirs.states)
+
+
+def test_residues_rebuild_whole_numbers_past_one_prime(monkeypatch):
+    """With small primes a pass's numbers need several of them: the remainders still give them back."""
+    from toolkit.odds import residues
+
+    deck = SoloDeck(castles=(("red", 4), ("blue", 3)), diamonds=4, witches=4, fairies=1, size=3, takes=3)
+    starts = _pile_starts(deck)
+    reference = solo_passes.whole_passes(deck, [{s: Fraction(1)} for s in starts])
+    small = residues.primes(40, 1 << 20)  # numbers of about 36 bits need two of them or more
+    monkeypatch.setattr(residues, "primes", lambda count, top=residues.TOP: small[:count])
+    mod = residues.Residues(60)
+    assert mod.count >= 3 and mod.integers(mod.of([2**59 + 12345, 7])) == [2**59 + 12345, 7]
+    compiled = solo_passes.whole_passes(deck, [{s: Fraction(1)} for s in starts], compiled=True)
+    assert [(r.wins, r.exits) for r in compiled] == [(r.wins, r.exits) for r in reference]
+
+
+def test_the_cyclic_solve_runs_compiled_and_gives_the_same_fractions(monkeypatch):
+    deck = SoloDeck(castles=(("red", 4), ("blue", 3)), diamonds=4, witches=4, fairies=1, size=3, takes=3)
+    arrays = diamoniak_solo.solo_odds(deck)
+    monkeypatch.setattr(diamoniak_solo, "COMPILED_FROM", 0)
+    calls = []
+    original = solo_passes._compiled_levels
+    monkeypatch.setattr(solo_passes, "_compiled_levels", lambda *a, **k: calls.append(1) or original(*a, **k))
+    compiled = diamoniak_solo.solo_odds(deck)
+    assert calls and arrays.piles > 10
+    assert (compiled.expected_turns, compiled.p, compiled.tail, compiled.p_reshuffle, compiled.states) == \
+        (arrays.expected_turns, arrays.p, arrays.tail, arrays.p_reshuffle, arrays.states)

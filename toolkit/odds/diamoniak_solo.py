@@ -43,6 +43,10 @@ PASSES_AT_ONCE = 96
 # the solver's budget of states: about a minute of work (witch=12: 4 million in about 9 s, witch=15:
 # 42 million in 58 s to 2 minutes, on a loaded 2-core machine; memory stays under 0.5 GB)
 REACH = 50_000_000
+# the passes run compiled (solo_kernel) when those still to come are expected to go through more states
+# than this: loading the compiled code costs about 0.6 s, what the numpy passes take for about 400,000
+# states (the compiled ones go about 5 times faster)
+COMPILED_FROM = 400_000
 DOOMED = "doomed"  # the fixed colour has fewer cards than a castle needs: the game cannot end
 
 
@@ -425,12 +429,19 @@ def _solo_odds(deck: SoloDeck, tail_below: Fraction, max_epochs: int, quick_pile
         budget -= sum(epoch.states for epoch in epochs)
         return epochs
 
-    first, = counted(whole_passes(deck, [{start: Fraction(1)}], progress, budget))
+    can_compile = deck.total < 4096  # the kernel multiplies by card counts below 2**12
+
+    def worth_compiling(states: float) -> bool:
+        return can_compile and states > COMPILED_FROM
+
+    # the first pass goes through about a third of first_pile_bound's states (witch=7 to 12: a sixth to a third)
+    first, = counted(whole_passes(deck, [{start: Fraction(1)}], progress, budget,
+                                  worth_compiling(first_pile_bound(deck) / 3)))
     together = [Epoch(wins={k: Fraction(n, first.denominator) for k, n in first.wins.items()},
                       doomed=Fraction(first.doomed, first.denominator),
                       exits={s: Fraction(n, first.denominator) for s, n in first.exits.items()}, states=first.states)]
-    while together[-1].exits and len(together) < quick_piles:
-        together += counted(pile_passes(deck, [together[-1].exits], progress, budget))
+    while together[-1].exits and len(together) < quick_piles:  # a pass about as large as the first
+        together += counted(pile_passes(deck, [together[-1].exits], progress, budget, worth_compiling(first.states)))
     # a game whose colour is too small never ends, so its pile runs out too (the colour is fixed in
     # the first pile: the pile cannot run out before every castle card is drawn)
     p_reshuffle = sum(together[0].exits.values(), Fraction(0)) + together[0].doomed
@@ -443,12 +454,15 @@ def _solo_odds(deck: SoloDeck, tail_below: Fraction, max_epochs: int, quick_pile
     # one pass per state that starts a pile, all of a round in one sweep (their exits: the next round)
     passes: dict[tuple, WholePass] = {start: first}
     todo = sorted(first.exits)
+    compiled = worth_compiling(first.states)  # as the second pile's pass
     while todo:
         for at in range(0, len(todo), PASSES_AT_ONCE):
             part = todo[at:at + PASSES_AT_ONCE]
-            for state, whole in zip(part, counted(whole_passes(deck, [{state: Fraction(1)} for state in part],
-                                                               progress, budget))):
-                passes[state] = whole
+            swept = counted(whole_passes(deck, [{state: Fraction(1)} for state in part], progress, budget, compiled))
+            passes.update(zip(part, swept))
+            # the passes left of this round, at this sweep's states a pass
+            compiled = compiled or worth_compiling(sum(whole.states for whole in swept) / len(part)
+                                                   * (len(todo) - at - len(part)))
         todo = sorted({after for state in todo for after in passes[state].exits if after not in passes})
     states = sum(whole.states for whole in passes.values())
 

@@ -71,12 +71,14 @@ class WholePass:
     states: int
 
 
-def whole_passes(deck, groups: list[dict], progress=None, limit: int | None = None) -> list[WholePass]:
+def whole_passes(deck, groups: list[dict], progress=None, limit: int | None = None,
+                 compiled: bool = False) -> list[WholePass]:
     """One pass per group of start states (``{state: mass}``), as ``epoch_pass`` gives for each.
 
     A group's states are pushed together (their masses add up); different groups never mix. Past
     ``limit`` states (summed over the groups, counted as ``epoch_pass`` counts them) it raises
-    ``TooManyStates``.
+    ``TooManyStates``. With ``compiled`` the states whose colour is fixed go through
+    ``solo_kernel`` (the same draws, compiled, masses as residues) instead of numpy arrays.
     """
     from toolkit.odds import diamoniak_solo as solo
 
@@ -107,16 +109,12 @@ def whole_passes(deck, groups: list[dict], progress=None, limit: int | None = No
 
     wins: dict[tuple[int, int, int], int] = {}  # (group, witches drawn, pile size after) -> numerator
     doomed: dict[tuple[int, int], int] = {}
-    exits: tuple[list, list] = ([], [])  # settled states' exits (keys, masses at pile size 0)
     seen = [0] * len(groups)
-    keys = np.zeros(0, dtype=np.int64)
-    masses = np.zeros(0, dtype=object)
-    for size in range(top, 0, -1):
-        if progress:
-            progress(1)
+
+    def before_colour(size: int) -> None:
+        """The draws of the states at pile size ``size`` whose colour is not fixed yet: the rules' moves."""
         below_pre: dict = pre.setdefault(size - 1, {})
-        from_pre: dict[int, int] = fixed.pop(size, {})
-        for (g, state), mass in pre.pop(size, {}).items():  # before the colour is fixed: the rules' moves
+        for (g, state), mass in pre.pop(size, {}).items():
             seen[g] += 1
             drawn = witches - state[2]
             for weight, after, _ in solo.moves(deck, state):
@@ -131,13 +129,53 @@ def whole_passes(deck, groups: list[dict], progress=None, limit: int | None = No
                     key = layout.pack(g, colour_of[O, J], o, j, w, f, c, h, fh)
                     level = fixed.setdefault(size - 1, {})
                     level[key] = level.get(key, 0) + mass * weight
+
+    if compiled:
+        won, keys, masses = _compiled_levels(deck, layout, fixed, top, max(dens) * math.factorial(top), seen,
+                                             before_colour, progress, limit)
+    else:
+        won, keys, masses = _array_levels(deck, layout, fixed, top, seen, wins, before_colour, progress, limit)
+
+    results = [WholePass(dens[g] * math.factorial(top), {}, 0, {}, seen[g]) for g in range(len(groups))]
+    for (g, drawn, size), numerator in wins.items():  # over den * top! / size!: to den * top!
+        by_witches = results[g].wins
+        by_witches[drawn] = by_witches.get(drawn, 0) + numerator * math.factorial(size)
+    for (g, drawn), numerator in won.items():  # already over den * top!
+        by_witches = results[g].wins
+        by_witches[drawn] = by_witches.get(drawn, 0) + numerator
+    for (g, size), numerator in doomed.items():
+        results[g].doomed += numerator * math.factorial(size)
+    for (g, state), numerator in pre.pop(0, {}).items():
+        results[g].exits[state] = numerator
+    for key, numerator in zip(keys.tolist(), masses):
+        g = (key >> layout.shift["src"]) & layout.mask["src"]
+        own, junk = colours[(key >> layout.shift["colour"]) & layout.mask["colour"]]
+        hand = [(key >> layout.shift[name]) & layout.mask[name] for name in ("c", "h", "fh")]
+        results[g].exits[(own, junk, 0, 0, 0, 0, *hand)] = numerator
+    return results
+
+
+def _array_levels(deck, layout: _Layout, fixed: dict, top: int, seen: list, wins: dict, before_colour, progress,
+                  limit) -> tuple[dict, np.ndarray, list]:
+    """The pile sizes from ``top`` down in numpy arrays, masses Python integers. Castles completed go into
+    ``wins`` by pile size; returns the settled piles' wins (over the whole denominator) and the exits."""
+    witches, takes, size_to_win = deck.witches, deck.takes, deck.size
+    field, unit = layout.field, layout.unit
+    exits: tuple[list, list] = ([], [])  # settled states' exits (keys, masses at pile size 0)
+    keys = np.zeros(0, dtype=np.int64)
+    masses = np.zeros(0, dtype=object)
+    for size in range(top, 0, -1):
+        if progress:
+            progress(1)
+        from_pre: dict[int, int] = fixed.pop(size, {})
+        before_colour(size)
         if from_pre:
             keys, masses = _merge([keys, np.fromiter(from_pre, dtype=np.int64, count=len(from_pre))],
                                   [masses, np.array(list(from_pre.values()), dtype=object)])
         if not len(keys):
             continue
         src = field(keys, "src")
-        counted = np.bincount(src, minlength=len(groups))
+        counted = np.bincount(src, minlength=len(seen))
         for g in np.flatnonzero(counted):
             seen[g] += int(counted[g])
         if limit is not None and sum(seen) > limit:
@@ -182,24 +220,80 @@ def whole_passes(deck, groups: list[dict], progress=None, limit: int | None = No
     last = fixed.pop(0, {})  # a first castle card drawn as the pile's last card
     keys, masses = _merge([keys, np.fromiter(last, dtype=np.int64, count=len(last)), *exits[0]],
                           [masses, np.array(list(last.values()), dtype=object), *exits[1]])
-
-    results = [WholePass(dens[g] * math.factorial(top), {}, 0, {}, seen[g]) for g in range(len(groups))]
-    for (g, drawn, size), numerator in wins.items():  # over den * top! / size!: to den * top!
-        by_witches = results[g].wins
-        by_witches[drawn] = by_witches.get(drawn, 0) + numerator * math.factorial(size)
-    for (g, size), numerator in doomed.items():
-        results[g].doomed += numerator * math.factorial(size)
-    for (g, state), numerator in pre.pop(0, {}).items():
-        results[g].exits[state] = numerator
-    for key, numerator in zip(keys.tolist(), masses.tolist()):
-        g = (key >> layout.shift["src"]) & layout.mask["src"]
-        own, junk = colours[(key >> layout.shift["colour"]) & layout.mask["colour"]]
-        hand = [(key >> layout.shift[name]) & layout.mask[name] for name in ("c", "h", "fh")]
-        results[g].exits[(own, junk, 0, 0, 0, 0, *hand)] = numerator
-    return results
+    return {}, keys, masses.tolist()
 
 
-def pile_passes(deck, groups: list[dict], progress=None, limit: int | None = None) -> list:
+def _compiled_levels(deck, layout: _Layout, fixed: dict, top: int, most: int, seen: list, before_colour, progress,
+                     limit) -> tuple[dict, np.ndarray, list]:
+    """``_array_levels`` through ``solo_kernel.level``: masses as residues of enough primes for ``most``
+    (every figure of a pass is at most its whole denominator). Returns the castles completed by
+    (group, witches drawn) and the exits, over the whole denominator."""
+    from toolkit.odds import solo_kernel
+    from toolkit.odds.residues import Residues
+
+    witches, fairies = deck.witches, deck.fairies
+    mod = Residues(most.bit_length())
+    shift = np.array([layout.shift[name] for name in _FIELDS], dtype=np.int64)
+    field_mask = np.array([layout.mask[name] for name in _FIELDS], dtype=np.int64)
+    tables = _kernel_tables(mod.moduli, top, deck.size, max((n for _, n in deck.castles), default=0), witches, fairies)
+    won = np.zeros((len(seen), witches + 1, mod.count), dtype=np.int64)
+    counted = np.zeros(len(seen), dtype=np.int64)
+    start = fixed.pop(top, {})
+    keys, masses = np.fromiter(start, dtype=np.int64, count=len(start)), mod.of(start.values())
+    exits: tuple[list, list] = ([], [])
+    for size in range(top, 0, -1):
+        if progress:
+            progress(1)
+        before_colour(size)
+        extra = fixed.pop(size - 1, {})
+        keys, masses, exit_keys, exit_masses = solo_kernel.level(
+            keys, masses, np.fromiter(extra, dtype=np.int64, count=len(extra)), mod.of(extra.values()), size, shift,
+            field_mask, witches, deck.takes, deck.size, mod.p, 1 / mod.p.astype(np.float64), *tables, won, counted)
+        exits[0].append(exit_keys)
+        exits[1].append(exit_masses)
+        if limit is not None and sum(seen) + int(counted.sum()) > limit:
+            raise TooManyStates(limit)
+    for g, n in enumerate(counted.tolist()):
+        seen[g] += n
+    keys, masses = mod.sum_by(np.concatenate([keys, *exits[0]]), np.concatenate([masses, *exits[1]]))
+    tally = {}
+    for (g, drawn), numerator in zip(np.ndindex(won.shape[:2]), mod.integers(won.reshape(-1, mod.count))):
+        if numerator:
+            tally[g, drawn] = numerator
+    return tally, keys, mod.integers(masses)
+
+
+@functools.lru_cache(maxsize=4)
+def _kernel_tables(moduli: tuple[int, ...], top: int, size: int, most_own: int, witches: int, fairies: int) -> tuple:
+    """What ``solo_kernel.level`` looks up, modulo each prime: ``n!`` for n up to ``top``; for a castle
+    short of ``needed`` cards with ``o`` own cards and ``w`` witches left in a settled pile, the share of
+    the orders with ``k`` witches before the castle (``_settle``'s negative hypergeometric law); and for
+    w witches and f fairies left with fh fairies held, the share of their orders that spend s fairies
+    (and whether any does). A share's denominator is a count of orders, far below the primes."""
+    def residues(value) -> list[int]:
+        return [int(value.numerator) * pow(int(value.denominator), -1, p) % p for p in moduli]
+
+    factorial = np.array([residues(Fraction(math.factorial(n))) for n in range(top + 1)], dtype=np.int64)
+    win = np.zeros((size + 1, most_own + 1, witches + 1, witches + 1, len(moduli)), dtype=np.int64)
+    for needed in range(1, size + 1):
+        for o in range(needed, most_own + 1):
+            for w in range(witches + 1):
+                orders = math.comb(o + w, w)
+                for k in range(w + 1):
+                    ways = math.comb(needed - 1 + k, k) * math.comb(o - needed + w - k, w - k)
+                    win[needed, o, w, k] = residues(Fraction(ways, orders))
+    share = np.zeros((witches + 1, fairies + 1, fairies + 1, fairies + 1, len(moduli)), dtype=np.int64)
+    any_ = np.zeros(share.shape[:4], dtype=np.bool_)
+    for w in range(witches + 1):
+        for f in range(fairies + 1):
+            for fh in range(fairies + 1 - f):
+                for spent, ways in _spent(w, f, fh).items():
+                    share[w, f, fh, spent] = residues(Fraction(ways, math.comb(w + f, w)))
+                    any_[w, f, fh, spent] = True
+    return factorial, win, share, any_
+
+
+def pile_passes(deck, groups: list[dict], progress=None, limit: int | None = None, compiled: bool = False) -> list:
     """``whole_passes`` as ``diamoniak_solo.Epoch``s, the reference pass's own fractions."""
     from toolkit.odds.diamoniak_solo import Epoch
 
@@ -208,7 +302,7 @@ def pile_passes(deck, groups: list[dict], progress=None, limit: int | None = Non
 
     return [Epoch(wins={k: share(n, r) for k, n in sorted(r.wins.items())}, doomed=share(r.doomed, r),
                   exits={state: share(n, r) for state, n in r.exits.items()}, states=r.states)
-            for r in whole_passes(deck, groups, progress, limit)]
+            for r in whole_passes(deck, groups, progress, limit, compiled)]
 
 
 def _settle(layout: _Layout, keys: np.ndarray, masses: np.ndarray, size: int, needed: np.ndarray, witches: int,
