@@ -130,3 +130,22 @@ def test_the_cyclic_solve_runs_compiled_and_gives_the_same_fractions(monkeypatch
     assert calls and arrays.piles > 10
     assert (compiled.expected_turns, compiled.p, compiled.tail, compiled.p_reshuffle, compiled.states) == \
         (arrays.expected_turns, arrays.p, arrays.tail, arrays.p_reshuffle, arrays.states)
+
+
+def test_a_deck_past_the_budget_is_refused_after_a_sample_with_its_estimate(monkeypatch):
+    """The estimate from the first pile and a sample of pile starts comes before the other passes."""
+    import pytest
+
+    deck = SoloDeck(castles=(("red", 5), ("blue", 4)), diamonds=8, witches=6, fairies=2, size=3, takes=3)
+    whole = diamoniak_solo.solo_odds(deck)
+    limit = whole.states * 85 // 100  # the first two piles and the sample fit in it; the whole solve does not
+    assert diamoniak_solo.first_pile_bound(deck) < limit and whole.piles > 2 * diamoniak_solo.PASSES_AT_ONCE
+    sweeps = []
+    original = solo_passes.whole_passes
+    monkeypatch.setattr(solo_passes, "whole_passes", lambda *a, **k: sweeps.append(len(a[1])) or original(*a, **k))
+    with pytest.raises(diamoniak_solo.OutOfReach) as refused:
+        diamoniak_solo.solo_odds(deck, max_states=limit)
+    assert sweeps == [1, 1, diamoniak_solo.PASSES_AT_ONCE]  # the first pile, the second pile, the sample
+    estimate = refused.value.estimate
+    assert limit < estimate and 0.5 * whole.states < estimate < 2 * whole.states
+    assert f"about {estimate:,} states" in str(refused.value) and f"limit of {limit:,}" in str(refused.value)
