@@ -1,8 +1,8 @@
 """Solo Diamoniak's exact solver as the deck grows: today's code against an earlier revision, side by side.
 
 For each point (witches, or any deck option below), ``solo_odds`` of the working tree and of
-``--old`` (a git revision, default HEAD: ``git show REV:toolkit/odds/diamoniak_solo.py``, loaded as
-a module without touching the work tree or git state) each run in a fresh subprocess, one after
+``--old`` (a git revision, default HEAD: ``git show REV:toolkit/odds/diamoniak_solo.py`` and
+``solo_passes.py``, loaded as modules without touching the work tree or git state) each run in a fresh subprocess, one after
 the other, with the state budget lifted. Printed per point: wall-clock seconds, peak resident memory
 (MB), states gone through and pile starts of each, the ratio old / new, and whether the two give the
 same fractions (expected turns, the whole distribution, its tail, the reshuffle chance). Storm (if
@@ -33,12 +33,17 @@ sys.set_int_max_str_digits(0)
 from toolkit.catalogue import load
 spec = json.loads(sys.argv[1])
 if spec["old"]:
-    source = subprocess.run(["git", "-C", spec["root"], "show", spec["old"] + ":toolkit/odds/diamoniak_solo.py"],
-                            capture_output=True, text=True, check=True).stdout
-    solo = types.ModuleType("old_diamoniak_solo")
-    solo.__dict__["__name__"] = "old_diamoniak_solo"
-    sys.modules["old_diamoniak_solo"] = solo  # dataclasses look their module up
-    exec(compile(source, "old_diamoniak_solo.py", "exec"), solo.__dict__)
+    # the revision's solver modules stand in for today's under their own names (dataclasses and the
+    # solver's lazy imports look them up there); a module the revision does not have is today's
+    for name in ("solo_passes", "diamoniak_solo"):
+        shown = subprocess.run(["git", "-C", spec["root"], "show", f"{spec['old']}:toolkit/odds/{name}.py"],
+                               capture_output=True, text=True)
+        if shown.returncode:
+            continue
+        module = types.ModuleType(f"toolkit.odds.{name}")
+        sys.modules[module.__name__] = module
+        exec(compile(shown.stdout, f"old_{name}.py", "exec"), module.__dict__)
+    solo = sys.modules["toolkit.odds.diamoniak_solo"]
 else:
     from toolkit.odds import diamoniak_solo as solo
 catalogue = load("diamoniak", overrides=spec["overrides"], require_art=False)

@@ -16,8 +16,9 @@ from toolkit.cards.render import PT_PER_MM
 
 
 def pytest_sessionstart(session):
-    """Compile the kernels once, before any test: on a fresh machine that takes half a minute, which a
-    test reading stderr or a deadline must not see (later sessions load them from numba's cache)."""
+    """Compile the kernels (the simulator's, the solo passes') once, before any test: on a fresh machine
+    that takes half a minute, which a test reading stderr or a deadline must not see (later sessions
+    load them from numba's cache)."""
     from toolkit.catalogue import load
     from toolkit.games.registry import make_game
     from toolkit.sim.records import kernel_for
@@ -25,6 +26,10 @@ def pytest_sessionstart(session):
 
     for game_id, players in (("diamoniak", 2), ("palaces", 2)):
         kernel_for(make_game(load(game_id, require_art=False), players), seat_policies(game_id, players, {}))
+    from toolkit.odds import diamoniak_solo, solo_passes  # the solo passes' kernel: a few seconds
+
+    deck = diamoniak_solo.SoloDeck(castles=(("red", 3),), diamonds=1, witches=1, fairies=1, size=2, takes=1)
+    solo_passes.whole_passes(deck, [{deck.start(): 1}], compiled=True)
 from toolkit.catalogue.loader import builtin_path
 from toolkit.cli import main
 
