@@ -43,6 +43,10 @@ PASSES_AT_ONCE = 96
 # the solver's budget of states: about a minute of work (witch=12: 4 million in about 9 s, witch=15:
 # 42 million in 58 s to 2 minutes, on a loaded 2-core machine; memory stays under 0.5 GB)
 REACH = 50_000_000
+# the pile starts sampled, spread over the first round, to estimate the passes' states before the bulk
+# of them, and how far over the budget the estimate may be before the deck is refused: 8 first (a
+# deck far out of reach is told in seconds), then PASSES_AT_ONCE
+SAMPLES = ((8, 2), (PASSES_AT_ONCE, 1))
 # the passes run compiled (solo_kernel) when those still to come are expected to go through more states
 # than this: loading the compiled code costs about 0.6 s, what the numpy passes take for about 400,000
 # states (the compiled ones go about 5 times faster)
@@ -423,9 +427,9 @@ class OutOfReach(TooManyStates):
     first pile and a sample of the pile starts (within 10 % of the real count at witch=12 and 15; up to
     1.5 times it on the decks tried), before the bulk of the work."""
 
-    def __init__(self, limit: int, estimate: int):
+    def __init__(self, limit: int, estimate: int, sampled: int):
         super().__init__(limit, estimate)
-        self.args = (f"about {estimate:,} states by an estimate from its first pile and {PASSES_AT_ONCE} sampled "
+        self.args = (f"about {estimate:,} states by an estimate from its first pile and {sampled} sampled "
                      f"pile starts, made before solving, over the limit of {limit:,} (about a minute of work)",)
 
 
@@ -476,14 +480,17 @@ def _solo_odds(deck: SoloDeck, tail_below: Fraction, max_epochs: int, quick_pile
     passes: dict[tuple, WholePass] = {start: first}
     todo = sorted(first.exits)
     compiled = worth_compiling(first.states)  # as the second pile's pass
-    sample = todo[::max(1, len(todo) // PASSES_AT_ONCE)][:PASSES_AT_ONCE]
-    passes.update(zip(sample, counted(whole_passes(deck, [{state: Fraction(1)} for state in sample], progress,
-                                                   budget, compiled))))
-    per_pass = sum(passes[state].states for state in sample) / len(sample)
-    estimate = first.states + per_pass * pile_starts_bound(deck)
-    if estimate > max_states:
-        raise OutOfReach(max_states, round(estimate))
-    compiled = compiled or worth_compiling(per_pass * (len(todo) - len(sample)))
+    spread = todo[::max(1, len(todo) // PASSES_AT_ONCE)][:PASSES_AT_ONCE]
+    for size, margin in SAMPLES:  # a small sample refuses a deck far out of reach in seconds
+        sample = spread[::max(1, len(spread) // size)][:size]
+        left = [state for state in sample if state not in passes]
+        passes.update(zip(left, counted(whole_passes(deck, [{state: Fraction(1)} for state in left], progress,
+                                                     budget, compiled))))
+        per_pass = sum(passes[state].states for state in sample) / len(sample)
+        estimate = first.states + per_pass * pile_starts_bound(deck)
+        if estimate > margin * max_states:
+            raise OutOfReach(max_states, round(estimate), len(sample))
+        compiled = compiled or worth_compiling(per_pass * (len(todo) - len(sample)))
     while todo:
         left = [state for state in todo if state not in passes]
         for at in range(0, len(left), PASSES_AT_ONCE):
