@@ -36,14 +36,19 @@ def _mulmod(a, b, p, inverse_p):
 
 @numba.njit(cache=True)
 def level(keys, masses, extra_keys, extra_masses, size, shift, field_mask, witches, takes, size_to_win, p, inverse_p,
-          factorial, win_share, spent_share, spent_any, won, seen):
+          factorial, win_share, spent_share, spent_any, castles, won, doomed, seen):
     """Every draw from the states of pile size ``size`` (unique ``keys``, residues ``masses``).
 
     Returns the states of pile size ``size - 1`` (unique, ``extra_keys``/``extra_masses`` merged
-    in: the states that enter the pile there from before the colour was fixed) and the exits of the
-    piles settled at this size (keys at pile size 0, residues over the pass's whole denominator,
-    not merged). Castles completed are added to ``won[group, witches drawn]`` over the whole
-    denominator; ``seen[group]`` counts the states.
+    in) and the exits of the piles settled at this size (keys at pile size 0, residues over the
+    pass's whole denominator, not merged). Castles completed are added to ``won[group, witches
+    drawn]`` over the whole denominator, games whose colour is too small to ``doomed[group]``;
+    ``seen[group]`` counts the states.
+
+    A state whose colour is not fixed yet has the colour ``len(castles) - 1`` (one past the
+    colours that can win), no own cards and no castle: its pile holds every castle card besides,
+    and its diamonds, fairies and witches are drawn as a fixed colour's are. ``castles[k]`` is (own cards, cards of that many in the deck, castle cards of the other colours)
+    for colour k; its last row is (0, the cards of the colours too small to win, 0).
     """
     n, count = masses.shape
     unit = np.empty(9, dtype=np.int64)
@@ -79,7 +84,22 @@ def level(keys, masses, extra_keys, extra_masses, size, shift, field_mask, witch
         h = (key >> shift[H]) & field_mask[H]
         fh = (key >> shift[FH]) & field_mask[FH]
         seen[g] += 1
-        if fh >= w or h >= takes * w:  # settled: no castle card can be lost any more (solo_passes._settle)
+        colour = (key >> shift[COLOUR]) & field_mask[COLOUR]
+        if colour == len(castles) - 1:  # the colour is not fixed yet: diamoniak_solo.moves of ("pre", ...)
+            for k in range(len(castles) - 1):  # a castle card fixes the colour (or wins a castle of one)
+                if size_to_win <= 1:
+                    _win(won, g, witches - w, masses, i, castles[k, 1], factorial[size - 1], p, inverse_p)
+                else:
+                    after = (key + (k - colour) * unit[COLOUR] + (castles[k, 0] - 1) * unit[O]
+                             + castles[k, 2] * unit[J] + unit[C])
+                    filled = _add(index, out_keys, out_masses, filled, after, masses, i, castles[k, 1], mask, bits, p)
+            if castles[colour, 1] > 0:  # a colour too small: the game cannot end
+                for r in range(count):
+                    value = _mulmod((masses[i, r] * castles[colour, 1]) % p[r], factorial[size - 1, r], p[r],
+                                    inverse_p[r])
+                    total = doomed[g, r] + value
+                    doomed[g, r] = total - p[r] if total >= p[r] else total
+        elif fh >= w or h >= takes * w:  # settled: no castle card can be lost any more (solo_passes._settle)
             for r in range(count):
                 whole[r] = _mulmod(masses[i, r], factorial[size, r], p[r], inverse_p[r])
             needed = size_to_win - c
@@ -102,31 +122,37 @@ def level(keys, masses, extra_keys, extra_masses, size, shift, field_mask, witch
             continue
         if o > 0:  # own card: the castle grows, or is complete
             if c + 1 >= size_to_win:
-                drawn = witches - w
-                for r in range(count):
-                    value = _mulmod((masses[i, r] * o) % p[r], factorial[size - 1, r], p[r], inverse_p[r])
-                    total = won[g, drawn, r] + value
-                    won[g, drawn, r] = total - p[r] if total >= p[r] else total
+                _win(won, g, witches - w, masses, i, o, factorial[size - 1], p, inverse_p)
             else:
                 filled = _add(index, out_keys, out_masses, filled, key - unit[O] + unit[C], masses, i, o, mask, bits, p)
         if j > 0:  # junk into the hand
             filled = _add(index, out_keys, out_masses, filled, key - unit[J] + unit[H], masses, i, j, mask, bits, p)
         if f > 0:  # fairy into the hand
             filled = _add(index, out_keys, out_masses, filled, key - unit[F] + unit[FH], masses, i, f, mask, bits, p)
-        # witch (w > 0: a state without witches is settled): a held fairy is spent, or cards go, junk first
-        if fh > 0:
-            after = key - unit[W] - unit[FH]
-        else:
-            lost_junk = min(h, takes)
-            lost_own = min(c, takes - lost_junk)
-            after = key - unit[W] - lost_junk * unit[H] - lost_own * unit[C]
-        filled = _add(index, out_keys, out_masses, filled, after, masses, i, w, mask, bits, p)
+        if w > 0:  # witch: a held fairy is spent, or cards go, junk first
+            if fh > 0:
+                after = key - unit[W] - unit[FH]
+            else:
+                lost_junk = min(h, takes)
+                lost_own = min(c, takes - lost_junk)
+                after = key - unit[W] - lost_junk * unit[H] - lost_own * unit[C]
+            filled = _add(index, out_keys, out_masses, filled, after, masses, i, w, mask, bits, p)
 
     result = out_masses[:filled].copy()
     for row in range(filled):
         for r in range(count):
             result[row, r] %= p[r]
     return out_keys[:filled].copy(), result, exit_keys[:exits].copy(), exit_masses[:exits].copy()
+
+
+@numba.njit(cache=True, inline="always")
+def _win(won, g, drawn, masses, i, weight, factorial, p, inverse_p):
+    """A castle completed by one of ``weight`` cards: ``masses[i] * weight`` at pile size 0 (times
+    ``factorial``, the next pile size's factorial) into ``won[g, drawn]``."""
+    for r in range(masses.shape[1]):
+        value = _mulmod((masses[i, r] * weight) % p[r], factorial[r], p[r], inverse_p[r])
+        total = won[g, drawn, r] + value
+        won[g, drawn, r] = total - p[r] if total >= p[r] else total
 
 
 @numba.njit(cache=True, inline="always")

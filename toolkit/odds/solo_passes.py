@@ -35,7 +35,7 @@ class _Layout:
 
     def __init__(self, deck, colours: list[tuple[int, int]], sources: int):
         most_own = max((own for own, _ in colours), default=0)
-        most_junk = max((junk for _, junk in colours), default=0)
+        most_junk = max(max((junk for _, junk in colours), default=0), deck.diamonds)  # before a colour: diamonds
         top = {"src": sources, "colour": len(colours), "o": most_own, "j": most_junk, "w": deck.witches,
                "f": deck.fairies, "c": deck.size, "h": most_junk, "fh": deck.fairies}
         self.shift: dict[str, int] = {}
@@ -98,7 +98,13 @@ def whole_passes(deck, groups: list[dict], progress=None, limit: int | None = No
             size = solo.drawn_from(deck, state)[0]
             numerator = int(Fraction(mass) * dens[g]) * math.perm(top, top - size)
             if state[0] == "pre":
-                pre.setdefault(size, {})[g, state] = numerator
+                if compiled:  # the kernel's own key for it: the colour one past those that can win
+                    _, j, w, f, h, fh = state
+                    key = layout.pack(g, len(colours), 0, j, w, f, 0, h, fh)
+                    level = fixed.setdefault(size, {})
+                    level[key] = level.get(key, 0) + numerator
+                else:
+                    pre.setdefault(size, {})[g, state] = numerator
                 continue
             O, J, o, j, w, f, c, h, fh = state
             if o + j + w + f == 0:
@@ -131,8 +137,11 @@ def whole_passes(deck, groups: list[dict], progress=None, limit: int | None = No
                     level[key] = level.get(key, 0) + mass * weight
 
     if compiled:
-        won, keys, masses = _compiled_levels(deck, layout, fixed, top, max(dens) * math.factorial(top), seen,
-                                             before_colour, progress, limit)
+        won, lost, keys, masses = _compiled_levels(deck, colours, layout, fixed, top, max(dens) * math.factorial(top),
+                                                   seen, progress, limit)
+        for g, numerator in enumerate(lost):
+            if numerator:
+                doomed[g, 0] = numerator
     else:
         won, keys, masses = _array_levels(deck, layout, fixed, top, seen, wins, before_colour, progress, limit)
 
@@ -148,10 +157,11 @@ def whole_passes(deck, groups: list[dict], progress=None, limit: int | None = No
     for (g, state), numerator in pre.pop(0, {}).items():
         results[g].exits[state] = numerator
     for key, numerator in zip(keys.tolist(), masses):
-        g = (key >> layout.shift["src"]) & layout.mask["src"]
-        own, junk = colours[(key >> layout.shift["colour"]) & layout.mask["colour"]]
-        hand = [(key >> layout.shift[name]) & layout.mask[name] for name in ("c", "h", "fh")]
-        results[g].exits[(own, junk, 0, 0, 0, 0, *hand)] = numerator
+        g, colour, _, j, w, f, c, h, fh = ((key >> layout.shift[name]) & layout.mask[name] for name in _FIELDS)
+        if colour == len(colours):  # the kernel's key of a state before the colour is fixed (no castle cards)
+            results[g].exits["pre", j, w, f, h, fh] = numerator
+        else:
+            results[g].exits[(*colours[colour], 0, 0, 0, 0, c, h, fh)] = numerator
     return results
 
 
@@ -223,11 +233,12 @@ def _array_levels(deck, layout: _Layout, fixed: dict, top: int, seen: list, wins
     return {}, keys, masses.tolist()
 
 
-def _compiled_levels(deck, layout: _Layout, fixed: dict, top: int, most: int, seen: list, before_colour, progress,
-                     limit) -> tuple[dict, np.ndarray, list]:
-    """``_array_levels`` through ``solo_kernel.level``: masses as residues of enough primes for ``most``
-    (every figure of a pass is at most its whole denominator). Returns the castles completed by
-    (group, witches drawn) and the exits, over the whole denominator."""
+def _compiled_levels(deck, colours: list[tuple[int, int]], layout: _Layout, fixed: dict, top: int, most: int,
+                     seen: list, progress, limit) -> tuple[dict, list, np.ndarray, list]:
+    """``_array_levels`` through ``solo_kernel.level``, the states before the colour is fixed too:
+    masses as residues of enough primes for ``most`` (every figure of a pass is at most its whole
+    denominator). Returns the castles completed by (group, witches drawn), the games whose colour
+    is too small by group, and the exits, over the whole denominator."""
     from toolkit.odds import solo_kernel
     from toolkit.odds.residues import Residues
 
@@ -236,7 +247,10 @@ def _compiled_levels(deck, layout: _Layout, fixed: dict, top: int, most: int, se
     shift = np.array([layout.shift[name] for name in _FIELDS], dtype=np.int64)
     field_mask = np.array([layout.mask[name] for name in _FIELDS], dtype=np.int64)
     tables = _kernel_tables(mod.moduli, top, deck.size, max((n for _, n in deck.castles), default=0), witches, fairies)
+    castles = np.array([(own, sum(n for _, n in deck.castles if n == own), deck.castle_total - own) for own, _ in colours]
+                       + [(0, sum(n for _, n in deck.castles if n < deck.size), 0)], dtype=np.int64)
     won = np.zeros((len(seen), witches + 1, mod.count), dtype=np.int64)
+    doomed = np.zeros((len(seen), mod.count), dtype=np.int64)
     counted = np.zeros(len(seen), dtype=np.int64)
     start = fixed.pop(top, {})
     keys, masses = np.fromiter(start, dtype=np.int64, count=len(start)), mod.of(start.values())
@@ -244,14 +258,14 @@ def _compiled_levels(deck, layout: _Layout, fixed: dict, top: int, most: int, se
     for size in range(top, 0, -1):
         if progress:
             progress(1)
-        before_colour(size)
         extra = fixed.pop(size - 1, {})
         keys, masses, exit_keys, exit_masses = solo_kernel.level(
             keys, masses, np.fromiter(extra, dtype=np.int64, count=len(extra)), mod.of(extra.values()), size, shift,
-            field_mask, witches, deck.takes, deck.size, mod.p, 1 / mod.p.astype(np.float64), *tables, won, counted)
+            field_mask, witches, deck.takes, deck.size, mod.p, 1 / mod.p.astype(np.float64), *tables, castles, won,
+            doomed, counted)
         exits[0].append(exit_keys)
         exits[1].append(exit_masses)
-        if limit is not None and sum(seen) + int(counted.sum()) > limit:
+        if limit is not None and int(counted.sum()) > limit:
             raise TooManyStates(limit)
     for g, n in enumerate(counted.tolist()):
         seen[g] += n
@@ -260,7 +274,7 @@ def _compiled_levels(deck, layout: _Layout, fixed: dict, top: int, most: int, se
     for (g, drawn), numerator in zip(np.ndindex(won.shape[:2]), mod.integers(won.reshape(-1, mod.count))):
         if numerator:
             tally[g, drawn] = numerator
-    return tally, keys, mod.integers(masses)
+    return tally, mod.integers(doomed), keys, mod.integers(masses)
 
 
 @functools.lru_cache(maxsize=4)
