@@ -15,6 +15,11 @@ which then holds Storm).
         [--diamonds N] [--fairies N] [--castles N] [--size N] [--takes N] [--old REV]
 
 Old runs above --old-up-to witches are skipped (today's HEAD needs 453 s at witch=12).
+
+    python benchmarks/bench_solo_scale.py --reach witch=20,diamond=53 witch=20 ...
+
+solves each deck with the solver's own state budget instead (no old code, no Storm): exact, or
+refused with the estimate the solver made, and how long either took.
 """
 
 from __future__ import annotations
@@ -49,7 +54,11 @@ else:
 catalogue = load("diamoniak", overrides=spec["overrides"], require_art=False)
 deck = dataclasses.replace(solo.SoloDeck.from_catalogue(catalogue), **spec["rules"])
 began = time.perf_counter()
-odds = solo.solo_odds(deck, max_states=10**12)
+try:
+    odds = solo.solo_odds(deck, max_states=spec.get("max_states") or 10**12)
+except Exception as refused:  # TooManyStates: within the budget given, the deck is out of reach
+    print(json.dumps({"seconds": time.perf_counter() - began, "refused": str(refused)}))
+    raise SystemExit(0)
 elapsed = time.perf_counter() - began
 digest = hashlib.sha256(repr((odds.expected_turns, odds.p, odds.tail, odds.never, odds.p_reshuffle)).encode()).hexdigest()
 print(json.dumps({"seconds": elapsed, "mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
@@ -59,8 +68,8 @@ print(json.dumps({"seconds": elapsed, "mb": resource.getrusage(resource.RUSAGE_S
 """
 
 
-def run(old: str | None, overrides: list[str], rules: dict) -> dict:
-    spec = json.dumps({"old": old, "root": str(ROOT), "overrides": overrides, "rules": rules})
+def run(old: str | None, overrides: list[str], rules: dict, max_states: int | None = None) -> dict:
+    spec = json.dumps({"old": old, "root": str(ROOT), "overrides": overrides, "rules": rules, "max_states": max_states})
     done = subprocess.run([sys.executable, "-c", CHILD, spec], capture_output=True, text=True, cwd=ROOT)
     if done.returncode:
         raise SystemExit(done.stderr)
@@ -97,7 +106,26 @@ def main() -> None:
     parser.add_argument("--castles", type=int, help="castle cards of each colour")
     parser.add_argument("--size", type=int)
     parser.add_argument("--takes", type=int)
+    parser.add_argument("--reach", nargs="+", metavar="SETS",
+                        help="instead: decks given as --set lists (witch=20,diamond=53), each solved with the "
+                             "solver's own budget: exact, or refused with its estimate, and how long either took")
     args = parser.parse_args()
+    if args.reach:
+        from toolkit.odds.diamoniak_solo import REACH
+
+        print("deck | cards | answer | seconds | states | pile starts")
+        for sets in args.reach:
+            overrides = sets.split(",")
+            done = run(None, overrides, {}, REACH)
+            from toolkit.catalogue import load
+
+            cards = load("diamoniak", overrides=overrides, require_art=False).total
+            if "refused" in done:
+                print(f"{sets} | {cards} | refused: {done['refused']} | {done['seconds']:.1f} | - | -", flush=True)
+            else:
+                print(f"{sets} | {cards} | exact, {done['expected']:.6f} turns | {done['seconds']:.1f} | "
+                      f"{done['states']:,} | {done['piles']}", flush=True)
+        return
     base = [f"{card}={n}" for card, n in (("diamond", args.diamonds), ("fairy", args.fairies)) if n is not None]
     if args.castles is not None:
         base += [f"castle-{colour}={args.castles}" for colour in ("red", "blue", "green", "yellow")]
