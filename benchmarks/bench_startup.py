@@ -1,67 +1,155 @@
-"""What each command costs before its real work: the interpreter's start plus every import the run
-makes (read from ``python -X importtime``), beside a bare ``python -c pass`` in the same run.
+"""What each command costs before its real work, beside a bare ``python -c pass`` measured in the
+same rounds, and which heavy libraries its whole run imports.
 
-    python benchmarks/bench_startup.py [--runs 7]
+    python benchmarks/bench_startup.py [--runs 7] [--beside TREE] [--bytecode]
 
-Each command runs on a small input in a fresh interpreter; the figure is the median over the runs.
-The imports counted are all of a run's imports, lazy ones included: a command that needs a library
-only for some of its work (matplotlib for ``--plot``, the simulator for a fallback) should not pay
-for it when it does not do that work.
+Every command of ``toolkit --help`` runs on a small input in a fresh interpreter, as the console
+script starts it (``toolkit.entry.run``), twice a round:
+
+* stopped where the command's own work begins (its function is called: the options are parsed, the
+  interpreter has started and the command line is imported), which is the start-up a user waits
+  for whatever the command then does; ``--version`` and ``--help`` have no further work, so that is
+  their whole run;
+* whole, as a user runs it.
+
+The figures are wall-clock ms, the median over the rounds and (in brackets) the fastest round; the
+rounds interleave every case, so a busy machine slows them alike, and the fastest round is the
+figure least disturbed by other work on the machine. The libraries column lists the heavy ones the
+whole run imported (from ``python -X importtime``, once): a command that needs a library only for
+some of its work (matplotlib for ``--plot``, networkx for a cyclic chain) should not load it when it
+does not do that work. The load average is printed before and after: compare runs made under like
+loads.
+
+``--beside TREE`` also runs every case from another copy of the source (a folder holding a
+``toolkit`` package, e.g. ``git archive HEAD~3 toolkit card_art | tar -x -C /tmp/old``) in the same
+rounds, so that two versions are compared under the same load.
+
+Python compiles a module's source at every import unless it may keep the bytecode: with
+``PYTHONDONTWRITEBYTECODE`` set (as in some sandboxes) the toolkit's own modules are compiled at
+every start, an installed toolkit's are not. The header says which; ``--bytecode`` keeps the
+bytecode in a temporary folder (``PYTHONPYCACHEPREFIX``; the first round writes it) to time the
+start as installed.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
+# The small inputs: {tmp} is a fresh folder for what the commands write.
 COMMANDS = [
     ["--version"],
+    ["--help"],
     ["catalogue"],
-    ["odds", "--model", "draws", "--pile", "witch=1,diamond=1"],
-    ["odds"],
-    ["odds", "--game", "palaces"],
+    ["art", "--game", "palaces", "--out-dir", "{tmp}/art"],
+    ["print-cards", "--calibration", "--out", "{tmp}/calibration.pdf"],
+    ["print-cards", "--no-aids", "--out", "{tmp}/cards.pdf"],
+    ["export-cards", "--target", "tts", "--out", "{tmp}/tts"],
+    ["preflight", "{tmp}/cards.pdf", "--target", "mpc"],
+    ["rulebook", "--out", "{tmp}/rules.pdf"],
     ["simulate", "--games", "1"],
-    ["export-cards", "--help"],
-    ["preflight", "--help"],
-    ["rulebook", "--help"],
+    ["odds"],
+    ["odds", "--model", "draws", "--pile", "witch=1,diamond=1"],
+    ["odds", "--game", "palaces"],
+    ["analyse", "--players", "2", "--precision", "0.25", "--max-games", "1000"],
+    ["sweep", "--set", "witch=5,6", "--players", "2", "--games", "10", "--out", "{tmp}/sweep"],
 ]
+# Libraries worth naming when a run imports them (each costs tens of ms or more).
+HEAVY = ("numpy", "numba", "networkx", "dask", "matplotlib", "reportlab", "PIL", "pypdf", "fontTools", "gmpy2",
+         "flint", "babel", "importlib.metadata")
+
+# Runs the command line as the console script does; with "stop", ends the process (status 0) at the
+# moment the command's own function would be called.
+DRIVER = """
+import sys
+if sys.argv[1] == "stop":
+    import os
+    import click
+
+    invoke = click.Command.invoke
+
+    def stop_at_work(self, ctx):
+        if isinstance(self, click.Group):
+            return invoke(self, ctx)
+        sys.stdout.flush()
+        os._exit(0)
+
+    click.Command.invoke = stop_at_work
+sys.argv = ["toolkit", *sys.argv[2:]]
+from toolkit.entry import run
+run()
+"""
 
 
-def imports_ms(stderr: str) -> float:
-    """The sum of the top-level imports' cumulative times, in ms."""
-    total = 0
-    for line in stderr.splitlines():
-        if not line.startswith("import time:") or "cumulative" in line:
-            continue
-        _, cumulative, name = line.split("|")
-        if name.startswith(" ") and not name.startswith("  "):  # one space: imported by the run itself
-            total += int(cumulative)
-    return total / 1000
-
-
-def wall(argv: list[str]) -> tuple[float, str]:
+def wall_ms(argv: list[str], cwd: str, env: dict | None = None) -> float:
     started = time.perf_counter()
-    done = subprocess.run(argv, capture_output=True, text=True, cwd=tempfile.gettempdir())
-    return time.perf_counter() - started, done.stderr
+    done = subprocess.run(argv, capture_output=True, text=True, cwd=cwd, env=env)
+    took = (time.perf_counter() - started) * 1000
+    if done.returncode not in (0, 1):  # preflight's failed checks end with 1; 2 is a usage error
+        raise SystemExit(f"{' '.join(argv[3:])}: exit {done.returncode}: {done.stderr.strip()}")
+    return took
+
+
+def heavy_imports(stderr: str) -> list[str]:
+    """The HEAVY libraries among the modules ``-X importtime`` says the run imported."""
+    seen = {line.split("|")[-1].strip() for line in stderr.splitlines() if line.startswith("import time:")}
+    return [name for name in HEAVY if name in seen]
+
+
+def ms(times: list[float]) -> str:
+    return f"{statistics.median(times):.0f} ({min(times):.0f})"
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=7)
-    runs = parser.parse_args().runs
-    bare = statistics.median(wall([sys.executable, "-c", "pass"])[0] for _ in range(runs)) * 1000
-    print(f"python -c pass: {bare:.0f} ms (median of {runs})")
-    print(f"{'command':<58} {'imports ms':>10} {'start + imports ms':>19} {'whole run ms':>13}")
-    for command in COMMANDS:
-        seen = [wall([sys.executable, "-X", "importtime", "-m", "toolkit", *command]) for _ in range(runs)]
-        whole = [wall([sys.executable, "-m", "toolkit", *command])[0] * 1000 for _ in range(runs)]
-        imports = statistics.median(imports_ms(err) for _, err in seen)
-        print(f"{'toolkit ' + ' '.join(command):<58} {imports:>10.0f} {bare + imports:>19.0f} "
-              f"{statistics.median(whole):>13.0f}")
+    parser.add_argument("--beside", metavar="TREE", help="Also time the toolkit package in this folder.")
+    parser.add_argument("--bytecode", action="store_true", help="Keep compiled bytecode, as an installed toolkit does.")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ)
+        if args.bytecode:
+            env.pop("PYTHONDONTWRITEBYTECODE", None)
+            env["PYTHONPYCACHEPREFIX"] = os.path.join(tmp, "bytecode")
+        # the versions timed: this interpreter's own toolkit, and the one in --beside (first on its path)
+        versions = {"": env}
+        if args.beside:
+            versions["beside: "] = {**env, "PYTHONPATH": os.path.abspath(args.beside)}
+        kept = "kept" if not env.get("PYTHONDONTWRITEBYTECODE") else "not kept (PYTHONDONTWRITEBYTECODE)"
+        print(f"{os.cpu_count()} cores; load average {load()} (1, 5, 15 min) before; bytecode {kept}")
+        python = sys.executable
+        start = {(v, i): [] for v in versions for i in range(len(COMMANDS))}
+        whole = {(v, i): [] for v in versions for i in range(len(COMMANDS))}
+        libraries = {}
+        commands = [[arg.format(tmp=tmp) for arg in command] for command in COMMANDS]
+        bare = []
+        for _ in range(args.runs):
+            bare.append(wall_ms([python, "-c", "pass"], tmp, env))
+            for i, command in enumerate(commands):
+                for v, version_env in versions.items():
+                    start[v, i].append(wall_ms([python, "-c", DRIVER, "stop", *command], tmp, version_env))
+                    whole[v, i].append(wall_ms([python, "-c", DRIVER, "whole", *command], tmp, version_env))
+        for v, version_env in versions.items():
+            for i, command in enumerate(commands):
+                libraries[v, i] = heavy_imports(subprocess.run(
+                    [python, "-X", "importtime", "-c", DRIVER, "whole", *command], capture_output=True, text=True,
+                    cwd=tmp, env=version_env).stderr)
+    print(f"python -c pass: {ms(bare)} ms (median (fastest) of {args.runs} rounds)")
+    print(f"{'command':<70} {'start + imports before work ms':>30} {'whole run ms':>13}  libraries the run imports")
+    for i, command in enumerate(COMMANDS):
+        for v in versions:
+            shown = v + "toolkit " + " ".join(arg.replace("{tmp}/", "") for arg in command)
+            print(f"{shown:<70} {ms(start[v, i]):>30} {ms(whole[v, i]):>13}  {', '.join(libraries[v, i]) or '-'}")
+    print(f"load average {load()} after")
 
 
 if __name__ == "__main__":

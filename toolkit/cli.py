@@ -11,8 +11,7 @@ import time
 
 import click
 
-from toolkit.catalogue import BUILTIN_GAMES, load
-from toolkit.catalogue.model import LANGS
+from toolkit.catalogue.model import BUILTIN_GAMES, LANGS
 from toolkit.errors import UserError
 
 
@@ -229,6 +228,8 @@ def main():
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
 def catalogue_command(game, catalogue_path, overrides, lang, as_json):
     """Show the deck: every card type with its kind, colour, count and name."""
+    from toolkit.catalogue import load
+
     catalogue = load(game, catalogue_path, overrides)
     if as_json:
         say(json.dumps(catalogue.as_json(), ensure_ascii=False, indent=2))
@@ -251,6 +252,7 @@ def art_command(game, catalogue_path, overrides, out_dir):
     from pathlib import Path
 
     from toolkit.cards.art import CARD_PX, write_art
+    from toolkit.catalogue import load
     from toolkit.files import check_out_path
 
     _one_source(catalogue_path)
@@ -297,6 +299,7 @@ def print_cards_command(game, catalogue_path, overrides, lang, paper, card_size,
     from pathlib import Path
 
     from toolkit.cards.render import parse_card_size
+    from toolkit.catalogue import load
     from toolkit.files import check_out_path, write_atomic
     from toolkit.print import print_cards
 
@@ -349,9 +352,8 @@ def export_cards_command(game, catalogue_path, overrides, lang, target, card_siz
                          saved_objects, cmyk_profile, out):
     """Card files for print services (tgc, mpc, drivethru, png, pdf-single) and virtual tables
     (tabletopia, screentop, tts)."""
-    from pathlib import Path
-
     from toolkit.cards.render import parse_card_size
+    from toolkit.catalogue import load
     from toolkit.files import check_out_path
     from toolkit.print.export import export_cards, export_folder
 
@@ -401,6 +403,7 @@ def rulebook_command(game, catalogue_path, overrides, lang, paper, booklet, out)
     """Printable rules from the catalogue and the odds solver: Russian, English or both."""
     from pathlib import Path
 
+    from toolkit.catalogue import load
     from toolkit.files import check_out_path, write_atomic
     from toolkit.odds.report import progress_length
     from toolkit.rulebook import build_rulebook
@@ -496,6 +499,7 @@ def _seat_choices(values: tuple[str, ...]) -> dict[int, str]:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def simulate_command(game, catalogue_path, overrides, players, games, seed, policies, variants, as_json):
     """Play many seeded games and report their length, win rates and events."""
+    from toolkit.catalogue import load
     from toolkit.sim.report import text_report
     from toolkit.sim.simulate import simulate
 
@@ -573,6 +577,7 @@ def _refuse_unused_options(game_id: str, model: str) -> None:
 def odds_command(game, catalogue_path, overrides, model, players, pile, policy, max_states, games, seed, as_json, plot_path,
                  chain_path):
     """Exact odds from the rules engine's Markov chain: expected turns, distributions, draws."""
+    from toolkit.catalogue import load
     from toolkit.files import check_out_path, write_atomic
     from toolkit.odds.report import answer, model_of, progress_length
 

@@ -27,6 +27,7 @@ from typing import Any, Iterable
 
 from toolkit.catalogue.model import (
     AGE,
+    BUILTIN_GAMES,
     COLOURED_KINDS,
     GAME_KINDS,
     GAME_RULES,
@@ -57,7 +58,6 @@ from toolkit.catalogue.checks import check_art_path, open_art, printable, quote,
 from toolkit.errors import UserError
 from toolkit.plurals import FORMS, plural
 
-BUILTIN_GAMES = ("diamoniak", "palaces")
 _ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 _RGB = re.compile(r"^#[0-9a-fA-F]{6}$")
 _DIGITS = re.compile(r"[0-9]+")  # ASCII only: str.isdigit() also takes '²' and '٣'

@@ -7,6 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 LANGS = ("ru", "en")
+# The games whose catalogue ships with the toolkit (catalogue/<game>.toml); named here, not in the
+# loader, so that the command line can offer them without loading a catalogue.
+BUILTIN_GAMES = ("diamoniak", "palaces")
 
 # The rules vocabulary each game's engine understands: card kinds, which of them carry a colour,
 # and the rule parameters its catalogue must set. Names, counts and colours live in the TOML files.

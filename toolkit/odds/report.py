@@ -14,21 +14,25 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Callable
 
-from gmpy2 import mpz
-
 from toolkit.catalogue.model import Catalogue
 from toolkit.errors import UserError
 from toolkit.games.registry import make_game, policy_module
-from toolkit.odds import diamoniak_solo, engine_chain
 from toolkit.odds.draws import draw_odds, parse_pile
 from toolkit.odds.palaces_odds import opening_odds
 from toolkit.sim.report import unfinished_lines
 
 if TYPE_CHECKING:
+    from toolkit.odds import diamoniak_solo, engine_chain
     from toolkit.sim.stats import Summary
 
-# The simulator (and numpy with it) is imported only when an answer falls back on it: an exact
-# answer starts without it.
+# Imported by the answers that use them: the chain solvers (and gmpy2 with them) by the models solved
+# on a chain, not by the closed formulas (draws, opening); the simulator (and numpy with it) only when
+# an answer falls back on it.
+
+# An integer of at most 2,000 bits has at most 603 decimal digits, fewer than the smallest limit Python
+# may put on int-to-str conversion (640, sys.set_int_max_str_digits): str() and int() take it.
+_SHORT_BITS = 2_000
+_SHORT_DIGITS = 600
 
 MODELS = {
     "diamoniak": ("solo", "draws", "multi"),
@@ -66,14 +70,24 @@ class OddsReport:
 
 def int_text(n: int) -> str:
     """An integer in decimal, however long: exact answers reach thousands of digits (witch=12: about
-    5,400), past Python's own limit on int-to-str conversion; gmpy2 has none."""
+    5,400), past Python's own limit on int-to-str conversion; gmpy2 has none, and is imported only
+    for such a number (a closed-formula answer prints without it)."""
+    if n.bit_length() <= _SHORT_BITS:
+        return str(n)
+    from gmpy2 import mpz
+
     return mpz(n).digits()
 
 
 def parse_frac(text: str) -> Fraction:
     """The fraction ``frac`` wrote ("P/Q" or "N"), however long its digits (see ``int_text``)."""
     p, _, q = text.partition("/")
-    return Fraction(int(mpz(p)), int(mpz(q or "1")))
+    q = q or "1"
+    if len(p) <= _SHORT_DIGITS and len(q) <= _SHORT_DIGITS:
+        return Fraction(int(p), int(q))
+    from gmpy2 import mpz
+
+    return Fraction(int(mpz(p)), int(mpz(q)))
 
 
 def frac(value: Fraction) -> str:
@@ -128,6 +142,8 @@ def progress_length(catalogue: Catalogue, model: str | None, max_states: int, ga
     solo sweeps, thousands of chance states (first-palace, multi); a note restarts the count."""
     model = model_of(catalogue, model)
     if model == "solo":
+        from toolkit.odds import diamoniak_solo
+
         return diamoniak_solo.progress_ticks(diamoniak_solo.SoloDeck.from_catalogue(catalogue))
     if model in ("first-palace", "multi"):
         return max(1, max_states // 1000)
@@ -182,6 +198,8 @@ def _p_doomed(deck: diamoniak_solo.SoloDeck) -> Fraction:
 
 def solo(catalogue: Catalogue, games: int = 20_000, seed: int = 1, progress=None, note: Note | None = None,
          export_chain: bool = False) -> OddsReport:
+    from toolkit.odds import diamoniak_solo, engine_chain
+
     deck = diamoniak_solo.SoloDeck.from_catalogue(catalogue)
     try:
         odds = diamoniak_solo.solo_odds(deck, progress=progress)
@@ -446,6 +464,8 @@ def first_palace(catalogue: Catalogue, policy: str, max_states: int, games: int,
 
 def _exact_or_why(game, seats, players: int, max_states: int, done, progress):
     """(the exact answer, None, None), or (None, why not, the state limit passed or None)."""
+    from toolkit.odds import engine_chain
+
     if not all(getattr(seat, "deterministic", True) for seat in seats):
         return None, "the policy decides at random: only a policy that decides by the state alone has an " \
                      "exact chain", None
@@ -458,7 +478,7 @@ def _exact_or_why(game, seats, players: int, max_states: int, done, progress):
 def _engine_chain(catalogue: Catalogue, game, seats, max_states: int, done, title: str) -> tuple[bytes, int]:
     """The chain behind an exact first-palace or multi answer, in DRN: ``engine_chain.build`` walks the
     engine again (``solve`` keeps no chain), with the same limit, and ``drn.engine_drn`` writes it."""
-    from toolkit.odds import drn
+    from toolkit.odds import drn, engine_chain
 
     start = game.new_initial_state()
     transitions, start_key, turn_reward = engine_chain.build(start, seats, max_states, done)
