@@ -9,12 +9,15 @@ last layer always ends it. Weights are card counts (see ``random_chain``).
         [--cycle-rate 0.1] [--random-weights]
 
 With --walk it times instead the walk of the real engines (``toolkit.odds.engine_chain``) against
-the code of git's HEAD (its walk and its engines, read with ``git show``, git's state untouched), in
-one run, on the same decks: states, states a second, bytes a state (tracemalloc: what the walk
-holds at its end, and its peak), the whole exact answer's time, and that both answers are the same
-fractions.
+the code of earlier revisions (git's HEAD unless ``--old`` names others, e.g. ``--old fb233ac HEAD``:
+their walk and their engines, read with ``git show``, git's state untouched), in one run, on the same
+decks: states, states a second, bytes a state (tracemalloc: what the walk holds at its end, and its
+peak), the whole exact answer's time, and that every answer is the same fractions. A walk's time is
+the best of ``--repeat`` rounds, each round walking every revision in turn (the first walk of a module
+also pays for warming it up, and a burst of load slows all alike).
 
-    .venv/bin/python benchmarks/bench_chain.py --walk [DECK ...] [--max-states 1000000]
+    .venv/bin/python benchmarks/bench_chain.py --walk [DECK ...] [--old REV ...] [--repeat 3]
+        [--max-states 1000000] [--no-solve]
 """
 
 from __future__ import annotations
@@ -105,17 +108,17 @@ def bench(transitions: dict, number: type, max_steps: int) -> Fraction:
     return steps
 
 
-# --- the engine walk (toolkit.odds.engine_chain), today's code against HEAD's -----------------------
+# --- the engine walk (toolkit.odds.engine_chain), today's code against earlier revisions' ---------
 
-def head_module(path: str, name: str):
-    """``path`` as it is in git's HEAD, imported as module ``name`` (git's state is only read)."""
+def revision_module(rev: str, path: str, name: str):
+    """``path`` as it is in git revision ``rev``, imported as module ``name`` (git's state is only read)."""
     import importlib.util
     import subprocess
     import sys
     import tempfile
     from pathlib import Path
 
-    text = subprocess.run(["git", "show", f"HEAD:{path}"], capture_output=True, text=True, check=True,
+    text = subprocess.run(["git", "show", f"{rev}:{path}"], capture_output=True, text=True, check=True,
                           cwd=Path(__file__).resolve().parent.parent).stdout
     folder = Path(tempfile.mkdtemp(prefix="bench-chain-"))
     (folder / f"{name}.py").write_text(text)
@@ -145,25 +148,37 @@ def walk_case(game_id: str, overrides: list[str], players: int, size: int | None
     return game, seats, done
 
 
-def measure_walk(module, game, seats, done, max_states: int) -> dict:
-    """One module's walk and whole exact answer: time, states, bytes per state, the answer."""
+def time_walks(cases: list, repeat: int) -> list[tuple[int, float]]:
+    """(states, the best walk time) per ``(module, game, seats, done, max_states)`` case, the cases timed in
+    turn, round after round (a burst of load on a shared machine then slows every case alike, not one)."""
+    import gc
+
+    best = [float("inf")] * len(cases)
+    states = [0] * len(cases)
+    for _ in range(max(1, repeat)):
+        for number, (module, game, seats, done, max_states) in enumerate(cases):
+            gc.collect()
+            (transitions, _, _), took = timed(lambda: module.build(game.new_initial_state(), seats, max_states, done))
+            best[number], states[number] = min(best[number], took), len(transitions)
+            del transitions
+    return list(zip(states, best))
+
+
+def measure_memory(module, game, seats, done, max_states: int) -> tuple[float, float]:
+    """(bytes a state the walk's chain holds at its end, bytes a state at the walk's peak): tracemalloc."""
     import gc
     import tracemalloc
 
     gc.collect()
-    (transitions, _, _), walk = timed(lambda: module.build(game.new_initial_state(), seats, max_states, done))
+    tracemalloc.start()
+    transitions = module.build(game.new_initial_state(), seats, max_states, done)[0]
+    gc.collect()  # a full collection also empties the interpreter's free lists, which are no one's
+    held, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
     states = len(transitions)
     del transitions
     gc.collect()
-    tracemalloc.start()
-    transitions = module.build(game.new_initial_state(), seats, max_states, done)[0]
-    held, peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
-    del transitions
-    gc.collect()
-    answer, solve = timed(lambda: module.solve(game.new_initial_state(), seats, game.players, max_states, done))
-    return {"states": states, "walk": walk, "held": held / states, "peak": peak / states, "solve": solve,
-            "answer": (answer.expected_turns, answer.win_probability, answer.p_never)}
+    return held / states, peak / states
 
 
 WALK_CASES = {  # name: (game, --set options, players, castle size)
@@ -177,30 +192,49 @@ WALK_CASES = {  # name: (game, --set options, players, castle size)
 }
 
 
-def walk_main(names: list[str], max_states: int) -> None:
-    """Side by side in one run: HEAD's walk on HEAD's engines, and today's, on the same decks."""
+def walk_main(names: list[str], max_states: int, revisions: list[str], repeat: int, solve: bool) -> None:
+    """Side by side in one run: each revision's walk on its own engines, and today's, on the same decks."""
     from toolkit.odds import engine_chain
 
-    old_walk = head_module("toolkit/odds/engine_chain.py", "head_engine_chain")
-    engines = {"diamoniak": head_module("toolkit/games/diamoniak.py", "head_diamoniak"),
-               "palaces": head_module("toolkit/games/palaces.py", "head_palaces")}
-    print(f"{'deck':22} {'code':5} {'states':>9} {'walk s':>7} {'states/s':>9} {'bytes/state':>11} "
+    codes = []  # (label, walk module, {game: engine module, or None for today's})
+    for number, rev in enumerate(revisions):
+        tag = f"rev{number}"
+        codes.append((rev[:9], revision_module(rev, "toolkit/odds/engine_chain.py", f"{tag}_engine_chain"),
+                      {"diamoniak": revision_module(rev, "toolkit/games/diamoniak.py", f"{tag}_diamoniak"),
+                       "palaces": revision_module(rev, "toolkit/games/palaces.py", f"{tag}_palaces")}))
+    codes.append(("now", engine_chain, {"diamoniak": None, "palaces": None}))
+    print(f"{'deck':22} {'code':9} {'states':>9} {'walk s':>7} {'states/s':>9} {'bytes/state':>11} "
           f"{'peak B/st':>9} {'solve s':>7}")
     for name in names:
         game_id, overrides, players, size = WALK_CASES[name]
+        cases = [(module, *walk_case(game_id, overrides, players, size, engines[game_id]), max_states)
+                 for _, module, engines in codes]
         results = {}
-        for label, module, engine in (("HEAD", old_walk, engines[game_id]), ("now", engine_chain, None)):
-            game, seats, done = walk_case(game_id, overrides, players, size, engine)
-            result = results[label] = measure_walk(module, game, seats, done, max_states)
-            print(f"{name:22} {label:5} {result['states']:9,} {result['walk']:7.2f} {result['states'] / result['walk']:9,.0f} "
-                  f"{result['held']:11,.0f} {result['peak']:9,.0f} {result['solve']:7.2f}")
-        old, new = results["HEAD"], results["now"]
-        assert old["answer"] == new["answer"], f"{name}: the two walks disagree"
-        print(f"{'':22} same exact answer. now / HEAD: walk time {new['walk'] / old['walk']:.2f}, states "
-              f"{new['states'] / old['states']:.2f}, time per state {new['walk'] / new['states'] / (old['walk'] / old['states']):.2f}, "
-              f"bytes per state {new['held'] / old['held']:.3f} (peak {new['peak'] / old['peak']:.3f}), "
-              f"walk's memory in all {new['held'] * new['states'] / (old['held'] * old['states']):.3f}, "
-              f"whole answer {new['solve'] / old['solve']:.2f}")
+        for (label, _, _), case, (states, walk) in zip(codes, cases, time_walks(cases, repeat)):
+            held, peak = measure_memory(*case)
+            result = results[label] = {"states": states, "walk": walk, "held": held, "peak": peak,
+                                       "solve": None, "answer": None}
+            if solve:
+                module, game, seats, done, _ = case
+                answer, result["solve"] = timed(lambda: module.solve(game.new_initial_state(), seats, game.players,
+                                                                      max_states, done))
+                result["answer"] = (answer.expected_turns, answer.win_probability, answer.p_never)
+            took = "-" if result["solve"] is None else f"{result['solve']:7.2f}"
+            print(f"{name:22} {label:9} {states:9,} {walk:7.3f} {states / walk:9,.0f} {held:11,.0f} {peak:9,.0f} "
+                  f"{took:>7}")
+        new = results["now"]
+        if solve:
+            for label, _, _ in codes[:-1]:
+                assert results[label]["answer"] == new["answer"], f"{name}: {label}'s walk and today's disagree"
+            print(f"{'':22} the same exact answer from every revision")
+        for label, _, _ in codes[:-1]:
+            old = results[label]
+            whole = "" if not solve else f", whole answer {new['solve'] / old['solve']:.2f}"
+            print(f"{'':22} now / {label}: walk time {new['walk'] / old['walk']:.3f}, states "
+                  f"{new['states'] / old['states']:.2f}, time per state "
+                  f"{new['walk'] / new['states'] / (old['walk'] / old['states']):.3f}, "
+                  f"bytes per state {new['held'] / old['held']:.3f} (peak {new['peak'] / old['peak']:.3f}), "
+                  f"walk's memory in all {new['held'] * new['states'] / (old['held'] * old['states']):.3f}{whole}")
 
 
 def main() -> None:
@@ -212,11 +246,17 @@ def main() -> None:
     parser.add_argument("--random-weights", action="store_true",
                         help="weights 1..6 instead of card counts (much bigger exact numbers)")
     parser.add_argument("--walk", nargs="*", metavar="DECK", choices=sorted(WALK_CASES),
-                        help="time the engine walk instead, HEAD's code against today's, on these decks (default: all)")
+                        help="time the engine walk instead, earlier revisions' code against today's, on these decks "
+                             "(default: all)")
+    parser.add_argument("--old", nargs="+", metavar="REV", default=["HEAD"],
+                        help="with --walk: the git revisions to compare with (default: HEAD)")
+    parser.add_argument("--repeat", type=int, default=3, help="with --walk: walks timed per module, the best kept")
+    parser.add_argument("--no-solve", action="store_true",
+                        help="with --walk: time the walks only, not the whole exact answers (nor compare them)")
     parser.add_argument("--max-states", type=int, default=1_000_000, help="the walks' state limit (with --walk)")
     args = parser.parse_args()
     if args.walk is not None:
-        walk_main(args.walk or sorted(WALK_CASES), args.max_states)
+        walk_main(args.walk or sorted(WALK_CASES), args.max_states, args.old, args.repeat, not args.no_solve)
         return
 
     transitions = random_chain(args.states, args.layers, args.seed, args.cycle_rate, card_weights=not args.random_weights)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from array import array
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import combinations_with_replacement
 from collections import Counter
 
@@ -63,11 +64,44 @@ class DiamoniakGame:
     def colour_total(self, colour: str) -> int:
         return sum(n for n, c, k in zip(self.counts, self.colours, self.kinds) if k == "castle" and c == colour)
 
+    @cached_property
+    def colour_swap(self) -> tuple | None:
+        """How ``DiamoniakState.key(swap=True)`` exchanges the deck's two castle colours, or None when
+        that would not be exact: (the key's positions read in swapped order, the positions of the
+        hands' colour numbers, the two colours' numbers).
+
+        Swapping the colours is exact only when every rule and every decision treats the two alike.
+        The rules do whenever the colours have the same number of cards, one card type each, and are
+        the only castle colours with cards. The built-in players do too, save where a witch takes
+        one of several equal piles of castle cards from a player's right: they take the one first
+        in card order. That cannot happen here: with two colours and at most two players, without
+        ``free-colour`` (a colour lost and another claimed), a player's right only ever holds
+        castle cards of one colour, the one they do not build.
+        """
+        castles = [i for i, (kind, n) in enumerate(zip(self.kinds, self.counts)) if kind == "castle" and n]
+        if len(castles) != 2 or self.players > 2 or "free-colour" in self.variants:
+            return None
+        a, b = castles
+        if self.colours[a] == self.colours[b] or self.counts[a] != self.counts[b]:
+            return None
+        types = len(self.names)
+        order = list(range(_HEAD + 2 * types + self.players * (1 + 2 * types)))
+        marks = []
+        for start in (_HEAD, _HEAD + types):  # the pile, the discard area
+            order[start + a], order[start + b] = start + b, start + a
+        for seat in range(self.players):
+            mark = _HEAD + 2 * types + seat * (1 + 2 * types)
+            marks.append(mark)
+            for start in (mark + 1, mark + 1 + types):  # the castle, the right side
+                order[start + a], order[start + b] = start + b, start + a
+        return (tuple(order), tuple(marks), self.colours.index(self.colours[a]), self.colours.index(self.colours[b]))
+
     def new_initial_state(self) -> DiamoniakState:
         return DiamoniakState(self)
 
 
 _PHASES = {"turn": 0, "chance": 1, "more": 2, "witch": 3, "over": 4}
+_HEAD = 7  # the numbers a key starts with, before the pile (``DiamoniakState.key``)
 
 
 def _packed(values: list[int]) -> bytes:
@@ -77,6 +111,9 @@ def _packed(values: list[int]) -> bytes:
         return bytes(values)
     except ValueError:
         return b"\xff\xff" + array("H", values).tobytes()
+
+
+_new = object.__new__  # a state or a hand made without __init__, to be filled by a copy
 
 
 class Player:
@@ -90,7 +127,7 @@ class Player:
         self.side = [0] * types
 
     def copy(self) -> Player:
-        other = Player.__new__(Player)
+        other = _new(Player)
         other.colour, other.castle, other.side = self.colour, self.castle[:], self.side[:]
         return other
 
@@ -173,13 +210,19 @@ class DiamoniakState:
             raise ValueError(f"unknown action {action!r}")
 
     def clone(self) -> DiamoniakState:
-        other = DiamoniakState.__new__(DiamoniakState)
-        other.__dict__ = self.__dict__.copy()  # one copy of the attributes, then the mutable parts
-        other.pile, other.discard = self.pile[:], self.discard[:]
-        other.hands = [hand.copy() for hand in self.hands]
+        """A copy to play on: one copy of the attributes, then of the mutable parts (the exact walk
+        makes one per chance outcome, so this is written out rather than through ``Player.copy``)."""
+        other = _new(DiamoniakState)
+        other.__dict__ = fields = self.__dict__.copy()
+        fields["pile"], fields["discard"] = self.pile[:], self.discard[:]
+        fields["hands"] = hands = []
+        for hand in self.hands:
+            copied = _new(Player)
+            copied.colour, copied.castle, copied.side = hand.colour, hand.castle[:], hand.side[:]
+            hands.append(copied)
         return other
 
-    def key(self, ignore: frozenset[str] = frozenset()) -> bytes:
+    def key(self, ignore: frozenset[str] = frozenset(), swap: bool = False) -> bytes:
         """Everything that matters for the future of the game (for the exact solver), packed as bytes.
 
         Bytes, not nested tuples: about 60 bytes instead of about 1 KB, and hashed once (a tuple is
@@ -187,21 +230,37 @@ class DiamoniakState:
         number passes 255. At a chance point ``passes`` and ``last_built`` are left out: drawing
         resets both before anything reads them. ``drawn_this_turn`` and ``last_built`` only guide
         some draw policies (the rules never read them): ``ignore`` names those no player reads, to
-        leave them out too.
+        leave them out too. ``swap``: a state and the same state with the two castle colours
+        exchanged get one key, the smaller of theirs, where the deck allows it exactly
+        (``DiamoniakGame.colour_swap``; the players must treat the colours alike, as the built-in
+        ones do there: ``policy.colours_alike``).
         """
-        chance = self.phase == "chance"
+        phase = self.phase
+        chance = phase == "chance"
+        winner = self.winner
+        values = [_PHASES[phase], self.player, 255 if winner is None else winner, self.stalled,
+                  0 if chance else self.passes, 0 if "drawn_this_turn" in ignore else self.drawn_this_turn,
+                  not chance and "last_built" not in ignore and self.last_built, *self.pile, *self.discard]
         colours = self.game.colours
-        drawn = 0 if "drawn_this_turn" in ignore else self.drawn_this_turn
-        built = not chance and "last_built" not in ignore and self.last_built
-        values = [_PHASES[self.phase], self.player, 255 if self.winner is None else self.winner, self.stalled,
-                  0 if chance else self.passes, drawn, built]
-        values += self.pile
-        values += self.discard
         for hand in self.hands:
-            values.append(255 if hand.colour is None else colours.index(hand.colour))
+            colour = hand.colour
+            values.append(255 if colour is None else colours.index(colour))
             values += hand.castle
             values += hand.side
-        return _packed(values)
+        if swap:
+            exchange = self.game.colour_swap
+            if exchange is not None:
+                order, marks, a, b = exchange
+                swapped = [values[i] for i in order]
+                for mark in marks:
+                    colour = swapped[mark]
+                    swapped[mark] = b if colour == a else a if colour == b else colour
+                if swapped < values:
+                    values = swapped
+        try:
+            return bytes(values)
+        except ValueError:
+            return _packed(values)
 
     def counters(self) -> dict[str, int]:
         return {"witch_strikes": self.witches, "purchases": self.purchases, "reshuffles": self.reshuffles,

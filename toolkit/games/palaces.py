@@ -55,8 +55,8 @@ VARIANTS = {
 VARIANT_SEATS = {"short-two-player": (2,)}
 
 NO_RUINS = -1
+_new = object.__new__  # a state made without __init__, to be filled by a copy
 _PHASES = {"deal": 0, "turn": 1, "give": 2, "steal": 3, "refill": 4, "over": 5}  # for key()
-_CHANCE_PHASES = ("deal", "refill", "steal")
 
 
 @dataclass(frozen=True)
@@ -290,13 +290,14 @@ class PalacesState:
             raise ValueError(f"no action to take: the game is over ({action!r})")
 
     def clone(self) -> PalacesState:
-        other = PalacesState.__new__(PalacesState)
-        other.__dict__ = self.__dict__.copy()  # one copy of the attributes, then the mutable parts
-        other.pile, other.discard = self.pile[:], self.discard[:]
-        other.hands = [hand[:] for hand in self.hands]
-        other.palaces = [pals[:] for pals in self.palaces]  # a palace is a tuple: shared, never changed
-        other.site, other.tokens = self.site[:], self.tokens[:]
-        other._stats = self._stats.copy()
+        """A copy to play on: one copy of the attributes, then of the mutable parts (a palace is a
+        tuple: shared, never changed)."""
+        other = _new(PalacesState)
+        other.__dict__ = fields = self.__dict__.copy()
+        fields["pile"], fields["discard"] = self.pile[:], self.discard[:]
+        fields["hands"] = [hand[:] for hand in self.hands]
+        fields["palaces"] = [pals[:] for pals in self.palaces]
+        fields["site"], fields["tokens"], fields["_stats"] = self.site[:], self.tokens[:], self._stats.copy()
         return other
 
     def key(self) -> bytes:
@@ -310,11 +311,14 @@ class PalacesState:
         exchange is only played by a player who did not pass.
         """
         phase = self.phase
-        values = [_PHASES[phase], self.player, 255 if self.winner is None else self.winner, self.stalled,
-                  0 if phase in _CHANCE_PHASES else self.passes]
-        if phase in ("deal", "refill"):
-            values += (self.drawer, self.draw_to)
-        elif phase == "give":
+        winner = self.winner
+        if phase == "refill" or phase == "deal":
+            values = [_PHASES[phase], self.player, 255 if winner is None else winner, self.stalled, 0,
+                      self.drawer, self.draw_to]
+        else:
+            values = [_PHASES[phase], self.player, 255 if winner is None else winner, self.stalled,
+                      0 if phase == "steal" else self.passes]
+        if phase == "give":
             values += (self.giver, len(self.giving))
             for cards in self.giving:
                 values.append(len(cards))
@@ -329,9 +333,9 @@ class PalacesState:
         for pals in self.palaces:
             values.append(len(pals))
             for foundation, floors, ruins in pals:
-                values += (foundation, ruins + 1, len(floors))
-                values += floors
-        values += (ruins + 1 for ruins in self.site)
+                values += (foundation, ruins + 1, len(floors), *floors)
+        for ruins in self.site:
+            values.append(ruins + 1)
         values += self.tokens
         try:
             return bytes(values)

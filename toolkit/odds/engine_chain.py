@@ -17,6 +17,10 @@ few sampled games already show to be far larger is not walked at all (``estimate
 The walk keeps little per state: each key (the engine's compact bytes) is made once and interned to
 an int id, the transitions go into flat arrays (``Transitions``), and the keys are dropped once the
 walk is done. Fields no player reads are left out of the keys (``unread_fields``), which is exact.
+It does little per state: a state's last outcome is played on the state itself, not a copy, and
+where deciding is slow (Palaces' players) the play from a decision point to the next chance point
+is worked out once per decision point's key (``build``), which is exact for players who decide by
+the state alone.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable
 
-from toolkit.games import CHANCE
+from toolkit.games import CHANCE, TERMINAL
 from toolkit.odds.chain import Chain
 
 STALLED = ("stalled",)  # the engine ended the game without a winner: it cannot be finished
@@ -184,7 +188,10 @@ class _Loop(Exception):
     pass
 
 
-def _advance(state, policies, max_decisions: int = 10_000):
+MAX_DECISIONS = 10_000  # decisions in a row without a chance point or an end: the policies loop
+
+
+def _advance(state, policies, max_decisions: int = MAX_DECISIONS):
     """Apply the policies' decisions until a chance point or the end; ``_Loop`` if that never comes."""
     for _ in range(max_decisions):
         if state.is_terminal() or state.current_player() == CHANCE:
@@ -201,12 +208,49 @@ def unread_fields(policies) -> frozenset[str]:
     return frozenset.intersection(*ignored) if ignored else frozenset()
 
 
-def _key_function(policies) -> Callable:
+def colours_alike(policies) -> bool:
+    """Do all players treat the castle colours alike (``policy.colours_alike``)? Then an engine may
+    key a state and its colour-swapped twin as one where that is exact (``key(ignore, swap)``:
+    Diamoniak's ``DiamoniakGame.colour_swap``)."""
+    return bool(policies) and all(getattr(policy, "colours_alike", False) is True for policy in policies)
+
+
+def _key_arguments(policies) -> tuple:
+    """What the walk hands ``state.key``: the fields no player reads, and whether colours may be swapped
+    (nothing at all when neither applies: an engine's ``key()`` need not take them)."""
     ignore = unread_fields(policies)
-    return (lambda state: state.key(ignore)) if ignore else (lambda state: state.key())
+    if colours_alike(policies):
+        return (ignore, True)
+    return (ignore,) if ignore else ()
 
 
-def build(start, policies, max_states: int = 200_000, done: Callable | None = None, progress=None):
+def _key_function(policies) -> Callable:
+    arguments = _key_arguments(policies)
+    return lambda state: state.key(*arguments)
+
+
+def decisions_repeat(policies) -> bool:
+    """Do the players decide by the state alone (``policy.deterministic``, as every built-in rule but the
+    seeded random ones does)? Then the play from a decision point to the next chance point is the
+    same wherever that decision point is met, and the walk may play it once (``build``)."""
+    return bool(policies) and all(getattr(policy, "deterministic", False) is True for policy in policies)
+
+
+def worth_remembering(policies) -> bool:
+    """Remember the decisions (``build``) when they repeat and some player says deciding costs it much
+    more than keying a state (``policy.decides_slowly``: Palaces' players weigh every card). Diamoniak's
+    decide in about the time a key takes, so remembering would only cost memory (a key per decision
+    point, about 160 bytes a state at the walk's peak) and save no time."""
+    return decisions_repeat(policies) and any(getattr(policy, "decides_slowly", False) for policy in policies)
+
+
+_TURNS = 1 << 20  # a remembered decision: target * _TURNS + the turns it starts (fewer: _advance
+# makes at most 10,000 decisions)
+_LOOPS = 1 << 80  # a remembered decision that never reaches a chance point (no target is this large)
+
+
+def build(start, policies, max_states: int = 200_000, done: Callable | None = None, progress=None,
+          remember_decisions: bool | None = None):
     """Walk the engine from ``start``; returns (transitions, start, turn reward per state).
 
     ``transitions`` is a ``Transitions`` mapping (state ids, 0 the start); ``start`` is 0, or the
@@ -216,7 +260,18 @@ def build(start, policies, max_states: int = 200_000, done: Callable | None = No
     decisions that never reach chance or an end. ``progress(1)`` is called every 1,000 states.
 
     Each successor's key is made once and interned to an id; a state waiting on the stack is the
-    engine's own copy (no key or tuple kept beside it), and the keys go once the walk is done.
+    engine's own copy (no key or tuple kept beside it), and the keys go once the walk is done. The
+    last outcome of a state is played on the state itself (it is not needed any more), the others
+    on copies.
+
+    The decisions are remembered (``remember_decisions``; by default where that pays:
+    ``worth_remembering``; never unless the players decide by the state alone: ``decisions_repeat``).
+    An outcome that leaves the engine at a decision point is keyed there, and the play from that key
+    to the next chance point (its successor or end, and the turns it starts) is worked out the first
+    time only: many outcomes of different states meet the same decision point (two cards drawn in
+    either order). Exact as the walk's own keys are: a key holds everything the rules and the players
+    read. ``done`` must then be decided by the play from the decision point on, as "a first palace
+    is complete" is (none is at any decision point the walk meets).
     """
     def end_key(state):
         if state.winner is not None:
@@ -225,55 +280,88 @@ def build(start, policies, max_states: int = 200_000, done: Callable | None = No
             return DONE
         return STALLED
 
-    def after_decisions(state):
-        try:
-            state = _advance(state, policies)
-        except _Loop:
-            return None, LOOP
-        if state.is_terminal() or (done is not None and done(state)):
-            return state, end_key(state)
-        return state, None
-
-    key_of = _key_function(policies)
+    arguments = _key_arguments(policies)
     chain = Transitions()
-    first, ended = after_decisions(start.clone())
-    if ended is not None:
-        return chain, ended, chain.turn_rewards
-    ids = {key_of(first): 0}
+    first = start.clone()
+    try:
+        first = _advance(first, policies)
+    except _Loop:
+        return chain, LOOP, chain.turn_rewards
+    if first.is_terminal() or (done is not None and done(first)):
+        return chain, end_key(first), chain.turn_rewards
+    ids = {first.key(*arguments): 0}
     row_of, offsets, targets, weights = chain._row, chain._offsets, chain._targets, chain._weights
-    rewards, totals, end_codes = chain._rewards, chain._totals, chain._end_codes
+    rewards, totals, end_codes, ends = chain._rewards, chain._totals, chain._end_codes, chain._ends
+    state_of_row = chain._state_of_row
+    if remember_decisions is None:
+        remember_decisions = worth_remembering(policies)
+    decided = {} if remember_decisions and decisions_repeat(policies) else None  # decision key -> target and turns
     row_of.append(0)
     todo = [(0, first)]
+
+    def code_of(ended) -> int:
+        target = end_codes.get(ended)
+        if target is None:
+            target = end_codes[ended] = -1 - len(ends)
+            ends.append(ended)
+        return target
+
+    def play_on(after, who: int) -> tuple[int | None, object]:
+        """Play the decisions from ``after`` (``who`` to move, as ``_advance`` does, in place) to the next
+        chance point or the end: (its target, the state there), or (None, ...) if they never end (LOOP).
+        A new chance point is interned and goes on the stack."""
+        decisions = 0
+        while who >= 0:  # a seat decides (CHANCE and TERMINAL are negative)
+            if decisions == MAX_DECISIONS:
+                return None, after
+            after.apply_action(policies[who].act(after))
+            decisions += 1
+            who = after.current_player()
+        if who == TERMINAL or (done is not None and done(after)):
+            return code_of(end_key(after)), after
+        key = after.key(*arguments)
+        target = ids.get(key)
+        if target is None:
+            target = ids[key] = len(row_of)
+            if target >= max_states:
+                raise TooManyStates(max_states)
+            row_of.append(-1)
+            todo.append((target, after))
+        return target, after
+
     while todo:
         state_id, state = todo.pop()
         row_of[state_id] = len(rewards)
-        chain._state_of_row.append(state_id)
+        state_of_row.append(state_id)
         if progress and len(rewards) % 1000 == 999:
             progress(1)
         reward = total = 0
         turns = state.turns
-        for outcome, weight in state.chance_outcomes():
-            after = state.clone()
+        outcomes = state.chance_outcomes()
+        last = len(outcomes) - 1
+        for number, (outcome, weight) in enumerate(outcomes):
+            after = state if number == last else state.clone()
             after.apply_action(outcome)
-            after, ended = after_decisions(after)
             total += weight
-            if ended is None:
-                reward += weight * (after.turns - turns)
-                key = key_of(after)
-                target = ids.get(key)
-                if target is None:
-                    target = ids[key] = len(row_of)
-                    if target >= max_states:
-                        raise TooManyStates(max_states)
-                    row_of.append(-1)
-                    todo.append((target, after))
+            who = after.current_player()
+            if who >= 0 and decided is not None:  # a decision point: played once per key
+                key = after.key(*arguments)
+                known = decided.get(key)  # one int: the target, and the turns started on the way
+                began = after.turns
+                if known is None:
+                    target, after = play_on(after, who)
+                    known = decided[key] = _LOOPS if target is None else target * _TURNS + after.turns - began
+                if known == _LOOPS:  # the decisions never end: LOOP, and no turns counted
+                    target = code_of(LOOP)
+                else:
+                    target, more = divmod(known, _TURNS)
+                    reward += weight * (began - turns + more)
             else:
-                if ended is not LOOP:
-                    reward += weight * (after.turns - turns)
-                target = end_codes.get(ended)
+                target, after = play_on(after, who)
                 if target is None:
-                    target = end_codes[ended] = -1 - len(chain._ends)
-                    chain._ends.append(ended)
+                    target = code_of(LOOP)
+                else:
+                    reward += weight * (after.turns - turns)
             targets.append(target)
             weights.append(weight)
         offsets.append(len(targets))

@@ -219,6 +219,11 @@ class DiamoniakPolicy:
         return f"{self.draw.name},{self.witch.name},{self.buy.name}"
 
     deterministic = True  # every rule decides from the state alone
+    # every rule treats two castle colours alike, but for one tie: a witch's loss between equal piles
+    # of castle cards of two colours on the player's right goes by card order (``_loss_by_order``);
+    # the exact walk may then key a state and its colour-swapped twin as one where no such tie can
+    # arise (``DiamoniakGame.colour_swap``)
+    colours_alike = True
 
     @property
     def ignores(self) -> frozenset[str]:

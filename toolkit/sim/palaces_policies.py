@@ -369,6 +369,10 @@ class PalacesPolicy:
         """True when the same state always gets the same decision (what an exact chain needs)."""
         return not isinstance(self.play, _Seeded) and not isinstance(self.give, _Seeded)
 
+    # a turn's decision weighs every card (``card_values``) and every palace: many times the cost of
+    # keying the state, so the exact walk plays it once per decision point (``engine_chain.build``)
+    decides_slowly = True
+
     def start_game(self, game_seed: int, seat: int) -> None:
         """A new game: restart the streams of the seeded rules for this seat."""
         for rule in (self.play, self.give):
