@@ -16,9 +16,9 @@ from toolkit.cards.render import PT_PER_MM
 
 
 def pytest_sessionstart(session):
-    """Compile the kernels (the simulator's, the solo passes') once, before any test: on a fresh machine
-    that takes half a minute, which a test reading stderr or a deadline must not see (later sessions
-    load them from numba's cache)."""
+    """Compile the kernels (the simulator's, the solo passes', the chain solver's) once, before any
+    test: on a fresh machine that takes most of a minute, which a test reading stderr or a deadline
+    must not see (later sessions load them from numba's cache)."""
     from toolkit.catalogue import load
     from toolkit.games.registry import make_game
     from toolkit.sim.records import kernel_for
@@ -30,6 +30,9 @@ def pytest_sessionstart(session):
 
     deck = diamoniak_solo.SoloDeck(castles=(("red", 3),), diamonds=1, witches=1, fairies=1, size=2, takes=1)
     solo_passes.whole_passes(deck, [{deck.start(): 1}], compiled=True)
+    from toolkit.odds import exact_linear  # the chain solver's lifting kernels: about 14 s
+
+    exact_linear.lift_integer([{0: 2, 1: -1}, {0: -1, 1: 2}], [1, 1])
 from toolkit.catalogue.loader import builtin_path
 from toolkit.cli import main
 

@@ -333,3 +333,255 @@ def test_step_distribution_agrees_with_matrix_powers(transitions):
         expected.append(sum(row[i] * sum(r[i]) for i in range(n)))
         row = [sum(row[i] * q[i][j] for i in range(n)) for j in range(n)]
     assert chain.step_distribution(0, 6) == expected
+
+
+# -- the exact linear solver: p-adic lifting against elimination ---------------------------------
+
+import contextlib  # noqa: E402
+import random  # noqa: E402
+
+from toolkit.odds import exact_linear  # noqa: E402
+
+P = exact_linear.PRIMES[0]
+
+
+@contextlib.contextmanager
+def lifting_from(size):
+    """Lift every component of at least ``size`` states (``None``: none, all eliminated)."""
+    saved = exact_linear.LIFT_FROM, exact_linear.LIFT_ALWAYS_FROM
+    exact_linear.LIFT_FROM = exact_linear.LIFT_ALWAYS_FROM = float("inf") if size is None else size
+    try:
+        yield
+    finally:
+        exact_linear.LIFT_FROM, exact_linear.LIFT_ALWAYS_FROM = saved
+
+
+def every_answer(transitions, number=None):
+    """Every exact figure of a chain whose states are all certain to be absorbed, from every state."""
+    chain = Chain(transitions, number=number)
+    starts = list(transitions)
+    return (chain.expected_steps_all(),
+            [chain.absorption_probabilities(start) for start in starts],
+            [chain.expected_reward(start, lambda state: hash(state) % 3) for start in starts])
+
+
+def lifted_and_eliminated(transitions, number=None):
+    with lifting_from(1):
+        lifted = every_answer(transitions, number)
+    with lifting_from(None):
+        eliminated = every_answer(transitions, number)
+    return lifted, eliminated
+
+
+@st.composite
+def awkward_chains(draw):
+    """Up to 12 transient states, each certain to be absorbed (as in ``small_chains``), with weights
+    from 1 to a million: a state may stay put or cycle with odds of a million to one against
+    leaving (nearly singular systems, large fractions); some weights are Fractions."""
+    n = draw(st.integers(1, 12))
+    targets = st.sampled_from(list(range(n)) + ABSORBING)
+    weights = st.one_of(st.integers(1, 5), st.integers(1, 10**6),
+                        st.builds(Fraction, st.integers(1, 50), st.integers(1, 50)))
+    transitions = {}
+    for i in range(n):
+        way_out = draw(st.sampled_from(list(range(i)) + ABSORBING))
+        pairs = [(draw(st.sampled_from([1, 2, 10**6])), way_out)]
+        pairs += draw(st.lists(st.tuples(weights, targets), min_size=1, max_size=4))
+        transitions[i] = pairs
+    return transitions
+
+
+@settings(max_examples=120, deadline=None)
+@given(transitions=small_chains())
+def test_lifting_gives_the_fractions_of_elimination(transitions):
+    lifted, eliminated = lifted_and_eliminated(transitions)
+    assert lifted == eliminated
+
+
+@settings(max_examples=120, deadline=None)
+@given(transitions=awkward_chains(), use_mpq=st.booleans())
+def test_lifting_agrees_on_awkward_chains(transitions, use_mpq):
+    number = mpq if use_mpq and mpq is not None else Fraction
+    lifted, eliminated = lifted_and_eliminated(transitions, number)
+    assert lifted == eliminated
+
+
+def test_lifting_agrees_on_a_layered_chain_with_many_cycles():
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from bench_chain import random_chain
+
+    for seed in range(3):
+        transitions = random_chain(600, 12, seed, cycle_rate=0.8, card_weights=seed != 1)
+        with lifting_from(1):
+            chain = Chain(transitions)
+            lifted = (chain.expected_steps("start"), chain.absorption_probabilities("start"))
+        with lifting_from(None):
+            chain = Chain(transitions)
+            eliminated = (chain.expected_steps("start"), chain.absorption_probabilities("start"))
+        assert lifted == eliminated
+        assert any(len(members) > 2 for members in chain._members)  # rings of six: real cycles
+
+
+def ring(size: int, seed: int) -> dict:
+    """One strongly connected component of ``size`` states (a ring with near chords, so elimination
+    stays sparse) with a rare way out: large enough to be lifted by default."""
+    rng = random.Random(seed)
+    transitions = {}
+    for k in range(size):
+        pairs = [(rng.randint(1, 9), (k + 1) % size), (rng.randint(1, 9), (k + rng.randint(2, 4)) % size),
+                 (rng.randint(1, 9), (k - 1) % size)]
+        if rng.random() < 0.03:
+            pairs.append((1, rng.choice(ABSORBING)))
+        transitions[k] = pairs
+    transitions[0].append((1, "win"))
+    return transitions
+
+
+def lifted_sizes(transitions, monkeypatch):
+    """The sizes of the systems ``Chain`` lifts while answering, and the answers."""
+    calls = []
+    original = exact_linear.lift_integer
+
+    def spy(rows, rhs):
+        calls.append(len(rows))
+        return original(rows, rhs)
+
+    monkeypatch.setattr(exact_linear, "lift_integer", spy)
+    chain = Chain(transitions)
+    answers = (chain.expected_steps(0), chain.absorption_probabilities(5), chain.expected_steps_all())
+    monkeypatch.setattr(exact_linear, "lift_integer", original)
+    return calls, answers
+
+
+def test_a_component_is_lifted_when_its_elimination_would_cost_more(monkeypatch):
+    transitions = ring(300, 7)
+    assert exact_linear.LIFT_FROM <= 300 < exact_linear.LIFT_ALWAYS_FROM
+    calls, answers = lifted_sizes(transitions, monkeypatch)
+    assert calls == []  # a ring with near chords: little fill, cheap to eliminate
+    monkeypatch.setattr(exact_linear, "LIFT_WORK", 1_000)
+    calls, lifted = lifted_sizes(transitions, monkeypatch)
+    assert calls == [300, 300]  # the steps' system and the visits' system
+    assert lifted == answers
+    monkeypatch.setattr(exact_linear, "LIFT_WORK", 10**9)
+    monkeypatch.setattr(exact_linear, "LIFT_ALWAYS_FROM", 300)
+    calls, lifted = lifted_sizes(transitions, monkeypatch)
+    assert calls == [300, 300] and lifted == answers
+
+
+def test_the_cost_of_eliminating_is_counted():
+    rows = [{k: 2, (k + 1) % 400: -1} for k in range(400)]  # one long cycle: each pivot adds one entry
+    assert exact_linear._cheap_to_eliminate(rows, 10_000)
+    assert not exact_linear._cheap_to_eliminate(rows, 100)
+
+
+def determinant_p_chain():
+    """Two states in a cycle whose integer system has determinant exactly ``P``, the first prime.
+
+    a: 1 to b, (P - 1) / 2 out; b: 1 to a, 1 out. Rows (T - loop, -w): [(P + 1) / 2, -1], [-1, 2].
+    """
+    return {"a": [(1, "b"), ((P - 1) // 2, "out a")], "b": [(1, "a"), (1, "out b")]}
+
+
+def test_a_prime_that_divides_the_determinant_is_passed_over():
+    rows = [{0: (P + 1) // 2, 1: -1}, {0: -1, 1: 2}]
+    assert exact_linear._factor(rows, P) is None
+    assert exact_linear._factor_python(rows, P) is None
+    assert exact_linear._factor(rows, exact_linear.PRIMES[1]) is not None
+    numerators, denominator = exact_linear.lift_integer(rows, [3, -5])
+    x = [Fraction(n, denominator) for n in numerators]
+    assert [sum(c * x[j] for j, c in row.items()) for row in rows] == [3, -5]
+    assert denominator == P  # the determinant itself, the fraction in lowest terms
+    lifted, eliminated = lifted_and_eliminated(determinant_p_chain())
+    assert lifted == eliminated
+    # by hand: T E_a - E_b = T and 2 E_b - E_a = 2 with T = (P + 1) / 2, so E_a = (2 T + 2) / (2 T - 1)
+    assert lifted[0]["a"] == Fraction(P + 3, P)
+
+
+def test_when_every_prime_divides_the_determinant_elimination_answers(monkeypatch):
+    rows = [{0: (P + 1) // 2, 1: -1}, {0: -1, 1: 2}]
+    monkeypatch.setattr(exact_linear, "PRIMES", (P,))
+    assert exact_linear.lift_integer(rows, [1, 1]) is None
+    with lifting_from(1):
+        lifted = every_answer(determinant_p_chain())
+    with lifting_from(None):
+        assert lifted == every_answer(determinant_p_chain())
+
+
+def test_rows_too_large_for_64_bits_are_eliminated():
+    big = exact_linear.MAX_ROW_SUM
+    rows = [{0: big, 1: -1}, {0: -1, 1: 2}]
+    assert exact_linear.lift_integer(rows, [1, 1]) is None
+    transitions = {"a": [(1, "b"), (big, "out")], "b": [(1, "a"), (1, "out")]}
+    lifted, eliminated = lifted_and_eliminated(transitions)
+    assert lifted == eliminated
+
+
+@st.composite
+def integer_systems(draw):
+    """A diagonally dominant integer system (non-singular) of up to 25 unknowns, rhs of any size and sign."""
+    n = draw(st.integers(1, 25))
+    rows = []
+    for i in range(n):
+        row = {}
+        for j, w in draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(-9, 9)), max_size=5)):
+            if j != i and w:
+                row[j] = w
+        row[i] = sum(abs(v) for v in row.values()) + draw(st.integers(1, 4))
+        rows.append(row)
+    rhs = draw(st.lists(st.one_of(st.integers(-5, 5), st.integers(-10**80, 10**80)), min_size=n, max_size=n))
+    return rows, rhs
+
+
+@settings(max_examples=80, deadline=None)
+@given(system=integer_systems())
+def test_lift_integer_solves_exactly(system):
+    rows, rhs = system
+    numerators, denominator = exact_linear.lift_integer(rows, rhs)
+    assert denominator > 0
+    expected = exact_linear.eliminate([{c: Fraction(v) for c, v in row.items()} for row in rows],
+                                      [Fraction(v) for v in rhs])
+    assert [Fraction(n, denominator) for n in numerators] == expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(system=integer_systems(), prime=st.sampled_from([P, 7, 101]))
+def test_compiled_factorisation_is_the_python_one(system, prime):
+    rows, _ = system
+    compiled, plain = exact_linear._factor(rows, prime), exact_linear._factor_python(rows, prime)
+    assert (compiled is None) == (plain is None)
+    if compiled is None:
+        return
+    import numpy as np
+
+    assert np.array_equal(compiled[0], plain[0])  # the same pivots, in the same order
+    for part in (1, 4):  # multipliers per pivot and upper entries per pivot: the same counts...
+        assert np.array_equal(compiled[part], plain[part])
+    for entries in ((2, 3), (5, 6)):  # ... and the same entries, in whatever order within a pivot
+        starts = compiled[1] if entries == (2, 3) else compiled[4]
+        for k in range(len(compiled[0])):
+            segment = slice(starts[k], starts[k + 1])
+            assert sorted(zip(compiled[entries[0]][segment], compiled[entries[1]][segment])) == \
+                sorted(zip(plain[entries[0]][segment], plain[entries[1]][segment]))
+    assert np.array_equal(compiled[7], plain[7])
+
+
+def test_closed_cycles_still_raise_when_lifting():
+    with lifting_from(1):
+        test_closed_cycle_without_absorption(None)
+        test_self_loop_only(None)
+        chain = Chain({**ring(300, 3), "start": [(1, 0), (1, "trap")], "trap": [(1, "trap 2")],
+                       "trap 2": [(1, "trap")]})
+        assert chain.expected_steps(0) > 0
+        with pytest.raises(InfiniteExpectation, match="closed cycle of 2 states"):
+            chain.absorption_probabilities("start")
+
+
+def test_lifted_answers_are_plain_fractions():
+    with lifting_from(1):
+        chain = Chain(ring(40, 5), number=Fraction)
+        values = [chain.expected_steps(3), chain.expected_reward(3, lambda state: Fraction(1, 1 + state % 4)),
+                  *chain.absorption_probabilities(3).values()]
+    assert all(type(v) is Fraction and type(v.numerator) is int and type(v.denominator) is int for v in values)

@@ -6,10 +6,12 @@ entry are absorbing. Everything is computed with exact rational arithmetic:
 otherwise; results are always returned as ``Fraction``.
 
 How it works: the states are numbered once, and the transition graph is split
-into strongly connected components (SCCs) with networkx. A chain built from a
+into strongly connected components (SCCs, Tarjan's algorithm). A chain built from a
 game is mostly acyclic, so most components are single states, solved by direct
-substitution; the few larger components (small cycles) are solved by exact
-Gaussian elimination on just their own states.
+substitution; the larger components (cycles) are solved as linear systems on
+just their own states (``toolkit.odds.exact_linear``): p-adic lifting from one
+factorisation modulo a prime for large ones, checked exactly, and exact
+elimination for small ones.
 
 * Expected values are solved *backwards* (successors first) and cached per state,
   so a second query from another start only solves what is new.
@@ -71,6 +73,7 @@ class Chain:
         self._steps: list[Any] = [None] * self._transient_count + [self._zero] * (len(self._states) - self._transient_count)
         self._doomed: dict[int, int] = {}
         self._last_visits: tuple[int, dict[int, Any], dict[int, Any]] | None = None
+        self._last_shared: list[tuple[list[int], Any]] = []
 
     # -- construction ---------------------------------------------------------
 
@@ -91,15 +94,17 @@ class Chain:
         self._loop: list[Any] = []
         self._moves: list[list[tuple[int, Any]]] = []
         self._exits: list[list[tuple[int, Any]]] = []
+        number, index, transient = self._number, self._index, self._transient_count
         for i, targets in enumerate(weighted.values()):
             total = sum(targets.values())
+            integral = type(total) is int  # then every weight is an int: the type's own division
             loop, moves, exits = self._zero, [], []
             for target, weight in targets.items():
-                j = self._index[target]
-                probability = self._ratio(weight, total)
+                j = index[target]
+                probability = number(weight, total) if integral else self._ratio(weight, total)
                 if j == i:
                     loop = probability
-                elif j < self._transient_count:
+                elif j < transient:
                     moves.append((j, probability))
                 else:
                     exits.append((j, probability))
@@ -109,14 +114,9 @@ class Chain:
 
     def _build_components(self) -> None:
         """Split the transient states into SCCs and record the DAG between them."""
-        import networkx as nx  # here, not at the top: an acyclic answer starts without it
-
-        graph = nx.DiGraph()
-        graph.add_nodes_from(range(self._transient_count))
-        graph.add_edges_from((i, j) for i, moves in enumerate(self._moves) for j, _ in moves)
         self._members: list[list[int]] = [
-            sorted(members) if len(members) > 1 else list(members)
-            for members in nx.strongly_connected_components(graph)
+            sorted(members) if len(members) > 1 else members
+            for members in _strong_components(self._moves)
         ]
         self._component_of: list[int] = [0] * self._transient_count
         for component, members in enumerate(self._members):
@@ -206,10 +206,18 @@ class Chain:
         if i >= self._transient_count:
             return Fraction(0)
         visits, _ = self._visits(i)
-        total = self._zero
+        number, states = self._number, self._states
+        sums = {}  # per common denominator (None: the visits are fractions already): sum of visits x reward
+        denominator_of = {j: k for k, (members, _) in enumerate(self._last_shared) for j in members}
         for j, count in visits.items():
-            value = _checked_rational(reward(self._states[j]), "reward")
-            total += count * self._ratio(value, 1)
+            value = _checked_rational(reward(states[j]), "reward")
+            if value:
+                k = denominator_of.get(j)
+                term = count * (number(value) if type(value) is int else number(value.numerator, value.denominator))
+                sums[k] = sums.get(k, self._zero) + term
+        total = sums.pop(None, self._zero)
+        for k, value in sums.items():
+            total += value / self._last_shared[k][1]
         return _fraction(total)
 
     def step_distribution(self, start: Hashable, max_steps: int) -> list[Fraction]:
@@ -284,7 +292,7 @@ class Chain:
                     total += probability * self._steps[j]
             rows.append(row)
             rhs.append(total)
-        for i, value in zip(members, _solve_linear(rows, rhs)):
+        for i, value in zip(members, _solve_linear(rows, rhs, self._number)):
             self._steps[i] = value
 
     # -- visits: forward solve from one start --------------------------------------
@@ -295,6 +303,12 @@ class Chain:
         Components are solved in topological order while probability flows
         forwards; the flow that reaches an absorbing state is its absorption
         probability. The last start's result is cached.
+
+        A lifted component's visits stay integers over one common denominator
+        (``self._last_shared``: (members, denominator) per such component):
+        the flow out of it and its share of a reward are summed in that form
+        and divided once, instead of reducing a fraction of thousands of digits
+        per state.
         """
         if self._last_visits is not None and self._last_visits[0] == start:
             return self._last_visits[1], self._last_visits[2]
@@ -305,20 +319,28 @@ class Chain:
         inflow = {start: self._one}
         visits: dict[int, Any] = {}
         absorbed: dict[int, Any] = {}
+        shared: list[tuple[list[int], Any]] = []
         for component in reversed(order):
             members = self._members[component]
+            denominator = None
             if len(members) == 1:
                 i = members[0]
                 loop = self._loop[i]
                 visits[i] = inflow.pop(i) / (self._one - loop) if loop else inflow.pop(i)
             else:
-                visits.update(self._solve_component_visits(members, inflow))
-            self._push_flow(component, members, visits, inflow, absorbed)
+                denominator = self._solve_component_visits(members, inflow, visits)
+                if denominator is not None:
+                    shared.append((members, denominator))
+            self._push_flow(component, members, visits, inflow, absorbed, denominator)
         self._last_visits = (start, visits, absorbed)
+        self._last_shared = shared
         return visits, absorbed
 
-    def _solve_component_visits(self, members: list[int], inflow: dict[int, Any]) -> dict[int, Any]:
-        """Solve (I - Q)^T v = inflow on one component's states."""
+    def _solve_component_visits(self, members: list[int], inflow: dict[int, Any], visits: dict[int, Any]):
+        """Solve (I - Q)^T v = inflow on one component's states into ``visits``.
+
+        Returns None when the values put there are the visits, or the common
+        denominator they all still have to be divided by (a lifted system)."""
         local = {i: k for k, i in enumerate(members)}
         rows: list[dict[int, Any]] = [{k: self._one - self._loop[i]} for k, i in enumerate(members)]
         for i in members:
@@ -327,19 +349,33 @@ class Chain:
                     row = rows[local[j]]
                     row[local[i]] = row.get(local[i], self._zero) - probability
         rhs = [inflow.pop(i, self._zero) for i in members]
-        return dict(zip(members, _solve_linear(rows, rhs)))
+        from toolkit.odds import exact_linear
+
+        values, denominator = exact_linear.solve_shared(rows, rhs, self._number)
+        visits.update(zip(members, values))
+        return denominator
 
     def _push_flow(self, component: int, members: list[int], visits: dict[int, Any],
-                   inflow: dict[int, Any], absorbed: dict[int, Any]) -> None:
-        """Send the flow leaving a solved component on to later components and absorbing states."""
+                   inflow: dict[int, Any], absorbed: dict[int, Any], denominator: Any = None) -> None:
+        """Send the flow leaving a solved component on to later components and absorbing states
+        (``denominator``: the visits still have to be divided by it; the sums are, once each)."""
         component_of = self._component_of
+        if denominator is None:
+            into, ends = inflow, absorbed
+        else:
+            into, ends = {}, {}
         for i in members:
             count = visits[i]
             for j, probability in self._moves[i]:
                 if component_of[j] != component:
-                    inflow[j] = inflow.get(j, self._zero) + count * probability
+                    into[j] = into.get(j, self._zero) + count * probability
             for a, probability in self._exits[i]:
-                absorbed[a] = absorbed.get(a, self._zero) + count * probability
+                ends[a] = ends.get(a, self._zero) + count * probability
+        if denominator is not None:
+            for j, total in into.items():
+                inflow[j] = inflow.get(j, self._zero) + total / denominator
+            for a, total in ends.items():
+                absorbed[a] = absorbed.get(a, self._zero) + total / denominator
 
     # -- step distribution ---------------------------------------------------------
 
@@ -403,6 +439,53 @@ class Chain:
         )
 
 
+def _strong_components(moves: list[list[tuple[int, Any]]]) -> list[list[int]]:
+    """The strongly connected components of the graph ``i -> j for (j, _) in moves[i]``, successors'
+    components before their predecessors' (Tarjan's algorithm, with an explicit stack: a chain's
+    paths are far deeper than Python's recursion allows)."""
+    size = len(moves)
+    order = [-1] * size  # when each state was first met
+    low = [0] * size  # the earliest state met that it reaches and that is still on the stack
+    on_stack = bytearray(size)
+    stack: list[int] = []
+    components: list[list[int]] = []
+    counter = 0
+    for root in range(size):
+        if order[root] >= 0:
+            continue
+        order[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack[root] = 1
+        work = [(root, iter(moves[root]))]
+        while work:
+            state, successors = work[-1]
+            for successor, _ in successors:
+                if order[successor] < 0:
+                    order[successor] = low[successor] = counter
+                    counter += 1
+                    stack.append(successor)
+                    on_stack[successor] = 1
+                    work.append((successor, iter(moves[successor])))
+                    break
+                if on_stack[successor] and order[successor] < low[state]:
+                    low[state] = order[successor]
+            else:
+                work.pop()
+                if work and low[state] < low[work[-1][0]]:
+                    low[work[-1][0]] = low[state]
+                if low[state] == order[state]:
+                    members = []
+                    while True:
+                        member = stack.pop()
+                        on_stack[member] = 0
+                        members.append(member)
+                        if member == state:
+                            break
+                    components.append(members)
+    return components
+
+
 def _combined_weights(state: Hashable, pairs: Iterable[tuple[Weight, Hashable]]) -> dict[Hashable, Weight]:
     """Check one state's ``(weight, next_state)`` pairs and add up weights per next state."""
     combined: dict[Hashable, Weight] = {}
@@ -441,52 +524,14 @@ def _fraction(value: Any) -> Fraction:
     return Fraction(int(value.numerator), int(value.denominator))
 
 
-def _solve_linear(rows: list[dict[int, Any]], rhs: list[Any]) -> list[Any]:
-    """Solve a sparse linear system exactly; ``rows[k]`` maps column -> coefficient. Modifies its inputs.
+def _solve_linear(rows: list[dict[int, Any]], rhs: list[Any], number: type) -> list[Any]:
+    """Solve one component's sparse system exactly (``rows[k]`` maps column -> coefficient), in ``number``.
 
     The systems here are ``I - Q`` (or its transpose) for one component that can be left, a
-    non-singular M-matrix, so any diagonal entry can be the pivot: no zero pivot is ever met. The
-    pivot chosen next is the one that creates the least fill-in (Markowitz: fewest other entries in
-    its row times its column), which keeps both the work and the size of the exact numbers small.
+    non-singular M-matrix. Large ones are lifted p-adically from one factorisation modulo a prime
+    and checked exactly; small ones, and any the lifting cannot take, are eliminated exactly with
+    Markowitz pivoting (``toolkit.odds.exact_linear``).
     """
-    size = len(rows)
-    columns: list[set[int]] = [set() for _ in range(size)]  # column -> rows (not yet eliminated) using it
-    for r, row in enumerate(rows):
-        for c in row:
-            columns[c].add(r)
-    left = set(range(size))
-    order: list[int] = []
-    while left:
-        k = min(left, key=lambda j: ((len(rows[j]) - 1) * (len(columns[j]) - 1), j))
-        left.discard(k)
-        order.append(k)
-        pivot_row = rows[k]
-        pivot = pivot_row[k]
-        for c in pivot_row:
-            columns[c].discard(k)
-        for i in list(columns[k]):
-            row = rows[i]
-            factor = row.pop(k) / pivot
-            columns[k].discard(i)
-            for column, value in pivot_row.items():
-                if column == k:
-                    continue
-                if column in row:
-                    updated = row[column] - factor * value
-                    if updated:
-                        row[column] = updated
-                    else:
-                        del row[column]
-                        columns[column].discard(i)
-                else:
-                    row[column] = -factor * value
-                    columns[column].add(i)
-            rhs[i] -= factor * rhs[k]
-    solution: list[Any] = [None] * size
-    for k in reversed(order):  # each pivot row now only names pivots chosen after it
-        total = rhs[k]
-        for column, value in rows[k].items():
-            if column != k:
-                total -= value * solution[column]
-        solution[k] = total / rows[k][k]
-    return solution
+    from toolkit.odds import exact_linear
+
+    return exact_linear.solve(rows, rhs, number)
