@@ -97,11 +97,36 @@ def test_the_compiled_passes_are_the_array_passes(deck):
     starts = _pile_starts(deck)
     groups = [{state: Fraction(1)} for state in starts]
     groups.append({state: Fraction(k + 1, len(starts) + 3) for k, state in enumerate(starts)})
-    arrays = solo_passes.whole_passes(deck, groups)
-    compiled = solo_passes.whole_passes(deck, groups, compiled=True)
-    for mine, theirs in zip(compiled, arrays):
-        assert (mine.denominator, mine.wins, mine.doomed, mine.exits, mine.states) == \
-            (theirs.denominator, theirs.wins, theirs.doomed, theirs.exits, theirs.states)
+    for sweep in (groups, [{deck.start(): Fraction(1)}]):  # many groups, and the first pile alone
+        arrays = solo_passes.whole_passes(deck, sweep)
+        compiled = solo_passes.whole_passes(deck, sweep, compiled=True)
+        for mine, theirs in zip(compiled, arrays, strict=True):
+            assert (mine.denominator, mine.wins, mine.doomed, mine.exits, mine.states) == \
+                (theirs.denominator, theirs.wins, theirs.doomed, theirs.exits, theirs.states)
+
+
+def test_the_compiled_first_pile_with_castle_colours_of_many_sizes(monkeypatch):
+    """Before the colour is fixed a state has a successor per castle size: with three sizes and more,
+    more than the four draws after it (the kernel once wrote past its table there)."""
+    from toolkit.catalogue import load
+
+    catalogue = load("diamoniak", overrides=["castle-red=7", "castle-blue=8", "castle-green=9"], require_art=False)
+    deck = SoloDeck.from_catalogue(catalogue)
+    assert len({n for _, n in deck.castles}) == 4
+    first = [solo_passes.whole_passes(deck, [{deck.start(): Fraction(1)}], compiled=c)[0] for c in (False, True)]
+    assert (first[0].wins, first[0].doomed, first[0].exits) == (first[1].wins, first[1].doomed, first[1].exits)
+    arrays = diamoniak_solo.solo_odds(deck)
+    monkeypatch.setattr(diamoniak_solo, "COMPILED_FROM", 0)
+    compiled = diamoniak_solo.solo_odds(deck)
+    assert (compiled.expected_turns, compiled.p, compiled.p_reshuffle) == \
+        (arrays.expected_turns, arrays.p, arrays.p_reshuffle)
+
+
+def test_decks_whose_tables_would_not_fit_are_not_compiled():
+    huge = SoloDeck(castles=(("red", 6),), diamonds=20, witches=1, fairies=500, size=6, takes=3)
+    assert not solo_passes.kernel_fits(huge)
+    assert not solo_passes.kernel_fits(SoloDeck((("red", 6),), 20, 4100, 3, 6, 3))  # card counts past 2**12
+    assert solo_passes.kernel_fits(SoloDeck((("red", 6),) * 4, 20, 20, 10, 6, 3))
 
 
 def test_residues_rebuild_whole_numbers_past_one_prime(monkeypatch):

@@ -443,7 +443,7 @@ def progress_ticks(deck: SoloDeck) -> int:
 
 def _solo_odds(deck: SoloDeck, tail_below: Fraction, max_epochs: int, quick_piles: int, max_states: int,
                progress) -> SoloOdds:
-    from toolkit.odds.solo_passes import WholePass, pile_passes, whole_passes
+    from toolkit.odds.solo_passes import WholePass, kernel_fits, pile_passes, whole_passes
 
     start = deck.start()
     budget = max_states
@@ -453,7 +453,7 @@ def _solo_odds(deck: SoloDeck, tail_below: Fraction, max_epochs: int, quick_pile
         budget -= sum(epoch.states for epoch in epochs)
         return epochs
 
-    can_compile = deck.total < 4096  # the kernel multiplies by card counts below 2**12
+    can_compile = kernel_fits(deck)
 
     def worth_compiling(states: float) -> bool:
         return can_compile and states > COMPILED_FROM

@@ -54,7 +54,9 @@ def level(keys, masses, extra_keys, extra_masses, size, shift, field_mask, witch
     unit = np.empty(9, dtype=np.int64)
     for k in range(9):
         unit[k] = np.int64(1) << shift[k]
-    room = 5 * n + len(extra_keys)
+    # successors a state can have: own card, junk, fairy, witch; before the colour is fixed, a castle
+    # card of each colour that can win instead of the own card
+    room = max(4, 3 + len(castles) - 1) * n + len(extra_keys)
     bits = 1
     while (1 << bits) < 2 * room + 2:
         bits += 1

@@ -277,6 +277,20 @@ def _compiled_levels(deck, colours: list[tuple[int, int]], layout: _Layout, fixe
     return tally, mod.integers(doomed), keys, mod.integers(masses)
 
 
+# the most entries the compiled passes' tables (``_kernel_tables``) may have: they are built in Python,
+# a few microseconds an entry and prime (a castle of 30 from a colour of 30 with 20 witches: 424,000)
+KERNEL_TABLES = 300_000
+
+
+def kernel_fits(deck) -> bool:
+    """Whether ``whole_passes(compiled=True)`` can take the deck: its card counts below 2**12 (the kernel
+    multiplies residues below 2**50 by them) and its look-up tables small enough to build."""
+    most_own = max((n for _, n in deck.castles), default=0)
+    entries = ((deck.size + 1) * (most_own + 1) * (deck.witches + 1) ** 2
+               + (deck.witches + 1) * (deck.fairies + 1) ** 2 * (min(deck.witches, deck.fairies) + 1))
+    return deck.total < 4096 and entries <= KERNEL_TABLES
+
+
 @functools.lru_cache(maxsize=4)
 def _kernel_tables(moduli: tuple[int, ...], top: int, size: int, most_own: int, witches: int, fairies: int) -> tuple:
     """What ``solo_kernel.level`` looks up, modulo each prime: ``n!`` for n up to ``top``; for a castle
@@ -296,7 +310,7 @@ def _kernel_tables(moduli: tuple[int, ...], top: int, size: int, most_own: int, 
                 for k in range(w + 1):
                     ways = math.comb(needed - 1 + k, k) * math.comb(o - needed + w - k, w - k)
                     win[needed, o, w, k] = residues(Fraction(ways, orders))
-    share = np.zeros((witches + 1, fairies + 1, fairies + 1, fairies + 1, len(moduli)), dtype=np.int64)
+    share = np.zeros((witches + 1, fairies + 1, fairies + 1, min(witches, fairies) + 1, len(moduli)), dtype=np.int64)
     any_ = np.zeros(share.shape[:4], dtype=np.bool_)
     for w in range(witches + 1):
         for f in range(fairies + 1):
