@@ -170,9 +170,23 @@ def test_a_deck_past_the_budget_is_refused_after_a_sample_with_its_estimate(monk
     monkeypatch.setattr(solo_passes, "whole_passes", lambda *a, **k: sweeps.append(len(a[1])) or original(*a, **k))
     with pytest.raises(diamoniak_solo.OutOfReach) as refused:
         diamoniak_solo.solo_odds(deck, max_states=limit)
-    # the first pile, the second pile, the samples (the second, if any, adds to the first)
-    assert sweeps in ([1, 1, 8], [1, 1, 8, diamoniak_solo.PASSES_AT_ONCE - 8])
+    # the first pile, the small sample (before the second pile: it is told there if far out of reach), the
+    # second pile, the larger sample (it adds to the first)
+    assert sweeps in ([1, 8], [1, 8, 1, diamoniak_solo.PASSES_AT_ONCE - 8])
     assert f"{8 + sum(sweeps[3:])} sampled pile starts" in str(refused.value)
     estimate = refused.value.estimate
     assert limit < estimate and 0.5 * whole.states < estimate < 2 * whole.states
-    assert f"about {estimate:,} states" in str(refused.value) and f"limit of {limit:,}" in str(refused.value)
+    assert f"about {estimate:,} states" in str(refused.value) and f"limit of {limit:,} states" in str(refused.value)
+    assert f"at least about {estimate / limit:.1f} minutes for this deck" in str(refused.value)
+
+
+def test_an_acyclic_deck_is_not_refused_by_the_sample_estimate(monkeypatch):
+    """The sample's estimate is for decks whose piles start again: a deck whose games all end in two
+    piles is solved by its second pile's pass, however the sampled passes would add up."""
+    from toolkit.catalogue import load
+
+    deck = SoloDeck.from_catalogue(load("diamoniak", require_art=False))
+    whole = diamoniak_solo.solo_odds(deck)
+    assert whole.piles == 0
+    monkeypatch.setattr(diamoniak_solo, "pile_starts_bound", lambda deck: 10**9)  # an estimate far past any budget
+    assert diamoniak_solo.solo_odds(deck).expected_turns == whole.expected_turns

@@ -406,7 +406,8 @@ def solo_odds(deck: SoloDeck, tail_below: Fraction = Fraction(1, 10**12), max_ep
         return SoloOdds(None, [Fraction(0)], Fraction(0), Fraction(1), Fraction(int(deck.total > 0)), 0, 0)
     estimate = first_pile_bound(deck)
     if estimate > max_states:
-        raise TooManyStates(max_states, estimate)
+        raise OutOfReach(max_states, estimate, f"up to {estimate:,} states in its first pile alone, by a bound "
+                                               f"from the deck's counts")
     try:
         return _solo_odds(deck, tail_below, max_epochs, quick_piles, max_states, progress)
     except OutOfReach:
@@ -423,14 +424,19 @@ def pile_starts_bound(deck: SoloDeck) -> int:
 
 
 class OutOfReach(TooManyStates):
-    """The passes to come would go through more states than the limit, by an estimate made after the
-    first pile and a sample of the pile starts (within 10 % of the real count at witch=12 and 15; up to
-    1.5 times it on the decks tried), before the bulk of the work."""
+    """The solve would go through more states than the limit, by a bound or an estimate made before the
+    bulk of the work: the first pile's bound (``first_pile_bound``), or the first pile and a sample of
+    the pile starts (within 10 % of the real count at witch=12 and 15; up to 1.5 times it on the decks
+    tried). The message gives the cost as well, in the limit's minutes."""
 
-    def __init__(self, limit: int, estimate: int, sampled: int):
+    def __init__(self, limit: int, estimate: int, how: str):
         super().__init__(limit, estimate)
-        self.args = (f"about {estimate:,} states by an estimate from its first pile and {sampled} sampled "
-                     f"pile starts, made before solving, over the limit of {limit:,} (about a minute of work)",)
+        # REACH is about a minute of work; the pile-start system grows faster than the states, so more
+        minutes = estimate / limit
+        cost = (f"{minutes:.1f} minutes" if minutes < 10 else f"{minutes:,.0f} minutes" if minutes < 120
+                else f"{minutes / 60:,.0f} hours")
+        self.args = (f"{how}, made before solving, over the limit of {limit:,} states (about a minute of "
+                     f"work): at least about {cost} for this deck",)
 
 
 def progress_ticks(deck: SoloDeck) -> int:
@@ -464,6 +470,29 @@ def _solo_odds(deck: SoloDeck, tail_below: Fraction, max_epochs: int, quick_pile
     together = [Epoch(wins={k: Fraction(n, first.denominator) for k, n in first.wins.items()},
                       doomed=Fraction(first.doomed, first.denominator),
                       exits={s: Fraction(n, first.denominator) for s, n in first.exits.items()}, states=first.states)]
+    passes: dict[tuple, WholePass] = {start: first}
+    todo = sorted(first.exits)
+    compiled = worth_compiling(first.states)  # as the second pile's pass
+    spread = todo[::max(1, len(todo) // PASSES_AT_ONCE)][:PASSES_AT_ONCE]
+
+    def sampled(size: int, margin: float, cyclic: bool = False) -> float:
+        """The states a pass from ``size`` of the spread pile starts went through, on average; past
+        ``margin`` times the budget by the estimate they give, a deck whose piles start again
+        (``cyclic``, or a sampled pass has exits) is refused."""
+        sample = spread[::max(1, len(spread) // size)][:size]
+        left = [state for state in sample if state not in passes]
+        passes.update(zip(left, counted(whole_passes(deck, [{state: Fraction(1)} for state in left], progress,
+                                                     budget, compiled))))
+        per_pass = sum(passes[state].states for state in sample) / len(sample)
+        estimate = first.states + per_pass * pile_starts_bound(deck)
+        # an estimate for a deck whose piles start again, which the sample shows when a pass of it has exits
+        if estimate > margin * max_states and (cyclic or any(passes[state].exits for state in sample)):
+            raise OutOfReach(max_states, round(estimate), f"about {round(estimate):,} states by an estimate from "
+                                                          f"its first pile and {len(sample)} sampled pile starts")
+        return per_pass
+
+    if todo:  # before the second pile's pass: a deck far out of reach is told in seconds
+        sampled(*SAMPLES[0])
     while together[-1].exits and len(together) < quick_piles:  # a pass about as large as the first
         together += counted(pile_passes(deck, [together[-1].exits], progress, budget, worth_compiling(first.states)))
     # a game whose colour is too small never ends, so its pile runs out too (the colour is fixed in
@@ -476,21 +505,9 @@ def _solo_odds(deck: SoloDeck, tail_below: Fraction, max_epochs: int, quick_pile
         return SoloOdds(expected, table, Fraction(0), never, p_reshuffle, states, 0)
 
     # one pass per state that starts a pile, all of a round in one sweep (their exits: the next round);
-    # the first sweep takes pile starts spread over the first round, and tells what the rest will cost
-    passes: dict[tuple, WholePass] = {start: first}
-    todo = sorted(first.exits)
-    compiled = worth_compiling(first.states)  # as the second pile's pass
-    spread = todo[::max(1, len(todo) // PASSES_AT_ONCE)][:PASSES_AT_ONCE]
-    for size, margin in SAMPLES:  # a small sample refuses a deck far out of reach in seconds
-        sample = spread[::max(1, len(spread) // size)][:size]
-        left = [state for state in sample if state not in passes]
-        passes.update(zip(left, counted(whole_passes(deck, [{state: Fraction(1)} for state in left], progress,
-                                                     budget, compiled))))
-        per_pass = sum(passes[state].states for state in sample) / len(sample)
-        estimate = first.states + per_pass * pile_starts_bound(deck)
-        if estimate > margin * max_states:
-            raise OutOfReach(max_states, round(estimate), len(sample))
-        compiled = compiled or worth_compiling(per_pass * (len(todo) - len(sample)))
+    # the sampled pile starts, spread over the first round, tell what the rest will cost
+    per_pass = sampled(*SAMPLES[1], cyclic=True)
+    compiled = compiled or worth_compiling(per_pass * (len(todo) - len(spread)))
     while todo:
         left = [state for state in todo if state not in passes]
         for at in range(0, len(left), PASSES_AT_ONCE):
