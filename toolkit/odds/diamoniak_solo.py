@@ -407,7 +407,7 @@ def solo_odds(deck: SoloDeck, tail_below: Fraction = Fraction(1, 10**12), max_ep
     estimate = first_pile_bound(deck)
     if estimate > max_states:
         raise OutOfReach(max_states, estimate, f"up to {estimate:,} states in its first pile alone, by a bound "
-                                               f"from the deck's counts")
+                                               f"from the deck's counts", bound=True)
     try:
         return _solo_odds(deck, tail_below, max_epochs, quick_piles, max_states, progress)
     except OutOfReach:
@@ -429,14 +429,14 @@ class OutOfReach(TooManyStates):
     the pile starts (within 10 % of the real count at witch=12 and 15; up to 1.5 times it on the decks
     tried). The message gives the cost as well, in the limit's minutes."""
 
-    def __init__(self, limit: int, estimate: int, how: str):
+    def __init__(self, limit: int, estimate: int, how: str, bound: bool = False):
         super().__init__(limit, estimate)
         # REACH is about a minute of work; the pile-start system grows faster than the states, so more
         minutes = estimate / limit
         cost = (f"{minutes:.1f} minutes" if minutes < 10 else f"{minutes:,.0f} minutes" if minutes < 120
                 else f"{minutes / 60:,.0f} hours")
         self.args = (f"{how}, made before solving, over the limit of {limit:,} states (about a minute of "
-                     f"work): at least about {cost} for this deck",)
+                     f"work): {'up to' if bound else 'at least'} about {cost} for this deck",)
 
 
 def progress_ticks(deck: SoloDeck) -> int:
