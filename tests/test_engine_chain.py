@@ -164,7 +164,8 @@ def test_a_chain_far_beyond_the_limit_is_estimated_not_walked(run):
     # the note that says why (a loaded machine may print a progress line before it)
     note = next(line for line in result.stderr.splitlines() if "exact odds" in line)
     assert note.startswith("toolkit: note: exact odds are out of reach (the chain has at least about ")
-    assert "states by an estimate from 2,048 sampled games, made before walking, over the limit of 100,000)" in note
+    assert ("states by an estimate from 2,048 sampled games, made before walking (at some chance point at most "
+            "one pair of them met: the chain may be far larger), over the limit of 100,000)") in note
 
 
 # --- the walk's own shortcuts: one copy fewer per state, decisions played once per key ---------------

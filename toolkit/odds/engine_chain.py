@@ -452,8 +452,10 @@ def solve(start, policies, players: int, max_states: int = 200_000, done: Callab
             raise
         estimate, games = estimate_states(start, policies, max_states, done, progress=progress)
         if estimate > 2 * max_states:  # far enough over the limit that the estimate's error cannot matter
-            raise TooManyStates(max_states, estimate, f"an estimate from {games:,} sampled games, made before "
-                                                      "walking") from None
+            basis = f"an estimate from {games:,} sampled games, made before walking"
+            if 2 * estimate >= games * (games - 1) // 2:  # pairs / collisions with at most one collision
+                basis += " (at some chance point at most one pair of them met: the chain may be far larger)"
+            raise TooManyStates(max_states, estimate, basis) from None
         transitions, start_key, turn_reward = build(start, policies, max_states, done, progress)
     walked = len(transitions)
     if not transitions:  # the game is over (or can never go on) before the first chance point
