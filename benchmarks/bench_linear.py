@@ -32,7 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_chain import random_chain  # noqa: E402
+from bench_chain import WALK_CASES, random_chain  # noqa: E402
 
 from toolkit.odds import exact_linear  # noqa: E402
 from toolkit.odds.chain import Chain  # noqa: E402
@@ -60,10 +60,7 @@ DECKS = {  # name: (game, --set options, players, castle size or None)
                                         "diamond=4", "witch=2", "fairy=1"], 2, 3),
     "diamoniak-2p-3w": ("diamoniak", ["castle-green=0", "castle-yellow=0", "castle-red=3", "castle-blue=3",
                                       "diamond=4", "witch=3", "fairy=1"], 2, 3),
-    "palaces-first-palace": ("palaces", [f"{kind}-{colour}=0" for kind in ("foundation", "floor", "roof")
-                                         for colour in ("blue", "green", "yellow")]
-                             + ["tower=2", "ruins=1", "exchange=1", "general-exchange=0", "flood=1", "floor-red=3"],
-                             1, None),
+    "palaces-first-palace": WALK_CASES["palaces-first-palace"],
 }
 
 

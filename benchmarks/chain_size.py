@@ -44,23 +44,12 @@ def main() -> None:
     rng = random.Random(args.seed)
     seen: list[dict] = []  # per depth: key -> games that met it there
     began = time.perf_counter()
+    start = game.new_initial_state()
     for _ in range(args.games):
-        state = engine_chain._advance(game.new_initial_state(), policies)
-        depth = 0
-        while not state.is_terminal() and not done(state):
+        for depth, key in enumerate(engine_chain.sampled_game(start, policies, rng, key_of, done)):
             if depth == len(seen):
                 seen.append({})
-            key = key_of(state)
             seen[depth][key] = seen[depth].get(key, 0) + 1
-            depth += 1
-            outcomes = state.chance_outcomes()
-            pick = rng.randrange(sum(weight for _, weight in outcomes))
-            for outcome, weight in outcomes:
-                pick -= weight
-                if pick < 0:
-                    break
-            state.apply_action(outcome)
-            state = engine_chain._advance(state, policies)
     largest = total = unmet = 0
     for counts in seen:
         met = sum(counts.values())

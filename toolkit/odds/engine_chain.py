@@ -377,6 +377,22 @@ ESTIMATE_FROM = 20_000  # a chain this small is walked at once (faster than esti
 SAMPLE_WORK = 200_000  # chance points the sampled games may play in all (a few seconds): long games stop it early
 
 
+def sampled_game(start, policies, rng: random.Random, key_of: Callable, done: Callable | None = None):
+    """One game from ``start`` with chance drawn by ``rng`` at the engine's own weights: the key of
+    each chance point it meets, in order, until it ends (or ``done``)."""
+    state = _advance(start.clone(), policies)
+    while not state.is_terminal() and not (done is not None and done(state)):
+        yield key_of(state)
+        outcomes = state.chance_outcomes()
+        pick = rng.randrange(sum(weight for _, weight in outcomes))
+        for outcome, weight in outcomes:
+            pick -= weight
+            if pick < 0:
+                break
+        state.apply_action(outcome)
+        state = _advance(state, policies)
+
+
 def estimate_states(start, policies, limit: int, done: Callable | None = None, seed: int = 0,
                     progress=None) -> tuple[int, int]:
     """(a lower estimate of the chain's states, games sampled): a few random games decide whether a
@@ -403,25 +419,13 @@ def estimate_states(start, policies, limit: int, done: Callable | None = None, s
                 progress(0)  # no steps of the walk yet: lets a progress bar appear (a game may be long)
             games += 1
             try:
-                state = _advance(start.clone(), policies)
-                depth = 0
-                while not state.is_terminal() and not (done is not None and done(state)):
+                for depth, key in enumerate(sampled_game(start, policies, rng, key_of, done)):
                     if depth == len(seen):
                         seen.append({})
-                    key = key_of(state)
                     seen[depth][key] = seen[depth].get(key, 0) + 1
-                    depth += 1
                     work += 1
-                    if depth > 100_000 or work > SAMPLE_WORK:
+                    if depth >= 100_000 or work > SAMPLE_WORK:
                         break
-                    outcomes = state.chance_outcomes()
-                    pick = rng.randrange(sum(weight for _, weight in outcomes))
-                    for outcome, weight in outcomes:
-                        pick -= weight
-                        if pick < 0:
-                            break
-                    state.apply_action(outcome)
-                    state = _advance(state, policies)
             except _Loop:
                 pass
         peak, settled = 0, True

@@ -477,19 +477,20 @@ def _factor_python(rows: Sequence[dict[int, int]], prime: int):
     order, multipliers = _markowitz(work, None, prime)
     if order is None:
         return None
-    lower_start = np.zeros(len(order) + 1, dtype=np.int64)
-    lower_start[1:] = np.cumsum([len(updates) for updates in multipliers])
-    lower_row = np.fromiter((i for updates in multipliers for i, _ in updates), dtype=np.int64,
-                            count=int(lower_start[-1]))
-    lower_value = np.fromiter((f for updates in multipliers for _, f in updates), dtype=np.int64,
-                              count=int(lower_start[-1]))
-    upper = [[(c, v) for c, v in work[k].items() if c != k] for k in order]
-    upper_start = np.zeros(len(order) + 1, dtype=np.int64)
-    upper_start[1:] = np.cumsum([len(entries) for entries in upper])
-    upper_column = np.fromiter((c for entries in upper for c, _ in entries), dtype=np.int64,
-                               count=int(upper_start[-1]))
-    upper_value = np.fromiter((v for entries in upper for _, v in entries), dtype=np.int64,
-                              count=int(upper_start[-1]))
+    lower_start, lower_row, lower_value = _packed_rows(multipliers)
+    upper_start, upper_column, upper_value = _packed_rows([[(c, v) for c, v in work[k].items() if c != k]
+                                                           for k in order])
     inverse = np.array([pow(work[k][k], -1, prime) for k in order], dtype=np.int64)
     return (np.array(order, dtype=np.int64), lower_start, lower_row, lower_value,
             upper_start, upper_column, upper_value, inverse)
+
+
+def _packed_rows(rows: Sequence[Sequence[tuple[int, int]]]):
+    """Rows of (index, value) pairs as compressed arrays: where each row starts, the indices, the values."""
+    import numpy as np
+
+    start = np.zeros(len(rows) + 1, dtype=np.int64)
+    start[1:] = np.cumsum([len(row) for row in rows])
+    index = np.fromiter((i for row in rows for i, _ in row), dtype=np.int64, count=int(start[-1]))
+    value = np.fromiter((v for row in rows for _, v in row), dtype=np.int64, count=int(start[-1]))
+    return start, index, value
