@@ -49,8 +49,8 @@ if spec["old"]:
         sys.modules[module.__name__] = module
         exec(compile(shown.stdout, f"old_{name}.py", "exec"), module.__dict__)
     solo = sys.modules["toolkit.odds.diamoniak_solo"]
-else:
-    from toolkit.odds import diamoniak_solo as solo
+else:  # solo_passes (and numpy with it) loaded before the clock starts, as the old revision's are
+    from toolkit.odds import diamoniak_solo as solo, solo_passes  # noqa: F401
 catalogue = load("diamoniak", overrides=spec["overrides"], require_art=False)
 deck = dataclasses.replace(solo.SoloDeck.from_catalogue(catalogue), **spec["rules"])
 began = time.perf_counter()

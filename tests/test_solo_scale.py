@@ -170,14 +170,20 @@ def test_a_deck_past_the_budget_is_refused_after_a_sample_with_its_estimate(monk
     monkeypatch.setattr(solo_passes, "whole_passes", lambda *a, **k: sweeps.append(len(a[1])) or original(*a, **k))
     with pytest.raises(diamoniak_solo.OutOfReach) as refused:
         diamoniak_solo.solo_odds(deck, max_states=limit)
-    # the first pile, the small sample (before the second pile: it is told there if far out of reach), the
-    # second pile, the larger sample (it adds to the first)
-    assert sweeps in ([1, 8], [1, 8, 1, diamoniak_solo.PASSES_AT_ONCE - 8])
-    assert f"{8 + sum(sweeps[3:])} sampled pile starts" in str(refused.value)
+    # a small first pile: the first pile, the second, the sample
+    assert sweeps == [1, 1, diamoniak_solo.PASSES_AT_ONCE]
+    assert f"{diamoniak_solo.PASSES_AT_ONCE} sampled pile starts" in str(refused.value)
     estimate = refused.value.estimate
     assert limit < estimate and 0.5 * whole.states < estimate < 2 * whole.states
     assert f"about {estimate:,} states" in str(refused.value) and f"limit of {limit:,} states" in str(refused.value)
     assert f"at least about {estimate / limit:.1f} minutes for this deck" in str(refused.value)
+    # a large first pile: 8 sampled pile starts first, before the second pile's pass (about as large)
+    monkeypatch.setattr(diamoniak_solo, "SAMPLE_EARLY_FROM", 0)
+    sweeps.clear()
+    with pytest.raises(diamoniak_solo.OutOfReach) as refused:
+        diamoniak_solo.solo_odds(deck, max_states=limit)
+    assert sweeps in ([1, 8], [1, 8, 1, diamoniak_solo.PASSES_AT_ONCE - 8])
+    assert f"{8 + sum(sweeps[3:])} sampled pile starts" in str(refused.value)
 
 
 def test_an_acyclic_deck_is_not_refused_by_the_sample_estimate(monkeypatch):

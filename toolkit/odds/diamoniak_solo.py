@@ -47,6 +47,9 @@ REACH = 50_000_000
 # of them, and how far over the budget the estimate may be before the deck is refused: 8 first (a
 # deck far out of reach is told in seconds), then PASSES_AT_ONCE
 SAMPLES = ((8, 2), (PASSES_AT_ONCE, 1))
+# the first sample comes before the second pile's pass (about as large as the first) when the first
+# went through more states than this; on a smaller deck 8 passes more would cost more than they save
+SAMPLE_EARLY_FROM = 400_000
 # the passes run compiled (solo_kernel) when those still to come are expected to go through more states
 # than this: loading the compiled code costs about 0.6 s, what the numpy passes take for about 400,000
 # states (the compiled ones go about 5 times faster)
@@ -491,7 +494,7 @@ def _solo_odds(deck: SoloDeck, tail_below: Fraction, max_epochs: int, quick_pile
                                                           f"its first pile and {len(sample)} sampled pile starts")
         return per_pass
 
-    if todo:  # before the second pile's pass: a deck far out of reach is told in seconds
+    if todo and first.states > SAMPLE_EARLY_FROM:  # before a large second pile's pass: told in seconds
         sampled(*SAMPLES[0])
     while together[-1].exits and len(together) < quick_piles:  # a pass about as large as the first
         together += counted(pile_passes(deck, [together[-1].exits], progress, budget, worth_compiling(first.states)))
