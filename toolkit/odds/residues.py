@@ -1,14 +1,14 @@
 """Exact whole numbers as residues modulo a few primes, in numpy int64 arrays.
 
-The solo passes multiply and add masses that are whole numbers of a few hundred bits. Held as
-Python integers (numpy object arrays) every operation is a call into Python; held as their
-residues modulo K primes just below 2**50 (an ``(n, K)`` int64 array), every operation is a
-vectorised machine operation, and the Chinese remainder theorem gives the integers back at the
-end, exactly, as long as the true values are below the primes' product (the caller picks K from a
-bound on its values). The primes are just below 2**50 so that a residue times a card count (below
-2**12) stays below 2**62, and a product of two residues can be reduced with a float64 quotient
-(``mulmod``): 2**100 / 2**53 leaves an error below one step of the quotient.
-"""
+The solo passes multiply and add masses that are whole numbers of a few hundred bits. The
+compiled passes (``solo_kernel``) hold each as its residues modulo K primes just below 2**50 (a row
+of an ``(n, K)`` int64 array), so that every operation is on machine integers; this module picks
+the primes, turns whole numbers into residues, adds residues by key, and gives the whole numbers
+back by the Chinese remainder theorem, exactly as long as the true values are below the primes'
+product (the caller picks K from a bound on its values). The primes are just below 2**50 so that a
+residue times a card count (below 2**12) stays below 2**62, and a product of two residues can be
+reduced with a float64 quotient (``mulmod``): 2**100 / 2**53 leaves an error below one step of the
+quotient."""
 
 from __future__ import annotations
 
@@ -58,13 +58,6 @@ class Residues:
         for k, p in enumerate(self.moduli):
             out[:, k] = [value % p for value in values]
         return out
-
-    def of_one(self, value: int) -> np.ndarray:
-        """The residues of one whole number: shape (K,)."""
-        return np.array([value % p for p in self.moduli], dtype=np.int64)
-
-    def reduce(self, values: np.ndarray) -> np.ndarray:
-        return values % self.p
 
     def mulmod(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """``a * b`` modulo the primes, for residues ``a`` and ``b`` (broadcast against (n, K))."""
