@@ -153,7 +153,7 @@ def test_the_estimate_is_below_the_real_size(witches, diamonds):
     game = diamoniak_game((3, 3, 0, 0), diamonds, witches, 1, 3, 3, 3)
     seats = [diamoniak_policies.parse("default")] * 2
     walked = len(engine_chain.build(game.new_initial_state(), seats)[0])
-    estimate, games = engine_chain.estimate_states(game.new_initial_state(), seats, walked)
+    estimate, games, _ = engine_chain.estimate_states(game.new_initial_state(), seats, walked)
     assert 0 < estimate < walked and games >= 64  # so such a chain is walked, not refused
 
 

@@ -412,7 +412,7 @@ def solo_odds(deck: SoloDeck, tail_below: Fraction = Fraction(1, 10**12), max_ep
         raise OutOfReach(max_states, estimate, f"up to {estimate:,} states in its first pile alone, by a bound "
                                                f"from the deck's counts", bound=True)
     try:
-        return _solo_odds(deck, tail_below, max_epochs, quick_piles, max_states, progress)
+        return _solo_odds(deck, tail_below, max_epochs, quick_piles, max_states, estimate, progress)
     except OutOfReach:
         raise
     except (TooManyStates, OverflowError):  # the budget left over, or counts too large for one int64 key
@@ -451,7 +451,7 @@ def progress_ticks(deck: SoloDeck) -> int:
 
 
 def _solo_odds(deck: SoloDeck, tail_below: Fraction, max_epochs: int, quick_piles: int, max_states: int,
-               progress) -> SoloOdds:
+               first_bound: int, progress) -> SoloOdds:
     from toolkit.odds.solo_passes import WholePass, kernel_fits, pile_passes, whole_passes
 
     start = deck.start()
@@ -469,7 +469,7 @@ def _solo_odds(deck: SoloDeck, tail_below: Fraction, max_epochs: int, quick_pile
 
     # the first pass goes through about a third of first_pile_bound's states (witch=7 to 12: a sixth to a third)
     first, = counted(whole_passes(deck, [{start: Fraction(1)}], progress, budget,
-                                  worth_compiling(first_pile_bound(deck) / 3)))
+                                  worth_compiling(first_bound / 3)))
     together = [Epoch(wins={k: Fraction(n, first.denominator) for k, n in first.wins.items()},
                       doomed=Fraction(first.doomed, first.denominator),
                       exits={s: Fraction(n, first.denominator) for s, n in first.exits.items()}, states=first.states)]

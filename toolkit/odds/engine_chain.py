@@ -394,9 +394,10 @@ def sampled_game(start, policies, rng: random.Random, key_of: Callable, done: Ca
 
 
 def estimate_states(start, policies, limit: int, done: Callable | None = None, seed: int = 0,
-                    progress=None) -> tuple[int, int]:
-    """(a lower estimate of the chain's states, games sampled): a few random games decide whether a
-    walk up to ``limit`` states is worth starting.
+                    progress=None) -> tuple[int, int, bool]:
+    """(a lower estimate of the chain's states, games sampled, whether the estimate comes from a
+    chance point where at most one pair of games met, i.e. all the sample can count): a few random
+    games decide whether a walk up to ``limit`` states is worth starting.
 
     The estimator counts collisions (birthday style): of ``m`` games played with the engine's own
     chance weights, ``c`` pairs meet the same state at their ``d``-th chance point. ``pairs / c``
@@ -428,18 +429,19 @@ def estimate_states(start, policies, limit: int, done: Callable | None = None, s
                         break
             except _Loop:
                 pass
-        peak, settled = 0, True
+        peak, settled, uncounted = 0, True, False
         for counts in seen:
             met = sum(counts.values())
             pairs = met * (met - 1) // 2
             collisions = sum(n * (n - 1) // 2 for n in counts.values())
-            peak = max(peak, pairs // max(collisions, 1))
+            if pairs // max(collisions, 1) > peak:
+                peak, uncounted = pairs // max(collisions, 1), collisions <= 1
             if collisions < 20 and pairs:
                 settled = False
             if collisions <= 1 and pairs >= pairs_needed:
-                return peak, games
+                return peak, games, uncounted
         if settled or games * (games - 1) // 2 >= pairs_needed or work > SAMPLE_WORK:
-            return peak, games
+            return peak, games, uncounted
 
 
 def solve(start, policies, players: int, max_states: int = 200_000, done: Callable | None = None,
@@ -454,10 +456,10 @@ def solve(start, policies, players: int, max_states: int = 200_000, done: Callab
     except TooManyStates:
         if max_states <= ESTIMATE_FROM:
             raise
-        estimate, games = estimate_states(start, policies, max_states, done, progress=progress)
+        estimate, games, uncounted = estimate_states(start, policies, max_states, done, progress=progress)
         if estimate > 2 * max_states:  # far enough over the limit that the estimate's error cannot matter
             basis = f"an estimate from {games:,} sampled games, made before walking"
-            if 2 * estimate >= games * (games - 1) // 2:  # pairs / collisions with at most one collision
+            if uncounted:
                 basis += " (at some chance point at most one pair of them met: the chain may be far larger)"
             raise TooManyStates(max_states, estimate, basis) from None
         transitions, start_key, turn_reward = build(start, policies, max_states, done, progress)

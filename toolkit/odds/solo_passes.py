@@ -249,6 +249,7 @@ def _compiled_levels(deck, colours: list[tuple[int, int]], layout: _Layout, fixe
     tables = _kernel_tables(mod.moduli, top, deck.size, max((n for _, n in deck.castles), default=0), witches, fairies)
     castles = np.array([(own, sum(n for _, n in deck.castles if n == own), deck.castle_total - own) for own, _ in colours]
                        + [(0, sum(n for _, n in deck.castles if n < deck.size), 0)], dtype=np.int64)
+    inverse_p = 1 / mod.p.astype(np.float64)  # the kernel's float quotients multiply by it
     won = np.zeros((len(seen), witches + 1, mod.count), dtype=np.int64)
     doomed = np.zeros((len(seen), mod.count), dtype=np.int64)
     counted = np.zeros(len(seen), dtype=np.int64)
@@ -261,7 +262,7 @@ def _compiled_levels(deck, colours: list[tuple[int, int]], layout: _Layout, fixe
         extra = fixed.pop(size - 1, {})
         keys, masses, exit_keys, exit_masses = solo_kernel.level(
             keys, masses, np.fromiter(extra, dtype=np.int64, count=len(extra)), mod.of(extra.values()), size, shift,
-            field_mask, witches, deck.takes, deck.size, mod.p, 1 / mod.p.astype(np.float64), *tables, castles, won,
+            field_mask, witches, deck.takes, deck.size, mod.p, inverse_p, *tables, castles, won,
             doomed, counted)
         exits[0].append(exit_keys)
         exits[1].append(exit_masses)
