@@ -28,6 +28,7 @@ Two exact methods solve it, and the tests hold them to the same fractions:
 from __future__ import annotations
 
 import math
+import os
 import sys
 from dataclasses import dataclass
 from fractions import Fraction
@@ -484,8 +485,7 @@ def _solo_odds(deck: SoloDeck, tail_below: Fraction, max_epochs: int, quick_pile
         (``cyclic``, or a sampled pass has exits) is refused."""
         sample = spread[::max(1, len(spread) // size)][:size]
         left = [state for state in sample if state not in passes]
-        passes.update(zip(left, counted(whole_passes(deck, [{state: Fraction(1)} for state in left], progress,
-                                                     budget, compiled))))
+        passes.update(zip(left, counted(_swept(deck, left, progress, budget, compiled))))
         per_pass = sum(passes[state].states for state in sample) / len(sample)
         estimate = first.states + per_pass * pile_starts_bound(deck)
         # an estimate for a deck whose piles start again, which the sample shows when a pass of it has exits
@@ -513,43 +513,19 @@ def _solo_odds(deck: SoloDeck, tail_below: Fraction, max_epochs: int, quick_pile
     compiled = compiled or worth_compiling(per_pass * (len(todo) - len(spread)))
     while todo:
         left = [state for state in todo if state not in passes]
-        for at in range(0, len(left), PASSES_AT_ONCE):
-            part = left[at:at + PASSES_AT_ONCE]
-            swept = counted(whole_passes(deck, [{state: Fraction(1)} for state in part], progress, budget, compiled))
-            passes.update(zip(part, swept))
-            # the passes left of this round, at this sweep's states a pass
-            compiled = compiled or worth_compiling(sum(whole.states for whole in swept) / len(part)
-                                                   * (len(left) - at - len(part)))
+        at = 0
+        while at < len(left):
+            # a sweep of PASSES_AT_ONCE pile starts per thread when compiled (the kernel lets go of the GIL)
+            part = left[at:at + (_THREADS if compiled else 1) * PASSES_AT_ONCE]
+            swept = counted(_swept(deck, part, progress, budget, compiled))
+            passes.update(zip(left[at:], swept))
+            at += len(swept)
+            # the passes left of this round, at these sweeps' states a pass
+            compiled = compiled or worth_compiling(sum(whole.states for whole in swept) / len(swept) * (len(left) - at))
         todo = sorted({after for state in todo for after in passes[state].exits if after not in passes})
     states = sum(whole.states for whole in passes.values())
 
-    # the distribution, pile after pile, in whole numbers: masses over a common denominator
-    common = math.lcm(*(whole.denominator for whole in passes.values()))
-    scale = {state: common // whole.denominator for state, whole in passes.items()}
-    p: dict[int, Fraction] = {}
-    never = Fraction(0)
-    masses, denominator, pile = {start: 1}, 1, 0
-    while masses and pile < max_epochs:
-        won: dict[int, int] = {}
-        doomed, following = 0, {}
-        for state, mass in masses.items():
-            whole, weight = passes[state], mass * scale[state]
-            for drawn, n in whole.wins.items():
-                turn = 1 + deck.witches * pile + drawn
-                won[turn] = won.get(turn, 0) + weight * n
-            doomed += weight * whole.doomed
-            for after, n in whole.exits.items():
-                following[after] = following.get(after, 0) + weight * n
-        denominator *= common
-        for turn, n in won.items():
-            p[turn] = p.get(turn, Fraction(0)) + Fraction(n, denominator)
-        never += Fraction(doomed, denominator)
-        pile += 1
-        divisor = math.gcd(denominator, *following.values())  # keep the numbers as small as they can be
-        masses, denominator = {s: n // divisor for s, n in following.items()}, denominator // divisor
-        if sum(masses.values()) * tail_below.denominator < tail_below.numerator * denominator:
-            break
-    table = [p.get(t, Fraction(0)) for t in range(max(p, default=0) + 1)]
+    table, tail, never = _pushed(deck, passes, start, tail_below, max_epochs)
     expected = None
     if not any(whole.doomed for whole in passes.values()):
         # expected witches: each pass's own witches, then the chain from pile to pile
@@ -557,7 +533,85 @@ def _solo_odds(deck: SoloDeck, tail_below: Fraction, max_epochs: int, quick_pile
                for state, whole in passes.items()}
         expected = 1 + _pile_chain_reward({state: whole.exits for state, whole in passes.items()},
                                           {state: whole.denominator for state, whole in passes.items()}, own, start)
-    return SoloOdds(expected, table, 1 - sum(table, Fraction(0)) - never, never, p_reshuffle, states, len(passes) - 1)
+    return SoloOdds(expected, table, tail, never, p_reshuffle, states, len(passes) - 1)
+
+
+# threads for the compiled passes: a sweep each, at once (2 on the machines this was measured on)
+_THREADS = max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))
+
+
+def _swept(deck: SoloDeck, starts: list, progress, budget: int, compiled: bool) -> list:
+    """A pass from each of ``starts`` (``whole_passes``), in their order. Compiled, the starts are split
+    into a sweep per thread, run at once: the kernel runs without the GIL, and a pass does not depend on
+    the others of its sweep, so the passes are the same however the starts are split."""
+    from toolkit.odds.solo_passes import whole_passes
+
+    def sweep(part: list, tick) -> list:
+        return whole_passes(deck, [{state: Fraction(1)} for state in part], tick, budget, compiled)
+
+    threads = min(_THREADS if compiled else 1, len(starts))
+    if threads <= 1:
+        return sweep(starts, progress)
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    lock = threading.Lock()
+
+    def tick(n: int) -> None:
+        with lock:
+            progress(n)
+
+    step = -(-len(starts) // threads)
+    parts = [starts[k:k + step] for k in range(0, len(starts), step)]
+    with ThreadPoolExecutor(len(parts)) as pool:
+        done = list(pool.map(sweep, parts, [tick if progress else None] * len(parts)))
+    return [whole for part in done for whole in part]
+
+
+def _pushed(deck: SoloDeck, passes: dict, start, tail_below: Fraction, max_epochs: int) -> tuple[list[Fraction], ...]:
+    """(P(turn t) for t = 0, 1, ..., P(later), P(never)): the distribution of turns pushed pile after pile
+    through the passes until what is left is below ``tail_below`` (or ``max_epochs`` piles).
+
+    The masses are whole numbers over one denominator, which grows by the passes' common denominator
+    a pile (less their common factor, taken out each pile): past witch=14 they have tens of thousands
+    of bits and this push is most of the solve, so they are GMP's integers (gmpy2: three times
+    Python's on such numbers). Each turn's chance is one fraction, made at the end."""
+    from gmpy2 import gcd, mpq, mpz
+
+    common = mpz(math.lcm(*(whole.denominator for whole in passes.values())))
+    rows = {state: (common // whole.denominator, [(drawn, mpz(n)) for drawn, n in whole.wins.items()],
+                    mpz(whole.doomed), [(after, mpz(n)) for after, n in whole.exits.items()])
+            for state, whole in passes.items()}
+    p: dict[int, mpq] = {}
+    never = mpq(0)
+    masses, denominator, pile = {start: mpz(1)}, mpz(1), 0
+    while masses and pile < max_epochs:
+        won: dict[int, mpz] = {}
+        doomed, following = mpz(0), {}
+        for state, mass in masses.items():
+            scale, wins, lost, exits = rows[state]
+            weight = mass * scale
+            for drawn, n in wins:
+                turn = 1 + deck.witches * pile + drawn
+                won[turn] = won.get(turn, 0) + weight * n
+            doomed += weight * lost
+            for after, n in exits:
+                following[after] = following.get(after, 0) + weight * n
+        denominator *= common
+        for turn, n in won.items():
+            p[turn] = p.get(turn, 0) + mpq(n, denominator)
+        never += mpq(doomed, denominator)
+        pile += 1
+        divisor = gcd(denominator, *following.values())  # keep the numbers as small as they can be
+        masses, denominator = {s: n // divisor for s, n in following.items()}, denominator // divisor
+        if sum(masses.values()) * tail_below.denominator < tail_below.numerator * denominator:
+            break
+    table = [_fraction(p[t]) if t in p else Fraction(0) for t in range(max(p, default=0) + 1)]
+    return table, _fraction(mpq(sum(masses.values()), denominator)), _fraction(never)
+
+
+def _fraction(q) -> Fraction:
+    return Fraction(int(q.numerator), int(q.denominator))
 
 
 def _pile_chain_reward(exits: dict[tuple, dict[tuple, int]], denominators: dict[tuple, int], own: dict[tuple, int],

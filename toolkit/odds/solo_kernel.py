@@ -34,7 +34,7 @@ def _mulmod(a, b, p, inverse_p):
     return r
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def level(keys, masses, extra_keys, extra_masses, size, shift, field_mask, witches, takes, size_to_win, p, inverse_p,
           factorial, win_share, spent_share, spent_any, castles, won, doomed, seen):
     """Every draw from the states of pile size ``size`` (unique ``keys``, residues ``masses``).
