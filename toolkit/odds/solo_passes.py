@@ -91,6 +91,9 @@ def whole_passes(deck, groups: list[dict], progress=None, limit: int | None = No
     # start masses as integers: group g's mass at pile size n is its probability * den[g] * top! / n!
     top = max((solo.drawn_from(deck, s)[0] for group in groups for s in group), default=0)
     dens = [math.lcm(*(Fraction(m).denominator for m in group.values())) for group in groups]
+    # every figure of group g is a whole number over den[g] * arranged[g] (``arrangements``), a divisor
+    # of den[g] * top!: the compiled passes need primes for that bound only (a third of top!'s bits)
+    arranged = [math.lcm(*(arrangements(deck, state) for state in group)) for group in groups]
     pre: dict[int, dict] = {}  # pile size -> {(group, pre state): mass}
     fixed: dict[int, dict[int, int]] = {}  # pile size -> {key: mass}
     for g, group in enumerate(groups):
@@ -136,33 +139,62 @@ def whole_passes(deck, groups: list[dict], progress=None, limit: int | None = No
                     level = fixed.setdefault(size - 1, {})
                     level[key] = level.get(key, 0) + mass * weight
 
-    if compiled:
-        won, lost, keys, masses = _compiled_levels(deck, colours, layout, fixed, top, max(dens) * math.factorial(top),
-                                                   seen, progress, limit)
+    # the numbers over den[g] * top! are ``over_top[g]`` times those over den[g] * arranged[g]
+    over_top = [math.factorial(top) // n for n in arranged]
+    if compiled:  # its figures come over den[g] * arranged[g] already
+        won, lost, keys, masses = _compiled_levels(deck, colours, layout, fixed, top, arranged,
+                                                   max(den * n for den, n in zip(dens, arranged)), seen, progress,
+                                                   limit)
         for g, numerator in enumerate(lost):
             if numerator:
                 doomed[g, 0] = numerator
     else:
         won, keys, masses = _array_levels(deck, layout, fixed, top, seen, wins, before_colour, progress, limit)
 
-    results = [WholePass(dens[g] * math.factorial(top), {}, 0, {}, seen[g]) for g in range(len(groups))]
-    for (g, drawn, size), numerator in wins.items():  # over den * top! / size!: to den * top!
+    def whole(g: int, numerator: int) -> int:  # over den[g] * top!: to den[g] * arranged[g]
+        quotient, rest = divmod(numerator, over_top[g])
+        assert not rest, "a figure of a pass is a whole number over its arrangements"
+        return quotient
+
+    results = [WholePass(dens[g] * arranged[g], {}, 0, {}, seen[g]) for g in range(len(groups))]
+    for (g, drawn, size), numerator in wins.items():  # over den * top! / size!
         by_witches = results[g].wins
-        by_witches[drawn] = by_witches.get(drawn, 0) + numerator * math.factorial(size)
-    for (g, drawn), numerator in won.items():  # already over den * top!
+        by_witches[drawn] = by_witches.get(drawn, 0) + whole(g, numerator * math.factorial(size))
+    for (g, drawn), numerator in won.items():  # over den * arranged (compiled) or den * top!
         by_witches = results[g].wins
-        by_witches[drawn] = by_witches.get(drawn, 0) + numerator
-    for (g, size), numerator in doomed.items():
-        results[g].doomed += numerator * math.factorial(size)
+        by_witches[drawn] = by_witches.get(drawn, 0) + (numerator if compiled else whole(g, numerator))
+    for (g, size), numerator in doomed.items():  # over den * top! / size! (or den * arranged, compiled)
+        results[g].doomed += numerator if compiled else whole(g, numerator * math.factorial(size))
     for (g, state), numerator in pre.pop(0, {}).items():
-        results[g].exits[state] = numerator
+        results[g].exits[state] = whole(g, numerator)
     for key, numerator in zip(keys.tolist(), masses):
         g, colour, _, j, w, f, c, h, fh = ((key >> layout.shift[name]) & layout.mask[name] for name in _FIELDS)
+        numerator = numerator if compiled else whole(g, numerator)
         if colour == len(colours):  # the kernel's key of a state before the colour is fixed (no castle cards)
             results[g].exits["pre", j, w, f, h, fh] = numerator
         else:
             results[g].exits[(*colours[colour], 0, 0, 0, 0, c, h, fh)] = numerator
     return results
+
+
+def arrangements(deck, state) -> int:
+    """The distinct orders of the pile ``state`` draws from, its cards told apart as the draws tell them:
+    each castle colour before the colour is fixed, then own cards and junk; diamonds, witches, fairies.
+
+    The chance of any sequence of draws from that pile is a whole number over this (the orders that
+    begin with it), and so is every figure of a pass from ``state``."""
+    if state[0] == "pre":
+        _, j, w, f, _, _ = state
+        counts = [n for _, n in deck.castles] + [j, w, f]
+    else:
+        O, J, o, j, w, f, c, h, fh = state
+        if o + j + w + f == 0:  # it starts a pile: the pile is what is not held
+            o, j, w, f = O - c, J - h, deck.witches, deck.fairies - fh
+        counts = [o, j, w, f]
+    ways = math.factorial(sum(counts))
+    for n in counts:
+        ways //= math.factorial(n)
+    return ways
 
 
 def _array_levels(deck, layout: _Layout, fixed: dict, top: int, seen: list, wins: dict, before_colour, progress,
@@ -233,12 +265,16 @@ def _array_levels(deck, layout: _Layout, fixed: dict, top: int, seen: list, wins
     return {}, keys, masses.tolist()
 
 
-def _compiled_levels(deck, colours: list[tuple[int, int]], layout: _Layout, fixed: dict, top: int, most: int,
-                     seen: list, progress, limit) -> tuple[dict, list, np.ndarray, list]:
+def _compiled_levels(deck, colours: list[tuple[int, int]], layout: _Layout, fixed: dict, top: int, arranged: list,
+                     most: int, seen: list, progress, limit) -> tuple[dict, list, np.ndarray, list]:
     """``_array_levels`` through ``solo_kernel.level``, the states before the colour is fixed too:
     masses as residues of enough primes for ``most`` (every figure of a pass is at most its whole
-    denominator). Returns the castles completed by (group, witches drawn), the games whose colour
-    is too small by group, and the exits, over the whole denominator."""
+    denominator, den * ``arranged[g]``). Returns the castles completed by (group, witches drawn), the
+    games whose colour is too small by group, and the exits, over den * arranged[g].
+
+    The kernel's masses are over den * top! (a draw multiplies by a card count only), a number too
+    large for ``most``'s primes; but a figure over den * arranged[g] is that one times
+    arranged[g] / top!, which the primes (all above top) can divide by, and which they hold whole."""
     from toolkit.odds import solo_kernel
     from toolkit.odds.residues import Residues
 
@@ -271,6 +307,11 @@ def _compiled_levels(deck, colours: list[tuple[int, int]], layout: _Layout, fixe
     for g, n in enumerate(counted.tolist()):
         seen[g] += n
     keys, masses = mod.sum_by(np.concatenate([keys, *exits[0]]), np.concatenate([masses, *exits[1]]))
+    # from over den * top! to over den * arranged[g]
+    down = np.array([[n * pow(math.factorial(top), -1, p) % p for p in mod.moduli] for n in arranged], dtype=np.int64)
+    masses = mod.mulmod(masses, down[(keys >> layout.shift["src"]) & layout.mask["src"]])
+    won = mod.mulmod(won, down[:, None, :])
+    doomed = mod.mulmod(doomed, down)
     tally = {}
     for (g, drawn), numerator in zip(np.ndindex(won.shape[:2]), mod.integers(won.reshape(-1, mod.count))):
         if numerator:
