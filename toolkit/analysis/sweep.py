@@ -331,15 +331,16 @@ def run_job(job: Job) -> dict:
 
 
 def _solo_exact(catalogue) -> dict:
-    """The exact expected length of a solo game (``toolkit.odds``), within the solver's budget, and
+    """The exact expected length of a solo game (``toolkit.odds``), within the solver's budget for many
+    decks (``REACH``, about a minute: a grid has up to 10,000 of them), and
     where the solver's distribution of lengths is whole (no tail left) and within the turn limit,
     the exact shares too: every game ends, by the player's win."""
-    from toolkit.odds.diamoniak_solo import SoloDeck, solo_odds
+    from toolkit.odds.diamoniak_solo import REACH, SoloDeck, solo_odds
     from toolkit.odds.engine_chain import TooManyStates
 
     deck = SoloDeck.from_catalogue(catalogue)
     try:
-        odds = solo_odds(deck)
+        odds = solo_odds(deck, max_states=REACH)
     except TooManyStates as err:
         return {"note": f"exact solo figures out of reach (the chain has {err}): simulated"}
     if odds.expected_turns is None or odds.never:

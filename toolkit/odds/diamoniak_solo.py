@@ -30,6 +30,8 @@ from __future__ import annotations
 import math
 import os
 import sys
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -41,9 +43,19 @@ WON = "won"
 # passes swept together: more is a little faster, fewer holds fewer states at once (a pile size's
 # states of every pass of a sweep are in memory together: witch=13, 768 passes at once, took 0.9 GB)
 PASSES_AT_ONCE = 96
-# the solver's budget of states: about a minute of work (witch=12: 4 million in about 9 s, witch=15:
-# 42 million in 58 s to 2 minutes, on a loaded 2-core machine; memory stays under 0.5 GB)
+# a deck of up to this many cards is solved whatever it costs (``solo_odds``'s default): every deck a
+# designer tries of the game's size, up to 20 witches, 80 diamonds and 10 fairies; the largest of those
+# took 10 minutes (witch=20, diamond=10, fairy=10: 656 million states)
+EVERY_DECK_UP_TO = 100
+# the most states such a deck may go through: a bound that only refuses what would take hours
+LIMIT = 5_000_000_000
+# the budget of a larger deck, and of callers that solve many decks (``toolkit sweep``): about a minute
 REACH = 50_000_000
+# states a second the passes go through, compiled, on the 2-core machine they were measured on: what a
+# refusal made before any work quotes the cost with (a solve under way measures its own rate)
+RATE = 5_000_000
+# a solve expected to take longer than this says so first, with its estimate (seconds)
+TELL_FROM = 20
 # the pile starts sampled, spread over the first round, to estimate the passes' states before the bulk
 # of them, and how far over the budget the estimate may be before the deck is refused: 8 first (a
 # deck far out of reach is told in seconds), then PASSES_AT_ONCE
@@ -391,7 +403,8 @@ def first_pile_bound(deck: SoloDeck) -> int:
 
 
 def solo_odds(deck: SoloDeck, tail_below: Fraction = Fraction(1, 10**12), max_epochs: int = 200,
-              quick_piles: int = 2, max_states: int = REACH, progress=None) -> SoloOdds:
+              quick_piles: int = 2, max_states: int | None = None, progress=None,
+              note: Callable[[str, int], None] | None = None) -> SoloOdds:
     """The exact solo figures, pile by pile (a pile: from a shuffle until it runs out).
 
     First all games are pushed forward together, pile after pile; when every game has ended within
@@ -400,20 +413,26 @@ def solo_odds(deck: SoloDeck, tail_below: Fraction = Fraction(1, 10**12), max_ep
     own, once (all of a round in one vectorised sweep); together they make a small chain from pile
     to pile, whose cycles (cards lost and drawn again) are solved exactly (``_pile_chain_reward``),
     and the distribution is pushed from pile to pile until what is left is below ``tail_below`` (or
-    ``max_epochs`` piles). All the passes together may go through ``max_states`` states (``REACH``
-    is a minute or two of work: witch=15 goes through 42 million); past that, ``TooManyStates``
-    says the deck is out of reach.
-    A deck whose first pile alone may exceed that (``first_pile_bound``) is refused before any work.
+    ``max_epochs`` piles). All the passes together may go through ``max_states`` states; past that,
+    ``TooManyStates`` says the deck is out of reach. By default that is ``LIMIT`` for a deck of up to
+    ``EVERY_DECK_UP_TO`` cards (which every such deck of the game's shape stays under) and ``REACH``
+    (about a minute) for a larger one.
+    A deck whose first pile alone may exceed that (``first_pile_bound``) is refused before any work,
+    and one whose sampled pile starts say so, before the bulk of the work. A solve the sample says
+    will be long calls ``note(text, ticks)`` first: its estimate of states and time (at the rate the
+    sampled passes went), and about how many progress ticks the rest will give.
     """
     if deck.castle_total == 0 or not any(n >= deck.size for _, n in deck.castles):
         # no castle can be finished: the game goes on for ever, so its first pile surely runs out
         return SoloOdds(None, [Fraction(0)], Fraction(0), Fraction(1), Fraction(int(deck.total > 0)), 0, 0)
+    if max_states is None:
+        max_states = LIMIT if deck.total <= EVERY_DECK_UP_TO else REACH
     estimate = first_pile_bound(deck)
     if estimate > max_states:
         raise OutOfReach(max_states, estimate, f"up to {estimate:,} states in its first pile alone, by a bound "
                                                f"from the deck's counts", bound=True)
     try:
-        return _solo_odds(deck, tail_below, max_epochs, quick_piles, max_states, estimate, progress)
+        return _solo_odds(deck, tail_below, max_epochs, quick_piles, max_states, estimate, progress, note)
     except OutOfReach:
         raise
     except (TooManyStates, OverflowError):  # the budget left over, or counts too large for one int64 key
@@ -431,16 +450,25 @@ class OutOfReach(TooManyStates):
     """The solve would go through more states than the limit, by a bound or an estimate made before the
     bulk of the work: the first pile's bound (``first_pile_bound``), or the first pile and a sample of
     the pile starts (within 10 % of the real count at witch=12 and 15; up to 1.5 times it on the decks
-    tried). The message gives the cost as well, in the limit's minutes."""
+    tried). The message gives the cost as well, at ``rate`` states a second."""
 
-    def __init__(self, limit: int, estimate: int, how: str, bound: bool = False):
+    def __init__(self, limit: int, estimate: int, how: str, bound: bool = False, rate: float = RATE):
         super().__init__(limit, estimate)
-        # REACH is about a minute of work; the pile-start system grows faster than the states, so more
-        minutes = estimate / limit
-        cost = (f"{minutes:.1f} minutes" if minutes < 10 else f"{minutes:,.0f} minutes" if minutes < 120
-                else f"{minutes / 60:,.0f} hours")
-        self.args = (f"{how}, made before solving, over the limit of {limit:,} states (about a minute of "
-                     f"work): {'up to' if bound else 'at least'} about {cost} for this deck",)
+        self.args = (f"{how}, made before solving, over the limit of {limit:,} states: "
+                     f"{'up to' if bound else 'at least'} about {duration(estimate / rate)} of work for this deck",)
+
+
+def duration(seconds: float) -> str:
+    """A time to wait, in words: "40 seconds", "3.5 minutes", "2 hours", "9 days"."""
+    if seconds < 1.5:
+        return "a second"
+    if seconds < 90:
+        return f"{round(seconds)} seconds"
+    minutes = seconds / 60
+    if minutes < 90:
+        return f"{minutes:.1f} minutes" if minutes < 10 else f"{minutes:.0f} minutes"
+    hours = minutes / 60
+    return f"{hours:,.0f} hours" if hours < 48 else f"{hours / 24:,.0f} days"
 
 
 def progress_ticks(deck: SoloDeck) -> int:
@@ -452,7 +480,7 @@ def progress_ticks(deck: SoloDeck) -> int:
 
 
 def _solo_odds(deck: SoloDeck, tail_below: Fraction, max_epochs: int, quick_piles: int, max_states: int,
-               first_bound: int, progress) -> SoloOdds:
+               first_bound: int, progress, note) -> SoloOdds:
     from toolkit.odds.solo_passes import WholePass, kernel_fits, pile_passes, whole_passes
 
     start = deck.start()
@@ -483,16 +511,23 @@ def _solo_odds(deck: SoloDeck, tail_below: Fraction, max_epochs: int, quick_pile
         """The states a pass from ``size`` of the spread pile starts went through, on average; past
         ``margin`` times the budget by the estimate they give, a deck whose piles start again
         (``cyclic``, or a sampled pass has exits) is refused."""
+        nonlocal rate
         sample = spread[::max(1, len(spread) // size)][:size]
         left = [state for state in sample if state not in passes]
+        began = time.perf_counter()
         passes.update(zip(left, counted(_swept(deck, left, progress, budget, compiled))))
+        if compiled and left:
+            rate = sum(passes[state].states for state in left) / max(time.perf_counter() - began, 1e-6)
         per_pass = sum(passes[state].states for state in sample) / len(sample)
         estimate = first.states + per_pass * pile_starts_bound(deck)
         # an estimate for a deck whose piles start again, which the sample shows when a pass of it has exits
         if estimate > margin * max_states and (cyclic or any(passes[state].exits for state in sample)):
             raise OutOfReach(max_states, round(estimate), f"about {round(estimate):,} states by an estimate from "
-                                                          f"its first pile and {len(sample)} sampled pile starts")
+                                                          f"its first pile and {len(sample)} sampled pile starts",
+                             rate=rate)
         return per_pass
+
+    rate = RATE  # states a second, as the sampled passes went (compiled)
 
     if todo and first.states > SAMPLE_EARLY_FROM:  # before a large second pile's pass: told in seconds
         sampled(*SAMPLES[0])
@@ -510,6 +545,12 @@ def _solo_odds(deck: SoloDeck, tail_below: Fraction, max_epochs: int, quick_pile
     # one pass per state that starts a pile, all of a round in one sweep (their exits: the next round);
     # the sampled pile starts, spread over the first round, tell what the rest will cost
     per_pass = sampled(*SAMPLES[1], cyclic=True)
+    left_over = per_pass * max(pile_starts_bound(deck) - len(passes), 0)  # a bound, as the estimate's
+    if note is not None and left_over / rate > TELL_FROM:
+        note(f"the exact odds go through about {round(first.states + per_pass * pile_starts_bound(deck)):,} "
+             f"states (an estimate from the first pile and {len(spread)} sampled pile starts): about "
+             f"{duration(left_over / rate)} on this machine, then the chain between piles is solved",
+             deck.total * math.ceil(pile_starts_bound(deck) / PASSES_AT_ONCE))
     compiled = compiled or worth_compiling(per_pass * (len(todo) - len(spread)))
     while todo:
         left = [state for state in todo if state not in passes]

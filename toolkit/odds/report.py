@@ -202,7 +202,7 @@ def solo(catalogue: Catalogue, games: int = 20_000, seed: int = 1, progress=None
 
     deck = diamoniak_solo.SoloDeck.from_catalogue(catalogue)
     try:
-        odds = diamoniak_solo.solo_odds(deck, progress=progress)
+        odds = diamoniak_solo.solo_odds(deck, progress=progress, note=note)
     except engine_chain.TooManyStates as err:
         if export_chain:
             raise _no_chain(f"the chain has {err}") from None
