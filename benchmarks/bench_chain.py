@@ -10,14 +10,19 @@ last layer always ends it. Weights are card counts (see ``random_chain``).
 
 With --walk it times instead the walk of the real engines (``toolkit.odds.engine_chain``) against
 the code of earlier revisions (git's HEAD unless ``--old`` names others, e.g. ``--old fb233ac HEAD``:
-their walk and their engines, read with ``git show``, git's state untouched), in one run, on the same
-decks: states, states a second, bytes a state (tracemalloc: what the walk holds at its end, and its
-peak), the whole exact answer's time, and that every answer is the same fractions. A walk's time is
-the best of ``--repeat`` rounds, each round walking every revision in turn (the first walk of a module
-also pays for warming it up, and a burst of load slows all alike).
+their walk and their engines, read with ``git show``, git's state untouched; ``--old`` with no
+revision: none), in one run, on the same decks: states, states a second, bytes a state (tracemalloc:
+what the walk holds at its end, and its peak), the whole exact answer's time, and that every answer
+is the same fractions. Today's code is timed twice on the Diamoniak decks: the engine walk ("now",
+``compiled=False``) and the compiled walk ("compiled", ``toolkit.odds.compiled_walk``), which must
+build the very same chain (checked array for array). A walk's time is the best of ``--repeat``
+rounds, each round walking every code in turn (the first walk of a module also pays for warming it
+up, and a burst of load slows all alike). The compiled walk's first use in a fresh interpreter
+(importing numba, loading the cached kernel, a first small walk) is timed too, and with
+``--cold`` also with an empty numba cache (compiling it).
 
-    .venv/bin/python benchmarks/bench_chain.py --walk [DECK ...] [--old REV ...] [--repeat 3]
-        [--max-states 1000000] [--no-solve]
+    .venv/bin/python benchmarks/bench_chain.py --walk [DECK ...] [--old [REV ...]] [--repeat 3]
+        [--max-states 1000000] [--no-solve] [--cold]
 """
 
 from __future__ import annotations
@@ -129,7 +134,7 @@ def revision_module(rev: str, path: str, name: str):
     return module
 
 
-def walk_case(game_id: str, overrides: list[str], players: int, size: int | None, engine=None):
+def walk_case(game_id: str, overrides: list[str], players: int, size: int | None, engine=None, policy="default"):
     """(game, policies, done) for one deck, the game made by ``engine`` (a rules module) if given."""
     from dataclasses import replace
 
@@ -143,35 +148,47 @@ def walk_case(game_id: str, overrides: list[str], players: int, size: int | None
         game = cls.from_catalogue(catalogue, players)
     if size is not None:
         game = replace(game, castle_size=size)
-    seats = [policy_module(game_id).parse("default")] * players
+    seats = [policy_module(game_id).parse(policy)] * players
     done = (lambda state: state.counters()["palaces_completed"] >= 1) if game_id == "palaces" and players == 1 else None
     return game, seats, done
 
 
-def time_walks(cases: list, repeat: int) -> list[tuple[int, float]]:
-    """(states, the best walk time) per ``(module, game, seats, done, max_states)`` case, the cases timed in
-    turn, round after round (a burst of load on a shared machine then slows every case alike, not one)."""
+def chain_arrays(transitions) -> tuple:
+    """Every field of a walked chain (``engine_chain.Transitions``), to compare two walks."""
+    return (bytes(transitions._row), bytes(transitions._state_of_row), bytes(transitions._offsets),
+            bytes(transitions._targets), transitions._weights, transitions._rewards, transitions._totals,
+            transitions._ends)
+
+
+def time_walks(cases: list, repeat: int) -> list[tuple[int, float, tuple]]:
+    """(states, the best walk time, the chain's arrays) per ``(module, game, seats, done, max_states, options)``
+    case, the cases timed in turn, round after round (a burst of load on a shared machine then slows every
+    case alike, not one)."""
     import gc
 
     best = [float("inf")] * len(cases)
     states = [0] * len(cases)
+    chains = [()] * len(cases)
     for _ in range(max(1, repeat)):
-        for number, (module, game, seats, done, max_states) in enumerate(cases):
+        for number, (module, game, seats, done, max_states, options) in enumerate(cases):
             gc.collect()
-            (transitions, _, _), took = timed(lambda: module.build(game.new_initial_state(), seats, max_states, done))
+            (transitions, _, _), took = timed(lambda: module.build(game.new_initial_state(), seats, max_states, done,
+                                                                   **options))
             best[number], states[number] = min(best[number], took), len(transitions)
+            chains[number] = chain_arrays(transitions)
             del transitions
-    return list(zip(states, best))
+    return list(zip(states, best, chains))
 
 
-def measure_memory(module, game, seats, done, max_states: int) -> tuple[float, float]:
-    """(bytes a state the walk's chain holds at its end, bytes a state at the walk's peak): tracemalloc."""
+def measure_memory(module, game, seats, done, max_states: int, options: dict) -> tuple[float, float]:
+    """(bytes a state the walk's chain holds at its end, bytes a state at the walk's peak): tracemalloc
+    (numpy's arrays are traced too)."""
     import gc
     import tracemalloc
 
     gc.collect()
     tracemalloc.start()
-    transitions = module.build(game.new_initial_state(), seats, max_states, done)[0]
+    transitions = module.build(game.new_initial_state(), seats, max_states, done, **options)[0]
     gc.collect()  # a full collection also empties the interpreter's free lists, which are no one's
     held, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
@@ -181,60 +198,117 @@ def measure_memory(module, game, seats, done, max_states: int) -> tuple[float, f
     return held / states, peak / states
 
 
-WALK_CASES = {  # name: (game, --set options, players, castle size)
+WALK_CASES = {  # name: (game, --set options, players, castle size[, the seats' policy])
     "diamoniak-2p-small": ("diamoniak", ["castle-green=0", "castle-yellow=0", "castle-red=3", "castle-blue=3",
                                          "diamond=3", "witch=1", "fairy=1"], 2, 3),
     "diamoniak-2p-medium": ("diamoniak", ["castle-green=0", "castle-yellow=0", "castle-red=3", "castle-blue=3",
                                           "diamond=3", "witch=2", "fairy=1"], 2, 3),
+    "diamoniak-2p-large": ("diamoniak", ["castle-green=0", "castle-yellow=0", "castle-red=4", "castle-blue=4",
+                                         "diamond=4", "witch=2", "fairy=1"], 2, 4),
+    "diamoniak-2p-stop-after": ("diamoniak", ["castle-green=0", "castle-yellow=0", "castle-red=3", "castle-blue=3",
+                                              "diamond=3", "witch=2", "fairy=1"], 2, 3, "stop-after-2,keep-diamonds"),
+    "diamoniak-3p": ("diamoniak", ["castle-green=2", "castle-yellow=0", "castle-red=2", "castle-blue=2",
+                                   "diamond=2", "witch=1", "fairy=1"], 3, 2),
     "palaces-first-palace": ("palaces", [f"{kind}-{colour}=0" for kind in ("foundation", "floor", "roof")
                                          for colour in ("blue", "green", "yellow")]
                              + ["tower=2", "ruins=1", "exchange=1", "general-exchange=0", "flood=1", "floor-red=3"], 1, None),
 }
 
 
-def walk_main(names: list[str], max_states: int, revisions: list[str], repeat: int, solve: bool) -> None:
-    """Side by side in one run: each revision's walk on its own engines, and today's, on the same decks."""
+_FIRST_WALK = """
+import time
+began = time.perf_counter()
+from dataclasses import replace
+from toolkit.catalogue import load
+from toolkit.games.diamoniak import DiamoniakGame
+from toolkit.odds import engine_chain
+from toolkit.sim import diamoniak_policies
+counts = ["castle-green=0", "castle-yellow=0", "castle-red=2", "castle-blue=2", "diamond=1", "witch=1", "fairy=1"]
+game = DiamoniakGame.from_catalogue(load("diamoniak", overrides=counts, require_art=False), 2)
+game = replace(game, castle_size=2)
+seats = [diamoniak_policies.parse("default")] * 2
+ready = time.perf_counter()
+engine_chain.build(game.new_initial_state(), seats, compiled=True)
+print(time.perf_counter() - ready)
+"""
+
+
+def first_walk(cache: str | None) -> float:
+    """Seconds of a fresh interpreter's first compiled walk (a tiny deck: importing numba, loading or, with an
+    empty ``cache``, compiling the kernel), after the toolkit's own imports."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ) if cache is None else dict(os.environ, NUMBA_CACHE_DIR=cache)
+    out = subprocess.run([sys.executable, "-c", _FIRST_WALK], env=env, capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def walk_main(names: list[str], max_states: int, revisions: list[str], repeat: int, solve: bool,
+              cold: bool = False) -> None:
+    """Side by side in one run: each revision's walk on its own engines, today's engine walk and today's
+    compiled walk, on the same decks."""
     from toolkit.odds import engine_chain
 
-    codes = []  # (label, walk module, {game: engine module, or None for today's})
+    codes = []  # (label, walk module, {game: engine module, or None for today's}, build's options)
     for number, rev in enumerate(revisions):
         tag = f"rev{number}"
         codes.append((rev[:9], revision_module(rev, "toolkit/odds/engine_chain.py", f"{tag}_engine_chain"),
                       {"diamoniak": revision_module(rev, "toolkit/games/diamoniak.py", f"{tag}_diamoniak"),
-                       "palaces": revision_module(rev, "toolkit/games/palaces.py", f"{tag}_palaces")}))
-    codes.append(("now", engine_chain, {"diamoniak": None, "palaces": None}))
-    print(f"{'deck':22} {'code':9} {'states':>9} {'walk s':>7} {'states/s':>9} {'bytes/state':>11} "
+                       "palaces": revision_module(rev, "toolkit/games/palaces.py", f"{tag}_palaces")}, {}))
+    codes.append(("now", engine_chain, {"diamoniak": None, "palaces": None}, {"compiled": False}))
+    codes.append(("compiled", engine_chain, {"diamoniak": None, "palaces": None}, {"compiled": True}))
+    print(f"the compiled walk's first use in a fresh interpreter: {first_walk(None):.2f} s (numba's cache as it is)")
+    if cold:
+        import tempfile
+
+        with tempfile.TemporaryDirectory(prefix="bench-chain-numba-") as cache:
+            print(f"  with an empty numba cache (compiling): {first_walk(cache):.1f} s; "
+                  f"then from that cache: {first_walk(cache):.2f} s")
+    warm = walk_case("diamoniak", WALK_CASES["diamoniak-2p-small"][1], 2, 3)  # loaded here before any clock
+    engine_chain.build(warm[0].new_initial_state(), warm[1], compiled=True)
+    print(f"{'deck':24} {'code':9} {'states':>9} {'walk s':>7} {'states/s':>10} {'bytes/state':>11} "
           f"{'peak B/st':>9} {'solve s':>7}")
     for name in names:
-        game_id, overrides, players, size = WALK_CASES[name]
-        cases = [(module, *walk_case(game_id, overrides, players, size, engines[game_id]), max_states)
-                 for _, module, engines in codes]
+        game_id, overrides, players, size, *policy = WALK_CASES[name]
+        here = [code for code in codes if code[0] != "compiled" or game_id == "diamoniak"]
+        cases = [(module, *walk_case(game_id, overrides, players, size, engines[game_id], *policy), max_states,
+                  options) for _, module, engines, options in here]
         results = {}
-        for (label, _, _), case, (states, walk) in zip(codes, cases, time_walks(cases, repeat)):
+        for (label, _, _, _), case, (states, walk, chain) in zip(here, cases, time_walks(cases, repeat)):
             held, peak = measure_memory(*case)
             result = results[label] = {"states": states, "walk": walk, "held": held, "peak": peak,
-                                       "solve": None, "answer": None}
+                                       "solve": None, "answer": None, "chain": chain}
             if solve:
-                module, game, seats, done, _ = case
+                module, game, seats, done, _, options = case
                 answer, result["solve"] = timed(lambda: module.solve(game.new_initial_state(), seats, game.players,
-                                                                      max_states, done))
+                                                                      max_states, done, **options))
                 result["answer"] = (answer.expected_turns, answer.win_probability, answer.p_never)
             took = "-" if result["solve"] is None else f"{result['solve']:7.2f}"
-            print(f"{name:22} {label:9} {states:9,} {walk:7.3f} {states / walk:9,.0f} {held:11,.0f} {peak:9,.0f} "
+            print(f"{name:24} {label:9} {states:9,} {walk:7.3f} {states / walk:10,.0f} {held:11,.0f} {peak:9,.0f} "
                   f"{took:>7}")
         new = results["now"]
         if solve:
-            for label, _, _ in codes[:-1]:
+            for label in results:
                 assert results[label]["answer"] == new["answer"], f"{name}: {label}'s walk and today's disagree"
-            print(f"{'':22} the same exact answer from every revision")
-        for label, _, _ in codes[:-1]:
+            print(f"{'':24} the same exact answer from every code")
+        for label, _, _, _ in here:
+            if label in ("now", "compiled"):
+                continue
             old = results[label]
             whole = "" if not solve else f", whole answer {new['solve'] / old['solve']:.2f}"
-            print(f"{'':22} now / {label}: walk time {new['walk'] / old['walk']:.3f}, states "
+            print(f"{'':24} now / {label}: walk time {new['walk'] / old['walk']:.3f}, states "
                   f"{new['states'] / old['states']:.2f}, time per state "
                   f"{new['walk'] / new['states'] / (old['walk'] / old['states']):.3f}, "
                   f"bytes per state {new['held'] / old['held']:.3f} (peak {new['peak'] / old['peak']:.3f}), "
                   f"walk's memory in all {new['held'] * new['states'] / (old['held'] * old['states']):.3f}{whole}")
+        if "compiled" in results:
+            fast = results["compiled"]
+            assert fast["chain"] == new["chain"], f"{name}: the compiled walk's chain is not the engine walk's"
+            whole = "" if not solve else f", whole answer {new['solve'] / fast['solve']:.2f}x"
+            print(f"{'':24} compiled vs now: the same chain, array for array; {new['walk'] / fast['walk']:.1f}x "
+                  f"faster a state, peak bytes a state {fast['peak'] / new['peak']:.2f}x{whole}")
 
 
 def main() -> None:
@@ -248,15 +322,18 @@ def main() -> None:
     parser.add_argument("--walk", nargs="*", metavar="DECK", choices=sorted(WALK_CASES),
                         help="time the engine walk instead, earlier revisions' code against today's, on these decks "
                              "(default: all)")
-    parser.add_argument("--old", nargs="+", metavar="REV", default=["HEAD"],
-                        help="with --walk: the git revisions to compare with (default: HEAD)")
+    parser.add_argument("--old", nargs="*", metavar="REV", default=["HEAD"],
+                        help="with --walk: the git revisions to compare with (default: HEAD; none if left empty)")
+    parser.add_argument("--cold", action="store_true",
+                        help="with --walk: also time the compiled walk's first use with an empty numba cache")
     parser.add_argument("--repeat", type=int, default=3, help="with --walk: walks timed per module, the best kept")
     parser.add_argument("--no-solve", action="store_true",
                         help="with --walk: time the walks only, not the whole exact answers (nor compare them)")
     parser.add_argument("--max-states", type=int, default=1_000_000, help="the walks' state limit (with --walk)")
     args = parser.parse_args()
     if args.walk is not None:
-        walk_main(args.walk or sorted(WALK_CASES), args.max_states, args.old, args.repeat, not args.no_solve)
+        walk_main(args.walk or sorted(WALK_CASES), args.max_states, args.old, args.repeat, not args.no_solve,
+                  args.cold)
         return
 
     transitions = random_chain(args.states, args.layers, args.seed, args.cycle_rate, card_weights=not args.random_weights)

@@ -16,7 +16,7 @@ from toolkit.cards.render import PT_PER_MM
 
 
 def pytest_sessionstart(session):
-    """Compile the kernels (the simulator's, the solo passes', the chain solver's) once, before any
+    """Compile the kernels (the simulator's, the solo passes', the chain solver's, the compiled walk's) once, before any
     test: on a fresh machine that takes most of a minute, which a test reading stderr or a deadline
     must not see (later sessions load them from numba's cache)."""
     from toolkit.catalogue import load
@@ -33,6 +33,12 @@ def pytest_sessionstart(session):
     from toolkit.odds import exact_linear  # the chain solver's lifting kernels: about 14 s
 
     exact_linear.lift_integer([{0: 2, 1: -1}, {0: -1, 1: 2}], [1, 1])
+    from toolkit.games.diamoniak import DiamoniakGame  # the compiled walk of the chain: about 14 s
+    from toolkit.odds import engine_chain
+
+    small = DiamoniakGame.from_catalogue(load("diamoniak", overrides=["castle-green=0", "castle-yellow=0", "witch=1",
+                                                                      "diamond=1", "fairy=0"], require_art=False), 2)
+    engine_chain.build(small.new_initial_state(), seat_policies("diamoniak", 2, {}), 100_000, compiled=True)
 from toolkit.catalogue.loader import builtin_path
 from toolkit.cli import main
 

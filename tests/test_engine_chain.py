@@ -208,9 +208,9 @@ def plain_walk(game, seats, done=None, limit=20_000):
     return first, pairs, rewards
 
 
-def walked(game, seats, done=None, remember=True):
+def walked(game, seats, done=None, remember=True, compiled=False):
     transitions, start, rewards = engine_chain.build(game.new_initial_state(), seats, 20_000, done,
-                                                     remember_decisions=remember)
+                                                     remember_decisions=remember, compiled=compiled)
     return start, {state: transitions[state] for state in transitions}, {state: rewards[state] for state in transitions}
 
 
@@ -227,7 +227,7 @@ def test_the_diamoniak_walk_is_the_plain_walk_transition_for_transition(colours,
         plain = plain_walk(game, seats, limit=1_500)
     except AssertionError:  # kept small, so that the test stays fast
         assume(False)
-    assert walked(game, seats) == walked(game, seats, remember=False) == plain
+    assert walked(game, seats) == walked(game, seats, remember=False) == walked(game, seats, compiled=True) == plain
 
 
 @settings(max_examples=12, deadline=None)

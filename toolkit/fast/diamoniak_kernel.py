@@ -12,12 +12,20 @@ The game and the policies become small integer arrays here (``_encode_game``, ``
 one compiled function then plays every game of the batch and fills one preallocated array per field.
 A game keeps its state in a few scratch arrays of the deck's size, reused from game to game, so memory
 grows with ``count`` only through the output (nine int64 numbers a game).
+
+The rules and the policies are written once, as step functions (a card drawn, a purchase, a witch's
+loss, a fairy spent, the end of a turn, the start of a draw with its reshuffle, and the seat's
+decision at each kind of point), and two loops call them: ``_play_one``, which plays a game from a
+card order, and ``walk_chance_points``, which expands the chance points of the exact walk
+(``toolkit.odds.compiled_walk``) into every card type the pile holds. Both live in this file, so that
+numba's cache, which checks each function's own file, never keeps one of them on an older step.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit, uint64
+from numba.cpython.unsafe.tuple import tuple_setitem
 
 from toolkit.fast.rng import game_seed, shuffle_into
 from toolkit.sim.card_order import MASK
@@ -53,6 +61,12 @@ G_CASTLE_SIZE, G_PRICE, G_WITCH_TAKES, G_PLAYERS, G_TO_DISCARD, G_FREE_COLOUR, G
 
 # game phases, as in the engine
 TURN, CHANCE, MORE, WITCH_PHASE, OVER = 0, 1, 2, 3, 4
+
+# a game's numbers (the tuple ``s`` of the step functions): phase, seat to move, turns started, cards drawn
+# this turn, whether the last card went into the seat's castle, turns in a row nobody could act, the
+# winner (-1: none yet), cards and witches in the pile and in the discard area, and the record's counters
+(S_PHASE, S_PLAYER, S_TURNS, S_DRAWN, S_LAST_BUILT, S_PASSES, S_WINNER, S_PILE_N, S_PILE_W, S_DISC_N, S_DISC_W,
+ S_WITCHES, S_PURCHASES, S_RESHUFFLES, S_SPENT) = range(15)
 
 
 # --- from Python objects to integer arrays ----------------------------------------------------------
@@ -163,7 +177,18 @@ def batch(game, policies, run_seed: int, start: int, count: int, max_turns: int 
     return {name: out[i] for i, name in enumerate(FIELDS)}
 
 
-# --- the compiled game --------------------------------------------------------------------------------
+# --- the compiled game: one step function per rule, shared by the simulation and the exact walk ------
+#
+# A game's state is a few arrays of the deck's size (``pile``, ``discard``, per seat ``castle`` and
+# ``side``), the seats' colours (``hand_colour``, -1: none), four sums per seat kept beside them
+# (``csum`` castle cards, ``ssum`` cards on the right, ``diamonds``, ``fairies``) and the numbers in
+# the tuple ``s`` (indexed by the S_ names). A step changes the arrays in place and returns the new ``s``.
+#
+# The steps are inlined into the loops that call them (the game's ``_play_one``, the exact walk's
+# ``walk_chance_points``), which allocate nothing and are compiled without numba's reference counting
+# (``_nrt=False``, a compiler flag numba's own tests use): otherwise every array handed to an inlined
+# step costs an atomic count up and down, which took more than half of the game's time (the game
+# played at a third of its speed). Their callers allocate the arrays and keep them alive.
 
 @njit(cache=True)
 def _anyone_can_win(colour_ok, hand_colour, players, free_colour):
@@ -226,14 +251,276 @@ def _discard_to_pile(pile, discard):
         discard[i] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _put(s, field, value):
+    """``s`` with one of its numbers changed (a tuple: the compiled code keeps it in registers)."""
+    return tuple_setitem(s, field, value)
+
+
+@njit(cache=True, inline="always")
+def _end_turn(s, players):
+    """The engine's ``_end_turn``: the next seat's turn begins."""
+    s = _put(s, S_PLAYER, (s[S_PLAYER] + 1) % players)
+    s = _put(s, S_TURNS, s[S_TURNS] + 1)
+    s = _put(s, S_DRAWN, 0)
+    return _put(s, S_PHASE, TURN)
+
+
+@njit(cache=True, inline="always")
+def _start_draw(pile, discard, s):
+    """The engine's ``_start_draw``: rule 6 (an empty pile takes the discard area) and then a chance
+    point. (s, True) when the discard area became the pile (the simulation must shuffle it again)."""
+    reshuffled = False
+    if s[S_PILE_N] == 0:
+        _discard_to_pile(pile, discard)
+        s = _put(s, S_PILE_N, s[S_DISC_N])
+        s = _put(s, S_PILE_W, s[S_DISC_W])
+        s = _put(s, S_DISC_N, 0)
+        s = _put(s, S_DISC_W, 0)
+        s = _put(s, S_RESHUFFLES, s[S_RESHUFFLES] + 1)
+        reshuffled = True
+    return _put(s, S_PHASE, CHANCE), reshuffled
+
+
+@njit(cache=True, inline="always")
+def _resolve(card, kinds, colours, colour_ok, numbers,
+             pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s):
+    """The engine's ``_resolve``: card type ``card`` comes off the pile and goes where the rules say."""
+    players = numbers[G_PLAYERS]
+    player = s[S_PLAYER]
+    pile[card] -= 1
+    s = _put(s, S_PILE_N, s[S_PILE_N] - 1)
+    s = _put(s, S_DRAWN, s[S_DRAWN] + 1)
+    s = _put(s, S_PASSES, 0)
+    s = _put(s, S_LAST_BUILT, 0)
+    kind = kinds[card]
+    if kind == WITCH:
+        discard[card] += 1
+        s = _put(s, S_PILE_W, s[S_PILE_W] - 1)
+        s = _put(s, S_WITCHES, s[S_WITCHES] + 1)
+        s = _put(s, S_DISC_N, s[S_DISC_N] + 1)
+        s = _put(s, S_DISC_W, s[S_DISC_W] + 1)
+        return _put(s, S_PHASE, WITCH_PHASE)
+    claimed = False
+    if kind == CASTLE:
+        colour = colours[card]
+        if hand_colour[player] == colour:
+            castle[player, card] += 1
+            csum[player] += 1
+            s = _put(s, S_LAST_BUILT, 1)
+        else:
+            free = hand_colour[player] < 0
+            if free:
+                for q in range(players):
+                    if hand_colour[q] == colour:
+                        free = False
+            if free:
+                hand_colour[player] = colour
+                castle[player, card] += 1
+                csum[player] += 1
+                s = _put(s, S_LAST_BUILT, 1)
+                claimed = True
+            else:
+                side[player, card] += 1
+                ssum[player] += 1
+    else:
+        side[player, card] += 1
+        ssum[player] += 1
+        if kind == DIAMOND:
+            diamonds[player] += 1
+        else:
+            fairies[player] += 1
+    if csum[player] >= numbers[G_CASTLE_SIZE]:
+        s = _put(s, S_WINNER, player)
+        return _put(s, S_PHASE, OVER)
+    if claimed and not _anyone_can_win(colour_ok, hand_colour, players, numbers[G_FREE_COLOUR] == 1):
+        return _put(s, S_PHASE, OVER)
+    return _put(s, S_PHASE, MORE)
+
+
+@njit(cache=True, inline="always")
+def _buy(seller, kinds, colours, numbers, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s):
+    """The engine's ``_buy``: the seller's card of the buyer's colour held most (ties to the lowest
+    type) joins the buyer's castle, paid with ``price`` diamonds (to the seller, or to the discard
+    area in the variant); the turn ends unless the castle is complete."""
+    types = kinds.size
+    player = s[S_PLAYER]
+    mine = hand_colour[player]
+    bought, most = -1, 0
+    for i in range(types):
+        if colours[i] == mine and side[seller, i] > most:
+            bought, most = i, side[seller, i]
+    side[seller, bought] -= 1
+    ssum[seller] -= 1
+    if kinds[bought] == DIAMOND:
+        diamonds[seller] -= 1
+    elif kinds[bought] == FAIRY:
+        fairies[seller] -= 1
+    castle[player, bought] += 1
+    csum[player] += 1
+    to_pay = numbers[G_PRICE]
+    to_discard = numbers[G_TO_DISCARD] == 1
+    for i in range(types):
+        if kinds[i] != DIAMOND:
+            continue
+        paid = min(to_pay, side[player, i])
+        side[player, i] -= paid
+        ssum[player] -= paid
+        diamonds[player] -= paid
+        to_pay -= paid
+        if to_discard:
+            discard[i] += paid
+            s = _put(s, S_DISC_N, s[S_DISC_N] + paid)
+        else:
+            side[seller, i] += paid
+            ssum[seller] += paid
+            diamonds[seller] += paid
+    s = _put(s, S_PURCHASES, s[S_PURCHASES] + 1)
+    s = _put(s, S_PASSES, 0)
+    if csum[player] >= numbers[G_CASTLE_SIZE]:
+        s = _put(s, S_WINNER, player)
+        return _put(s, S_PHASE, OVER)
+    return _end_turn(s, numbers[G_PLAYERS])
+
+
+@njit(cache=True, inline="always")
+def _wants_more(row, numbers, csum, ssum, fairies, s):
+    """The seat's draw rule, every part of it (``AnyStop``: stop as soon as one part says stop)."""
+    player = s[S_PLAYER]
+    if row[P_STOP_AFTER] > 0 and s[S_DRAWN] >= row[P_STOP_AFTER]:
+        return False
+    if row[P_RISK] >= 0:
+        at_risk = 0
+        if fairies[player] == 0:
+            at_risk = min(numbers[G_WITCH_TAKES], csum[player] + ssum[player] - fairies[player])
+        if at_risk > row[P_RISK]:
+            return False
+    if row[P_ODDS] > 0:
+        if s[S_PILE_N] > 0:
+            w, n = s[S_PILE_W], s[S_PILE_N]
+        else:
+            w, n = s[S_DISC_W], s[S_DISC_N]
+        if not (n == 0 or 100 * w < row[P_ODDS] * n):
+            return False
+    if row[P_ON_CASTLE] == 1 and s[S_LAST_BUILT] == 1:
+        return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def _spend_fairy(kinds, numbers, discard, side, ssum, fairies, s):
+    """The engine's ``_spend_fairy``: the first fairy type held goes to the discard area; the turn ends."""
+    player = s[S_PLAYER]
+    for i in range(kinds.size):
+        if kinds[i] == FAIRY and side[player, i] > 0:
+            side[player, i] -= 1
+            ssum[player] -= 1
+            fairies[player] -= 1
+            discard[i] += 1
+            s = _put(s, S_DISC_N, s[S_DISC_N] + 1)
+            break
+    s = _put(s, S_SPENT, s[S_SPENT] + 1)
+    return _end_turn(s, numbers[G_PLAYERS])
+
+
+@njit(cache=True, inline="always")
+def _lose_by_order(row, kinds, colour_ok, numbers, discard, castle, side, hand_colour, csum, ssum, diamonds,
+                   fairies, s):
+    """The witch rule's ``_loss_by_order`` played by the engine's ``_lose``: up to ``witch_takes`` cards,
+    zone by zone in the seat's order, in each zone the type held most first (ties to the lowest)."""
+    types = kinds.size
+    player = s[S_PLAYER]
+    free_colour = numbers[G_FREE_COLOUR] == 1
+    left = min(numbers[G_WITCH_TAKES], csum[player] + ssum[player] - fairies[player])
+    for slot in range(3):
+        zone = row[P_ZONE0 + slot]
+        while left > 0:
+            best, most = -1, 0
+            for i in range(types):
+                if zone == OWN_CASTLE:
+                    held = castle[player, i]
+                elif (zone == OTHERS and kinds[i] == CASTLE) or (zone == DIAMONDS and kinds[i] == DIAMOND):
+                    held = side[player, i]
+                else:
+                    held = 0
+                if held > most:
+                    best, most = i, held
+            if best < 0:
+                break
+            n = min(left, most)
+            if zone == OWN_CASTLE:
+                castle[player, best] -= n
+                csum[player] -= n
+            else:
+                side[player, best] -= n
+                ssum[player] -= n
+                if zone == DIAMONDS:
+                    diamonds[player] -= n
+            discard[best] += n
+            s = _put(s, S_DISC_N, s[S_DISC_N] + n)
+            if kinds[best] == WITCH:
+                s = _put(s, S_DISC_W, s[S_DISC_W] + n)
+            left -= n
+    if free_colour and csum[player] == 0:
+        hand_colour[player] = -1
+    if not _anyone_can_win(colour_ok, hand_colour, numbers[G_PLAYERS], free_colour):
+        return _put(s, S_PHASE, OVER)
+    return _end_turn(s, numbers[G_PLAYERS])
+
+
+@njit(cache=True, inline="always")
+def _decide(row, kinds, colours, colour_ok, numbers,
+            pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s):
+    """One decision of the seat to move, by its policy ``row``, played by the rules: at the start of
+    a turn buy, draw or pass; after a card draw again or stop; after a witch spend a fairy or lose
+    cards. (s, True) when it reshuffled the discard area into the pile."""
+    player = s[S_PLAYER]
+    players = numbers[G_PLAYERS]
+    price = numbers[G_PRICE]
+    phase = s[S_PHASE]
+    if phase == TURN:
+        can_draw = s[S_PILE_N] > 0 or s[S_DISC_N] > 0
+        seller = -1
+        if row[P_NEVER_BUY] == 0:
+            seller = _sellers_best(player, colours, kinds, side, hand_colour, diamonds, price, players, False)
+        elif not can_draw:
+            seller = _sellers_best(player, colours, kinds, side, hand_colour, diamonds, price, players, True)
+        if seller >= 0:
+            s = _buy(seller, kinds, colours, numbers, discard, castle, side, hand_colour, csum, ssum, diamonds,
+                     fairies, s)
+        elif can_draw:
+            return _start_draw(pile, discard, s)
+        else:
+            s = _put(s, S_PASSES, s[S_PASSES] + 1)
+            if s[S_PASSES] >= players:
+                s = _put(s, S_PHASE, OVER)  # stalled: nobody can act any more
+            else:
+                s = _end_turn(s, players)
+    elif phase == MORE:
+        if _wants_more(row, numbers, csum, ssum, fairies, s) and (s[S_PILE_N] > 0 or s[S_DISC_N] > 0):
+            return _start_draw(pile, discard, s)
+        s = _end_turn(s, players)
+    elif row[P_FAIRY] == 1 and fairies[player] > 0:  # a witch
+        s = _spend_fairy(kinds, numbers, discard, side, ssum, fairies, s)
+    else:
+        s = _lose_by_order(row, kinds, colour_ok, numbers, discard, castle, side, hand_colour, csum, ssum, diamonds,
+                           fairies, s)
+    return s, False
+
+
+@njit(cache=True, inline="always")
+def _new_numbers(pile_n, pile_w, turns):
+    """The numbers ``s`` of a state at the start of a turn, nothing drawn, no winner yet."""
+    s = (TURN, 0, turns, 0, 0, 0, -1, pile_n, pile_w, 0, 0, 0, 0, 0, 0)
+    return s
+
+
+@njit(cache=True, _nrt=False)  # no reference counting: see the note above the step functions
 def _play_one(kinds, colours, counts, colour_ok, numbers, table, max_turns,
               pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, worst, order, stream, result):
     """One game from the card order of ``stream``; its record goes into ``result`` (order of FIELDS)."""
     types = kinds.size
-    castle_size, price, witch_takes = numbers[G_CASTLE_SIZE], numbers[G_PRICE], numbers[G_WITCH_TAKES]
     players = numbers[G_PLAYERS]
-    to_discard, free_colour = numbers[G_TO_DISCARD] == 1, numbers[G_FREE_COLOUR] == 1
     pile_n = 0
     pile_w = 0
     for i in range(types):
@@ -245,8 +532,6 @@ def _play_one(kinds, colours, counts, colour_ok, numbers, table, max_turns,
         for p in range(players):
             castle[p, i] = 0
             side[p, i] = 0
-    disc_n = 0
-    disc_w = 0
     for p in range(players):
         hand_colour[p] = -1
         csum[p] = 0
@@ -254,233 +539,31 @@ def _play_one(kinds, colours, counts, colour_ok, numbers, table, max_turns,
         diamonds[p] = 0
         fairies[p] = 0
         worst[p] = 0
-    player = 0
-    turns = 1
-    drawn = 0
-    last_built = False
-    passes = 0
-    winner = -1  # a game over without a winner is stalled
-    witches = purchases = reshuffles = spent = 0
+    s = _new_numbers(pile_n, pile_w, 1)
     leader = -1
     changes = 0
     order_n = 0  # cards left in the shuffled order
     order_valid = False  # the order knows the pile's cards (false before the first draw, after a reshuffle)
-    phase = TURN
-    if not _anyone_can_win(colour_ok, hand_colour, players, free_colour):
-        phase = OVER  # stalled before the first turn
-    looked_turns = turns
-    while phase != OVER:
-        chance_step = phase == CHANCE
-        row = table[player]
-        if phase == CHANCE:
-            # ---- a card comes off the pile (ordered.py: the top card of the shuffled order) ----
+    if not _anyone_can_win(colour_ok, hand_colour, players, numbers[G_FREE_COLOUR] == 1):
+        s = _put(s, S_PHASE, OVER)  # stalled before the first turn
+    looked_turns = s[S_TURNS]
+    while s[S_PHASE] != OVER:
+        chance_step = s[S_PHASE] == CHANCE
+        if chance_step:  # a card comes off the pile (ordered.py: the top card of the shuffled order)
             if not order_valid:
                 order_n = shuffle_into(pile, order, stream)
                 order_valid = True
             order_n -= 1
-            card = order[order_n]
-            pile[card] -= 1
-            pile_n -= 1
-            drawn += 1
-            passes = 0
-            last_built = False
-            kind = kinds[card]
-            if kind == WITCH:
-                pile_w -= 1
-                witches += 1
-                discard[card] += 1
-                disc_n += 1
-                disc_w += 1
-                phase = WITCH_PHASE
-            else:
-                claimed = False
-                if kind == CASTLE:
-                    colour = colours[card]
-                    if hand_colour[player] == colour:
-                        castle[player, card] += 1
-                        csum[player] += 1
-                        last_built = True
-                    else:
-                        free = hand_colour[player] < 0
-                        if free:
-                            for q in range(players):
-                                if hand_colour[q] == colour:
-                                    free = False
-                        if free:
-                            hand_colour[player] = colour
-                            castle[player, card] += 1
-                            csum[player] += 1
-                            last_built = True
-                            claimed = True
-                        else:
-                            side[player, card] += 1
-                            ssum[player] += 1
-                else:
-                    side[player, card] += 1
-                    ssum[player] += 1
-                    if kind == DIAMOND:
-                        diamonds[player] += 1
-                    else:
-                        fairies[player] += 1
-                if csum[player] >= castle_size:
-                    winner = player
-                    phase = OVER
-                elif claimed and not _anyone_can_win(colour_ok, hand_colour, players, free_colour):
-                    phase = OVER
-                else:
-                    phase = MORE
-        elif phase == TURN:
-            # ---- buy, draw, or pass ----
-            can_draw = pile_n > 0 or disc_n > 0
-            seller = -1
-            if row[P_NEVER_BUY] == 0:
-                seller = _sellers_best(player, colours, kinds, side, hand_colour, diamonds, price, players, False)
-            elif not can_draw:
-                seller = _sellers_best(player, colours, kinds, side, hand_colour, diamonds, price, players, True)
-            if seller >= 0:
-                mine = hand_colour[player]
-                bought, most = -1, 0
-                for i in range(types):
-                    if colours[i] == mine and side[seller, i] > most:
-                        bought, most = i, side[seller, i]
-                side[seller, bought] -= 1
-                ssum[seller] -= 1
-                if kinds[bought] == DIAMOND:
-                    diamonds[seller] -= 1
-                elif kinds[bought] == FAIRY:
-                    fairies[seller] -= 1
-                castle[player, bought] += 1
-                csum[player] += 1
-                to_pay = price
-                for i in range(types):
-                    if kinds[i] != DIAMOND:
-                        continue
-                    paid = min(to_pay, side[player, i])
-                    side[player, i] -= paid
-                    ssum[player] -= paid
-                    diamonds[player] -= paid
-                    to_pay -= paid
-                    if to_discard:
-                        discard[i] += paid
-                        disc_n += paid
-                    else:
-                        side[seller, i] += paid
-                        ssum[seller] += paid
-                        diamonds[seller] += paid
-                purchases += 1
-                passes = 0
-                if csum[player] >= castle_size:
-                    winner = player
-                    phase = OVER
-                else:
-                    player = (player + 1) % players
-                    turns += 1
-                    drawn = 0
-                    phase = TURN
-            elif can_draw:
-                if pile_n == 0:  # rule 6: the discard area becomes the pile
-                    _discard_to_pile(pile, discard)
-                    pile_n, pile_w, disc_n, disc_w = disc_n, disc_w, 0, 0
-                    reshuffles += 1
-                    order_valid = False
-                phase = CHANCE
-            else:
-                passes += 1
-                if passes >= players:
-                    phase = OVER
-                else:
-                    player = (player + 1) % players
-                    turns += 1
-                    drawn = 0
-                    phase = TURN
-        elif phase == MORE:
-            # ---- draw again or stop: the seat's draw rule, every part of it ----
-            more = True
-            if row[P_STOP_AFTER] > 0 and drawn >= row[P_STOP_AFTER]:
-                more = False
-            if more and row[P_RISK] >= 0:
-                at_risk = 0
-                if fairies[player] == 0:
-                    at_risk = min(witch_takes, csum[player] + ssum[player] - fairies[player])
-                if at_risk > row[P_RISK]:
-                    more = False
-            if more and row[P_ODDS] > 0:
-                w, n = (pile_w, pile_n) if pile_n > 0 else (disc_w, disc_n)
-                if not (n == 0 or 100 * w < row[P_ODDS] * n):
-                    more = False
-            if more and row[P_ON_CASTLE] == 1 and last_built:
-                more = False
-            if more and (pile_n > 0 or disc_n > 0):
-                if pile_n == 0:  # rule 6: the discard area becomes the pile
-                    _discard_to_pile(pile, discard)
-                    pile_n, pile_w, disc_n, disc_w = disc_n, disc_w, 0, 0
-                    reshuffles += 1
-                    order_valid = False
-                phase = CHANCE
-            else:
-                player = (player + 1) % players
-                turns += 1
-                drawn = 0
-                phase = TURN
+            s = _resolve(order[order_n], kinds, colours, colour_ok, numbers,
+                         pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s)
         else:
-            # ---- a witch: spend a fairy, or lose cards zone by zone ----
-            if row[P_FAIRY] == 1 and fairies[player] > 0:
-                for i in range(types):
-                    if kinds[i] == FAIRY and side[player, i] > 0:
-                        side[player, i] -= 1
-                        ssum[player] -= 1
-                        fairies[player] -= 1
-                        discard[i] += 1
-                        disc_n += 1
-                        break
-                spent += 1
-                player = (player + 1) % players
-                turns += 1
-                drawn = 0
-                phase = TURN
-            else:
-                left = min(witch_takes, csum[player] + ssum[player] - fairies[player])
-                for slot in range(3):
-                    zone = row[P_ZONE0 + slot]
-                    while left > 0:
-                        # the type held most in this zone, ties to the lowest index
-                        best, most = -1, 0
-                        for i in range(types):
-                            if zone == OWN_CASTLE:
-                                held = castle[player, i]
-                            elif (zone == OTHERS and kinds[i] == CASTLE) or (zone == DIAMONDS and kinds[i] == DIAMOND):
-                                held = side[player, i]
-                            else:
-                                held = 0
-                            if held > most:
-                                best, most = i, held
-                        if best < 0:
-                            break
-                        n = min(left, most)
-                        if zone == OWN_CASTLE:
-                            castle[player, best] -= n
-                            csum[player] -= n
-                        else:
-                            side[player, best] -= n
-                            ssum[player] -= n
-                            if zone == DIAMONDS:
-                                diamonds[player] -= n
-                        discard[best] += n
-                        disc_n += n
-                        if kinds[best] == WITCH:
-                            disc_w += n
-                        left -= n
-                if free_colour and csum[player] == 0:
-                    hand_colour[player] = -1
-                if not _anyone_can_win(colour_ok, hand_colour, players, free_colour):
-                    phase = OVER
-                else:
-                    player = (player + 1) % players
-                    turns += 1
-                    drawn = 0
-                    phase = TURN
+            s, reshuffled = _decide(table[s[S_PLAYER]], kinds, colours, colour_ok, numbers,
+                                    pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s)
+            if reshuffled:
+                order_valid = False
+        turns = s[S_TURNS]
         # ---- the race: scores looked at after each turn and at the end (ordered.py's _Race) ----
-        if turns != looked_turns or phase == OVER:
+        if turns != looked_turns or s[S_PHASE] == OVER:
             top = csum[0]
             for p in range(1, players):
                 if csum[p] > top:
@@ -501,15 +584,16 @@ def _play_one(kinds, colours, counts, colour_ok, numbers, table, max_turns,
             looked_turns = turns
         if not chance_step and turns > max_turns:
             break
+    winner = s[S_WINNER]
     result[0] = winner
-    result[1] = turns
-    result[2] = 1 if (phase == OVER and winner < 0) else 0
+    result[1] = s[S_TURNS]
+    result[2] = 1 if (s[S_PHASE] == OVER and winner < 0) else 0
     result[3] = changes
     result[4] = worst[winner] if winner >= 0 else 0
-    result[5] = witches
-    result[6] = purchases
-    result[7] = reshuffles
-    result[8] = spent
+    result[5] = s[S_WITCHES]
+    result[6] = s[S_PURCHASES]
+    result[7] = s[S_RESHUFFLES]
+    result[8] = s[S_SPENT]
 
 
 @njit(cache=True)
@@ -537,3 +621,292 @@ def _play_batch(kinds, colours, counts, colour_ok, numbers, table, run_seed, sta
                   pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, worst, order, stream, result)
         for f in range(out.shape[0]):
             out[f, g] = result[f]
+
+
+# --- the exact walk's compiled part (``toolkit.odds.compiled_walk``) ---------------------------------
+#
+# The walk of ``toolkit.odds.engine_chain.build`` played by the steps above: from each chance point,
+# every card type left in the pile (weighted by its count), then the seats' decisions up to the next
+# chance point or the end. A chance point is a vector of small counts (``key vector``: the seat to
+# move, the cards drawn this turn when a player reads them, then pile, discard area, and per seat the
+# colour + 1, the castle and the right side by card type), exactly what the engine's ``key`` keeps
+# at a chance point; it is packed into a few 64-bit words by a layout of bit fields (``layout``:
+# word, shift, mask per position) and interned in an open-addressing table. With ``swap`` a vector
+# and its colour-swapped twin (positions read through ``perm``, colours + 1 through ``colour_map``)
+# are one state, kept as the smaller packing, as the engine's ``key(swap=True)`` lumps them; a
+# state's ``flipped`` flag says the state first met was the twin of the kept packing, so that it
+# is expanded as the engine expands it: the state first met, its outcomes in card order, its new
+# states numbered and stacked in the order the engine's walk meets them. The numbering and every
+# array of the chain are then the engine walk's own.
+
+# the walk's counters (``counters``) and options (``options``)
+C_STATES, C_ROWS, C_TOP, C_TARGETS, C_ENDS, C_PAUSE = range(6)
+O_SWAP, O_MAX_STATES, O_MAX_DECISIONS = range(3)
+# what ``walk_chance_points`` returns
+WALK_DONE, WALK_PAUSE, WALK_ROOM, WALK_TOO_MANY, WALK_OVERFLOW = range(5)
+# layout rows
+L_WORD, L_SHIFT, L_MASK = range(3)
+
+
+@njit(cache=True, inline="always")
+def _vector_of(pile, discard, castle, side, hand_colour, drawn, player, with_drawn, v):
+    """The key vector of a chance point (see above)."""
+    types = pile.size
+    v[0] = player
+    v[1] = drawn if with_drawn else 0
+    for i in range(types):
+        v[2 + i] = pile[i]
+        v[2 + types + i] = discard[i]
+    at = 2 + 2 * types
+    for p in range(hand_colour.size):
+        v[at] = hand_colour[p] + 1
+        for i in range(types):
+            v[at + 1 + i] = castle[p, i]
+            v[at + 1 + types + i] = side[p, i]
+        at += 1 + 2 * types
+
+
+@njit(cache=True, inline="always")
+def _pack(v, layout, out):
+    """``v`` into the words ``out`` by the bit fields of ``layout``; False when a number does not fit."""
+    for w in range(out.size):
+        out[w] = uint64(0)
+    for k in range(v.size):
+        mask = layout[L_MASK, k]
+        if v[k] > mask or v[k] < 0:
+            return False
+        if mask:
+            out[layout[L_WORD, k]] |= uint64(v[k]) << uint64(layout[L_SHIFT, k])
+    return True
+
+
+@njit(cache=True, inline="always")
+def _swapped(v, perm, colour_map, colour_at, out):
+    """The colour-swapped twin of ``v``: positions read through ``perm``, colours + 1 through ``colour_map``."""
+    for k in range(v.size):
+        out[k] = v[perm[k]]
+    for k in range(colour_at.size):
+        out[colour_at[k]] = colour_map[out[colour_at[k]]]
+
+
+@njit(cache=True, inline="always")
+def _hash(words, bits):
+    h = uint64(0x243F6A8885A308D3)
+    for w in range(words.size):
+        h = (h ^ words[w]) * uint64(0x9E3779B97F4A7C15)
+    return np.int64(h >> uint64(64 - bits))
+
+
+@njit(cache=True, inline="always")
+def _find(index, keys, words, bits):
+    """(the slot of ``words`` in the table ``index``, the state there or -1 for an empty slot)."""
+    mask = (np.int64(1) << bits) - 1
+    at = _hash(words, bits)
+    while True:
+        state = index[at]
+        if state < 0:
+            return at, -1
+        same = True
+        for w in range(words.size):
+            if keys[state, w] != words[w]:
+                same = False
+                break
+        if same:
+            return at, state
+        at = (at + 1) & mask
+
+
+@njit(cache=True)
+def rehash(keys, states, index, bits):
+    """Put states ``0 .. states-1`` (their packed ``keys``) into the empty table ``index`` of 2**bits slots."""
+    for state in range(states):
+        at, _ = _find(index, keys, keys[state], bits)
+        index[at] = state
+
+
+@njit(cache=True, inline="always")
+def _end_target(kind, end_of, end_kinds, counters):
+    """The target of an absorbing end (-1 - its number), numbered as first met: ``kind`` is a winner's
+    seat, ``players`` for a stalled game, ``players + 1`` for decisions that never end."""
+    if end_of[kind] < 0:
+        end_of[kind] = counters[C_ENDS]
+        end_kinds[counters[C_ENDS]] = kind
+        counters[C_ENDS] += 1
+    return -1 - end_of[kind]
+
+
+@njit(cache=True, _nrt=False)  # no reference counting: see the note above the step functions
+def walk_chance_points(kinds, colours, colour_ok, numbers, table, layout, perm, colour_map, colour_at, options,
+                       with_drawn, bits, keys, flipped, index, stack, counters, row_of, state_of_row, offsets,
+                       targets, weights, rewards, totals, end_of, end_kinds,
+                       base_pile, base_discard, base_castle, base_side, base_colour,
+                       pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, v, twin, words, other):
+    """Expand the stacked chance points until none is left (WALK_DONE), ``counters[C_PAUSE]`` rows are
+    done (WALK_PAUSE: the caller reports progress), the arrays have no room for one more state's
+    outcomes (WALK_ROOM: the caller grows them and calls again), a new state would pass
+    ``options[O_MAX_STATES]`` (WALK_TOO_MANY) or a count does not fit its bit field (WALK_OVERFLOW).
+
+    The chain goes into the arrays of ``engine_chain.Transitions``: ``row_of`` (state -> row),
+    ``state_of_row``, ``offsets``, ``targets`` (a state, or -1 - k for the k-th absorbing end met,
+    whose kind ``end_kinds[k]`` holds), ``weights``, and per row ``rewards`` (the sum of weight x
+    turns started on the way) and ``totals`` (the sum of the weights).
+    """
+    types = kinds.size
+    players = numbers[G_PLAYERS]
+    swap = options[O_SWAP] == 1
+    max_states = options[O_MAX_STATES]
+    max_decisions = options[O_MAX_DECISIONS]
+    while counters[C_TOP] > 0:
+        if counters[C_ROWS] == counters[C_PAUSE]:
+            return WALK_PAUSE
+        states = counters[C_STATES]
+        if (states + types >= keys.shape[0] or counters[C_TARGETS] + types > targets.size
+                or 2 * (states + types) > (np.int64(1) << bits)):
+            return WALK_ROOM
+        counters[C_TOP] -= 1
+        state = stack[counters[C_TOP]]
+        row = counters[C_ROWS]
+        row_of[state] = row
+        state_of_row[row] = state
+        # the state as first met: its packing read back, and swapped back if it was the twin
+        for k in range(v.size):
+            mask = layout[L_MASK, k]
+            word = keys[state, layout[L_WORD, k]]
+            v[k] = np.int64((word >> uint64(layout[L_SHIFT, k])) & uint64(mask)) if mask else 0
+        if flipped[state]:
+            _swapped(v, perm, colour_map, colour_at, twin)
+            for k in range(v.size):
+                v[k] = twin[k]
+        player, drawn = v[0], v[1]
+        pile_n = pile_w = disc_n = disc_w = 0
+        for i in range(types):
+            base_pile[i] = v[2 + i]
+            base_discard[i] = v[2 + types + i]
+            pile_n += base_pile[i]
+            disc_n += base_discard[i]
+            if kinds[i] == WITCH:
+                pile_w += base_pile[i]
+                disc_w += base_discard[i]
+        at = 2 + 2 * types
+        for p in range(players):
+            base_colour[p] = v[at] - 1
+            for i in range(types):
+                base_castle[p, i] = v[at + 1 + i]
+                base_side[p, i] = v[at + 1 + types + i]
+            at += 1 + 2 * types
+        reward = 0
+        total = 0
+        for card in range(types):
+            weight = base_pile[card]
+            if weight == 0:
+                continue
+            for i in range(types):
+                pile[i] = base_pile[i]
+                discard[i] = base_discard[i]
+            for p in range(players):
+                hand_colour[p] = base_colour[p]
+                c_n = s_n = d_n = f_n = 0
+                for i in range(types):
+                    castle[p, i] = base_castle[p, i]
+                    side[p, i] = base_side[p, i]
+                    c_n += base_castle[p, i]
+                    s_n += base_side[p, i]
+                    if kinds[i] == DIAMOND:
+                        d_n += base_side[p, i]
+                    elif kinds[i] == FAIRY:
+                        f_n += base_side[p, i]
+                csum[p] = c_n
+                ssum[p] = s_n
+                diamonds[p] = d_n
+                fairies[p] = f_n
+            s = _new_numbers(pile_n, pile_w, 0)
+            s = _put(s, S_PHASE, CHANCE)
+            s = _put(s, S_PLAYER, player)
+            s = _put(s, S_DRAWN, drawn)
+            s = _put(s, S_DISC_N, disc_n)
+            s = _put(s, S_DISC_W, disc_w)
+            s = _resolve(card, kinds, colours, colour_ok, numbers,
+                         pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s)
+            decisions = 0
+            looped = False
+            while s[S_PHASE] != OVER and s[S_PHASE] != CHANCE:
+                if decisions == max_decisions:
+                    looped = True
+                    break
+                s, _ = _decide(table[s[S_PLAYER]], kinds, colours, colour_ok, numbers,
+                               pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s)
+                decisions += 1
+            total += weight
+            if looped:
+                target = _end_target(players + 1, end_of, end_kinds, counters)
+            elif s[S_PHASE] == OVER:
+                winner = s[S_WINNER]
+                target = _end_target(winner if winner >= 0 else players, end_of, end_kinds, counters)
+                reward += weight * s[S_TURNS]
+            else:
+                _vector_of(pile, discard, castle, side, hand_colour, s[S_DRAWN], s[S_PLAYER], with_drawn, v)
+                if not _pack(v, layout, words):
+                    return WALK_OVERFLOW
+                turned = False
+                if swap:
+                    _swapped(v, perm, colour_map, colour_at, twin)
+                    _pack(twin, layout, other)
+                    for w in range(words.size):  # the smaller packing, first word first
+                        if other[w] != words[w]:
+                            turned = other[w] < words[w]
+                            break
+                    if turned:
+                        for w in range(words.size):
+                            words[w] = other[w]
+                slot, target = _find(index, keys, words, bits)
+                if target < 0:
+                    target = counters[C_STATES]
+                    if target >= max_states:
+                        return WALK_TOO_MANY
+                    index[slot] = target
+                    for w in range(words.size):
+                        keys[target, w] = words[w]
+                    flipped[target] = turned
+                    row_of[target] = -1
+                    counters[C_STATES] += 1
+                    stack[counters[C_TOP]] = target
+                    counters[C_TOP] += 1
+                reward += weight * s[S_TURNS]
+            targets[counters[C_TARGETS]] = target
+            weights[counters[C_TARGETS]] = weight
+            counters[C_TARGETS] += 1
+        offsets[row + 1] = counters[C_TARGETS]
+        rewards[row] = reward
+        totals[row] = total
+        counters[C_ROWS] += 1
+    return WALK_DONE
+
+
+@njit(cache=True)
+def intern_start(layout, perm, colour_map, colour_at, swap, bits, keys, flipped, index, stack, counters, row_of, v):
+    """Chance point ``v`` (a key vector) as state 0 of an empty walk, stacked to be expanded first;
+    False when a count does not fit its bit field."""
+    words = np.zeros(keys.shape[1], dtype=np.uint64)
+    if not _pack(v, layout, words):
+        return False
+    turned = False
+    if swap:
+        twin = np.empty_like(v)
+        other = np.zeros_like(words)
+        _swapped(v, perm, colour_map, colour_at, twin)
+        _pack(twin, layout, other)
+        for w in range(words.size):
+            if other[w] != words[w]:
+                turned = other[w] < words[w]
+                break
+        if turned:
+            words[:] = other
+    slot, _ = _find(index, keys, words, bits)
+    index[slot] = 0
+    keys[0] = words
+    flipped[0] = turned
+    row_of[0] = -1
+    counters[C_STATES] = 1
+    stack[0] = 0
+    counters[C_TOP] = 1
+    return True

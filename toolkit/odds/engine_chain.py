@@ -21,6 +21,10 @@ It does little per state: a state's last outcome is played on the state itself, 
 where deciding is slow (Palaces' players) the play from a decision point to the next chance point
 is worked out once per decision point's key (``build``), which is exact for players who decide by
 the state alone.
+
+Diamoniak's chain is walked the same way by compiled code (``toolkit.odds.compiled_walk``, on the
+simulation kernel's rules and policies) wherever that plays the same game: the same states in the
+same order, the same ``Transitions``, many times faster per state (``build``).
 """
 
 from __future__ import annotations
@@ -244,13 +248,17 @@ def worth_remembering(policies) -> bool:
     return decisions_repeat(policies) and any(getattr(policy, "decides_slowly", False) for policy in policies)
 
 
+COMPILED_FROM = 5_000  # a Diamoniak chain up to this size is walked by the engine (about 0.1 s), a larger one
+# by the compiled walk (``build``)
+
+
 _TURNS = 1 << 20  # a remembered decision: target * _TURNS + the turns it starts (fewer: _advance
 # makes at most 10,000 decisions)
 _LOOPS = 1 << 80  # a remembered decision that never reaches a chance point (no target is this large)
 
 
 def build(start, policies, max_states: int = 200_000, done: Callable | None = None, progress=None,
-          remember_decisions: bool | None = None):
+          remember_decisions: bool | None = None, compiled: bool | None = None):
     """Walk the engine from ``start``; returns (transitions, start, turn reward per state).
 
     ``transitions`` is a ``Transitions`` mapping (state ids, 0 the start); ``start`` is 0, or the
@@ -272,6 +280,12 @@ def build(start, policies, max_states: int = 200_000, done: Callable | None = No
     either order). Exact as the walk's own keys are: a key holds everything the rules and the players
     read. ``done`` must then be decided by the play from the decision point on, as "a first palace
     is complete" is (none is at any decision point the walk meets).
+
+    Where the compiled walk plays the game and the players (``compiled_walk.applies``: Diamoniak
+    with the built-in players, no ``done``) it builds the chain instead, the same arrays, many
+    times faster, once the chain has more than ``COMPILED_FROM`` states (below that the engine's
+    walk ends before the compiled code is loaded, about 0.4 s). ``compiled=False``: the engine
+    walk always; ``True``: the compiled walk always (a ValueError where it does not apply).
     """
     def end_key(state):
         if state.winner is not None:
@@ -289,6 +303,22 @@ def build(start, policies, max_states: int = 200_000, done: Callable | None = No
         return chain, LOOP, chain.turn_rewards
     if first.is_terminal() or (done is not None and done(first)):
         return chain, end_key(first), chain.turn_rewards
+    if compiled is not False:
+        from toolkit.odds import compiled_walk
+
+        if compiled_walk.may_apply(start, done):
+            if compiled is None:  # a small chain is walked here: faster than loading the compiled code
+                try:
+                    return build(start, policies, min(max_states, COMPILED_FROM), done,
+                                 progress if max_states <= COMPILED_FROM else None, remember_decisions, compiled=False)
+                except TooManyStates:
+                    if max_states <= COMPILED_FROM:
+                        raise
+            if compiled_walk.applies(start, policies, done):
+                chain = compiled_walk.walk(first, policies, max_states, progress)
+                return chain, 0, chain.turn_rewards
+        if compiled:
+            raise ValueError("the compiled walk does not play this game or these players")
     ids = {first.key(*arguments): 0}
     row_of, offsets, targets, weights = chain._row, chain._offsets, chain._targets, chain._weights
     rewards, totals, end_codes, ends = chain._rewards, chain._totals, chain._end_codes, chain._ends
@@ -445,24 +475,30 @@ def estimate_states(start, policies, limit: int, done: Callable | None = None, s
 
 
 def solve(start, policies, players: int, max_states: int = 200_000, done: Callable | None = None,
-          progress=None) -> EngineAnswer:
+          progress=None, compiled: bool | None = None) -> EngineAnswer:
     """Exact win chances, the chance the game never ends, and expected turns (counted from 1).
 
     The expected turns are None whenever the game may never end (``p_never > 0``): a mean over the
     games that do end would not be the expected value, and the game's real expectation is infinite.
+    ``compiled``: as ``build``'s (by default the compiled walk wherever it applies).
     """
     try:  # a small chain is walked at once; a larger one is estimated first
-        transitions, start_key, turn_reward = build(start, policies, min(max_states, ESTIMATE_FROM), done, progress)
+        transitions, start_key, turn_reward = build(start, policies, min(max_states, ESTIMATE_FROM), done, progress,
+                                                   compiled=compiled)
     except TooManyStates:
         if max_states <= ESTIMATE_FROM:
             raise
+        if compiled is None:  # past the engine's trial walk already: the compiled walk where it applies
+            from toolkit.odds import compiled_walk
+
+            compiled = True if compiled_walk.applies(start, policies, done) else False
         estimate, games, uncounted = estimate_states(start, policies, max_states, done, progress=progress)
         if estimate > 2 * max_states:  # far enough over the limit that the estimate's error cannot matter
             basis = f"an estimate from {games:,} sampled games, made before walking"
             if uncounted:
                 basis += " (at some chance point at most one pair of them met: the chain may be far larger)"
             raise TooManyStates(max_states, estimate, basis) from None
-        transitions, start_key, turn_reward = build(start, policies, max_states, done, progress)
+        transitions, start_key, turn_reward = build(start, policies, max_states, done, progress, compiled=compiled)
     walked = len(transitions)
     if not transitions:  # the game is over (or can never go on) before the first chance point
         ends = {start_key: Fraction(1)}

@@ -1,0 +1,238 @@
+"""The exact walk of two- (or more) player Diamoniak in compiled code: the engine walk's chain, faster.
+
+``engine_chain.build`` walks the rules engine: for each chance point, a copy of the state per card
+type left in the pile, the engine's rules and the players' policies in Python, and a key of bytes.
+Here the same walk runs in ``toolkit.fast.diamoniak_kernel.walk_chance_points``, whose rules and
+policies are the simulation kernel's own step functions (the port of the engine and of the
+policies that the simulation tests hold to the engine card order for card order). A chance point is
+the vector of counts the engine's key keeps there, packed into a few 64-bit words and interned in an
+open-addressing table; the states are expanded in the engine walk's order, so the chain that comes
+back is the engine walk's own: the same state numbers, outcomes, integer weights, ends and turn
+rewards, in the same ``Transitions`` arrays (``tests/test_compiled_walk.py`` compares them array
+for array on many decks).
+
+``applies`` says where that holds: the engine's own Diamoniak state and key, players whose every
+rule the kernel plays (``diamoniak_kernel.supports``), no question's own end (``done``). Elsewhere
+``engine_chain`` walks the engine.
+"""
+
+from __future__ import annotations
+
+from array import array
+from functools import cached_property
+
+from toolkit.odds.engine_chain import LOOP, STALLED, TooManyStates, Transitions, _key_arguments
+
+ROOM = 1 << 12  # states the arrays hold at first (they double when full)
+
+
+def _engine_own(game, state) -> bool:
+    """Is this the engine's own Diamoniak game and state, keyed by the engine's own ``key`` and
+    ``colour_swap``? (A subclass, or a key replaced to lump differently, is walked by the engine.)"""
+    from toolkit.games.diamoniak import DiamoniakGame, DiamoniakState
+
+    if type(game) is not DiamoniakGame or type(state) is not DiamoniakState or state.game is not game:
+        return False
+    key = DiamoniakState.__dict__.get("key")
+    swap = DiamoniakGame.__dict__.get("colour_swap")
+    return (getattr(key, "__module__", None) == "toolkit.games.diamoniak"
+            and getattr(key, "__qualname__", None) == "DiamoniakState.key"
+            and isinstance(swap, cached_property)
+            and getattr(swap.func, "__qualname__", None) == "DiamoniakGame.colour_swap")
+
+
+def may_apply(start, done=None) -> bool:
+    """The part of ``applies`` that needs no compiled code loaded: the engine's own Diamoniak, no ``done``."""
+    return done is None and _engine_own(getattr(start, "game", None), start)
+
+
+def applies(start, policies, done=None) -> bool:
+    """Can the compiled walk build ``engine_chain.build``'s chain from ``start`` for these players?
+    (This loads the compiled code, numba and all: about 0.3 s the first time.)"""
+    if not may_apply(start, done):
+        return False
+    from toolkit.fast import diamoniak_kernel
+
+    return diamoniak_kernel.supports(start.game, list(policies))
+
+
+def _bits(n: int) -> int:
+    return max(int(n), 0).bit_length()
+
+
+class _Layout:
+    """Where each number of a chance point's key vector goes in the packed words, and the swap.
+
+    The vector: the seat to move, the cards drawn this turn (0 when no player reads them), the
+    pile and the discard area by card type, then per seat its colour + 1 (0: none), its castle and
+    its right side by card type. Each number gets the bits its largest possible value needs: a count
+    of a card type never passes the type's count in the deck, the cards drawn in a turn never the
+    deck (nothing joins the discard area during a turn before its last card), and zones that never
+    hold a kind of card (witches on the right, anything but castle cards in a castle) get none.
+    """
+
+    def __init__(self, game, kernel, swap: bool, with_drawn: bool):
+        import numpy as np
+
+        kinds, colours, counts, colour_ok, numbers = kernel._encode_game(game)
+        self.game_arrays = (kinds, colours, colour_ok, numbers)
+        types, players = len(kinds), game.players
+        colour_count = int(colours.max()) + 1 if len(colours) else 0
+        widths = [_bits(players - 1), _bits(sum(game.counts)) if with_drawn else 0]
+        widths += [_bits(n) for n in counts] * 2
+        for _ in range(players):
+            widths.append(_bits(colour_count))
+            widths += [_bits(n) if kind == kernel.CASTLE else 0 for n, kind in zip(counts, kinds)]
+            widths += [_bits(n) if kind != kernel.WITCH else 0 for n, kind in zip(counts, kinds)]
+        size = len(widths)
+        layout = np.zeros((3, size), dtype=np.int64)
+        word = used = 0
+        for k, width in enumerate(widths):
+            if width == 0:
+                continue
+            if used + width > 64:
+                word, used = word + 1, 0
+            layout[kernel.L_WORD, k], layout[kernel.L_SHIFT, k] = word, used
+            layout[kernel.L_MASK, k] = (1 << width) - 1
+            used += width
+        self.layout, self.words, self.size = layout, word + 1, size
+        self.with_drawn = with_drawn
+        self.colour_at = np.array([2 + 2 * types + p * (1 + 2 * types) for p in range(players)], dtype=np.int64)
+        self.perm = np.arange(size, dtype=np.int64)
+        self.colour_map = np.arange(colour_count + 1, dtype=np.int64)
+        self.swap = swap
+        if swap:  # the engine's colour_swap: the deck's only two castle types with cards, of two colours
+            a, b = (i for i, (kind, n) in enumerate(zip(game.kinds, game.counts)) if kind == "castle" and n)
+            starts = [2, 2 + types] + [at + 1 + zone * types for at in self.colour_at for zone in (0, 1)]
+            for start in starts:
+                self.perm[start + a], self.perm[start + b] = start + b, start + a
+            ca, cb = int(colours[a]) + 1, int(colours[b]) + 1
+            self.colour_map[ca], self.colour_map[cb] = cb, ca
+
+    def vector(self, state):
+        """The key vector of an engine state at a chance point (a numpy array)."""
+        import numpy as np
+
+        game = state.game
+        kinds, colours, _, _ = self.game_arrays
+        names = {}
+        for colour, number in zip(game.colours, colours):
+            if colour is not None:
+                names[colour] = int(number)
+        values = [state.player, state.drawn_this_turn if self.with_drawn else 0, *state.pile, *state.discard]
+        for hand in state.hands:
+            values.append(0 if hand.colour is None else names[hand.colour] + 1)
+            values += hand.castle
+            values += hand.side
+        return np.array(values, dtype=np.int64)
+
+
+def _overflow() -> RuntimeError:
+    return RuntimeError("a count of the compiled walk passed its bit field: the layout's bounds do not hold")
+
+
+def walk(first, policies, max_states: int, progress=None, max_decisions: int | None = None) -> Transitions:
+    """The chain ``engine_chain.build`` walks from chance point ``first`` (a state the policies have
+    already been played up to, not the end): state 0 is ``first``; ``TooManyStates`` past ``max_states``."""
+    import numpy as np
+
+    from toolkit.fast import diamoniak_kernel as kernel
+    from toolkit.odds.engine_chain import MAX_DECISIONS
+
+    game = first.game
+    arguments = _key_arguments(policies)
+    ignore = arguments[0] if arguments else frozenset()
+    swap = len(arguments) > 1 and arguments[1] and game.colour_swap is not None
+    lay = _Layout(game, kernel, bool(swap), "drawn_this_turn" not in ignore)
+    kinds, colours, colour_ok, numbers = lay.game_arrays
+    table = kernel._encode_policies(policies)
+    types, players = len(kinds), game.players
+    options = np.array([int(lay.swap), max_states, MAX_DECISIONS if max_decisions is None else max_decisions],
+                       dtype=np.int64)
+
+    room = ROOM
+    bits = (2 * room).bit_length()
+    keys = np.zeros((room, lay.words), dtype=np.uint64)
+    flipped = np.zeros(room, dtype=np.uint8)
+    index = np.full(1 << bits, -1, dtype=np.int64)
+    stack = np.zeros(room, dtype=np.int64)
+    row_of = np.zeros(room, dtype=np.int64)
+    state_of_row = np.zeros(room, dtype=np.int64)
+    offsets = np.zeros(room + 1, dtype=np.int64)
+    rewards = np.zeros(room, dtype=np.int64)
+    totals = np.zeros(room, dtype=np.int64)
+    targets = np.zeros(4 * room, dtype=np.int64)
+    weights = np.zeros(4 * room, dtype=np.int64)
+    counters = np.zeros(6, dtype=np.int64)
+    counters[kernel.C_PAUSE] = 999 if progress else -1
+    end_of = np.full(players + 2, -1, dtype=np.int64)
+    end_kinds = np.zeros(players + 2, dtype=np.int64)
+    if not kernel.intern_start(lay.layout, lay.perm, lay.colour_map, lay.colour_at, lay.swap, bits, keys, flipped,
+                               index, stack, counters, row_of, lay.vector(first)):
+        raise _overflow()
+    scratch = (np.zeros(types, dtype=np.int64), np.zeros(types, dtype=np.int64),
+               np.zeros((players, types), dtype=np.int64), np.zeros((players, types), dtype=np.int64),
+               np.zeros(players, dtype=np.int64),
+               np.zeros(types, dtype=np.int64), np.zeros(types, dtype=np.int64),
+               np.zeros((players, types), dtype=np.int64), np.zeros((players, types), dtype=np.int64),
+               *(np.zeros(players, dtype=np.int64) for _ in range(5)),
+               np.zeros(lay.size, dtype=np.int64), np.zeros(lay.size, dtype=np.int64),
+               np.zeros(lay.words, dtype=np.uint64), np.zeros(lay.words, dtype=np.uint64))
+    while True:
+        status = kernel.walk_chance_points(
+            kinds, colours, colour_ok, numbers, table, lay.layout, lay.perm, lay.colour_map, lay.colour_at, options,
+            lay.with_drawn, bits, keys, flipped, index, stack, counters, row_of, state_of_row, offsets, targets,
+            weights, rewards, totals, end_of, end_kinds, *scratch)
+        if status == kernel.WALK_DONE:
+            break
+        if status == kernel.WALK_PAUSE:
+            progress(1)
+            counters[kernel.C_PAUSE] += 1000
+        elif status == kernel.WALK_TOO_MANY:
+            raise TooManyStates(max_states)
+        elif status == kernel.WALK_OVERFLOW:
+            raise _overflow()
+        else:  # WALK_ROOM: twice the room where it ran short
+            states = int(counters[kernel.C_STATES])
+            if states + types >= len(keys):
+                room = 2 * len(keys)
+                keys = _grown(keys, room)
+                flipped, stack, row_of = _grown(flipped, room), _grown(stack, room), _grown(row_of, room)
+                state_of_row, rewards, totals = _grown(state_of_row, room), _grown(rewards, room), _grown(totals, room)
+                offsets = _grown(offsets, room + 1)
+            if counters[kernel.C_TARGETS] + types > len(targets):
+                targets, weights = _grown(targets, 2 * len(targets)), _grown(weights, 2 * len(weights))
+            if 2 * (states + types) > (1 << bits):
+                bits += 1
+                index = np.full(1 << bits, -1, dtype=np.int64)
+                kernel.rehash(keys, states, index, bits)
+    return _transitions(counters, kernel, row_of, state_of_row, offsets, targets, weights, rewards, totals,
+                        end_kinds, players)
+
+
+def _grown(values, size: int):
+    import numpy as np
+
+    grown = np.zeros((size, *values.shape[1:]), dtype=values.dtype)
+    grown[:len(values)] = values
+    return grown
+
+
+def _transitions(counters, kernel, row_of, state_of_row, offsets, targets, weights, rewards, totals, end_kinds,
+                 players: int) -> Transitions:
+    """The kernel's arrays as the ``Transitions`` the engine walk fills, field for field."""
+    states, rows = int(counters[kernel.C_STATES]), int(counters[kernel.C_ROWS])
+    pairs = int(counters[kernel.C_TARGETS])
+    chain = Transitions()
+    chain._row = array("q", row_of[:states].tobytes())
+    chain._state_of_row = array("q", state_of_row[:rows].tobytes())
+    chain._offsets = array("q", offsets[:rows + 1].tobytes())
+    chain._targets = array("q", targets[:pairs].tobytes())
+    chain._weights = weights[:pairs].tolist()
+    chain._rewards = rewards[:rows].tolist()
+    chain._totals = totals[:rows].tolist()
+    for kind in end_kinds[:int(counters[kernel.C_ENDS])].tolist():
+        end = ("end", kind) if kind < players else STALLED if kind == players else LOOP
+        chain._end_codes[end] = -1 - len(chain._ends)
+        chain._ends.append(end)
+    return chain
