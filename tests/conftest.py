@@ -33,6 +33,9 @@ def pytest_sessionstart(session):
     from toolkit.odds import exact_linear  # the chain solver's lifting kernels: about 14 s
 
     exact_linear.lift_integer([{0: 2, 1: -1}, {0: -1, 1: 2}], [1, 1])
+    from toolkit.odds import pile_system  # the pile-start chain's block lifting
+
+    pile_system.lift_blocks([{0: 3, 1: -1}, {0: -1, 1: 3}], [1, 1], [0, 2])
     from toolkit.games.diamoniak import DiamoniakGame  # the compiled walk of the chain: about 14 s
     from toolkit.odds import engine_chain
 

@@ -14,7 +14,7 @@ from fractions import Fraction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toolkit.odds import diamoniak_solo, solo_passes
+from toolkit.odds import diamoniak_solo, pile_system, solo_passes
 from toolkit.odds.chain import Chain
 from toolkit.odds.diamoniak_solo import SoloDeck
 
@@ -71,8 +71,8 @@ def test_solo_odds_equals_the_backward_walk(deck):
         assert sum(t * q for t, q in enumerate(odds.p)) == odds.expected_turns
 
 
-def test_the_flint_pile_chain_solve_is_the_general_solvers(tmp_path):
-    """A cyclic pile-start chain: the component solve gives Chain.expected_reward's fraction."""
+def test_the_pile_chain_solve_is_the_general_solvers(tmp_path):
+    """A cyclic pile-start chain: the pile-start solve gives Chain.expected_reward's fraction."""
     deck = SoloDeck(castles=(("red", 4), ("blue", 3)), diamonds=4, witches=4, fairies=1, size=3, takes=3)
     passes = {state: diamoniak_solo.epoch_pass(deck, {state: Fraction(1)}) for state in _pile_starts(deck)}
     own = {state: sum((k * q for k, q in r.wins.items()), Fraction(0)) + deck.witches * sum(r.exits.values(), Fraction(0))
@@ -85,8 +85,8 @@ def test_the_flint_pile_chain_solve_is_the_general_solvers(tmp_path):
     assert max(len(members) for members in chain._members) > 10  # a real cycle, not substitution alone
     denominators = {s: math.lcm(*(q.denominator for q in [*r.exits.values(), *r.wins.values()])) for s, r in passes.items()}
     whole = {s: {a: int(q * denominators[s]) for a, q in r.exits.items()} for s, r in passes.items()}
-    ours = diamoniak_solo._pile_chain_reward(whole, denominators, {s: int(v * denominators[s]) for s, v in own.items()},
-                                             deck.start())
+    ours = pile_system.expected_from_start(whole, denominators, {s: int(v * denominators[s]) for s, v in own.items()},
+                                           deck.start())
     assert ours == chain.expected_reward(deck.start(), own.__getitem__)
 
 

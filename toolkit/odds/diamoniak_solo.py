@@ -411,7 +411,7 @@ def solo_odds(deck: SoloDeck, tail_below: Fraction = Fraction(1, 10**12), max_ep
     ``quick_piles`` piles (the built-in deck needs two), the distribution is complete and the
     expected value is its mean. Otherwise each state that starts a pile gets a forward pass of its
     own, once (all of a round in one vectorised sweep); together they make a small chain from pile
-    to pile, whose cycles (cards lost and drawn again) are solved exactly (``_pile_chain_reward``),
+    to pile, whose cycles (cards lost and drawn again) are solved exactly (``pile_system``),
     and the distribution is pushed from pile to pile until what is left is below ``tail_below`` (or
     ``max_epochs`` piles). All the passes together may go through ``max_states`` states; past that,
     ``TooManyStates`` says the deck is out of reach. By default that is ``LIMIT`` for a deck of up to
@@ -572,8 +572,11 @@ def _solo_odds(deck: SoloDeck, tail_below: Fraction, max_epochs: int, quick_pile
         # expected witches: each pass's own witches, then the chain from pile to pile
         own = {state: sum(k * n for k, n in whole.wins.items()) + deck.witches * sum(whole.exits.values())
                for state, whole in passes.items()}
-        expected = 1 + _pile_chain_reward({state: whole.exits for state, whole in passes.items()},
-                                          {state: whole.denominator for state, whole in passes.items()}, own, start)
+        from toolkit.odds import pile_system
+
+        expected = 1 + pile_system.expected_from_start({state: whole.exits for state, whole in passes.items()},
+                                                       {state: whole.denominator for state, whole in passes.items()},
+                                                       own, start)
     return SoloOdds(expected, table, tail, never, p_reshuffle, states, len(passes) - 1)
 
 
@@ -653,58 +656,6 @@ def _pushed(deck: SoloDeck, passes: dict, start, tail_below: Fraction, max_epoch
 
 def _fraction(q) -> Fraction:
     return Fraction(int(q.numerator), int(q.denominator))
-
-
-def _pile_chain_reward(exits: dict[tuple, dict[tuple, int]], denominators: dict[tuple, int], own: dict[tuple, int],
-                       start) -> Fraction:
-    """``x[start]`` where ``x[s] = (own[s] + sum of exits[s][a] * x[a]) / denominators[s]``, exactly.
-
-    That is ``Chain.expected_reward`` on the pile-start chain (``exits`` numerators of the
-    probabilities, ``own`` of the witches a pass draws itself), solved another way because its
-    cycles are dense and its weights large (witch=12: 476 states in one strongly connected
-    component, 18,000-bit answers): components in topological order, single states by
-    substitution, each cyclic component as one integer system solved by python-flint (FLINT's
-    exact solvers in C, where elimination in Python rationals sees its fractions grow).
-    """
-    import flint
-    import networkx as nx
-
-    states = list(exits)
-    index = {state: i for i, state in enumerate(states)}
-    graph = nx.DiGraph()
-    graph.add_nodes_from(range(len(states)))
-    graph.add_edges_from((index[s], index[a]) for s, out in exits.items() for a in out)
-    value: dict[tuple, flint.fmpq] = {}  # flint's rationals: the values have thousands of digits
-    condensed = nx.condensation(graph)
-    for node in reversed(list(nx.topological_sort(condensed))):
-        members = [states[i] for i in sorted(condensed.nodes[node]["members"])]
-        if len(members) == 1 and members[0] not in exits[members[0]]:
-            state = members[0]
-            total = flint.fmpq(own[state]) + sum((n * value[a] for a, n in exits[state].items()), flint.fmpq(0))
-            value[state] = total / denominators[state]
-        else:
-            value.update(_solve_component(members, exits, denominators, own, value))
-    return Fraction(int(value[start].p), int(value[start].q))
-
-
-def _solve_component(members: list, exits, denominators, own, value) -> dict:
-    """The equations of ``_pile_chain_reward`` on one cyclic component, the values beyond it known."""
-    import flint
-
-    inside = {state: k for k, state in enumerate(members)}
-    matrix = flint.fmpz_mat(len(members), len(members))
-    rhs = flint.fmpz_mat(len(members), 1)
-    for k, state in enumerate(members):
-        known = flint.fmpq(own[state]) + sum((n * value[a] for a, n in exits[state].items() if a not in inside),
-                                             flint.fmpq(0))
-        scale = known.q
-        matrix[k, k] = scale * denominators[state]
-        for a, n in exits[state].items():
-            if a in inside:
-                matrix[k, inside[a]] -= scale * n
-        rhs[k, 0] = known.p
-    solution = matrix.solve(rhs)
-    return {state: solution[k, 0] for k, state in enumerate(members)}
 
 
 def _table(deck: SoloDeck, piles: list[dict]) -> tuple[list[Fraction], Fraction]:

@@ -291,3 +291,199 @@ def factor_mod(prime, start, column, value):  # pragma: no cover - compiled
         position += 1
     return (True, order, lower_start, lower_row[:lower_used], lower_value[:lower_used], upper_start,
             upper_column[:upper_used], upper_value[:upper_used], inverse)
+
+
+# -- the pile-start system (toolkit.odds.pile_system): dense blocks, entries of many limbs --------
+
+#: Bits per limb of the large integers the block lifting carries (its residual, its matrix's
+#: entries); the prime of that lifting is below 2^26 too, so a limb times a residue is below 2^52.
+LIMB_BITS = 26
+
+#: Products below 2^52 are summed this many at a time before a reduction: the sum stays below 2^62.
+_RUN = 1024
+
+_LIMB_MASK = (1 << LIMB_BITS) - 1
+
+
+@njit(cache=True, inline="always")
+def _dot_mod(x, y, up):  # pragma: no cover - compiled
+    """sum x[t] * y[t] modulo ``up`` (a uint64 prime below 2^26) for two uint32 vectors of one
+    length: runs of ``_RUN`` products in one unsigned word, one reduction per run (written over
+    slices, which the compiler turns into vector instructions)."""
+    total = np.uint64(0)
+    for c in range(0, x.shape[0], _RUN):
+        xs = x[c:c + _RUN]
+        ys = y[c:c + _RUN]
+        acc = np.uint64(0)
+        for u in range(xs.shape[0]):
+            acc += np.uint64(xs[u]) * np.uint64(ys[u])
+        total += acc % up
+    return np.int64(total % up)
+
+
+@njit(cache=True)
+def _power_mod(base, exponent, prime):  # pragma: no cover - compiled
+    result = np.int64(1)
+    base = base % prime
+    while exponent > 0:
+        if exponent & 1:
+            result = result * base % prime
+        base = base * base % prime
+        exponent >>= 1
+    return result
+
+
+@njit(cache=True)
+def _inverse_modulo_limb(prime):  # pragma: no cover - compiled
+    """prime^-1 modulo 2^26 for an odd prime: Newton's iteration x <- x (2 - p x) doubles the bits
+    that are right each time, from the one bit of x = 1 (every product below 2^52)."""
+    x = np.int64(1)
+    for _ in range(5):
+        x = (x * ((2 - ((prime * x) & _LIMB_MASK)) & _LIMB_MASK)) & _LIMB_MASK
+    return x
+
+
+@njit(cache=True)
+def dense_lu_mod(a, prime):  # pragma: no cover - compiled
+    """L U = ``a`` modulo ``prime`` (a square int64 matrix of residues, prime below 2^26), L unit
+    lower triangular, with the diagonal pivots in their order: the matrices here (a diagonally
+    dominant block of an absorbing chain) have non-zero leading minors, and a prime that divides one
+    is met by chance only. Crout's order makes every entry one dot product of stored rows, so a
+    whole entry costs one reduction.
+
+    Returns (ok, lu, inverse): ``lu`` (uint32) holds L below its diagonal and U on and above it,
+    ``inverse`` the inverses of U's diagonal; ``ok`` is False when a pivot is 0 modulo ``prime``.
+    """
+    m = a.shape[0]
+    up = np.uint64(prime)
+    low = np.zeros((m, m), np.uint32)  # low[i, t] = L[i, t] for t < i
+    upper_t = np.zeros((m, m), np.uint32)  # upper_t[j, t] = U[t, j] for t <= j: U's columns as rows
+    inverse = np.zeros(m, np.int64)
+    lu = np.zeros((m, m), np.uint32)
+    for k in range(m):
+        lk = low[k, :k]
+        for j in range(k, m):
+            s = _dot_mod(lk, upper_t[j, :k], up)
+            upper_t[j, k] = np.uint32((a[k, j] - s) % prime)
+        pivot = np.int64(upper_t[k, k])
+        if pivot == 0:
+            return False, lu, inverse
+        inverse[k] = _power_mod(pivot, prime - 2, prime)
+        uk = upper_t[k, :k]
+        for i in range(k + 1, m):
+            s = _dot_mod(low[i, :k], uk, up)
+            low[i, k] = np.uint32((a[i, k] - s) % prime * inverse[k] % prime)
+    for i in range(m):
+        for j in range(m):
+            lu[i, j] = low[i, j] if j < i else upper_t[j, i]
+    return True, lu, inverse
+
+
+@njit(cache=True)
+def block_lift_steps(prime, block_start, lu_offset, lu_flat, inverse, outer_start, outer_column, outer_value,
+                     start, split, column, limbs, row_limbs, powers, residual, probe, digits,
+                     probe_sums):  # pragma: no cover - compiled
+    """``digits.shape[0]`` steps of Dixon's lifting for an integer system ``A x = b`` that is block
+    lower triangular (``block_start``: where each diagonal block begins; a row only names columns
+    of its block and of earlier ones) with entries of many limbs.
+
+    One step: v = residual modulo p; block by block, the columns of earlier blocks moved to the
+    right (``outer_*``: those entries modulo p, CSR), then the block's LU (``lu_flat`` from
+    ``lu_offset``; a block of one is its ``inverse``) gives the digit vector y = A^-1 v mod p; then
+    residual = (residual - A y) / p, an exact division. ``A`` is given by magnitudes in limbs of
+    ``LIMB_BITS`` bits: row i's entries ``start[i]..start[i+1]`` in CSR, the positive ones before
+    ``split[i]``, limb l of entry e at ``limbs[l, e]``, ``row_limbs[i]`` limbs used by row i.
+    ``residual`` holds each row's number in limbs, low first, every limb in [0, 2^26) but the top
+    one, which carries the sign; ``powers[l]`` = 2^(26 l) mod p. ``digits[s]`` gets step s's y
+    and ``probe_sums[s]`` the exact sum of probe * y. Returns False if a division was not exact
+    (which would be a fault: then no digit can be trusted).
+    """
+    size = residual.shape[0]
+    width = residual.shape[1]
+    entries = column.shape[0]
+    up = np.uint64(prime)
+    v = np.zeros(size, np.int64)
+    y = np.zeros(size, np.uint32)
+    z = np.zeros(size, np.uint32)
+    gathered = np.zeros(entries, np.uint32)
+    work = np.zeros(width, np.int64)
+    inverse_p = _inverse_modulo_limb(prime)
+    blocks = block_start.shape[0] - 1
+    for step in range(digits.shape[0]):
+        for i in range(size):
+            acc = np.int64(0)
+            for l in range(width):
+                acc += residual[i, l] * powers[l]
+            v[i] = acc % prime
+        for b in range(blocks):
+            first = block_start[b]
+            last = block_start[b + 1]
+            m = last - first
+            for i in range(first, last):
+                total = np.uint64(0)
+                e = outer_start[i]
+                end = outer_start[i + 1]
+                while e < end:
+                    stop = min(end, e + _RUN)
+                    acc = np.uint64(0)
+                    for u in range(e, stop):
+                        acc += np.uint64(outer_value[u]) * np.uint64(z[outer_column[u]])
+                    total += acc % up
+                    e = stop
+                y[i] = np.uint32((v[i] - np.int64(total % up)) % prime)
+            if m == 1:
+                z[first] = np.uint32(np.int64(y[first]) * inverse[first] % prime)
+                continue
+            base = lu_offset[b]
+            lu = lu_flat[base:base + m * m]
+            for i in range(1, m):  # L is unit lower triangular
+                s = _dot_mod(lu[i * m:i * m + i], y[first:first + i], up)
+                y[first + i] = np.uint32((np.int64(y[first + i]) - s) % prime)
+            for i in range(m - 1, -1, -1):
+                s = _dot_mod(lu[i * m + i + 1:i * m + m], z[first + i + 1:last], up)
+                z[first + i] = np.uint32((np.int64(y[first + i]) - s) % prime * inverse[first + i] % prime)
+        total_probe = np.int64(0)
+        for i in range(size):
+            total_probe += probe[i] * np.int64(z[i])
+            digits[step, i] = z[i]
+        probe_sums[step] = total_probe
+        for e in range(entries):
+            gathered[e] = z[column[e]]
+        for i in range(size):
+            for l in range(width):
+                work[l] = residual[i, l]
+            used = row_limbs[i]
+            mid = split[i]
+            for t in range(start[i], start[i + 1], _RUN):  # entries before ``mid`` are subtracted, the others added
+                stop = min(start[i + 1], t + _RUN)
+                cut = min(max(mid, t), stop)
+                z_positive = gathered[t:cut]
+                z_negative = gathered[cut:stop]
+                for l in range(used):
+                    row_positive = limbs[l, t:cut]
+                    row_negative = limbs[l, cut:stop]
+                    subtract = np.uint64(0)
+                    for u in range(z_positive.shape[0]):
+                        subtract += np.uint64(row_positive[u]) * np.uint64(z_positive[u])
+                    add = np.uint64(0)
+                    for u in range(z_negative.shape[0]):
+                        add += np.uint64(row_negative[u]) * np.uint64(z_negative[u])
+                    work[l] += np.int64(add) - np.int64(subtract)
+                if stop < start[i + 1]:  # more to come: every limb back to [0, 2^26) first
+                    for l in range(width - 1):
+                        carry = work[l] >> LIMB_BITS
+                        work[l] -= carry << LIMB_BITS
+                        work[l + 1] += carry
+            # the exact division by p from the low limb up: each quotient limb is the limb (with the
+            # carry) times p's inverse modulo 2^26, and what it leaves is carried on, which also
+            # brings the limbs back to [0, 2^26); the last carry is (the quotient's top) * p
+            carry = np.int64(0)
+            for l in range(width):
+                current = work[l] + carry
+                q = ((current & _LIMB_MASK) * inverse_p) & _LIMB_MASK
+                carry = (current - q * prime) >> LIMB_BITS
+                residual[i, l] = q
+            if carry % prime != 0:
+                return False
+            residual[i, width - 1] += (carry // prime) << LIMB_BITS
+    return True
