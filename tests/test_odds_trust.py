@@ -285,7 +285,7 @@ def test_the_solo_solver_refuses_a_big_deck_before_any_work_and_says_by_how_much
     assert err.value.limit == diamoniak_solo.REACH
     assert err.value.estimate == diamoniak_solo.first_pile_bound(deck) > diamoniak_solo.REACH
     assert f"in its first pile alone, by a bound from the deck's counts, made before solving, over the limit of " \
-           f"{diamoniak_solo.REACH:,} states: up to about " in str(err.value)
+           f"{diamoniak_solo.REACH:,} states for a deck of more than 100 cards: up to about " in str(err.value)
     assert str(err.value).endswith(" of work for this deck")
 
 

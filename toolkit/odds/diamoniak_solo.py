@@ -47,15 +47,19 @@ PASSES_AT_ONCE = 96
 # designer tries of the game's size, up to 20 witches, 80 diamonds and 10 fairies; the largest of those
 # took 10 minutes (witch=20, diamond=10, fairy=10: 656 million states)
 EVERY_DECK_UP_TO = 100
-# the most states such a deck may go through: a bound that only refuses what would take hours
+# the most states such a deck may go through: a bound that only refuses what would take about an hour
 LIMIT = 5_000_000_000
 # the budget of a larger deck, and of callers that solve many decks (``toolkit sweep``): about a minute
 REACH = 50_000_000
-# states a second the passes go through, compiled, on the 2-core machine they were measured on: what a
-# refusal made before any work quotes the cost with (a solve under way measures its own rate)
-RATE = 5_000_000
+# states a second of a whole long solve (its passes, the pile-start chain, the distribution) on the
+# 2-core machine it was measured on (witch=20, diamond=46, fairy=10: 43.5 million states in 29 s): what
+# a refusal made before any work quotes the cost at
+RATE = 1_500_000
+# the share of a long solve's time that its passes take: a solve under way times its sampled passes,
+# and quotes the rest at that rate times this share
+PASS_SHARE = 0.4
 # a solve expected to take longer than this says so first, with its estimate (seconds)
-TELL_FROM = 20
+TELL_FROM = 10
 # the pile starts sampled, spread over the first round, to estimate the passes' states before the bulk
 # of them, and how far over the budget the estimate may be before the deck is refused: 8 first (a
 # deck far out of reach is told in seconds), then PASSES_AT_ONCE
@@ -425,15 +429,18 @@ def solo_odds(deck: SoloDeck, tail_below: Fraction = Fraction(1, 10**12), max_ep
     if deck.castle_total == 0 or not any(n >= deck.size for _, n in deck.castles):
         # no castle can be finished: the game goes on for ever, so its first pile surely runs out
         return SoloOdds(None, [Fraction(0)], Fraction(0), Fraction(1), Fraction(int(deck.total > 0)), 0, 0)
+    limit_of = ""
     if max_states is None:
         max_states = LIMIT if deck.total <= EVERY_DECK_UP_TO else REACH
+        limit_of = f" for a deck of more than {EVERY_DECK_UP_TO} cards" if deck.total > EVERY_DECK_UP_TO else ""
     estimate = first_pile_bound(deck)
     if estimate > max_states:
         raise OutOfReach(max_states, estimate, f"up to {estimate:,} states in its first pile alone, by a bound "
-                                               f"from the deck's counts", bound=True)
+                                               f"from the deck's counts", bound=True, limit_of=limit_of)
     try:
         return _solo_odds(deck, tail_below, max_epochs, quick_piles, max_states, estimate, progress, note)
-    except OutOfReach:
+    except OutOfReach as refused:
+        refused.say(limit_of)
         raise
     except (TooManyStates, OverflowError):  # the budget left over, or counts too large for one int64 key
         raise TooManyStates(max_states) from None
@@ -450,12 +457,19 @@ class OutOfReach(TooManyStates):
     """The solve would go through more states than the limit, by a bound or an estimate made before the
     bulk of the work: the first pile's bound (``first_pile_bound``), or the first pile and a sample of
     the pile starts (within 10 % of the real count at witch=12 and 15; up to 1.5 times it on the decks
-    tried). The message gives the cost as well, at ``rate`` states a second."""
+    tried). The message gives the cost as well, at ``rate`` states a second of the whole solve."""
 
-    def __init__(self, limit: int, estimate: int, how: str, bound: bool = False, rate: float = RATE):
+    def __init__(self, limit: int, estimate: int, how: str, bound: bool = False, rate: float = RATE,
+                 limit_of: str = ""):
         super().__init__(limit, estimate)
-        self.args = (f"{how}, made before solving, over the limit of {limit:,} states: "
-                     f"{'up to' if bound else 'at least'} about {duration(estimate / rate)} of work for this deck",)
+        self.how, self.bound, self.rate = how, bound, rate
+        self.say(limit_of)
+
+    def say(self, limit_of: str) -> None:
+        """Word the message, the limit said to be ``limit_of`` a kind of deck (e.g. " for a deck of ...")."""
+        self.args = (f"{self.how}, made before solving, over the limit of {self.limit:,} states{limit_of}: "
+                     f"{'up to' if self.bound else 'at least'} about {duration(self.estimate / self.rate)} of work "
+                     f"for this deck",)
 
 
 def duration(seconds: float) -> str:
@@ -516,8 +530,8 @@ def _solo_odds(deck: SoloDeck, tail_below: Fraction, max_epochs: int, quick_pile
         left = [state for state in sample if state not in passes]
         began = time.perf_counter()
         passes.update(zip(left, counted(_swept(deck, left, progress, budget, compiled))))
-        if compiled and left:
-            rate = sum(passes[state].states for state in left) / max(time.perf_counter() - began, 1e-6)
+        if compiled and left:  # the whole solve's rate, from its passes'
+            rate = PASS_SHARE * sum(passes[state].states for state in left) / max(time.perf_counter() - began, 1e-6)
         per_pass = sum(passes[state].states for state in sample) / len(sample)
         estimate = first.states + per_pass * pile_starts_bound(deck)
         # an estimate for a deck whose piles start again, which the sample shows when a pass of it has exits
@@ -527,7 +541,7 @@ def _solo_odds(deck: SoloDeck, tail_below: Fraction, max_epochs: int, quick_pile
                              rate=rate)
         return per_pass
 
-    rate = RATE  # states a second, as the sampled passes went (compiled)
+    rate = RATE  # states a second of the whole solve, by the sampled passes' time where they ran compiled
 
     if todo and first.states > SAMPLE_EARLY_FROM:  # before a large second pile's pass: told in seconds
         sampled(*SAMPLES[0])
@@ -549,7 +563,7 @@ def _solo_odds(deck: SoloDeck, tail_below: Fraction, max_epochs: int, quick_pile
     if note is not None and left_over / rate > TELL_FROM:
         note(f"the exact odds go through about {round(first.states + per_pass * pile_starts_bound(deck)):,} "
              f"states (an estimate from the first pile and {len(spread)} sampled pile starts): about "
-             f"{duration(left_over / rate)} on this machine, then the chain between piles is solved",
+             f"{duration(left_over / rate)} on this machine",
              deck.total * math.ceil(pile_starts_bound(deck) / PASSES_AT_ONCE))
     compiled = compiled or worth_compiling(per_pass * (len(todo) - len(spread)))
     while todo:

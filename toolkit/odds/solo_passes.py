@@ -153,7 +153,8 @@ def whole_passes(deck, groups: list[dict], progress=None, limit: int | None = No
 
     def whole(g: int, numerator: int) -> int:  # over den[g] * top!: to den[g] * arranged[g]
         quotient, rest = divmod(numerator, over_top[g])
-        assert not rest, "a figure of a pass is a whole number over its arrangements"
+        if rest:  # cannot happen (``arrangements``); the compiled passes, which cannot check it, rely on it
+            raise ArithmeticError("a figure of a pass is not a whole number over its start pile's orders")
         return quotient
 
     results = [WholePass(dens[g] * arranged[g], {}, 0, {}, seen[g]) for g in range(len(groups))]
