@@ -340,27 +340,34 @@ class _Lifting:
         return value % self.modulus()
 
     def values(self) -> list:
-        """Every unknown modulo p^steps as an integer: runs of ``_CHUNK`` digits made into numbers by
-        the compiled loop, then joined by halves (large products are where GMP is fastest)."""
+        """Every unknown modulo p^steps as an integer (``joined_digits``)."""
         import numpy as np
 
-        from toolkit.odds.lift_kernel import chunk_limbs
+        return joined_digits(np.concatenate(self.digits), self.prime)
 
-        digits = np.concatenate(self.digits)  # steps x size
-        limbs = (_CHUNK * self.prime.bit_length() + 31) // 32 + 1
-        packed = chunk_limbs(digits, self.prime, _CHUNK, limbs)  # size x chunks x limbs, uint32
-        size, chunks = packed.shape[0], packed.shape[1]
-        raw = packed.astype("<u4").tobytes()
-        width = 4 * limbs
-        parts = [np.array([_from_limbs(raw[(i * chunks + c) * width:(i * chunks + c + 1) * width])
-                           for i in range(size)], dtype=object) for c in range(chunks)]
-        weight = _big(self.prime) ** _CHUNK
-        while len(parts) > 1:
-            if len(parts) % 2:
-                parts.append(np.zeros(size, dtype=object))
-            parts = [parts[k] + parts[k + 1] * weight for k in range(0, len(parts), 2)]
-            weight *= weight
-        return list(parts[0])
+
+def joined_digits(digits, prime: int) -> list:
+    """The integers whose base-``prime`` digits, least significant first, are the columns of ``digits``
+    (steps x unknowns, each in [0, prime)): runs of ``_CHUNK`` digits made into numbers by the compiled
+    loop, then joined by halves (large products are where GMP is fastest)."""
+    import numpy as np
+
+    from toolkit.odds.lift_kernel import chunk_limbs
+
+    limbs = (_CHUNK * prime.bit_length() + 31) // 32 + 1
+    packed = chunk_limbs(np.ascontiguousarray(digits), prime, _CHUNK, limbs)  # size x chunks x limbs, uint32
+    size, chunks = packed.shape[0], packed.shape[1]
+    raw = packed.astype("<u4").tobytes()
+    width = 4 * limbs
+    parts = [np.array([_from_limbs(raw[(i * chunks + c) * width:(i * chunks + c + 1) * width])
+                       for i in range(size)], dtype=object) for c in range(chunks)]
+    weight = _big(prime) ** _CHUNK
+    while len(parts) > 1:
+        if len(parts) % 2:
+            parts.append(np.zeros(size, dtype=object))
+        parts = [parts[k] + parts[k + 1] * weight for k in range(0, len(parts), 2)]
+        weight *= weight
+    return list(parts[0])
 
 
 def _full_solution(state: _Lifting, denominator: int, rows, rhs) -> tuple[list[int], int] | None:

@@ -57,9 +57,6 @@ _SLACK = 64
 #: The first reconstruction is tried after this many steps, the next ones each 5/4 further.
 _FIRST_CHECK = 64
 
-#: Digits joined into one number by the compiled loop before Python's integers take over.
-_CHUNK = 64
-
 _PROBE_SEED = 20240611
 
 
@@ -347,28 +344,10 @@ def _in_limbs(values: list, count: int):
 
 
 def _values(digits, prime):
-    """Every unknown modulo prime^steps from its digits (steps x unknowns, each in [0, prime)):
-    runs of ``_CHUNK`` digits made into numbers by the compiled loop, then joined by halves."""
-    import numpy as np
+    """Every unknown modulo prime^steps from its digits (steps x unknowns, each in [0, prime))."""
+    from toolkit.odds.exact_linear import joined_digits
 
-    from toolkit.odds.lift_kernel import chunk_limbs
-
-    big, from_limbs = _integers()
-    steps, size = digits.shape
-    limbs = (_CHUNK * prime.bit_length() + 31) // 32 + 1
-    packed = chunk_limbs(np.ascontiguousarray(digits), prime, _CHUNK, limbs)
-    chunks = packed.shape[1]
-    raw = packed.astype("<u4").tobytes()
-    width = 4 * limbs
-    parts = [np.array([from_limbs(raw[(i * chunks + c) * width:(i * chunks + c + 1) * width])
-                       for i in range(size)], dtype=object) for c in range(chunks)]
-    weight = big(prime) ** _CHUNK
-    while len(parts) > 1:
-        if len(parts) % 2:
-            parts.append(np.zeros(size, dtype=object))
-        parts = [parts[k] + parts[k + 1] * weight for k in range(0, len(parts), 2)]
-        weight *= weight
-    return list(parts[0])
+    return joined_digits(digits, prime)
 
 
 def _checked_solution(digits, prime, denominator, probe_bits, rows, rhs):
