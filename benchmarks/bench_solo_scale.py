@@ -55,7 +55,10 @@ catalogue = load("diamoniak", overrides=spec["overrides"], require_art=False)
 deck = dataclasses.replace(solo.SoloDeck.from_catalogue(catalogue), **spec["rules"])
 began = time.perf_counter()
 try:
-    odds = solo.solo_odds(deck, max_states=spec.get("max_states") or 10**12)
+    if spec.get("max_states") == "own":  # the solver's own limit for this deck
+        odds = solo.solo_odds(deck)
+    else:
+        odds = solo.solo_odds(deck, max_states=spec.get("max_states") or 10**12)
 except Exception as refused:  # TooManyStates: within the budget given, the deck is out of reach
     print(json.dumps({"seconds": time.perf_counter() - began, "refused": str(refused)}))
     raise SystemExit(0)
@@ -111,20 +114,18 @@ def main() -> None:
                              "solver's own budget: exact, or refused with its estimate, and how long either took")
     args = parser.parse_args()
     if args.reach:
-        from toolkit.odds.diamoniak_solo import REACH
-
-        print("deck | cards | answer | seconds | states | pile starts")
+        print("deck | cards | answer | seconds | states | pile starts | MB")
         for sets in args.reach:
             overrides = sets.split(",")
-            done = run(None, overrides, {}, REACH)
+            done = run(None, overrides, {}, "own")
             from toolkit.catalogue import load
 
             cards = load("diamoniak", overrides=overrides, require_art=False).total
             if "refused" in done:
-                print(f"{sets} | {cards} | refused: {done['refused']} | {done['seconds']:.1f} | - | -", flush=True)
+                print(f"{sets} | {cards} | refused: {done['refused']} | {done['seconds']:.1f} | - | - | -", flush=True)
             else:
                 print(f"{sets} | {cards} | exact, {done['expected']:.6f} turns | {done['seconds']:.1f} | "
-                      f"{done['states']:,} | {done['piles']}", flush=True)
+                      f"{done['states']:,} | {done['piles']} | {done['mb']:,.0f}", flush=True)
         return
     base = [f"{card}={n}" for card, n in (("diamond", args.diamonds), ("fairy", args.fairies)) if n is not None]
     if args.castles is not None:

@@ -55,9 +55,9 @@ REACH = 50_000_000
 # 2-core machine it was measured on (witch=20, diamond=46, fairy=10: 43.5 million states in 29 s): what
 # a refusal made before any work quotes the cost at
 RATE = 1_500_000
-# the share of a long solve's time that its passes take: a solve under way times its sampled passes,
-# and quotes the rest at that rate times this share
-PASS_SHARE = 0.4
+# the share of a long solve's time that its passes take (0.71 at witch=20, diamond=10, fairy=10, about
+# 0.6 at witch=14): a solve under way times its sampled passes, and quotes the rest at that rate times this
+PASS_SHARE = 0.7
 # a solve expected to take longer than this says so first, with its estimate (seconds)
 TELL_FROM = 10
 # the pile starts sampled, spread over the first round, to estimate the passes' states before the bulk
