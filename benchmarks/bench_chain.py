@@ -13,9 +13,10 @@ the code of earlier revisions (git's HEAD unless ``--old`` names others, e.g. ``
 their walk and their engines, read with ``git show``, git's state untouched; ``--old`` with no
 revision: none), in one run, on the same decks: states, states a second, bytes a state (tracemalloc:
 what the walk holds at its end, and its peak), the whole exact answer's time, and that every answer
-is the same fractions. Today's code is timed twice on the Diamoniak decks: the engine walk ("now",
-``compiled=False``) and the compiled walk ("compiled", ``toolkit.odds.compiled_walk``), which must
-build the very same chain (checked array for array). A walk's time is the best of ``--repeat``
+is the same fractions. Today's code is timed twice on every deck: the engine walk ("now",
+``compiled=False``) and the compiled walk ("compiled", ``toolkit.odds.compiled_walk`` for Diamoniak,
+``toolkit.odds.compiled_palaces_walk`` for Palaces, first-palace and whole games), which must build
+the very same chain (checked array for array). A walk's time is the best of ``--repeat``
 rounds, each round walking every code in turn (the first walk of a module also pays for warming it
 up, and a burst of load slows all alike). The compiled walk's first use in a fresh interpreter
 (importing numba, loading the cached kernel, a first small walk) is timed too, and with
@@ -135,18 +136,23 @@ def revision_module(rev: str, path: str, name: str):
 
 
 def walk_case(game_id: str, overrides: list[str], players: int, size: int | None, engine=None, policy="default"):
-    """(game, policies, done) for one deck, the game made by ``engine`` (a rules module) if given."""
+    """(game, policies, done) for one deck, the game made by ``engine`` (a rules module) if given; ``size``
+    is Diamoniak's castle size or Palaces' hand size (None: the catalogue's)."""
     from dataclasses import replace
 
     from toolkit.catalogue import load
     from toolkit.games.registry import make_game, policy_module
 
     catalogue = load(game_id, overrides=overrides, require_art=False)
-    game = make_game(catalogue, players)
+    hands = game_id == "palaces" and size is not None  # made for one seat (the catalogue's hands need not be
+    # dealt to all), then given the seats and the hand size
+    game = make_game(catalogue, 1 if hands else players)
     if engine is not None:
         cls = engine.DiamoniakGame if game_id == "diamoniak" else engine.PalacesGame
-        game = cls.from_catalogue(catalogue, players)
-    if size is not None:
+        game = cls.from_catalogue(catalogue, 1 if hands else players)
+    if hands:
+        game = replace(game, players=players, hand_size=size)
+    elif size is not None:
         game = replace(game, castle_size=size)
     seats = [policy_module(game_id).parse(policy)] * players
     done = (lambda state: state.counters()["palaces_completed"] >= 1) if game_id == "palaces" and players == 1 else None
@@ -198,7 +204,7 @@ def measure_memory(module, game, seats, done, max_states: int, options: dict) ->
     return held / states, peak / states
 
 
-WALK_CASES = {  # name: (game, --set options, players, castle size[, the seats' policy])
+WALK_CASES = {  # name: (game, --set options, players, castle size or hand size[, the seats' policy])
     "diamoniak-2p-small": ("diamoniak", ["castle-green=0", "castle-yellow=0", "castle-red=3", "castle-blue=3",
                                          "diamond=3", "witch=1", "fairy=1"], 2, 3),
     "diamoniak-2p-medium": ("diamoniak", ["castle-green=0", "castle-yellow=0", "castle-red=3", "castle-blue=3",
@@ -212,6 +218,14 @@ WALK_CASES = {  # name: (game, --set options, players, castle size[, the seats' 
     "palaces-first-palace": ("palaces", [f"{kind}-{colour}=0" for kind in ("foundation", "floor", "roof")
                                          for colour in ("blue", "green", "yellow")]
                              + ["tower=2", "ruins=1", "exchange=1", "general-exchange=0", "flood=1", "floor-red=3"], 1, None),
+    "palaces-first-palace-large": ("palaces", [f"{kind}-{colour}=0" for kind in ("foundation", "floor", "roof")
+                                               for colour in ("blue", "green", "yellow")]
+                                   + ["tower=3", "ruins=1", "exchange=1", "general-exchange=1", "flood=1",
+                                      "floor-red=4"], 1, None),
+    "palaces-2p": ("palaces", [f"{kind}-{colour}=0" for kind in ("foundation", "floor", "roof")
+                               for colour in ("blue", "green", "yellow")]
+                   + ["foundation-red=2", "floor-red=2", "roof-red=2", "tower=1", "ruins=0", "exchange=1",
+                      "general-exchange=0", "flood=0"], 2, 2),
 }
 
 
@@ -266,13 +280,14 @@ def walk_main(names: list[str], max_states: int, revisions: list[str], repeat: i
         with tempfile.TemporaryDirectory(prefix="bench-chain-numba-") as cache:
             print(f"  with an empty numba cache (compiling): {first_walk(cache):.1f} s; "
                   f"then from that cache: {first_walk(cache):.2f} s")
-    warm = walk_case("diamoniak", WALK_CASES["diamoniak-2p-small"][1], 2, 3)  # loaded here before any clock
-    engine_chain.build(warm[0].new_initial_state(), warm[1], compiled=True)
+    for warm in (walk_case("diamoniak", WALK_CASES["diamoniak-2p-small"][1], 2, 3),  # loaded here before any clock
+                 walk_case("palaces", WALK_CASES["palaces-first-palace"][1], 1, None)):
+        engine_chain.build(warm[0].new_initial_state(), warm[1], done=warm[2], compiled=True)
     print(f"{'deck':24} {'code':9} {'states':>9} {'walk s':>7} {'states/s':>10} {'bytes/state':>11} "
           f"{'peak B/st':>9} {'solve s':>7}")
     for name in names:
         game_id, overrides, players, size, *policy = WALK_CASES[name]
-        here = [code for code in codes if code[0] != "compiled" or game_id == "diamoniak"]
+        here = codes
         cases = [(module, *walk_case(game_id, overrides, players, size, engines[game_id], *policy), max_states,
                   options) for _, module, engines, options in here]
         results = {}

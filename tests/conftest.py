@@ -42,6 +42,15 @@ def pytest_sessionstart(session):
     small = DiamoniakGame.from_catalogue(load("diamoniak", overrides=["castle-green=0", "castle-yellow=0", "witch=1",
                                                                       "diamond=1", "fairy=0"], require_art=False), 2)
     engine_chain.build(small.new_initial_state(), seat_policies("diamoniak", 2, {}), 100_000, compiled=True)
+    from dataclasses import replace  # and Palaces' compiled walk: about 30 s
+
+    from toolkit.games.palaces import PalacesGame
+
+    tiny = PalacesGame.from_catalogue(load("palaces", require_art=False), 2)
+    few = {"foundation-red": 1, "floor-red": 1, "roof-red": 1, "ruins": 1, "exchange": 1, "general-exchange": 1,
+           "flood": 1}
+    tiny = replace(tiny, counts=tuple(few.get(name, 0) for name in tiny.names), hand_size=2, goal=3)
+    engine_chain.build(tiny.new_initial_state(), seat_policies("palaces", 2, {}), 100_000, compiled=True)
 from toolkit.catalogue.loader import builtin_path
 from toolkit.cli import main
 

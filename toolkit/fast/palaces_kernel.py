@@ -37,8 +37,12 @@ the cards set aside in a general exchange and in a blind exchange, the twelve co
 order), the pile's shuffled order, each seat's worst deficit and the race's leader, then scratch
 space for the policies (an action, card values in half points, buffers).
 
-A chance point (a deal or refill draw, a blind exchange's steal) is left to the driver
-(``play_one``), which draws it as ``toolkit.sim.ordered`` does.
+The rules and the policies are step functions: a chance point's outcome (``outcome``: a deal or
+refill draw, a blind exchange's steal) and a seat's decision (``decide``: the builder, the random
+rule, a give rule, then ``act`` or ``give``). Two loops call them: ``play_one``, which draws each
+chance point as ``toolkit.sim.ordered`` does (a game of the simulation), and ``walk_chance_points``,
+which plays every outcome of every chance point (the exact walk of
+``toolkit.odds.compiled_palaces_walk``, the chain ``engine_chain.build`` walks from the engine).
 
 One module on purpose: numba's cache checks only the file of the function it compiled, so rules
 kept in another file could change under a stale cached kernel.
@@ -1089,6 +1093,47 @@ def legal(g, s, p, index):
     return c + discards
 
 
+# --- the steps both loops take: a chance outcome, a seat's decision ---------------------------------
+#
+# Two loops play the game by these steps: ``play_one`` (a game from a card order, for the simulation)
+# and ``walk_chance_points`` (every outcome of every chance point, for the exact walk of
+# ``toolkit.odds.compiled_palaces_walk``). They live in this file, as every step they call, so that
+# numba's cache, which checks each function's own file, never keeps one of them on an older rule.
+
+@njit(cache=True, error_model="numpy")
+def outcome(g, s, card):
+    """A chance point's outcome ``card``, as the engine's ``apply_action`` at a chance point: the card
+    type drawn (a deal or a refill) or taken from the victim's hand (a blind exchange)."""
+    if s[S_PHASE] == STEAL:
+        steal(g, s, card)
+    else:
+        draw(g, s, card)
+
+
+@njit(cache=True, error_model="numpy")
+def decide(g, s, r, pol):
+    """The seat to move decides, by its policy (``pol``'s row; seeded rules draw from ``r``), and the
+    decision is played: a turn's action (``TURN``) or the cards a giver sets aside (``GIVE``)."""
+    types = g[G_TYPES]
+    if s[S_PHASE] == TURN:
+        p = s[S_PLAYER]
+        if pol[p, P_PLAY] == 1:  # RandomPlay: the legal action at below(how many)
+            legal(g, s, p, below(r, 1 + 2 * p, legal(g, s, p, -1)))
+        else:
+            builder(g, s, r, pol, p)
+        act(g, s)
+    else:  # a general exchange: the giver's min(exchange_cards, hand) cards
+        p = s[S_GIVER]
+        hand = g[O_HANDS] + p * types
+        n = min(g[G_EXCH], s[g[O_HSUM] + p])
+        if pol[p, P_GIVE] == 1:
+            give_random(g, s, r, 2 + 2 * p, hand, n, g[O_GA])
+        else:
+            card_values(g, s, p, True)  # the give phase judges cards as an attacking player
+            worst(g, s, hand, n, g[O_GA], 1)
+        give(g, s)
+
+
 # --- one game, a batch ------------------------------------------------------------------------------
 
 @njit(cache=True, error_model="numpy")
@@ -1166,29 +1211,14 @@ def play_one(g, s, r, pol, seeds, seed, max_turns, out, row):
         phase = s[S_PHASE]
         chance = phase == DEAL or phase == REFILL or phase == STEAL
         if phase == STEAL:
-            steal(g, s, pick_from_hand(g, s, r, s[S_VICTIM]))
+            outcome(g, s, pick_from_hand(g, s, r, s[S_VICTIM]))
         elif chance:
             if s[S_DIRTY]:
                 shuffle_pile(g, s, r)
             s[S_TOP] -= 1
-            draw(g, s, s[g[O_ORDER] + s[S_TOP]])
-        elif phase == TURN:
-            p = s[1]
-            if pol[p, P_PLAY] == 1:  # RandomPlay: the legal action at below(how many)
-                legal(g, s, p, below(r, 1 + 2 * p, legal(g, s, p, -1)))
-            else:
-                builder(g, s, r, pol, p)
-            act(g, s)
-        else:  # a general exchange: the giver's min(exchange_cards, hand) cards
-            p = s[5]
-            hand = g[O_HANDS] + p * types
-            n = min(g[G_EXCH], s[g[O_HSUM] + p])
-            if pol[p, P_GIVE] == 1:
-                give_random(g, s, r, 2 + 2 * p, hand, n, g[O_GA])
-            else:
-                card_values(g, s, p, True)  # the give phase judges cards as an attacking player
-                worst(g, s, hand, n, g[O_GA], 1)
-            give(g, s)
+            outcome(g, s, s[g[O_ORDER] + s[S_TOP]])
+        else:
+            decide(g, s, r, pol)
         if s[S_TURNS] != turns or s[S_PHASE] == OVER:
             look(g, s)
             turns = s[S_TURNS]
@@ -1226,3 +1256,320 @@ def batch(game, policies, run_seed: int, start: int, count: int, max_turns: int 
     out = _batch(g, pol, seeds, np.uint64(run_seed & MASK), np.int64(start), np.int64(count), np.int64(max_turns),
                  np.int64(slices))
     return {name: out[:, k].copy() for k, name in enumerate(FIELDS)}
+
+
+# --- the exact walk's compiled part (``toolkit.odds.compiled_palaces_walk``) -------------------------
+#
+# The walk of ``toolkit.odds.engine_chain.build`` played by the steps above: from each chance point,
+# every outcome the engine's ``chance_outcomes`` lists (a card type of the pile, or of the victim's
+# hand in a blind exchange, weighted by its count), then the seats' decisions (``decide``) up to the
+# next chance point or the end. A chance point is a vector of small numbers (the key vector), exactly
+# what the engine's ``PalacesState.key`` keeps there: the phase, the seat to move, the drawer and the
+# hand size drawn to (a deal or a refill) or the victim, the steals left and the cards handed over (a
+# blind exchange), then the pile, the discard pile and the hands by card type, per seat its palaces in
+# their sorted order (foundation + 1, 0 for no palace; ruins + 1; the floors and towers on it by card
+# type: the engine's sorted tuple), the building places' ruins + 1 and the tokens. It is packed into a
+# few 64-bit words by a layout of bit fields (word, shift, mask per position) and interned in an
+# open-addressing table; the states are expanded in the engine walk's order (its outcomes in card
+# order, new states numbered and stacked as met), so the numbering and every array of the chain are
+# the engine walk's own.
+
+# the walk's counters (``counters``) and options (``options``)
+W_STATES, W_ROWS, W_TOP, W_TARGETS, W_ENDS, W_PAUSE = range(6)
+WO_MAX_STATES, WO_MAX_DECISIONS, WO_DONE = range(3)
+# what ``walk_chance_points`` returns
+WALK_DONE, WALK_PAUSE, WALK_ROOM, WALK_TOO_MANY, WALK_OVERFLOW = range(5)
+# layout rows
+L_WORD, L_SHIFT, L_MASK = range(3)
+# the key vector: its scalars, then the parts that follow them (``vector_at``)
+V_PHASE, V_PLAYER, V_DRAWER, V_DRAW_TO, V_VICTIM, V_STEAL_LEFT = range(6)
+V_HEAD = 6
+
+
+def vector_at(types: int, players: int, slots: int) -> dict[str, int]:
+    """Where each part of the key vector starts, and its size (``size``): the one layout of the vector
+    for the kernel (``vector_of``, ``load``) and the Python side (the bit widths, a state's vector)."""
+    at = {"handing": V_HEAD}
+    at["pile"] = at["handing"] + types
+    at["discard"] = at["pile"] + types
+    at["hands"] = at["discard"] + types
+    at["palaces"] = at["hands"] + players * types
+    at["site"] = at["palaces"] + players * slots * (2 + types)
+    at["tokens"] = at["site"] + players
+    at["size"] = at["tokens"] + players
+    return at
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _vector_parts(g):
+    types, players, slots = g[G_TYPES], g[G_PLAYERS], g[G_SLOTS]
+    pile = V_HEAD + types
+    hands = pile + 2 * types
+    palaces = hands + players * types
+    site = palaces + players * slots * (2 + types)
+    return pile, hands, palaces, site
+
+
+@njit(cache=True, error_model="numpy")
+def vector_of(g, s, v):
+    """The key vector of the chance point in ``s`` (see above)."""
+    types, players, ms, fl = g[G_TYPES], g[G_PLAYERS], g[G_SLOTS], g[G_FLOORS]
+    pile, hands, palaces, site = _vector_parts(g)
+    phase = s[S_PHASE]
+    v[V_PHASE] = phase
+    v[V_PLAYER] = s[S_PLAYER]
+    drawing = phase == DEAL or phase == REFILL
+    v[V_DRAWER] = s[S_DRAWER] if drawing else 0
+    v[V_DRAW_TO] = s[S_DRAW_TO] if drawing else 0
+    v[V_VICTIM] = s[S_VICTIM] if phase == STEAL else 0
+    v[V_STEAL_LEFT] = s[S_STEAL_LEFT] if phase == STEAL else 0
+    for i in range(types):
+        v[V_HEAD + i] = s[g[O_HANDING] + i] if phase == STEAL else 0
+        v[pile + i] = s[g[O_PILE] + i]
+        v[pile + types + i] = s[g[O_DISC] + i]
+    for p in range(players):
+        for i in range(types):
+            v[hands + p * types + i] = s[g[O_HANDS] + p * types + i]
+        for k in range(ms):
+            at = palaces + (p * ms + k) * (2 + types)
+            for j in range(2 + types):
+                v[at + j] = 0
+            if k < s[g[O_NPAL] + p]:
+                i = p * ms + k
+                v[at] = s[g[O_PF] + i] + 1
+                v[at + 1] = s[g[O_PR] + i] + 1
+                fl0 = g[O_PFL] + i * fl
+                for j in range(s[g[O_PN] + i]):
+                    v[at + 2 + s[fl0 + j]] += 1
+        v[site + p] = s[g[O_SITE] + p] + 1
+        v[site + players + p] = s[g[O_TOKENS] + p]
+
+
+@njit(cache=True, error_model="numpy")
+def load(g, v, s):
+    """The chance point of key vector ``v`` into ``s`` (its game part, up to the pile's order): what
+    the engine's state holds there, with no turns counted yet and every counter 0."""
+    types, players, ms, fl = g[G_TYPES], g[G_PLAYERS], g[G_SLOTS], g[G_FLOORS]
+    pile, hands, palaces, site = _vector_parts(g)
+    for k in range(g[O_ORDER]):
+        s[k] = 0
+    phase = v[V_PHASE]
+    s[S_PHASE] = phase
+    s[S_PLAYER] = v[V_PLAYER]
+    if phase == STEAL:  # a blind exchange is played in a turn: the owner will draw back to the hand size
+        s[S_DRAWER] = v[V_PLAYER]
+        s[S_DRAW_TO] = g[G_HAND]
+    else:
+        s[S_DRAWER] = v[V_DRAWER]
+        s[S_DRAW_TO] = v[V_DRAW_TO]
+    s[S_VICTIM] = v[V_VICTIM]
+    s[S_STEAL_LEFT] = v[V_STEAL_LEFT]
+    s[S_WINNER] = -1
+    s[S_LEADER] = -1
+    for i in range(types):
+        s[g[O_HANDING] + i] = v[V_HEAD + i]
+        s[g[O_PILE] + i] = v[pile + i]
+        s[g[O_DISC] + i] = v[pile + types + i]
+    for p in range(players):
+        total = 0
+        for i in range(types):
+            n = v[hands + p * types + i]
+            s[g[O_HANDS] + p * types + i] = n
+            total += n
+        s[g[O_HSUM] + p] = total
+        npal = 0
+        for k in range(ms):
+            at = palaces + (p * ms + k) * (2 + types)
+            if v[at] == 0:
+                break
+            i = p * ms + k
+            s[g[O_PF] + i] = v[at] - 1
+            s[g[O_PR] + i] = v[at + 1] - 1
+            fl0 = g[O_PFL] + i * fl
+            n = 0
+            for c in range(types):  # the floors in ascending order: the engine's sorted tuple
+                for _ in range(v[at + 2 + c]):
+                    s[fl0 + n] = c
+                    n += 1
+            s[g[O_PN] + i] = n
+            npal += 1
+        s[g[O_NPAL] + p] = npal
+        s[g[O_SITE] + p] = v[site + p] - 1
+        s[g[O_TOKENS] + p] = v[site + players + p]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _pack(v, layout, out):
+    """``v`` into the words ``out`` by the bit fields of ``layout``; False when a number does not fit
+    (a position with no bits must hold 0)."""
+    for w in range(out.size):
+        out[w] = uint64(0)
+    for k in range(v.size):
+        mask = layout[L_MASK, k]
+        if v[k] > mask or v[k] < 0:
+            return False
+        if mask:
+            out[layout[L_WORD, k]] |= uint64(v[k]) << uint64(layout[L_SHIFT, k])
+    return True
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _unpack(keys, state, layout, v):
+    """The key vector packed as state ``state`` of ``keys``, into ``v``."""
+    for k in range(v.size):
+        mask = layout[L_MASK, k]
+        v[k] = np.int64((keys[state, layout[L_WORD, k]] >> uint64(layout[L_SHIFT, k])) & uint64(mask)) if mask else 0
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _hash(words, bits):
+    h = uint64(0x243F6A8885A308D3)
+    for w in range(words.size):
+        h = (h ^ words[w]) * uint64(0x9E3779B97F4A7C15)
+    return np.int64(h >> uint64(64 - bits))
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _find(index, keys, words, bits):
+    """(the slot of ``words`` in the table ``index``, the state there or -1 for an empty slot)."""
+    mask = (np.int64(1) << bits) - 1
+    at = _hash(words, bits)
+    while True:
+        state = index[at]
+        if state < 0:
+            return at, -1
+        same = True
+        for w in range(words.size):
+            if keys[state, w] != words[w]:
+                same = False
+                break
+        if same:
+            return at, state
+        at = (at + 1) & mask
+
+
+@njit(cache=True, error_model="numpy")
+def rehash(keys, states, index, bits):
+    """Put states ``0 .. states-1`` (their packed ``keys``) into the empty table ``index`` of 2**bits slots."""
+    for state in range(states):
+        at, _ = _find(index, keys, keys[state], bits)
+        index[at] = state
+
+
+@njit(cache=True, error_model="numpy")
+def intern_start(layout, bits, keys, index, stack, counters, row_of, v):
+    """Chance point ``v`` (a key vector) as state 0 of an empty walk, stacked to be expanded first;
+    False when a number does not fit its bit field."""
+    words = np.zeros(keys.shape[1], dtype=np.uint64)
+    if not _pack(v, layout, words):
+        return False
+    slot, _ = _find(index, keys, words, bits)
+    index[slot] = 0
+    keys[0] = words
+    row_of[0] = -1
+    counters[W_STATES] = 1
+    stack[0] = 0
+    counters[W_TOP] = 1
+    return True
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _end_target(kind, end_of, end_kinds, counters):
+    """The target of an absorbing end (-1 - its number), numbered as first met: ``kind`` is a winner's
+    seat, ``players`` a stalled game, ``players + 1`` decisions that never end, ``players + 2`` the
+    question's own end (a first palace complete)."""
+    if end_of[kind] < 0:
+        end_of[kind] = counters[W_ENDS]
+        end_kinds[counters[W_ENDS]] = kind
+        counters[W_ENDS] += 1
+    return -1 - end_of[kind]
+
+
+@njit(cache=True, error_model="numpy")
+def walk_chance_points(g, pol, r, layout, options, bits, keys, index, stack, counters, row_of, state_of_row,
+                       offsets, targets, weights, rewards, totals, end_of, end_kinds, base, s, v, words):
+    """Expand the stacked chance points until none is left (WALK_DONE), ``counters[W_PAUSE]`` rows are
+    done (WALK_PAUSE: the caller reports progress), the arrays have no room for one more state's
+    outcomes (WALK_ROOM: the caller grows them and calls again), a new state would pass
+    ``options[WO_MAX_STATES]`` (WALK_TOO_MANY) or a number does not fit its bit field (WALK_OVERFLOW).
+
+    The chain goes into the arrays of ``engine_chain.Transitions``: ``row_of`` (state -> row),
+    ``state_of_row``, ``offsets``, ``targets`` (a state, or -1 - k for the k-th absorbing end met,
+    whose kind ``end_kinds[k]`` holds), ``weights``, and per row ``rewards`` (the sum of weight x
+    turns started on the way) and ``totals`` (the sum of the weights). With ``options[WO_DONE]`` the
+    question's own end is a first palace complete (the engine's ``palaces_completed`` counter).
+    """
+    types, players = g[G_TYPES], g[G_PLAYERS]
+    copied = g[O_ORDER]
+    max_states = options[WO_MAX_STATES]
+    max_decisions = options[WO_MAX_DECISIONS]
+    done = options[WO_DONE] == 1
+    completed = g[O_STATS] + C_COMPLETED
+    while counters[W_TOP] > 0:
+        if counters[W_ROWS] == counters[W_PAUSE]:
+            return WALK_PAUSE
+        states = counters[W_STATES]
+        if (states + types >= keys.shape[0] or counters[W_TARGETS] + types > targets.size
+                or 2 * (states + types) > (np.int64(1) << bits)):
+            return WALK_ROOM
+        counters[W_TOP] -= 1
+        state = stack[counters[W_TOP]]
+        row = counters[W_ROWS]
+        row_of[state] = row
+        state_of_row[row] = state
+        _unpack(keys, state, layout, v)
+        load(g, v, base)
+        source = g[O_HANDS] + base[S_VICTIM] * types if base[S_PHASE] == STEAL else g[O_PILE]
+        reward = 0
+        total = 0
+        for card in range(types):
+            weight = base[source + card]
+            if weight == 0:
+                continue
+            for k in range(copied):
+                s[k] = base[k]
+            outcome(g, s, card)
+            decisions = 0
+            looped = False
+            while s[S_PHASE] == TURN or s[S_PHASE] == GIVE:
+                if decisions == max_decisions:
+                    looped = True
+                    break
+                decide(g, s, r, pol)
+                decisions += 1
+            total += weight
+            if looped:
+                target = _end_target(players + 1, end_of, end_kinds, counters)
+            elif s[S_PHASE] == OVER:
+                winner = s[S_WINNER]
+                kind = winner if winner >= 0 else players + 2 if done and s[completed] >= 1 else players
+                target = _end_target(kind, end_of, end_kinds, counters)
+                reward += weight * s[S_TURNS]
+            elif done and s[completed] >= 1:
+                target = _end_target(players + 2, end_of, end_kinds, counters)
+                reward += weight * s[S_TURNS]
+            else:
+                vector_of(g, s, v)
+                if not _pack(v, layout, words):
+                    return WALK_OVERFLOW
+                slot, target = _find(index, keys, words, bits)
+                if target < 0:
+                    target = counters[W_STATES]
+                    if target >= max_states:
+                        return WALK_TOO_MANY
+                    index[slot] = target
+                    for w in range(words.size):
+                        keys[target, w] = words[w]
+                    row_of[target] = -1
+                    counters[W_STATES] += 1
+                    stack[counters[W_TOP]] = target
+                    counters[W_TOP] += 1
+                reward += weight * s[S_TURNS]
+            targets[counters[W_TARGETS]] = target
+            weights[counters[W_TARGETS]] = weight
+            counters[W_TARGETS] += 1
+        offsets[row + 1] = counters[W_TARGETS]
+        rewards[row] = reward
+        totals[row] = total
+        counters[W_ROWS] += 1
+    return WALK_DONE

@@ -21,7 +21,7 @@ from __future__ import annotations
 from array import array
 from functools import cached_property
 
-from toolkit.odds.engine_chain import LOOP, STALLED, TooManyStates, Transitions, _key_arguments
+from toolkit.odds.engine_chain import DONE, LOOP, STALLED, TooManyStates, Transitions, _key_arguments
 
 ROOM = 1 << 12  # states the arrays hold at first (they double when full)
 
@@ -131,10 +131,15 @@ def _overflow() -> RuntimeError:
     return RuntimeError("a count of the compiled walk passed its bit field: the layout's bounds do not hold")
 
 
-def walk(first, policies, max_states: int, progress=None, max_decisions: int | None = None) -> Transitions:
+def walk(first, policies, max_states: int, progress=None, max_decisions: int | None = None,
+         done=None) -> Transitions:
     """The chain ``engine_chain.build`` walks from chance point ``first`` (a state the policies have
-    already been played up to, not the end): state 0 is ``first``; ``TooManyStates`` past ``max_states``."""
+    already been played up to, not the end): state 0 is ``first``; ``TooManyStates`` past ``max_states``.
+    ``done`` must be None: Diamoniak's walk knows no question's own end."""
     import numpy as np
+
+    if done is not None:
+        raise ValueError("the compiled walk of Diamoniak knows no question's own end (done)")
 
     from toolkit.fast import diamoniak_kernel as kernel
     from toolkit.odds.engine_chain import MAX_DECISIONS
@@ -206,8 +211,9 @@ def walk(first, policies, max_states: int, progress=None, max_decisions: int | N
                 bits += 1
                 index = np.full(1 << bits, -1, dtype=np.int64)
                 kernel.rehash(keys, states, index, bits)
-    return _transitions(counters, kernel, row_of, state_of_row, offsets, targets, weights, rewards, totals,
-                        end_kinds, players)
+    sizes = (int(counters[kernel.C_STATES]), int(counters[kernel.C_ROWS]), int(counters[kernel.C_TARGETS]),
+             int(counters[kernel.C_ENDS]))
+    return _transitions(sizes, row_of, state_of_row, offsets, targets, weights, rewards, totals, end_kinds, players)
 
 
 def _grown(values, size: int):
@@ -218,11 +224,13 @@ def _grown(values, size: int):
     return grown
 
 
-def _transitions(counters, kernel, row_of, state_of_row, offsets, targets, weights, rewards, totals, end_kinds,
+def _transitions(sizes, row_of, state_of_row, offsets, targets, weights, rewards, totals, end_kinds,
                  players: int) -> Transitions:
-    """The kernel's arrays as the ``Transitions`` the engine walk fills, field for field."""
-    states, rows = int(counters[kernel.C_STATES]), int(counters[kernel.C_ROWS])
-    pairs = int(counters[kernel.C_TARGETS])
+    """The kernel's arrays as the ``Transitions`` the engine walk fills, field for field. ``sizes``: the
+    states, rows, successors and ends walked; an end's kind is a winner's seat, ``players`` (STALLED),
+    ``players + 1`` (LOOP) or ``players + 2`` (DONE: the question's own end, which Palaces' walk knows).
+    (Shared by the compiled walks, ``toolkit.odds.compiled_palaces_walk`` too.)"""
+    states, rows, pairs, ends = sizes
     chain = Transitions()
     chain._row = array("q", row_of[:states].tobytes())
     chain._state_of_row = array("q", state_of_row[:rows].tobytes())
@@ -231,8 +239,9 @@ def _transitions(counters, kernel, row_of, state_of_row, offsets, targets, weigh
     chain._weights = weights[:pairs].tolist()
     chain._rewards = rewards[:rows].tolist()
     chain._totals = totals[:rows].tolist()
-    for kind in end_kinds[:int(counters[kernel.C_ENDS])].tolist():
-        end = ("end", kind) if kind < players else STALLED if kind == players else LOOP
+    for kind in end_kinds[:ends].tolist():
+        end = ("end", kind) if kind < players else STALLED if kind == players else LOOP if kind == players + 1 \
+            else DONE
         chain._end_codes[end] = -1 - len(chain._ends)
         chain._ends.append(end)
     return chain

@@ -24,7 +24,8 @@ the state alone.
 
 Diamoniak's chain is walked the same way by compiled code (``toolkit.odds.compiled_walk``, on the
 simulation kernel's rules and policies) wherever that plays the same game: the same states in the
-same order, the same ``Transitions``, many times faster per state (``build``).
+same order, the same ``Transitions``, many times faster per state (``build``); so is Palaces' (with
+or without "a first palace is complete" as its end: ``toolkit.odds.compiled_palaces_walk``).
 """
 
 from __future__ import annotations
@@ -248,8 +249,19 @@ def worth_remembering(policies) -> bool:
     return decisions_repeat(policies) and any(getattr(policy, "decides_slowly", False) for policy in policies)
 
 
-COMPILED_FROM = 5_000  # a Diamoniak chain up to this size is walked by the engine (about 0.1 s), a larger one
-# by the compiled walk (``build``)
+COMPILED_FROM = 5_000  # a chain up to this size is walked by the engine (Diamoniak's in about 0.1 s, Palaces' in
+# about 0.2 s), a larger one by the compiled walk (``build``)
+
+
+def compiled_walker(start, done: Callable | None = None):
+    """The compiled walk that may build ``start``'s chain (its ``may_apply``, which loads no compiled
+    code): ``compiled_walk`` for Diamoniak, ``compiled_palaces_walk`` for Palaces; None for neither."""
+    from toolkit.odds import compiled_palaces_walk, compiled_walk
+
+    for walker in (compiled_walk, compiled_palaces_walk):
+        if walker.may_apply(start, done):
+            return walker
+    return None
 
 
 _TURNS = 1 << 20  # a remembered decision: target * _TURNS + the turns it starts (fewer: _advance
@@ -281,8 +293,9 @@ def build(start, policies, max_states: int = 200_000, done: Callable | None = No
     read. ``done`` must then be decided by the play from the decision point on, as "a first palace
     is complete" is (none is at any decision point the walk meets).
 
-    Where the compiled walk plays the game and the players (``compiled_walk.applies``: Diamoniak
-    with the built-in players, no ``done``) it builds the chain instead, the same arrays, many
+    Where a compiled walk plays the game and the players (``compiled_walker``, its ``applies``:
+    Diamoniak with the built-in players and no ``done``; Palaces with the builder's players, no
+    ``done`` or the first palace's) it builds the chain instead, the same arrays, many
     times faster, once the chain has more than ``COMPILED_FROM`` states (below that the engine's
     walk ends before the compiled code is loaded, about 0.4 s). ``compiled=False``: the engine
     walk always; ``True``: the compiled walk always (a ValueError where it does not apply).
@@ -304,9 +317,8 @@ def build(start, policies, max_states: int = 200_000, done: Callable | None = No
     if first.is_terminal() or (done is not None and done(first)):
         return chain, end_key(first), chain.turn_rewards
     if compiled is not False:
-        from toolkit.odds import compiled_walk
-
-        if compiled_walk.may_apply(start, done):
+        walker = compiled_walker(start, done)
+        if walker is not None:
             if compiled is None:  # a small chain is walked here: faster than loading the compiled code
                 try:
                     return build(start, policies, min(max_states, COMPILED_FROM), done,
@@ -314,8 +326,8 @@ def build(start, policies, max_states: int = 200_000, done: Callable | None = No
                 except TooManyStates:
                     if max_states <= COMPILED_FROM:
                         raise
-            if compiled_walk.applies(start, policies, done):
-                chain = compiled_walk.walk(first, policies, max_states, progress)
+            if walker.applies(start, policies, done):
+                chain = walker.walk(first, policies, max_states, progress, done=done)
                 return chain, 0, chain.turn_rewards
         if compiled:
             raise ValueError("the compiled walk does not play this game or these players")
@@ -489,9 +501,8 @@ def solve(start, policies, players: int, max_states: int = 200_000, done: Callab
         if max_states <= ESTIMATE_FROM:
             raise
         if compiled is None:  # past the engine's trial walk already: the compiled walk where it applies
-            from toolkit.odds import compiled_walk
-
-            compiled = True if compiled_walk.applies(start, policies, done) else False
+            walker = compiled_walker(start, done)
+            compiled = walker is not None and walker.applies(start, policies, done)
         estimate, games, uncounted = estimate_states(start, policies, max_states, done, progress=progress)
         if estimate > 2 * max_states:  # far enough over the limit that the estimate's error cannot matter
             basis = f"an estimate from {games:,} sampled games, made before walking"

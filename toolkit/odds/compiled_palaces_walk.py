@@ -1,0 +1,270 @@
+"""The exact walk of Palaces in compiled code: the engine walk's chain, faster.
+
+``engine_chain.build`` walks the rules engine: for each chance point (a card drawn in a deal or a
+refill, a card taken blind in an exchange), a copy of the state per outcome, the engine's rules and
+the players' policies in Python (the decisions played once per decision point's key), and a key of
+bytes. Here the same walk runs in ``toolkit.fast.palaces_kernel.walk_chance_points``, whose rules
+and policies are the simulation kernel's own step functions (``outcome``, ``decide`` and the rules
+and builder under them: the port of the engine and of the policies that ``tests/test_fast_palaces.py``
+holds to the engine card order for card order). A chance point is the vector of numbers the engine's
+``PalacesState.key`` keeps there, packed into a few 64-bit words and interned in an open-addressing
+table; the states are expanded in the engine walk's order, so the chain that comes back is the engine
+walk's own: the same state numbers, outcomes, integer weights, ends and turn rewards, in the same
+``Transitions`` arrays (``tests/test_compiled_palaces_walk.py`` compares them array for array).
+
+``applies`` says where that holds: the engine's own Palaces state and key, players who decide by the
+state alone with rules the kernel plays (the builder in each of its forms, giving the worst cards),
+and as the question's own end (``done``) none, or "a first palace is complete" written as
+``toolkit.odds.report`` writes it (``first_palace_done``). Elsewhere ``engine_chain`` walks the engine.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+from toolkit.odds.compiled_walk import ROOM, _grown, _transitions
+from toolkit.odds.engine_chain import TooManyStates, Transitions, _key_arguments
+
+
+def first_palace_done(state) -> bool:
+    return state.counters()["palaces_completed"] >= 1
+
+
+# the flags that change what a function's code does when called (not where it was defined, nor the
+# module's ``from __future__`` imports)
+_KIND = (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS | inspect.CO_GENERATOR | inspect.CO_COROUTINE
+         | inspect.CO_ASYNC_GENERATOR | inspect.CO_ITERABLE_COROUTINE)
+
+
+def is_first_palace(done) -> bool:
+    """Is ``done`` the question "a first palace is complete", as code: the same bytecode, constants
+    and names as ``first_palace_done`` (as ``toolkit.odds.report`` and the benchmarks write it, a
+    function or a lambda), no defaults, no free variables? (Only then does the kernel know it: it
+    reads the same counter, the palaces completed, where the engine's ``counters`` does.)"""
+    code, reference = getattr(done, "__code__", None), first_palace_done.__code__
+    if code is None or getattr(done, "__closure__", None) or getattr(done, "__defaults__", None) \
+            or getattr(done, "__kwdefaults__", None):
+        return False
+    return (code.co_code == reference.co_code and code.co_consts == reference.co_consts
+            and code.co_names == reference.co_names and code.co_argcount == 1 and code.co_kwonlyargcount == 0
+            and code.co_posonlyargcount == 0 and code.co_flags & _KIND == reference.co_flags & _KIND)
+
+
+def _engine_own(game, state) -> bool:
+    """Is this the engine's own Palaces game and state, keyed by the engine's own ``key`` and counted
+    by its own ``counters``? (A subclass, or a key replaced to lump differently, is walked by the engine.)"""
+    from toolkit.games.palaces import PalacesGame, PalacesState
+
+    if type(game) is not PalacesGame or type(state) is not PalacesState or state.game is not game:
+        return False
+    for name in ("key", "counters", "chance_outcomes"):
+        method = PalacesState.__dict__.get(name)
+        if getattr(method, "__module__", None) != "toolkit.games.palaces" \
+                or getattr(method, "__qualname__", None) != f"PalacesState.{name}":
+            return False
+    return True
+
+
+def may_apply(start, done=None) -> bool:
+    """The part of ``applies`` that needs no compiled code loaded: the engine's own Palaces, and no
+    ``done`` or the first palace's."""
+    return (done is None or is_first_palace(done)) and _engine_own(getattr(start, "game", None), start)
+
+
+def applies(start, policies, done=None) -> bool:
+    """Can the compiled walk build ``engine_chain.build``'s chain from ``start`` for these players?
+    (This loads the compiled code, numba and all, the first time.)"""
+    if not may_apply(start, done):
+        return False
+    from toolkit.sim.palaces_policies import Builder, GiveWorst, PalacesPolicy
+
+    policies = list(policies)
+    if any(type(policy) is not PalacesPolicy or type(policy.play) is not Builder
+           or type(policy.give) is not GiveWorst for policy in policies):
+        return False  # the seeded random rules are not deterministic: no exact chain
+    if _key_arguments(policies) != ():
+        return False
+    from toolkit.fast import palaces_kernel
+
+    return palaces_kernel.supports(start.game, policies)
+
+
+def _bits(n: int) -> int:
+    return max(int(n), 0).bit_length()
+
+
+def _present(game):
+    """(the game with only the card types its deck holds, those types' indices in ``game``).
+
+    The walk plays that game: the same rules and players, with no loop of the kernel spent on card
+    types that are never anywhere (a small deck of the catalogue leaves most of its 17 types out).
+    Exact, the types keeping their order: every rule and policy compares card types only by their
+    order (palaces sorted by their cards, ties to the lower type), the deck's totals per kind and
+    colour do not change, and the chance outcomes of a type that no zone holds have no weight, so
+    the engine walk lists none for it."""
+    from dataclasses import replace
+
+    kept = [i for i, n in enumerate(game.counts) if n]
+    if len(kept) == len(game.counts):
+        return game, kept
+    return replace(game, names=tuple(game.names[i] for i in kept), kinds=tuple(game.kinds[i] for i in kept),
+                   colours=tuple(game.colours[i] for i in kept), counts=tuple(game.counts[i] for i in kept)), kept
+
+
+class _Layout:
+    """Where each number of a chance point's key vector goes in the packed words.
+
+    Each number gets the bits its largest possible value needs: a count of a card type never passes
+    the type's count in the deck, the hand size drawn to never the larger of the hand size and the
+    deck, a palace's foundation + 1 and ruins + 1 never the last such card type + 1, the floors on
+    a palace are only of floor and tower types, the tokens at a chance point stay below the goal (a
+    player who reaches it has won). A position that gets no bits (the floors of a type that is no
+    floor nor tower, a seat's number with one player, ...) must hold 0: the packing checks it.
+    """
+
+    def __init__(self, game, kernel):
+        import numpy as np
+
+        game, self.kept = _present(game)
+        self.new_index = {i: k for k, i in enumerate(self.kept)}  # a card type of the engine's game -> here
+        g = kernel._encode_game(game)
+        self.g = g
+        types, players, slots = len(game.names), game.players, int(g[kernel.G_SLOTS])
+        self.at = at = kernel.vector_at(types, players, slots)
+        counts, kinds = game.counts, game.kinds
+        seat = _bits(players - 1)
+        last_foundation = max((i + 1 for i, kind in enumerate(kinds) if kind == "foundation"), default=0)
+        last_ruins = max((i + 1 for i, kind in enumerate(kinds) if kind == "ruins"), default=0)
+        widths = [0] * at["size"]
+        widths[kernel.V_PHASE] = _bits(max(kernel.DEAL, kernel.STEAL, kernel.REFILL))
+        widths[kernel.V_PLAYER] = widths[kernel.V_DRAWER] = widths[kernel.V_VICTIM] = seat
+        widths[kernel.V_DRAW_TO] = _bits(max(game.hand_size, sum(counts)))
+        widths[kernel.V_STEAL_LEFT] = _bits(game.exchange_cards)
+        for i, n in enumerate(counts):
+            for part in ("handing", "pile", "discard"):
+                widths[at[part] + i] = _bits(n)
+            for p in range(players):
+                widths[at["hands"] + p * types + i] = _bits(n)
+        for p in range(players):
+            for k in range(slots):
+                start = at["palaces"] + (p * slots + k) * (2 + types)
+                widths[start], widths[start + 1] = _bits(last_foundation), _bits(last_ruins)
+                for i, (n, kind) in enumerate(zip(counts, kinds)):
+                    widths[start + 2 + i] = _bits(n) if kind in ("floor", "tower") else 0
+            widths[at["site"] + p] = _bits(last_ruins)
+            widths[at["tokens"] + p] = _bits(game.to_win)
+        layout = np.zeros((3, at["size"]), dtype=np.int64)
+        word = used = 0
+        for k, width in enumerate(widths):
+            if width == 0:
+                continue
+            if used + width > 64:
+                word, used = word + 1, 0
+            layout[kernel.L_WORD, k], layout[kernel.L_SHIFT, k] = word, used
+            layout[kernel.L_MASK, k] = (1 << width) - 1
+            used += width
+        self.layout, self.words, self.size = layout, word + 1, at["size"]
+
+    def vector(self, state, kernel):
+        """The key vector of an engine state at a chance point (a numpy array)."""
+        import numpy as np
+
+        at, kept, index = self.at, self.kept, self.new_index
+        types, players, slots = len(kept), state.game.players, int(self.g[kernel.G_SLOTS])
+        v = np.zeros(self.size, dtype=np.int64)
+        phase = {"deal": kernel.DEAL, "steal": kernel.STEAL, "refill": kernel.REFILL}[state.phase]
+        v[kernel.V_PHASE], v[kernel.V_PLAYER] = phase, state.player
+        if phase == kernel.STEAL:
+            v[kernel.V_VICTIM], v[kernel.V_STEAL_LEFT] = state.victim, state.steal_left
+            for i in state.handing:
+                v[at["handing"] + index[i]] += 1
+        else:
+            v[kernel.V_DRAWER], v[kernel.V_DRAW_TO] = state.drawer, state.draw_to
+        v[at["pile"]:at["pile"] + types] = [state.pile[i] for i in kept]
+        v[at["discard"]:at["discard"] + types] = [state.discard[i] for i in kept]
+        for p in range(players):
+            v[at["hands"] + p * types:at["hands"] + (p + 1) * types] = [state.hands[p][i] for i in kept]
+            for k, (foundation, floors, ruins) in enumerate(state.palaces[p]):
+                start = at["palaces"] + (p * slots + k) * (2 + types)
+                v[start], v[start + 1] = index[foundation] + 1, (index[ruins] + 1 if ruins >= 0 else 0)
+                for i in floors:
+                    v[start + 2 + index[i]] += 1
+            v[at["site"] + p] = index[state.site[p]] + 1 if state.site[p] >= 0 else 0
+            v[at["tokens"] + p] = state.tokens[p]
+        return v
+
+
+def _overflow() -> RuntimeError:
+    return RuntimeError("a number of the compiled walk passed its bit field: the layout's bounds do not hold")
+
+
+def walk(first, policies, max_states: int, progress=None, max_decisions: int | None = None,
+         done=None) -> Transitions:
+    """The chain ``engine_chain.build`` walks from chance point ``first`` (a state the policies have
+    already been played up to, not the end, nor ``done``): state 0 is ``first``; ``TooManyStates``
+    past ``max_states``. ``done``: None, or the first palace's (``is_first_palace``)."""
+    import numpy as np
+
+    from toolkit.fast import palaces_kernel as kernel
+    from toolkit.odds.engine_chain import MAX_DECISIONS
+
+    if done is not None and not is_first_palace(done):
+        raise ValueError("the compiled walk knows no other end than a first palace complete")
+    game = first.game
+    lay = _Layout(game, kernel)
+    g = lay.g
+    table, _ = kernel._encode_policies(policies)
+    types, players = len(lay.kept), game.players
+    options = np.array([max_states, MAX_DECISIONS if max_decisions is None else max_decisions,
+                        int(done is not None)], dtype=np.int64)
+    room = ROOM
+    bits = (2 * room).bit_length()
+    keys = np.zeros((room, lay.words), dtype=np.uint64)
+    index = np.full(1 << bits, -1, dtype=np.int64)
+    stack = np.zeros(room, dtype=np.int64)
+    row_of = np.zeros(room, dtype=np.int64)
+    state_of_row = np.zeros(room, dtype=np.int64)
+    offsets = np.zeros(room + 1, dtype=np.int64)
+    rewards = np.zeros(room, dtype=np.int64)
+    totals = np.zeros(room, dtype=np.int64)
+    targets = np.zeros(4 * room, dtype=np.int64)
+    weights = np.zeros(4 * room, dtype=np.int64)
+    counters = np.zeros(6, dtype=np.int64)
+    counters[kernel.W_PAUSE] = 999 if progress else -1
+    end_of = np.full(players + 3, -1, dtype=np.int64)
+    end_kinds = np.zeros(players + 3, dtype=np.int64)
+    if not kernel.intern_start(lay.layout, bits, keys, index, stack, counters, row_of,
+                               lay.vector(first, kernel)):
+        raise _overflow()
+    r = np.zeros(1 + 2 * players, dtype=np.uint64)  # no seeded rule plays here: never drawn from
+    base, s = np.zeros(g[kernel.S_SIZE], dtype=np.int64), np.zeros(g[kernel.S_SIZE], dtype=np.int64)
+    v, words = np.zeros(lay.size, dtype=np.int64), np.zeros(lay.words, dtype=np.uint64)
+    while True:
+        status = kernel.walk_chance_points(g, table, r, lay.layout, options, bits, keys, index, stack,
+                                           counters, row_of, state_of_row, offsets, targets, weights, rewards,
+                                           totals, end_of, end_kinds, base, s, v, words)
+        if status == kernel.WALK_DONE:
+            break
+        if status == kernel.WALK_PAUSE:
+            progress(1)
+            counters[kernel.W_PAUSE] += 1000
+        elif status == kernel.WALK_TOO_MANY:
+            raise TooManyStates(max_states)
+        elif status == kernel.WALK_OVERFLOW:
+            raise _overflow()
+        else:  # WALK_ROOM: twice the room where it ran short
+            states = int(counters[kernel.W_STATES])
+            if states + types >= len(keys):
+                room = 2 * len(keys)
+                keys, stack, row_of = _grown(keys, room), _grown(stack, room), _grown(row_of, room)
+                state_of_row, rewards, totals = _grown(state_of_row, room), _grown(rewards, room), _grown(totals, room)
+                offsets = _grown(offsets, room + 1)
+            if counters[kernel.W_TARGETS] + types > len(targets):
+                targets, weights = _grown(targets, 2 * len(targets)), _grown(weights, 2 * len(weights))
+            if 2 * (states + types) > (1 << bits):
+                bits += 1
+                index = np.full(1 << bits, -1, dtype=np.int64)
+                kernel.rehash(keys, states, index, bits)
+    sizes = (int(counters[kernel.W_STATES]), int(counters[kernel.W_ROWS]), int(counters[kernel.W_TARGETS]),
+             int(counters[kernel.W_ENDS]))
+    return _transitions(sizes, row_of, state_of_row, offsets, targets, weights, rewards, totals, end_kinds, players)
