@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import inspect
 
-from toolkit.odds.compiled_walk import ROOM, _grown, _transitions
-from toolkit.odds.engine_chain import TooManyStates, Transitions, _key_arguments
+from toolkit.odds.compiled_walk import ROOM, _packed, _WalkArrays
+from toolkit.odds.engine_chain import Transitions, _key_arguments
 
 
 def first_palace_done(state) -> bool:
@@ -123,8 +123,6 @@ class _Layout:
     """
 
     def __init__(self, game, kernel):
-        import numpy as np
-
         game, self.kept = _present(game)
         self.new_index = {i: k for k, i in enumerate(self.kept)}  # a card type of the engine's game -> here
         g = kernel._encode_game(game)
@@ -153,17 +151,8 @@ class _Layout:
                     widths[start + 2 + i] = _bits(n) if kind in ("floor", "tower") else 0
             widths[at["site"] + p] = _bits(last_ruins)
             widths[at["tokens"] + p] = _bits(game.to_win)
-        layout = np.zeros((3, at["size"]), dtype=np.int64)
-        word = used = 0
-        for k, width in enumerate(widths):
-            if width == 0:
-                continue
-            if used + width > 64:
-                word, used = word + 1, 0
-            layout[kernel.L_WORD, k], layout[kernel.L_SHIFT, k] = word, used
-            layout[kernel.L_MASK, k] = (1 << width) - 1
-            used += width
-        self.layout, self.words, self.size = layout, word + 1, at["size"]
+        self.layout, self.words = _packed(widths, kernel)
+        self.size = at["size"]
 
     def vector(self, state, kernel):
         """The key vector of an engine state at a chance point (a numpy array)."""
@@ -217,54 +206,19 @@ def walk(first, policies, max_states: int, progress=None, max_decisions: int | N
     types, players = len(lay.kept), game.players
     options = np.array([max_states, MAX_DECISIONS if max_decisions is None else max_decisions,
                         int(done is not None)], dtype=np.int64)
-    room = ROOM
-    bits = (2 * room).bit_length()
-    keys = np.zeros((room, lay.words), dtype=np.uint64)
-    index = np.full(1 << bits, -1, dtype=np.int64)
-    stack = np.zeros(room, dtype=np.int64)
-    row_of = np.zeros(room, dtype=np.int64)
-    state_of_row = np.zeros(room, dtype=np.int64)
-    offsets = np.zeros(room + 1, dtype=np.int64)
-    rewards = np.zeros(room, dtype=np.int64)
-    totals = np.zeros(room, dtype=np.int64)
-    targets = np.zeros(4 * room, dtype=np.int64)
-    weights = np.zeros(4 * room, dtype=np.int64)
-    counters = np.zeros(6, dtype=np.int64)
-    counters[kernel.W_PAUSE] = 999 if progress else -1
-    end_of = np.full(players + 3, -1, dtype=np.int64)
-    end_kinds = np.zeros(players + 3, dtype=np.int64)
-    if not kernel.intern_start(lay.layout, bits, keys, index, stack, counters, row_of,
+    at = (kernel.W_STATES, kernel.W_ROWS, kernel.W_TARGETS, kernel.W_ENDS, kernel.W_PAUSE)
+    a = _WalkArrays(ROOM, lay.words, players + 3, at, progress)
+    if not kernel.intern_start(lay.layout, a.bits, a.keys, a.index, a.stack, a.counters, a.row_of,
                                lay.vector(first, kernel)):
         raise _overflow()
     r = np.zeros(1 + 2 * players, dtype=np.uint64)  # no seeded rule plays here: never drawn from
     base, s = np.zeros(g[kernel.S_SIZE], dtype=np.int64), np.zeros(g[kernel.S_SIZE], dtype=np.int64)
     v, words = np.zeros(lay.size, dtype=np.int64), np.zeros(lay.words, dtype=np.uint64)
-    while True:
-        status = kernel.walk_chance_points(g, table, r, lay.layout, options, bits, keys, index, stack,
-                                           counters, row_of, state_of_row, offsets, targets, weights, rewards,
-                                           totals, end_of, end_kinds, base, s, v, words)
-        if status == kernel.WALK_DONE:
-            break
-        if status == kernel.WALK_PAUSE:
-            progress(1)
-            counters[kernel.W_PAUSE] += 1000
-        elif status == kernel.WALK_TOO_MANY:
-            raise TooManyStates(max_states)
-        elif status == kernel.WALK_OVERFLOW:
-            raise _overflow()
-        else:  # WALK_ROOM: twice the room where it ran short
-            states = int(counters[kernel.W_STATES])
-            if states + types >= len(keys):
-                room = 2 * len(keys)
-                keys, stack, row_of = _grown(keys, room), _grown(stack, room), _grown(row_of, room)
-                state_of_row, rewards, totals = _grown(state_of_row, room), _grown(rewards, room), _grown(totals, room)
-                offsets = _grown(offsets, room + 1)
-            if counters[kernel.W_TARGETS] + types > len(targets):
-                targets, weights = _grown(targets, 2 * len(targets)), _grown(weights, 2 * len(weights))
-            if 2 * (states + types) > (1 << bits):
-                bits += 1
-                index = np.full(1 << bits, -1, dtype=np.int64)
-                kernel.rehash(keys, states, index, bits)
-    sizes = (int(counters[kernel.W_STATES]), int(counters[kernel.W_ROWS]), int(counters[kernel.W_TARGETS]),
-             int(counters[kernel.W_ENDS]))
-    return _transitions(sizes, row_of, state_of_row, offsets, targets, weights, rewards, totals, end_kinds, players)
+
+    def step():
+        return kernel.walk_chance_points(g, table, r, lay.layout, options, a.bits, a.keys, a.index, a.stack,
+                                         a.counters, a.row_of, a.state_of_row, a.offsets, a.targets, a.weights,
+                                         a.rewards, a.totals, a.end_of, a.end_kinds, base, s, v, words)
+
+    a.run(step, kernel, types, progress, max_states, _overflow)
+    return a.transitions(players)
