@@ -82,11 +82,10 @@ def whole_passes(deck, groups: list[dict], progress=None, limit: int | None = No
     """
     from toolkit.odds import diamoniak_solo as solo
 
-    witches, fairies, takes, size_to_win = deck.witches, deck.fairies, deck.takes, deck.size
+    witches, fairies = deck.witches, deck.fairies
     colours = sorted({(n, deck.diamonds + deck.castle_total - n) for _, n in deck.castles if n >= deck.size})
     colour_of = {pair: i for i, pair in enumerate(colours)}
     layout = _Layout(deck, colours, len(groups))
-    field, unit = layout.field, layout.unit
 
     # start masses as integers: group g's mass at pile size n is its probability * den[g] * top! / n!
     top = max((solo.drawn_from(deck, s)[0] for group in groups for s in group), default=0)
