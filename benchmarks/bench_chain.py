@@ -33,6 +33,7 @@ import random
 import time
 from fractions import Fraction
 
+from toolkit.games.palaces import first_palace_complete
 from toolkit.odds import Chain
 
 try:
@@ -155,7 +156,7 @@ def walk_case(game_id: str, overrides: list[str], players: int, size: int | None
     elif size is not None:
         game = replace(game, castle_size=size)
     seats = [policy_module(game_id).parse(policy)] * players
-    done = (lambda state: state.counters()["palaces_completed"] >= 1) if game_id == "palaces" and players == 1 else None
+    done = first_palace_complete if game_id == "palaces" and players == 1 else None
     return game, seats, done
 
 

@@ -34,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_chain import WALK_CASES, random_chain  # noqa: E402
 
+from toolkit.games.palaces import first_palace_complete  # noqa: E402
 from toolkit.odds import exact_linear  # noqa: E402
 from toolkit.odds.chain import Chain  # noqa: E402
 
@@ -54,8 +55,7 @@ def strongly_connected(states: int, blocks: int, seed: int) -> dict:
 
 
 DECKS = {  # name: (game, --set options, players, castle size or None)
-    "diamoniak-2p-2w-a": ("diamoniak", ["castle-green=0", "castle-yellow=0", "castle-red=3", "castle-blue=3",
-                                        "diamond=3", "witch=2", "fairy=1"], 2, 3),
+    "diamoniak-2p-2w-a": WALK_CASES["diamoniak-2p-medium"],
     "diamoniak-2p-2w-b": ("diamoniak", ["castle-green=0", "castle-yellow=0", "castle-red=4", "castle-blue=4",
                                         "diamond=4", "witch=2", "fairy=1"], 2, 3),
     "diamoniak-2p-3w": ("diamoniak", ["castle-green=0", "castle-yellow=0", "castle-red=3", "castle-blue=3",
@@ -77,7 +77,7 @@ def walked(name: str) -> tuple[dict, object, object]:
     if size is not None:
         game = replace(game, castle_size=size)
     seats = [policy_module(game_id).parse("default")] * players
-    done = (lambda state: state.counters()["palaces_completed"] >= 1) if game_id == "palaces" else None
+    done = first_palace_complete if game_id == "palaces" else None
     transitions, start, reward = engine_chain.build(game.new_initial_state(), seats, 1_000_000, done)
     transitions = transitions.without(transitions.cannot_end())
     chain = {state: transitions[state] for state in transitions}

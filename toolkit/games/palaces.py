@@ -59,6 +59,12 @@ _new = object.__new__  # a state made without __init__, to be filled by a copy
 _PHASES = {"deal": 0, "turn": 1, "give": 2, "steal": 3, "refill": 4, "over": 5}  # for key()
 
 
+def first_palace_complete(state) -> bool:
+    """The first-palace question's end: some palace is complete (``toolkit odds --model first-palace``).
+    One function, so that a walk can tell the question by the function itself."""
+    return state.counters()["palaces_completed"] >= 1
+
+
 @dataclass(frozen=True)
 class PalacesGame:
     """The fixed part of a game: the deck, the rule numbers, the variants, the number of players."""

@@ -14,40 +14,23 @@ walk's own: the same state numbers, outcomes, integer weights, ends and turn rew
 
 ``applies`` says where that holds: the engine's own Palaces state and key, players who decide by the
 state alone with rules the kernel plays (the builder in each of its forms, giving the worst cards),
-and as the question's own end (``done``) none, or "a first palace is complete" written as
-``toolkit.odds.report`` writes it (``first_palace_done``). Elsewhere ``engine_chain`` walks the engine.
+and as the question's own end (``done``) none, or "a first palace is complete"
+(``toolkit.games.palaces.first_palace_complete``). Elsewhere ``engine_chain`` walks the engine.
 """
 
 from __future__ import annotations
-
-import inspect
 
 from toolkit.odds.compiled_walk import ROOM, _packed, _WalkArrays
 from toolkit.odds.engine_chain import Transitions, _key_arguments
 
 
-def first_palace_done(state) -> bool:
-    return state.counters()["palaces_completed"] >= 1
-
-
-# the flags that change what a function's code does when called (not where it was defined, nor the
-# module's ``from __future__`` imports)
-_KIND = (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS | inspect.CO_GENERATOR | inspect.CO_COROUTINE
-         | inspect.CO_ASYNC_GENERATOR | inspect.CO_ITERABLE_COROUTINE)
-
-
 def is_first_palace(done) -> bool:
-    """Is ``done`` the question "a first palace is complete", as code: the same bytecode, constants
-    and names as ``first_palace_done`` (as ``toolkit.odds.report`` and the benchmarks write it, a
-    function or a lambda), no defaults, no free variables? (Only then does the kernel know it: it
-    reads the same counter, the palaces completed, where the engine's ``counters`` does.)"""
-    code, reference = getattr(done, "__code__", None), first_palace_done.__code__
-    if code is None or getattr(done, "__closure__", None) or getattr(done, "__defaults__", None) \
-            or getattr(done, "__kwdefaults__", None):
-        return False
-    return (code.co_code == reference.co_code and code.co_consts == reference.co_consts
-            and code.co_names == reference.co_names and code.co_argcount == 1 and code.co_kwonlyargcount == 0
-            and code.co_posonlyargcount == 0 and code.co_flags & _KIND == reference.co_flags & _KIND)
+    """Is ``done`` the first-palace question (``toolkit.games.palaces.first_palace_complete``, the very
+    function)? Only then does the kernel know it: it reads the same counter, the palaces completed,
+    where the engine's ``counters`` does."""
+    from toolkit.games.palaces import first_palace_complete
+
+    return done is first_palace_complete
 
 
 def _engine_own(game, state) -> bool:

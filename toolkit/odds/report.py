@@ -434,8 +434,7 @@ def first_palace(catalogue: Catalogue, policy: str, max_states: int, games: int,
     seats = [policy_module(catalogue.game).parse(policy)]
     game = make_game(catalogue, 1)
 
-    def done(state):
-        return state.counters()["palaces_completed"] >= 1
+    from toolkit.games.palaces import first_palace_complete as done
 
     data = _head(catalogue, "first-palace")
     data["policy"] = seats[0].name
