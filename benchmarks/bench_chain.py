@@ -14,8 +14,8 @@ their walk and their engines, read with ``git show``, git's state untouched; ``-
 revision: none), in one run, on the same decks: states, states a second, bytes a state (tracemalloc:
 what the walk holds at its end, and its peak), the whole exact answer's time, and that every answer
 is the same fractions. Today's code is timed twice on every deck: the engine walk ("now",
-``compiled=False``) and the compiled walk ("compiled", ``toolkit.odds.compiled_walk`` for Diamoniak,
-``toolkit.odds.compiled_palaces_walk`` for Palaces, first-palace and whole games), which must build
+``compiled=False``) and the compiled walk ("compiled", ``toolkit.games.diamoniak.walk`` for Diamoniak,
+``toolkit.games.palaces.walk`` for Palaces, first-palace and whole games), which must build
 the very same chain (checked array for array). A walk's time is the best of ``--repeat``
 rounds, each round walking every code in turn (the first walk of a module also pays for warming it
 up, and a burst of load slows all alike). The compiled walk's first use in a fresh interpreter
@@ -33,7 +33,7 @@ import random
 import time
 from fractions import Fraction
 
-from toolkit.games.palaces import first_palace_complete
+from toolkit.games.palaces.engine import first_palace_complete
 from toolkit.odds import Chain
 
 try:
@@ -235,9 +235,9 @@ import time
 began = time.perf_counter()
 from dataclasses import replace
 from toolkit.catalogue import load
-from toolkit.games.diamoniak import DiamoniakGame
+from toolkit.games.diamoniak.engine import DiamoniakGame
 from toolkit.odds import engine_chain
-from toolkit.sim import diamoniak_policies
+from toolkit.games.diamoniak import policies as diamoniak_policies
 counts = ["castle-green=0", "castle-yellow=0", "castle-red=2", "castle-blue=2", "diamond=1", "witch=1", "fairy=1"]
 game = DiamoniakGame.from_catalogue(load("diamoniak", overrides=counts, require_art=False), 2)
 game = replace(game, castle_size=2)

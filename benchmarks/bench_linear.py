@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_chain import WALK_CASES, random_chain  # noqa: E402
 
-from toolkit.games.palaces import first_palace_complete  # noqa: E402
+from toolkit.games.palaces.engine import first_palace_complete  # noqa: E402
 from toolkit.odds import exact_linear  # noqa: E402
 from toolkit.odds.chain import Chain  # noqa: E402
 

@@ -37,7 +37,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from toolkit.catalogue import load
-from toolkit.odds.diamoniak_solo import SoloDeck, solo_odds, solve
+from toolkit.games.diamoniak.solo import SoloDeck, solo_odds, solve
 from toolkit.odds.report import answer
 
 try:

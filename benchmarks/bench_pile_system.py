@@ -40,7 +40,7 @@ def _from_pickle(spec: str):
 
 def _from_deck(spec: str):
     from toolkit.catalogue import load
-    from toolkit.odds import diamoniak_solo
+    from toolkit.games.diamoniak import solo as diamoniak_solo
 
     deck = diamoniak_solo.SoloDeck.from_catalogue(load("diamoniak", overrides=spec.split(","), require_art=False))
     caught = []
@@ -67,7 +67,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1)
     args = parser.parse_args()
     sys.set_int_max_str_digits(0)
-    from toolkit.odds import diamoniak_solo, pile_system
+    from toolkit.games.diamoniak import solo as diamoniak_solo
+    from toolkit.games.diamoniak import pile_system
 
     started = time.perf_counter()
     tiny = ({0: {0: 1, 1: 1}, 1: {0: 1}}, {0: 3, 1: 2}, {0: 1, 1: 1}, 0)

@@ -14,7 +14,10 @@ import time
 from pathlib import Path
 
 from toolkit.cards.render import CARD_SIZES
-from toolkit.catalogue import BUILTIN_GAMES, load
+from toolkit.catalogue import load
+from toolkit.games.registry import ids
+
+BUILTIN_GAMES = ids()
 from toolkit.files import write_atomic
 from toolkit.print import print_cards
 from toolkit.print.export import TARGETS, export_cards

@@ -15,7 +15,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from toolkit.catalogue import BUILTIN_GAMES, load
+from toolkit.catalogue import load
+from toolkit.games.registry import ids
+
+BUILTIN_GAMES = ids()
 from toolkit.rulebook import LANGUAGES, build_rulebook
 
 

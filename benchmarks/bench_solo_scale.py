@@ -48,9 +48,10 @@ if spec["old"]:
         module = types.ModuleType(f"toolkit.odds.{name}")
         sys.modules[module.__name__] = module
         exec(compile(shown.stdout, f"old_{name}.py", "exec"), module.__dict__)
-    solo = sys.modules["toolkit.odds.diamoniak_solo"]
+    solo = sys.modules["toolkit.games.diamoniak.solo"]
 else:  # solo_passes (and numpy with it) loaded before the clock starts, as the old revision's are
-    from toolkit.odds import diamoniak_solo as solo, solo_passes  # noqa: F401
+    from toolkit.games.diamoniak import solo
+    from toolkit.games.diamoniak import solo_passes
 catalogue = load("diamoniak", overrides=spec["overrides"], require_art=False)
 deck = dataclasses.replace(solo.SoloDeck.from_catalogue(catalogue), **spec["rules"])
 began = time.perf_counter()
@@ -89,7 +90,7 @@ def storm_float(overrides: list[str], rules: dict) -> float | None:
     import dataclasses
 
     from toolkit.catalogue import load
-    from toolkit.odds.diamoniak_solo import SoloDeck
+    from toolkit.games.diamoniak.solo import SoloDeck
 
     deck = dataclasses.replace(SoloDeck.from_catalogue(load("diamoniak", overrides=overrides, require_art=False)),
                                **rules)

@@ -26,17 +26,18 @@ def pytest_sessionstart(session):
 
     for game_id, players in (("diamoniak", 2), ("palaces", 2)):
         kernel_for(make_game(load(game_id, require_art=False), players), seat_policies(game_id, players, {}))
-    from toolkit.odds import diamoniak_solo, solo_passes  # the solo passes' kernel: a few seconds
+    from toolkit.games.diamoniak import solo as diamoniak_solo
+    from toolkit.games.diamoniak import solo_passes
 
     deck = diamoniak_solo.SoloDeck(castles=(("red", 3),), diamonds=1, witches=1, fairies=1, size=2, takes=1)
     solo_passes.whole_passes(deck, [{deck.start(): 1}], compiled=True)
     from toolkit.odds import exact_linear  # the chain solver's lifting kernels: about 14 s
 
     exact_linear.lift_integer([{0: 2, 1: -1}, {0: -1, 1: 2}], [1, 1])
-    from toolkit.odds import pile_system  # the pile-start chain's block lifting
+    from toolkit.games.diamoniak import pile_system
 
     pile_system.lift_blocks([{0: 3, 1: -1}, {0: -1, 1: 3}], [1, 1], [0, 2])
-    from toolkit.games.diamoniak import DiamoniakGame  # the compiled walk of the chain: about 14 s
+    from toolkit.games.diamoniak.engine import DiamoniakGame  # the compiled walk of the chain: about 14 s
     from toolkit.odds import engine_chain
 
     small = DiamoniakGame.from_catalogue(load("diamoniak", overrides=["castle-green=0", "castle-yellow=0", "witch=1",
@@ -44,7 +45,7 @@ def pytest_sessionstart(session):
     engine_chain.build(small.new_initial_state(), seat_policies("diamoniak", 2, {}), 100_000, compiled=True)
     from dataclasses import replace  # and Palaces' compiled walk: about 30 s
 
-    from toolkit.games.palaces import PalacesGame
+    from toolkit.games.palaces.engine import PalacesGame
 
     tiny = PalacesGame.from_catalogue(load("palaces", require_art=False), 2)
     few = {"foundation-red": 1, "floor-red": 1, "roof-red": 1, "ruins": 1, "exchange": 1, "general-exchange": 1,

@@ -12,8 +12,13 @@ import pytest
 from PIL import Image, ImageChops, ImageStat
 
 from toolkit.cards import art
-from toolkit.catalogue import BUILTIN_GAMES, load
-from toolkit.catalogue.model import COLOURED_KINDS, GAME_KINDS, SYMBOLS
+from toolkit.catalogue import load
+from toolkit.catalogue.model import SYMBOLS
+from toolkit.games.registry import games
+
+BUILTIN_GAMES = tuple(games())
+GAME_KINDS = {game.id: game.kinds for game in games().values()}
+COLOURED_KINDS = frozenset().union(*(game.coloured_kinds for game in games().values()))
 from toolkit.errors import UserError
 
 COMMITTED_ART = Path(__file__).parent.parent / "card_art"

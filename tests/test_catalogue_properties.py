@@ -14,7 +14,10 @@ from hypothesis import strategies as st
 from conftest import builtin_doc, write_catalogue
 from toolkit.catalogue import apply_overrides, load
 from toolkit.catalogue.loader import art_dirs
-from toolkit.catalogue.model import MAX_COUNT, MAX_DECK, PLAYERS, RESERVED_CARD_IDS, RULE_RANGES, SYMBOLS
+from toolkit.catalogue.model import MAX_COUNT, MAX_DECK, PLAYERS, RESERVED_CARD_IDS, SYMBOLS
+from toolkit.games.registry import games
+
+RULE_RANGES = {name: span for game in games().values() for name, span in game.rules.items()}
 from toolkit.errors import UserError
 
 BASE = builtin_doc("diamoniak")

@@ -1,4 +1,4 @@
-"""The compiled walk of Palaces (toolkit.odds.compiled_palaces_walk) builds the engine walk's chain, array for array.
+"""The compiled walk of Palaces (toolkit.games.palaces.walk) builds the engine walk's chain, array for array.
 
 Each comparison walks one deck twice, by the rules engine (``engine_chain.build(compiled=False)``,
 with its decisions remembered per decision point as the engine walk does by default) and by the
@@ -21,10 +21,11 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from toolkit.catalogue import load
-from toolkit.fast import palaces_kernel
-from toolkit.games.palaces import VARIANTS, PalacesGame, PalacesState, first_palace_complete
-from toolkit.odds import compiled_palaces_walk, drn, engine_chain
-from toolkit.sim.palaces_policies import parse
+from toolkit.games.palaces import kernel as palaces_kernel
+from toolkit.games.palaces.engine import VARIANTS, PalacesGame, PalacesState, first_palace_complete
+from toolkit.odds import drn, engine_chain
+from toolkit.games.palaces import walk as compiled_palaces_walk
+from toolkit.games.palaces.policies import parse
 
 CATALOGUE = load("palaces", require_art=False)
 BASE = PalacesGame.from_catalogue(CATALOGUE, players=2)

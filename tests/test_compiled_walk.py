@@ -1,4 +1,4 @@
-"""The compiled walk (toolkit.odds.compiled_walk) builds the engine walk's chain, array for array.
+"""The compiled walk (toolkit.games.diamoniak.walk) builds the engine walk's chain, array for array.
 
 Each comparison walks one deck twice, by the rules engine (``engine_chain.build(compiled=False)``)
 and by the compiled walk (``compiled=True``), and asks for the same ``Transitions``: the state of
@@ -19,9 +19,10 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from toolkit.catalogue import load
-from toolkit.games.diamoniak import DiamoniakGame, DiamoniakState
-from toolkit.odds import compiled_walk, drn, engine_chain
-from toolkit.sim import diamoniak_policies
+from toolkit.games.diamoniak.engine import DiamoniakGame, DiamoniakState
+from toolkit.odds import drn, engine_chain
+from toolkit.games.diamoniak import walk as compiled_walk
+from toolkit.games.diamoniak import policies as diamoniak_policies
 
 DRAW_RULES = ("until-witch", "stop-after-1", "stop-after-2", "stop-on-castle", "risk-0", "risk-1", "odds-30",
               "stop-after-2,risk-1", "stop-after-3,stop-on-castle", "risk-2,odds-20")

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from toolkit.catalogue import load
 from toolkit.errors import UserError
 from toolkit.games import CHANCE, TERMINAL
-from toolkit.games.diamoniak import DiamoniakGame
-from toolkit.sim.diamoniak_policies import parse
+from toolkit.games.diamoniak.engine import DiamoniakGame
+from toolkit.games.diamoniak.policies import parse
 from toolkit.sim.runner import play
 
 CAT = load("diamoniak", require_art=False)

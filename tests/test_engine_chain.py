@@ -18,10 +18,11 @@ from hypothesis import strategies as st
 from toolkit.catalogue import load
 from toolkit.errors import UserError
 from toolkit.games import CHANCE
-from toolkit.games.diamoniak import DiamoniakGame, DiamoniakState
-from toolkit.games.palaces import PalacesGame, PalacesState
+from toolkit.games.diamoniak.engine import DiamoniakGame, DiamoniakState
+from toolkit.games.palaces.engine import PalacesGame, PalacesState
 from toolkit.odds import engine_chain
-from toolkit.sim import diamoniak_policies, palaces_policies
+from toolkit.games.diamoniak import policies as diamoniak_policies
+from toolkit.games.palaces import policies as palaces_policies
 
 POLICY_ONLY = frozenset({"drawn_this_turn", "last_built"})
 READS = {"stop-after": "drawn_this_turn", "stop-on-castle": "last_built"}  # the draw rules that read one

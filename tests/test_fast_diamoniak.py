@@ -15,9 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolkit.catalogue import load
-from toolkit.fast import diamoniak_kernel as kernel
-from toolkit.games.diamoniak import DiamoniakGame
-from toolkit.sim.diamoniak_policies import AnyStop, DiamoniakPolicy, StopAfter, parse
+from toolkit.games.diamoniak import kernel
+from toolkit.games.diamoniak.engine import DiamoniakGame
+from toolkit.games.diamoniak.policies import AnyStop, DiamoniakPolicy, StopAfter, parse
 from toolkit.sim.ordered import engine_batch
 from toolkit.sim.records import kernel_for, play_records
 

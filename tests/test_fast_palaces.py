@@ -1,7 +1,7 @@
 """The compiled Palaces kernel plays the engine's games: record for record, field for field.
 
 Every test plays the same card orders twice, by ``toolkit.sim.ordered.engine_batch`` (the rules
-engine and the policies) and by ``toolkit.fast.palaces_kernel.batch``, and asks for equal arrays: every
+engine and the policies) and by ``toolkit.games.palaces.kernel.batch``, and asks for equal arrays: every
 play rule with every give rule, 1-4 players, each variant alone and in combinations, mixed seats, odd
 decks (Hypothesis), a small turn limit: some 2,100 card orders in all.
 """
@@ -16,10 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolkit.catalogue.loader import load
-from toolkit.fast import palaces_kernel
-from toolkit.games.palaces import VARIANTS, PalacesGame
+from toolkit.games.palaces import kernel as palaces_kernel
+from toolkit.games.palaces.engine import VARIANTS, PalacesGame
 from toolkit.sim.ordered import engine_batch
-from toolkit.sim.palaces_policies import Builder, GiveWorst, PalacesPolicy, parse
+from toolkit.games.palaces.policies import Builder, GiveWorst, PalacesPolicy, parse
 from toolkit.sim.records import kernel_for, play_records
 
 CATALOGUE = load("palaces", require_art=False)

@@ -13,12 +13,13 @@ import pytest
 
 from conftest import builtin_doc, write_catalogue
 from toolkit.catalogue import load
-from toolkit.games.diamoniak import DiamoniakGame
-from toolkit.odds import diamoniak_solo, engine_chain
+from toolkit.games.diamoniak.engine import DiamoniakGame
+from toolkit.odds import engine_chain
+from toolkit.games.diamoniak import solo as diamoniak_solo
 from toolkit.odds.report import answer
 from toolkit.sim.records import play_records
 from toolkit.sim.simulate import seat_policies
-from toolkit.sim.diamoniak_policies import parse
+from toolkit.games.diamoniak.policies import parse
 from toolkit.sim.runner import play
 from toolkit.sim.simulate import simulate
 
@@ -135,7 +136,7 @@ def test_palaces_opening_hand_matches_closed_form_and_the_engines_deal():
     data = answer(cat, "opening").data
     assert Fraction(data["p_foundation"]) == 1 - Fraction(comb(58, 5), comb(70, 5))
     assert Fraction(data["p_tower"]) == 1 - Fraction(comb(62, 5), comb(70, 5))
-    from toolkit.games.palaces import PalacesGame
+    from toolkit.games.palaces.engine import PalacesGame
     game = PalacesGame.from_catalogue(cat, players=1)
     rng = random.Random(5)
     n = 6000

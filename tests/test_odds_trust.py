@@ -16,9 +16,10 @@ from conftest import builtin_doc, write_catalogue
 from toolkit.catalogue import load
 from toolkit.errors import UserError
 from toolkit.games import CHANCE, TERMINAL
-from toolkit.odds import diamoniak_solo, engine_chain
+from toolkit.odds import engine_chain
+from toolkit.games.diamoniak import solo as diamoniak_solo
 from toolkit.odds import report as odds_report
-from toolkit.odds.palaces_odds import opening_odds
+from toolkit.games.palaces.opening import opening_odds
 from toolkit.odds.report import answer
 
 SIGMAS = 4.5
@@ -260,7 +261,7 @@ def test_the_solo_reshuffle_chance_counts_games_that_never_end(tmp_path):
 def test_the_kernel_takes_a_witch_greedier_than_the_deck():
     from dataclasses import replace
 
-    from toolkit.games.diamoniak import DiamoniakGame
+    from toolkit.games.diamoniak.engine import DiamoniakGame
     from toolkit.sim.records import play_records
     from toolkit.sim.simulate import seat_policies
 

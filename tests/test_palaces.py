@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from toolkit.catalogue import load
 from toolkit.errors import UserError
 from toolkit.games import CHANCE, TERMINAL
-from toolkit.games.palaces import NO_RUINS, VARIANT_SEATS, VARIANTS, PalacesGame
-from toolkit.sim.palaces_policies import NAMES, parse
+from toolkit.games.palaces.engine import NO_RUINS, VARIANT_SEATS, VARIANTS, PalacesGame
+from toolkit.games.palaces.policies import NAMES, parse
 from toolkit.sim.runner import play, sample_outcome
 
 CAT = load("palaces", require_art=False)

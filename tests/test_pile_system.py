@@ -1,4 +1,4 @@
-"""The pile-start system solved by block lifting (``toolkit.odds.pile_system``) against exact elimination.
+"""The pile-start system solved by block lifting (``toolkit.games.diamoniak.pile_system``) against exact elimination.
 
 Random systems shaped like solo Diamoniak's (a pass denominator per state, integer exits below it,
 several strongly connected blocks, entries of a few bits to ~300 bits with large common factors)
@@ -17,7 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toolkit.odds import diamoniak_solo, lift_kernel, pile_system
+from toolkit.odds import lift_kernel
+from toolkit.games.diamoniak import solo as diamoniak_solo
+from toolkit.games.diamoniak import pile_system
 
 
 _FIXTURE = [HealthCheck.too_slow, HealthCheck.function_scoped_fixture]  # the monkeypatch is the same in every example

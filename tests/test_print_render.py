@@ -11,7 +11,10 @@ import pytest
 from PIL import Image
 
 from toolkit.cards import render
-from toolkit.catalogue import BUILTIN_GAMES, load
+from toolkit.catalogue import load
+from toolkit.games.registry import ids
+
+BUILTIN_GAMES = ids()
 from toolkit.print.export import pdf_single_bytes
 
 EPS = 1e-6

@@ -13,7 +13,10 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Paragraph, SimpleDocTemplate
 
 from toolkit.cards import render
-from toolkit.catalogue import BUILTIN_GAMES, load
+from toolkit.catalogue import load
+from toolkit.games.registry import ids
+
+BUILTIN_GAMES = ids()
 from toolkit.rulebook import build_rulebook
 from toolkit.rulebook.layout import Styles, geometry, typeset
 from toolkit.typography import NBSP, bind

@@ -12,7 +12,7 @@ import pypdf
 import pytest
 
 from toolkit.catalogue import load
-from toolkit.games.palaces import NO_RUINS, PalacesGame
+from toolkit.games.palaces.engine import NO_RUINS, PalacesGame
 from toolkit.rulebook import build_rulebook, variants
 from toolkit.rulebook.facts import VARIANT_NAMES
 

@@ -14,9 +14,11 @@ from fractions import Fraction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toolkit.odds import diamoniak_solo, pile_system, solo_passes
+from toolkit.games.diamoniak import solo as diamoniak_solo
+from toolkit.games.diamoniak import pile_system
+from toolkit.games.diamoniak import solo_passes
 from toolkit.odds.chain import Chain
-from toolkit.odds.diamoniak_solo import SoloDeck
+from toolkit.games.diamoniak.solo import SoloDeck
 
 
 @st.composite

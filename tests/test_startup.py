@@ -12,7 +12,8 @@ from collections import Counter
 import pytest
 
 from toolkit.cli import main
-from toolkit.odds import diamoniak_solo, report
+from toolkit.odds import report
+from toolkit.games.diamoniak import solo as diamoniak_solo
 from toolkit.rulebook import figures
 
 # The libraries that cost tens of milliseconds or more to import.

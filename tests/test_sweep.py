@@ -142,7 +142,7 @@ def test_a_job_is_the_accumulated_records_of_its_games():
 
 
 def test_solo_rows_carry_the_exact_expected_length(run, tmp_path):
-    from toolkit.odds.diamoniak_solo import SoloDeck, solo_odds
+    from toolkit.games.diamoniak.solo import SoloDeck, solo_odds
 
     result, _, json_path = sweep_run(run, tmp_path, "--set", "witch=6..7", "--players", "1", "--games", "60",
                                      "--in-process", "--metric", "mean_rounds,completion")

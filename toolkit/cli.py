@@ -11,7 +11,7 @@ import time
 
 import click
 
-from toolkit.catalogue.model import BUILTIN_GAMES, LANGS
+from toolkit.catalogue.model import LANGS
 from toolkit.errors import UserError
 
 
@@ -184,11 +184,48 @@ class Millimetres(click.ParamType):
         return float(value)
 
 
+class GameChoice(click.Choice):
+    """The registered games (``toolkit.games.registry``), looked up when first needed: ``toolkit
+    --help`` and ``--version`` look up none. ``extra`` choices come first (e.g. ``all``)."""
+
+    def __init__(self, *extra: str):
+        self.extra = extra
+        super().__init__(())
+
+    @property
+    def choices(self):
+        from toolkit.games.registry import ids
+
+        return (*self.extra, *ids())
+
+    @choices.setter
+    def choices(self, value) -> None:
+        pass
+
+
+class LazyHelpOption(click.Option):
+    """An option whose help text is written when help is shown (it names the registered games)."""
+
+    def __init__(self, *args, help_text=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.help_text = help_text
+
+    def get_help_record(self, ctx):
+        if self.help_text is not None:
+            self.help = self.help_text()
+        return super().get_help_record(ctx)
+
+
+def _game_help() -> str:
+    from toolkit.games.registry import default_id
+
+    return f"Game whose built-in catalogue to use [default: {default_id()}]."
+
+
 def catalogue_options(func):
     """--game, --catalogue and --set: the options of every command that reads the catalogue."""
 
-    @click.option("--game", type=click.Choice(BUILTIN_GAMES), default="diamoniak", show_default=True,
-                  help="Built-in game whose catalogue to use.")
+    @click.option("--game", cls=LazyHelpOption, type=GameChoice(), help_text=_game_help)
     @click.option("--catalogue", "catalogue_path", type=click.Path(dir_okay=False),
                   help="Load this catalogue TOML file instead of a built-in game.")
     @click.option("--set", "overrides", multiple=True, metavar="ID=N",
@@ -240,7 +277,7 @@ def catalogue_command(game, catalogue_path, overrides, lang, as_json):
 
 
 @main.command("art")
-@click.option("--game", type=click.Choice(("all", *BUILTIN_GAMES)), default="all", show_default=True,
+@click.option("--game", type=GameChoice("all"), default="all", show_default=True,
               help="Built-in game whose art to draw.")
 @click.option("--catalogue", "catalogue_path", type=click.Path(dir_okay=False),
               help="Draw the art of this catalogue TOML file instead.")
@@ -257,7 +294,9 @@ def art_command(game, catalogue_path, overrides, out_dir):
 
     _one_source(catalogue_path)
     check_out_path(out_dir, "--out-dir")
-    games = [None] if catalogue_path else (BUILTIN_GAMES if game == "all" else [game])
+    from toolkit.games.registry import ids
+
+    games = [None] if catalogue_path else (ids() if game == "all" else [game])
     for name in games:
         catalogue = load(name, catalogue_path, overrides, require_art=False)
         written = write_art(catalogue, Path(out_dir))
@@ -410,8 +449,9 @@ def rulebook_command(game, catalogue_path, overrides, lang, paper, booklet, out)
 
     check_out_path(out)
     catalogue = load(game, catalogue_path, overrides)
-    model = "solo" if catalogue.game == "diamoniak" else "first-palace"
-    progress = _Progress(progress_length(catalogue, model, 1, 0), "solving")
+    from toolkit.games.registry import get
+
+    progress = _Progress(progress_length(catalogue, get(catalogue.game).rulebook_model, 1, 0), "solving")
     try:
         result = build_rulebook(catalogue, lang=lang, paper=paper.lower(), booklet=booklet, progress=progress)
     finally:
@@ -543,7 +583,8 @@ def _refuse_unused_options(game_id: str, model: str) -> None:
     """An option the model does not read, given on the command line, is a usage error (not ignored)."""
     from click.core import ParameterSource
 
-    from toolkit.odds.report import MODEL_OPTIONS, MODELS
+    from toolkit.games.registry import get
+    from toolkit.odds.report import MODEL_OPTIONS
 
     ctx = click.get_current_context()
     for name, option in _ODDS_OPTIONS.items():
@@ -552,15 +593,14 @@ def _refuse_unused_options(game_id: str, model: str) -> None:
             continue
         if name == "plot_path":
             raise click.UsageError(f"--plot: the {model} model has no distribution to draw", ctx=ctx)
-        users = [m for m in MODELS[game_id] if name in MODEL_OPTIONS[m]]
+        users = [m for m in get(game_id).odds_models if name in MODEL_OPTIONS[m]]
         which = f"the {users[0]} model reads it" if len(users) == 1 else f"the {' and '.join(users)} models read it"
         raise click.UsageError(f"{option}: the {model} model does not use it (only {which})", ctx=ctx)
 
 
 @main.command("odds")
 @catalogue_options
-@click.option("--model", help="The question: Diamoniak solo (default), draws, multi; "
-                              "Palaces opening (default), first-palace, draws, multi.")
+@click.option("--model", cls=LazyHelpOption, help_text=lambda: _models_help())
 @click.option("--players", type=Whole(2, 4), help="Players for --model multi (default 2).")
 @click.option("--pile", metavar="ID=N,...", help="For --model draws: the pile, e.g. witch=3,diamond=5 (default: the whole deck).")
 @click.option("--policy", default="default", show_default=True, help="Every seat's policy for first-palace and multi.")
@@ -610,6 +650,13 @@ def odds_command(game, catalogue_path, overrides, model, players, pile, policy, 
             say(f"chart: {plot_path}")
         if chain_path is not None:
             say(f"exported chain: {chain_path} ({report.chain[1]:,} states, Storm explicit DRN)")
+
+
+def _models_help() -> str:
+    from toolkit.games.registry import games
+
+    each = "; ".join(f"{game.id}: {', '.join(game.odds_models)}" for game in games().values() if game.odds_models)
+    return f"The question, by game (each game's first is its default): {each}."
 
 
 def _bench_commands() -> None:

@@ -239,7 +239,7 @@ def jobs(grid: Grid, base, sets: dict, games: int, seed: int) -> list[Job]:
     from toolkit.catalogue.loader import apply_overrides
     from toolkit.games.registry import make_game
     from toolkit.sim.simulate import seat_policies
-    from toolkit.sim.diamoniak_policies import DiamoniakPolicy
+    from toolkit.games.diamoniak.policies import DiamoniakPolicy
 
     out = []
     for configuration in grid.configurations():
@@ -335,7 +335,7 @@ def _solo_exact(catalogue) -> dict:
     decks (``REACH``, about a minute: a grid has up to 10,000 of them), and
     where the solver's distribution of lengths is whole (no tail left) and within the turn limit,
     the exact shares too: every game ends, by the player's win."""
-    from toolkit.odds.diamoniak_solo import REACH, SoloDeck, solo_odds
+    from toolkit.games.diamoniak.solo import REACH, SoloDeck, solo_odds
     from toolkit.odds.engine_chain import TooManyStates
 
     deck = SoloDeck.from_catalogue(catalogue)

@@ -8,7 +8,7 @@ CSV and JSON (``sweep_output``), with an optional ranking by goals (``sweep_targ
 
 import click
 
-from toolkit.cli import ToolkitCommand, Whole
+from toolkit.cli import GameChoice, LazyHelpOption, ToolkitCommand, Whole, _game_help
 
 DEFAULT_METRICS = "completion,mean_rounds,balance,first_player_advantage"
 SHOWN_ROWS = 40  # rows printed on standard output (all of them are in the files)
@@ -16,8 +16,7 @@ SHOWN_RANKS = 10
 
 
 @click.command("sweep", cls=ToolkitCommand)
-@click.option("--game", type=click.Choice(("diamoniak", "palaces")), default="diamoniak", show_default=True,
-              help="Built-in game whose catalogue to use.")
+@click.option("--game", cls=LazyHelpOption, type=GameChoice(), help_text=_game_help)
 @click.option("--catalogue", "catalogue_path", type=click.Path(dir_okay=False),
               help="Load this catalogue TOML file instead of a built-in game.")
 @click.option("--set", "sets", multiple=True, metavar="ID=VALUES",

@@ -22,7 +22,7 @@ def stop_after_tip(catalogue, k: int = 3, precision: float = 0.01, seed: int = 1
     """The stopper's share of wins against the always-drawing player, its 95% interval, and that interval
     in whole games of 100 (``low_games`` rounded down, ``high_games`` up)."""
     from toolkit.games.registry import make_game
-    from toolkit.sim.diamoniak_policies import parse
+    from toolkit.games.diamoniak.policies import parse
 
     if catalogue.game != "diamoniak":
         raise ValueError("the stopping tip is about Diamoniak")

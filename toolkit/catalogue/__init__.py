@@ -7,10 +7,10 @@ Babel's plural rules, the font checks) costs time at start, and ``toolkit --help
 
 from importlib import import_module
 
-_HOMES = {"BUILTIN_GAMES": "model", "Catalogue": "model", "CardType": "model", "Colour": "model", "Text": "model",
+_HOMES = {"Catalogue": "model", "CardType": "model", "Colour": "model", "Text": "model",
           "Token": "model", "apply_overrides": "loader", "load": "loader"}
 
-__all__ = ["BUILTIN_GAMES", "Catalogue", "CardType", "Colour", "Text", "Token", "apply_overrides", "load"]
+__all__ = ["Catalogue", "CardType", "Colour", "Text", "Token", "apply_overrides", "load"]
 
 
 def __getattr__(name: str):

@@ -20,17 +20,12 @@ import re
 import stat
 import string
 import tomllib
-from importlib.resources import files
 from pathlib import Path
 from typing import Any, Iterable
 
 
 from toolkit.catalogue.model import (
     AGE,
-    BUILTIN_GAMES,
-    COLOURED_KINDS,
-    GAME_KINDS,
-    GAME_RULES,
     LANGS,
     MAX_CATALOGUE_BYTES,
     MAX_CARD_TYPES,
@@ -44,7 +39,6 @@ from toolkit.catalogue.model import (
     MINUTES,
     PLAYERS,
     RESERVED_CARD_IDS,
-    RULE_RANGES,
     SECONDS_PER_TURN,
     SYMBOLS,
     TOKEN_VALUE,
@@ -67,7 +61,10 @@ _LANG_NAMES = {"ru": "Russian", "en": "English"}
 
 
 def builtin_path(game: str) -> Path:
-    return Path(str(files("toolkit.catalogue").joinpath(f"{game}.toml")))
+    """The catalogue that ships with a registered game."""
+    from toolkit.games.registry import get
+
+    return get(game).catalogue_file
 
 
 _PACKAGE = Path(__file__).resolve().parent.parent
@@ -92,9 +89,11 @@ def load(
 ) -> Catalogue:
     """Load a built-in game's catalogue or a user's file, then apply ``--set ID=N`` overrides."""
     if path is None:
-        game = game or "diamoniak"
-        if game not in BUILTIN_GAMES:
-            raise UserError(f"--game: unknown game {quote(game)} (choose from {', '.join(BUILTIN_GAMES)})")
+        from toolkit.games.registry import default_id, ids
+
+        game = game or default_id()
+        if game not in ids():
+            raise UserError(f"--game: unknown game {quote(game)} (choose from {', '.join(ids())})")
         path = builtin_path(game)
     catalogue = _Reader(Path(path), require_art).read()
     return apply_overrides(catalogue, overrides)
@@ -337,11 +336,14 @@ class _Reader:
             doc["game"], "game", {"id", "title", "players", "age", "minutes", "back_art"}, {"note", "seconds_per_turn"}
         )
         game_id = self.ident(game["id"], "game.id")
-        if game_id not in GAME_KINDS:
-            raise self.fail("game.id", f"unknown game {quote(game_id)} (the engines know {', '.join(GAME_KINDS)})")
-        rules = self.rules(doc["rules"], game_id)
+        from toolkit.games.registry import games
+
+        if game_id not in games():
+            raise self.fail("game.id", f"unknown game {quote(game_id)} (the toolkit knows {', '.join(games())})")
+        schema = games()[game_id]
+        rules = self.rules(doc["rules"], schema)
         colours = self.colours(doc["colours"])
-        cards = self.cards(doc["cards"], game_id, colours, rules)
+        cards = self.cards(doc["cards"], schema, colours, rules)
         tokens = self.tokens(doc.get("tokens", []), {card.id for card in cards})
         back_art, back_art_path = self.art(game["back_art"], "game.back_art")
         return Catalogue(
@@ -363,23 +365,14 @@ class _Reader:
             counts_on_file={card.id: card.count for card in cards},
         )
 
-    def rules(self, data: Any, game_id: str) -> dict[str, int]:
-        names = set(GAME_RULES[game_id])
-        data = self.table(data, "rules", names)
-        rules = {name: self.whole(data[name], f"rules.{name}", RULE_RANGES[name]) for name in GAME_RULES[game_id]}
+    def rules(self, data: Any, game) -> dict[str, int]:
+        data = self.table(data, "rules", set(game.rules))
+        rules = {name: self.whole(data[name], f"rules.{name}", span) for name, span in game.rules.items()}
         # Sanity between rules that needs no engine (what depends on the counts, which --set can
         # change, is the engines' set-up check).
-        if game_id == "palaces":
-            if rules["goal_two_players"] > rules["goal"]:
-                raise self.fail(
-                    "rules.goal_two_players",
-                    f"the shorter two-player goal ({rules['goal_two_players']}) is more than the goal ({rules['goal']})",
-                )
-            if rules["exchange_cards"] > rules["hand_size"]:
-                raise self.fail(
-                    "rules.exchange_cards",
-                    f"an exchange cannot take {rules['exchange_cards']} cards from a hand of {rules['hand_size']}",
-                )
+        problem = game.check_rules(rules)
+        if problem is not None:
+            raise self.fail(f"rules.{problem[0]}", problem[1])
         return rules
 
     def array(self, data: Any, where: str) -> list:
@@ -411,8 +404,8 @@ class _Reader:
             result.append(Colour(colour_id, self.text(item["name"], f"{where}.name", "name"), rgb.lower(), symbol))
         return tuple(result)
 
-    def cards(self, data: Any, game_id: str, colours: tuple[Colour, ...], rules: dict[str, int]) -> tuple[CardType, ...]:
-        kinds = GAME_KINDS[game_id]
+    def cards(self, data: Any, game, colours: tuple[Colour, ...], rules: dict[str, int]) -> tuple[CardType, ...]:
+        kinds, game_id = game.kinds, game.id
         colour_ids = [c.id for c in colours]
         result, seen = [], set()
         items = self.array(data, "cards")
@@ -433,7 +426,7 @@ class _Reader:
             if kind not in kinds:
                 raise self.fail(f"{where}.kind", f"unknown kind {quote(kind)} for {game_id} (choose from {', '.join(kinds)})")
             colour = item.get("colour")
-            if kind in COLOURED_KINDS:
+            if kind in game.coloured_kinds:
                 if colour is None:
                     raise self.fail(f"{where}.colour", f"missing: a {kind} card needs a colour")
                 colour = self.string(colour, f"{where}.colour")

@@ -7,21 +7,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 LANGS = ("ru", "en")
-# The games whose catalogue ships with the toolkit (catalogue/<game>.toml); named here, not in the
-# loader, so that the command line can offer them without loading a catalogue.
-BUILTIN_GAMES = ("diamoniak", "palaces")
-
-# The rules vocabulary each game's engine understands: card kinds, which of them carry a colour,
-# and the rule parameters its catalogue must set. Names, counts and colours live in the TOML files.
-GAME_KINDS = {
-    "diamoniak": ("castle", "diamond", "witch", "fairy"),
-    "palaces": ("foundation", "floor", "roof", "tower", "ruins", "exchange", "general-exchange", "flood"),
-}
-COLOURED_KINDS = {"castle", "foundation", "floor", "roof"}
-GAME_RULES = {
-    "diamoniak": ("castle_size", "price", "witch_takes"),
-    "palaces": ("hand_size", "max_palaces", "goal", "goal_two_players", "exchange_cards"),
-}
 # Shapes that tell a colour apart without its hue (for colour-blind players); the art draws them.
 SYMBOLS = ("circle", "square", "triangle", "star", "diamond", "hexagon")
 
@@ -37,16 +22,6 @@ PLAYERS = (1, 4)           # game.players.min and .max
 AGE = (0, 99)              # game.age
 MINUTES = (1, 600)         # game.minutes.min and .max
 SECONDS_PER_TURN = (1, 3600)  # game.seconds_per_turn (optional): the time one turn takes at the table
-RULE_RANGES = {
-    "castle_size": (1, 30),
-    "price": (1, 50),
-    "witch_takes": (1, 50),
-    "hand_size": (1, 15),
-    "max_palaces": (1, 10),
-    "goal": (1, 100),
-    "goal_two_players": (1, 100),
-    "exchange_cards": (1, 10),
-}
 MAX_ID_CHARS = 40          # an id (a card's id names its exported file)
 MAX_NAME_CHARS = 100       # a name or title: one line on a card, shrunk to fit
 MAX_TEXT_CHARS = 1000      # a card text or note (the renderer cuts what does not fit with "...")

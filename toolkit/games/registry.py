@@ -1,25 +1,66 @@
-"""Which engine and which policies play a catalogue's game."""
+"""The games the toolkit knows, found through the entry-point group ``toolkit.games``.
+
+Each entry point names a :class:`toolkit.games.game.Game` instance; a package that registers one
+(``[project.entry-points."toolkit.games"]`` in its ``pyproject.toml``) adds a game to every command,
+the built-in ones included, without a line of the toolkit changed.
+"""
 
 from __future__ import annotations
 
-from importlib import import_module
+import functools
 
 from toolkit.catalogue.model import Catalogue
+from toolkit.errors import UserError
+from toolkit.games.game import Game
 
-_ENGINES = {
-    "diamoniak": ("toolkit.games.diamoniak", "DiamoniakGame", "toolkit.sim.diamoniak_policies"),
-    "palaces": ("toolkit.games.palaces", "PalacesGame", "toolkit.sim.palaces_policies"),
-}
+GROUP = "toolkit.games"
+
+
+@functools.cache
+def games() -> dict[str, Game]:
+    """Every registered game by its id, in the order of their ids."""
+    from importlib.metadata import entry_points
+
+    found: dict[str, Game] = {}
+    for point in sorted(entry_points(group=GROUP), key=lambda point: point.name):
+        if point.name in found:
+            continue  # the same distribution seen twice on the path (an editable install and its source)
+        game = point.load()
+        if not isinstance(game, Game) or game.id != point.name:
+            raise UserError(f"entry point {point.name} = {point.value}: not a toolkit game named {point.name!r}")
+        found[point.name] = game
+    return found
+
+
+def ids() -> tuple[str, ...]:
+    return tuple(games())
+
+
+def get(game_id: str) -> Game:
+    """The game of this id, or a one-line error naming the ones there are."""
+    known = games()
+    if game_id not in known:
+        from toolkit.catalogue.checks import quote
+
+        raise UserError(f"unknown game {quote(game_id)} (choose from {', '.join(known)})")
+    return known[game_id]
+
+
+def default_id() -> str:
+    """The game the commands take when none is named: the one that says it is the default (else the first)."""
+    known = games()
+    if not known:
+        raise UserError(f"no game is installed (none is registered under the entry-point group {GROUP})")
+    return next((game.id for game in known.values() if game.default), next(iter(known)))
 
 
 def make_game(catalogue: Catalogue, players: int, variants=()):
-    module, cls, _ = _ENGINES[catalogue.game]
-    return getattr(import_module(module), cls).from_catalogue(catalogue, players=players, variants=variants)
+    return get(catalogue.game).make_game(catalogue, players, variants)
 
 
 def policy_module(game_id: str):
-    return import_module(_ENGINES[game_id][2])
+    return get(game_id).policies()
 
 
 def variants(game_id: str) -> dict[str, str]:
-    return import_module(_ENGINES[game_id][0]).VARIANTS
+    return get(game_id).variants

@@ -29,7 +29,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from toolkit.odds.diamoniak_solo import SoloDeck
+    from toolkit.games.diamoniak.solo import SoloDeck
     from toolkit.odds.engine_chain import Transitions
 
 REWARD = "turns"
@@ -140,7 +140,7 @@ def solo_drn(deck: SoloDeck, comments: Iterable[str] = (), max_states: int | Non
     or a deck with no castle cards runs out), ``reshuffle`` on each state whose pile is empty (the
     next draw reshuffles the discard): ``P=? [F "reshuffle" | "never"]`` is the chance of a reshuffle.
     """
-    from toolkit.odds.diamoniak_solo import DOOMED, WON, moves, pile_size
+    from toolkit.games.diamoniak.solo import DOOMED, WON, moves, pile_size
 
     def step(state):
         if state == WON or state == DOOMED:

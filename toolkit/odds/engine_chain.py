@@ -22,10 +22,10 @@ where deciding is slow (Palaces' players) the play from a decision point to the 
 is worked out once per decision point's key (``build``), which is exact for players who decide by
 the state alone.
 
-Diamoniak's chain is walked the same way by compiled code (``toolkit.odds.compiled_walk``, on the
+Diamoniak's chain is walked the same way by compiled code (``toolkit.games.diamoniak.walk``, on the
 simulation kernel's rules and policies) wherever that plays the same game: the same states in the
 same order, the same ``Transitions``, many times faster per state (``build``); so is Palaces' (with
-or without "a first palace is complete" as its end: ``toolkit.odds.compiled_palaces_walk``).
+or without "a first palace is complete" as its end: ``toolkit.games.palaces.walk``).
 """
 
 from __future__ import annotations
@@ -256,7 +256,8 @@ COMPILED_FROM = 5_000  # a chain up to this size is walked by the engine (Diamon
 def compiled_walker(start, done: Callable | None = None):
     """The compiled walk that may build ``start``'s chain (its ``may_apply``, which loads no compiled
     code): ``compiled_walk`` for Diamoniak, ``compiled_palaces_walk`` for Palaces; None for neither."""
-    from toolkit.odds import compiled_palaces_walk, compiled_walk
+    from toolkit.games.palaces import walk as compiled_palaces_walk
+    from toolkit.games.diamoniak import walk as compiled_walk
 
     for walker in (compiled_walk, compiled_palaces_walk):
         if walker.may_apply(start, done):

@@ -293,7 +293,7 @@ def factor_mod(prime, start, column, value):  # pragma: no cover - compiled
             upper_column[:upper_used], upper_value[:upper_used], inverse)
 
 
-# -- the pile-start system (toolkit.odds.pile_system): dense blocks, entries of many limbs --------
+# -- the pile-start system (toolkit.games.diamoniak.pile_system): dense blocks, entries of many limbs --------
 
 #: Bits per limb of the large integers the block lifting carries (its residual, its matrix's
 #: entries); the prime of that lifting is below 2^26 too, so a limb times a residue is below 2^52.

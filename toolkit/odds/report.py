@@ -16,13 +16,14 @@ from typing import TYPE_CHECKING, Callable
 
 from toolkit.catalogue.model import Catalogue
 from toolkit.errors import UserError
-from toolkit.games.registry import make_game, policy_module
+from toolkit.games.registry import get as get_game, make_game, policy_module
 from toolkit.odds.draws import draw_odds, parse_pile
-from toolkit.odds.palaces_odds import opening_odds
+from toolkit.games.palaces.opening import opening_odds
 from toolkit.sim.report import unfinished_lines
 
 if TYPE_CHECKING:
-    from toolkit.odds import diamoniak_solo, engine_chain
+    from toolkit.odds import engine_chain
+    from toolkit.games.diamoniak import solo as diamoniak_solo
     from toolkit.sim.stats import Summary
 
 # Imported by the answers that use them: the chain solvers (and gmpy2 with them) by the models solved
@@ -34,10 +35,6 @@ if TYPE_CHECKING:
 _SHORT_BITS = 2_000
 _SHORT_DIGITS = 600
 
-MODELS = {
-    "diamoniak": ("solo", "draws", "multi"),
-    "palaces": ("opening", "first-palace", "draws", "multi"),
-}
 # The options each model reads (besides --game, --catalogue, --set, --model and --json), by their
 # parameter names; any other, given explicitly, would be ignored, so the command line refuses it.
 MODEL_OPTIONS = {
@@ -103,7 +100,7 @@ def both(value: Fraction, digits: int = 6) -> str:
 
 def model_of(catalogue: Catalogue, model: str | None) -> str:
     """The model asked for (the game's first when None), or a one-line error."""
-    models = MODELS[catalogue.game]
+    models = get_game(catalogue.game).odds_models
     model = model or models[0]
     if model not in models:
         raise UserError(f"--model {model}: {catalogue.game} answers {', '.join(models)}")
@@ -118,7 +115,7 @@ def answer(catalogue: Catalogue, model: str | None, *, players: int | None = Non
     and a one-line error instead of a simulated answer, which has no chain."""
     model = model_of(catalogue, model)
     if export_chain and model not in CHAIN_MODELS:
-        having = " and ".join(m for m in MODELS[catalogue.game] if m in CHAIN_MODELS)
+        having = " and ".join(m for m in get_game(catalogue.game).odds_models if m in CHAIN_MODELS)
         raise UserError(f"--export-chain: the {model} model is answered by a formula, not a chain; "
                         f"{having} have a chain to export")
     if not 0 <= seed < 2**63:
@@ -142,7 +139,7 @@ def progress_length(catalogue: Catalogue, model: str | None, max_states: int, ga
     solo sweeps, thousands of chance states (first-palace, multi); a note restarts the count."""
     model = model_of(catalogue, model)
     if model == "solo":
-        from toolkit.odds import diamoniak_solo
+        from toolkit.games.diamoniak import solo as diamoniak_solo
 
         return diamoniak_solo.progress_ticks(diamoniak_solo.SoloDeck.from_catalogue(catalogue))
     if model in ("first-palace", "multi"):
@@ -198,7 +195,8 @@ def _p_doomed(deck: diamoniak_solo.SoloDeck) -> Fraction:
 
 def solo(catalogue: Catalogue, games: int = 20_000, seed: int = 1, progress=None, note: Note | None = None,
          export_chain: bool = False) -> OddsReport:
-    from toolkit.odds import diamoniak_solo, engine_chain
+    from toolkit.odds import engine_chain
+    from toolkit.games.diamoniak import solo as diamoniak_solo
 
     deck = diamoniak_solo.SoloDeck.from_catalogue(catalogue)
     try:
@@ -434,7 +432,7 @@ def first_palace(catalogue: Catalogue, policy: str, max_states: int, games: int,
     seats = [policy_module(catalogue.game).parse(policy)]
     game = make_game(catalogue, 1)
 
-    from toolkit.games.palaces import first_palace_complete as done
+    from toolkit.games.palaces.engine import first_palace_complete as done
 
     data = _head(catalogue, "first-palace")
     data["policy"] = seats[0].name

@@ -21,7 +21,6 @@ import html
 import re
 from dataclasses import dataclass
 from functools import cache
-from importlib.resources import files
 
 from PIL import Image, ImageDraw
 
@@ -58,7 +57,9 @@ class AidText:
 
 
 def text_file(game: str, lang: str):
-    return files("toolkit.print").joinpath("aid_texts").joinpath(f"{game}.{lang}.md")
+    from toolkit.games.registry import get
+
+    return get(game).text_file("aid", lang)
 
 
 @cache
@@ -66,7 +67,7 @@ def _source(game: str, lang: str) -> str:
     try:
         return text_file(game, lang).read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise UserError(f"aid_texts/{game}.{lang}.md: there is no {lang} player aid for {game}") from None
+        raise UserError(f"{game}/texts/aid.{lang}.md: there is no {lang} player aid for {game}") from None
 
 
 def aid_text(catalogue: Catalogue, lang: str) -> AidText:
@@ -76,7 +77,7 @@ def aid_text(catalogue: Catalogue, lang: str) -> AidText:
     from toolkit.rulebook.figures import Odds
     from toolkit.rulebook.markup import Piece
 
-    name = f"aid_texts/{catalogue.game}.{lang}.md"
+    name = f"{catalogue.game}/texts/aid.{lang}.md"
     facts = Facts(catalogue, lang, Odds(catalogue), {})
     title, entries, number = None, [], 0
     for line_no, raw in enumerate(_source(catalogue.game, lang).splitlines(), start=1):

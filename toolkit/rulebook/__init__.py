@@ -7,7 +7,6 @@ Every number printed comes from the catalogue or the solver at build time (see
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 
 from toolkit.catalogue.model import Catalogue
@@ -40,7 +39,9 @@ class RulebookResult:
 
 def variants(game: str) -> dict[str, str]:
     """The engine's named rule variants: the rulebook names them exactly so."""
-    return dict(importlib.import_module(f"toolkit.games.{game}").VARIANTS)
+    from toolkit.games.registry import variants as engine_variants
+
+    return engine_variants(game)
 
 
 def build_rulebook(catalogue: Catalogue, lang: str = "en", paper: str = "a4", booklet: bool = False,

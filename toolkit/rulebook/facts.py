@@ -46,7 +46,8 @@ from babel.lists import format_list
 from babel.numbers import format_decimal
 from babel.numbers import format_percent as babel_percent
 
-from toolkit.catalogue.model import GAME_KINDS, Catalogue
+from toolkit.catalogue.model import Catalogue
+from toolkit.games.registry import get as game_of
 from toolkit.errors import UserError
 from toolkit.plurals import plural
 from toolkit.typography import bind
@@ -136,9 +137,9 @@ class Facts:
             name = card.name[lang]
             return (name[:1].lower() + name[1:] if key == "lname" else name), None, False
         if key in ("kind", "each"):
-            if arg not in GAME_KINDS[c.game]:
+            if arg not in game_of(c.game).kinds:
                 raise UserError(f"{where}: {{kind:{arg}}}: no card kind '{arg}' in {c.game} "
-                                f"(kinds: {', '.join(GAME_KINDS[c.game])})")
+                                f"(kinds: {', '.join(game_of(c.game).kinds)})")
             if key == "kind":
                 n = c.count_of_kind(arg)
                 return self.number(n), n, False

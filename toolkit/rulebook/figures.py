@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
-from toolkit.catalogue.model import GAME_KINDS, Catalogue
+from toolkit.catalogue.model import Catalogue
+from toolkit.games.registry import get as game_of
 from toolkit.errors import UserError
 from toolkit.catalogue.origin import deck_origin
 from toolkit.rulebook.deck import DeckError
@@ -108,7 +109,7 @@ class Odds:
         if match and not name.startswith("first_palace"):
             kind = match.group(1).replace("_", "-")
             kinds = _answer(self.catalogue, "draws", self.progress)["next_kind"]
-            if kind not in kinds and kind in GAME_KINDS[self.game]:
+            if kind not in kinds and kind in game_of(self.game).kinds:
                 return Figure("percent", Fraction(0))  # none of them in this deck
             if kind not in kinds:
                 raise UserError(f"odds figure '{name}': no cards of kind '{kind}' in the deck "

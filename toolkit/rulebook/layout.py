@@ -36,7 +36,8 @@ from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, FrameBreak, Ne
 
 from toolkit.cards.render import (CARD_SIZES, CardFace, card_back, card_face, draw_card, ellipsize,
                                   register_fonts)
-from toolkit.catalogue.model import COLOURED_KINDS, GAME_KINDS, Catalogue
+from toolkit.catalogue.model import Catalogue
+from toolkit.games.registry import get as game_of
 from toolkit.odds.plot import bar_chart
 from toolkit.print import tokens as token_art
 from toolkit.print.pdf import binary_streams
@@ -395,13 +396,14 @@ class Story:
     def cover(self) -> list:
         """The booklet's first page: title, a fan of cards, the facts."""
         out = self.banner(centred=True)
-        kinds = [k for k in GAME_KINDS[self.catalogue.game] if self.catalogue.of_kind(k)]
+        game = game_of(self.catalogue.game)
+        kinds = [k for k in game.kinds if self.catalogue.of_kind(k)]
         picks = [kinds[round(i * (len(kinds) - 1) / 3)] for i in range(4)] if len(kinds) > 4 else kinds
         faces, colour_index = [card_back(self.catalogue, POKER)], 0
         for kind in dict.fromkeys(picks):
             cards = self.catalogue.of_kind(kind)
-            card = cards[colour_index % len(cards)] if kind in COLOURED_KINDS else cards[0]
-            colour_index += kind in COLOURED_KINDS
+            card = cards[colour_index % len(cards)] if kind in game.coloured_kinds else cards[0]
+            colour_index += kind in game.coloured_kinds
             faces.append(self.face(card.id, self.langs[-1]))
         width = self.geom.width * mm
         return [Spacer(1, 22 * mm), *out, Spacer(1, 22 * mm), CardFan(faces, 42 * mm, width)]
@@ -491,11 +493,12 @@ class Story:
         per_row = max(2, min(max(4, len(self.catalogue.colours)), int(column // (19 * mm))))
         cell = column / per_row
         card_width = min((20 if self.geom.booklet else 25) * mm, cell - 3 * mm)
-        order = {kind: i for i, kind in enumerate(GAME_KINDS[self.catalogue.game])}
+        game = game_of(self.catalogue.game)
+        order = {kind: i for i, kind in enumerate(game.kinds)}
         cards = sorted((c for c in self.catalogue.cards if c.count), key=lambda c: order.get(c.kind, len(order)))
         cells, kind = [], None
         for card in cards:
-            if kind is not None and card.kind != kind and (card.kind in COLOURED_KINDS or kind in COLOURED_KINDS):
+            if kind is not None and card.kind != kind and (card.kind in game.coloured_kinds or kind in game.coloured_kinds):
                 cells += [""] * (-len(cells) % per_row)
             kind = card.kind
             caption = self.caption(card.name[lang], card.count, lang, cell)

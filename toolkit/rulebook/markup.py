@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from importlib.resources import files
 
 from toolkit.errors import UserError
 
@@ -117,7 +116,9 @@ class Source:
 
 
 def text_path(game: str, lang: str):
-    return files("toolkit.rulebook").joinpath("texts").joinpath(f"{game}.{lang}.md")
+    from toolkit.games.registry import get
+
+    return get(game).text_file("rules", lang)
 
 
 def load_source(game: str, lang: str) -> Source:

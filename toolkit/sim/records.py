@@ -8,21 +8,18 @@ from __future__ import annotations
 
 import sys
 import threading
-from importlib import import_module
 
 import numpy as np
 
 from toolkit.sim.ordered import engine_batch
 
-_KERNELS = {"DiamoniakGame": "toolkit.fast.diamoniak_kernel", "PalacesGame": "toolkit.fast.palaces_kernel"}
-
-
 def kernel_for(game, policies):
     """The kernel module that plays this game with these policies, or None (the engine plays it)."""
-    name = _KERNELS.get(type(game).__name__)
-    if name is None:
+    from toolkit.games.registry import get
+
+    module = get(game.game_id).kernel()
+    if module is None:
         return None
-    module = import_module(name)
     if not module.supports(game, policies):
         return None
     _prepare(module, game, policies)

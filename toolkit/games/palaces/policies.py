@@ -15,7 +15,7 @@ The rules judge a card by ``card_values``: how soon it can help the holder finis
 A seeded rule draws from a ``CardOrder`` stream of its own per seat, restarted at every game by
 ``PalacesPolicy.start_game(game_seed, seat)`` (the turn rule from ``rule_seed(game_seed, S, seat, 1)``,
 the give rule from ``rule_seed(game_seed, S, seat, 2)``): a game then depends on its seed alone, not on
-the games played before it, and the compiled kernel (``toolkit.fast.palaces_kernel``) draws the same
+the games played before it, and the compiled kernel (``toolkit.games.palaces.kernel``) draws the same
 numbers. Before any ``start_game`` a seat's stream is the one of game seed 0.
 """
 
@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field
 
 from toolkit.errors import UserError
-from toolkit.games.palaces import NO_RUINS
+from toolkit.games.palaces.engine import NO_RUINS
 from toolkit.sim.card_order import CardOrder, rule_seed
 
 DEAD = 1.5  # a card valued at most this is not worth keeping
@@ -429,7 +429,7 @@ def parse(text: str, option: str | None = None) -> PalacesPolicy:
         else:
             match = re.fullmatch(r"([a-z-]+)-([0-9]+)", name)
             if not match or match.group(1) not in _NUMBERED:
-                from toolkit.sim import diamoniak_policies
+                from toolkit.games.diamoniak import policies as diamoniak_policies
 
                 what = (f"'{name}' is a Diamoniak rule, not a Palaces one" if _known_in(diamoniak_policies, name)
                         else f"unknown Palaces policy '{name}'")

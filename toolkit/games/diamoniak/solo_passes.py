@@ -80,7 +80,7 @@ def whole_passes(deck, groups: list[dict], progress=None, limit: int | None = No
     ``TooManyStates``. With ``compiled`` the states whose colour is fixed go through
     ``solo_kernel`` (the same draws, compiled, masses as residues) instead of numpy arrays.
     """
-    from toolkit.odds import diamoniak_solo as solo
+    from toolkit.games.diamoniak import solo
 
     witches, fairies = deck.witches, deck.fairies
     colours = sorted({(n, deck.diamonds + deck.castle_total - n) for _, n in deck.castles if n >= deck.size})
@@ -275,7 +275,7 @@ def _compiled_levels(deck, colours: list[tuple[int, int]], layout: _Layout, fixe
     The kernel's masses are over den * top! (a draw multiplies by a card count only), a number too
     large for ``most``'s primes; but a figure over den * arranged[g] is that one times
     arranged[g] / top!, which the primes (all above top) can divide by, and which they hold whole."""
-    from toolkit.odds import solo_kernel
+    from toolkit.games.diamoniak import solo_kernel
     from toolkit.odds.residues import Residues
 
     witches, fairies = deck.witches, deck.fairies
@@ -365,7 +365,7 @@ def _kernel_tables(moduli: tuple[int, ...], top: int, size: int, most_own: int, 
 
 def pile_passes(deck, groups: list[dict], progress=None, limit: int | None = None, compiled: bool = False) -> list:
     """``whole_passes`` as ``diamoniak_solo.Epoch``s, the reference pass's own fractions."""
-    from toolkit.odds.diamoniak_solo import Epoch
+    from toolkit.games.diamoniak.solo import Epoch
 
     def share(numerator: int, whole: WholePass) -> Fraction:
         return Fraction(numerator, whole.denominator)

@@ -33,6 +33,7 @@ VARIANTS = {
 class DiamoniakGame:
     """The fixed part of a game: the deck, the rule numbers, the variants, the number of players."""
 
+    game_id = "diamoniak"  # the registered game this engine plays (not a field)
     names: tuple[str, ...]
     kinds: tuple[str, ...]
     colours: tuple[str | None, ...]

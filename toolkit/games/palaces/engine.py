@@ -69,6 +69,7 @@ def first_palace_complete(state) -> bool:
 class PalacesGame:
     """The fixed part of a game: the deck, the rule numbers, the variants, the number of players."""
 
+    game_id = "palaces"  # the registered game this engine plays (not a field)
     names: tuple[str, ...]
     kinds: tuple[str, ...]
     colours: tuple[str | None, ...]

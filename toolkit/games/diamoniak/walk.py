@@ -2,7 +2,7 @@
 
 ``engine_chain.build`` walks the rules engine: for each chance point, a copy of the state per card
 type left in the pile, the engine's rules and the players' policies in Python, and a key of bytes.
-Here the same walk runs in ``toolkit.fast.diamoniak_kernel.walk_chance_points``, whose rules and
+Here the same walk runs in ``toolkit.games.diamoniak.kernel.walk_chance_points``, whose rules and
 policies are the simulation kernel's own step functions (the port of the engine and of the
 policies that the simulation tests hold to the engine card order for card order). A chance point is
 the vector of counts the engine's key keeps there, packed into a few 64-bit words and interned in an
@@ -29,13 +29,13 @@ ROOM = 1 << 12  # states the arrays hold at first (they double when full)
 def _engine_own(game, state) -> bool:
     """Is this the engine's own Diamoniak game and state, keyed by the engine's own ``key`` and
     ``colour_swap``? (A subclass, or a key replaced to lump differently, is walked by the engine.)"""
-    from toolkit.games.diamoniak import DiamoniakGame, DiamoniakState
+    from toolkit.games.diamoniak.engine import DiamoniakGame, DiamoniakState
 
     if type(game) is not DiamoniakGame or type(state) is not DiamoniakState or state.game is not game:
         return False
     key = DiamoniakState.__dict__.get("key")
     swap = DiamoniakGame.__dict__.get("colour_swap")
-    return (getattr(key, "__module__", None) == "toolkit.games.diamoniak"
+    return (getattr(key, "__module__", None) == "toolkit.games.diamoniak.engine"
             and getattr(key, "__qualname__", None) == "DiamoniakState.key"
             and isinstance(swap, cached_property)
             and getattr(swap.func, "__qualname__", None) == "DiamoniakGame.colour_swap")
@@ -51,7 +51,7 @@ def applies(start, policies, done=None) -> bool:
     (This loads the compiled code, numba and all: about 0.3 s the first time.)"""
     if not may_apply(start, done):
         return False
-    from toolkit.fast import diamoniak_kernel
+    from toolkit.games.diamoniak import kernel as diamoniak_kernel
 
     return diamoniak_kernel.supports(start.game, list(policies))
 
@@ -150,7 +150,7 @@ def walk(first, policies, max_states: int, progress=None, max_decisions: int | N
     if done is not None:
         raise ValueError("the compiled walk of Diamoniak knows no question's own end (done)")
 
-    from toolkit.fast import diamoniak_kernel as kernel
+    from toolkit.games.diamoniak import kernel
     from toolkit.odds.engine_chain import MAX_DECISIONS
 
     game = first.game

@@ -285,7 +285,7 @@ def parse(text: str, option: str | None = None) -> DiamoniakPolicy:
         else:
             match = re.fullmatch(r"([a-z-]+)-([0-9]+)", name)
             if not match or match.group(1) not in _NUMBERED:
-                from toolkit.sim import palaces_policies
+                from toolkit.games.palaces import policies as palaces_policies
 
                 palaces = palaces_policies._known_in(palaces_policies, name)
                 what = f"'{name}' is a Palaces rule, not a Diamoniak one" if palaces else f"unknown Diamoniak policy '{name}'"

@@ -1,9 +1,9 @@
 """Palaces played by compiled code (numba): the same games as the rules engine, many times faster.
 
 ``batch`` gives, for games ``start .. start+count-1`` of a run, exactly the records of
-``toolkit.sim.ordered.engine_batch``. The rules are a full port of ``toolkit.games.palaces`` (every
+``toolkit.sim.ordered.engine_batch``. The rules are a full port of ``toolkit.games.palaces.engine`` (every
 action, the give phase, every variant, passes, stalls, reshuffles), and the policies of
-``toolkit.sim.palaces_policies`` are ported here, per seat:
+``toolkit.games.palaces.policies`` are ported here, per seat:
 
 * ``builder``: ``Builder.choose`` with every step and tie-break (``attacks`` and ``eager`` give the
   builder, no-attack and aggressive rules), ``card_values`` in half points (every value is a
@@ -42,7 +42,7 @@ refill draw, a blind exchange's steal) and a seat's decision (``decide``: the bu
 rule, a give rule, then ``act`` or ``give``). Two loops call them: ``play_one``, which draws each
 chance point as ``toolkit.sim.ordered`` does (a game of the simulation), and ``walk_chance_points``,
 which plays every outcome of every chance point (the exact walk of
-``toolkit.odds.compiled_palaces_walk``, the chain ``engine_chain.build`` walks from the engine).
+``toolkit.games.palaces.walk``, the chain ``engine_chain.build`` walks from the engine).
 
 One module on purpose: numba's cache checks only the file of the function it compiled, so rules
 kept in another file could change under a stale cached kernel.
@@ -54,10 +54,10 @@ import numpy as np
 from numba import get_num_threads, njit, prange, uint64
 
 from toolkit.fast.rng import GOLDEN, game_seed, mix64, rule_seed
-from toolkit.games.palaces import PalacesGame
+from toolkit.games.palaces.engine import PalacesGame
 from toolkit.sim.card_order import MASK
 from toolkit.sim.ordered import BASE_FIELDS
-from toolkit.sim.palaces_policies import Builder, GiveRandom, GiveWorst, PalacesPolicy, RandomPlay
+from toolkit.games.palaces.policies import Builder, GiveRandom, GiveWorst, PalacesPolicy, RandomPlay
 
 
 # --- the state and the rules ----------------------------------------------------------------------
@@ -552,7 +552,7 @@ def act(g, s):
 # --- the policies ----------------------------------------------------------------------
 
 FIELDS = (*BASE_FIELDS, *COUNTERS)
-DEAD = 3  # toolkit.sim.palaces_policies.DEAD (1.5), in half points
+DEAD = 3  # toolkit.games.palaces.policies.DEAD (1.5), in half points
 # a seat's row of the policy table: play (0 builder, 1 random), attacks, eager, give (0 worst, 1 random)
 P_PLAY, P_ATTACKS, P_EAGER, P_GIVE = range(4)
 
@@ -1097,7 +1097,7 @@ def legal(g, s, p, index):
 #
 # Two loops play the game by these steps: ``play_one`` (a game from a card order, for the simulation)
 # and ``walk_chance_points`` (every outcome of every chance point, for the exact walk of
-# ``toolkit.odds.compiled_palaces_walk``). They live in this file, as every step they call, so that
+# ``toolkit.games.palaces.walk``). They live in this file, as every step they call, so that
 # numba's cache, which checks each function's own file, never keeps one of them on an older rule.
 
 @njit(cache=True, error_model="numpy")
@@ -1258,7 +1258,7 @@ def batch(game, policies, run_seed: int, start: int, count: int, max_turns: int 
     return {name: out[:, k].copy() for k, name in enumerate(FIELDS)}
 
 
-# --- the exact walk's compiled part (``toolkit.odds.compiled_palaces_walk``) -------------------------
+# --- the exact walk's compiled part (``toolkit.games.palaces.walk``) -------------------------
 #
 # The walk of ``toolkit.odds.engine_chain.build`` played by the steps above: from each chance point,
 # every outcome the engine's ``chance_outcomes`` lists (a card type of the pile, or of the victim's

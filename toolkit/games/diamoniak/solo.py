@@ -495,7 +495,7 @@ def progress_ticks(deck: SoloDeck) -> int:
 
 def _solo_odds(deck: SoloDeck, tail_below: Fraction, max_epochs: int, quick_piles: int, max_states: int,
                first_bound: int, progress, note) -> SoloOdds:
-    from toolkit.odds.solo_passes import WholePass, kernel_fits, pile_passes, whole_passes
+    from toolkit.games.diamoniak.solo_passes import WholePass, kernel_fits, pile_passes, whole_passes
 
     start = deck.start()
     budget = max_states
@@ -586,7 +586,7 @@ def _solo_odds(deck: SoloDeck, tail_below: Fraction, max_epochs: int, quick_pile
         # expected witches: each pass's own witches, then the chain from pile to pile
         own = {state: sum(k * n for k, n in whole.wins.items()) + deck.witches * sum(whole.exits.values())
                for state, whole in passes.items()}
-        from toolkit.odds import pile_system
+        from toolkit.games.diamoniak import pile_system
 
         expected = 1 + pile_system.expected_from_start({state: whole.exits for state, whole in passes.items()},
                                                        {state: whole.denominator for state, whole in passes.items()},
@@ -602,7 +602,7 @@ def _swept(deck: SoloDeck, starts: list, progress, budget: int, compiled: bool) 
     """A pass from each of ``starts`` (``whole_passes``), in their order. Compiled, the starts are split
     into a sweep per thread, run at once: the kernel runs without the GIL, and a pass does not depend on
     the others of its sweep, so the passes are the same however the starts are split."""
-    from toolkit.odds.solo_passes import whole_passes
+    from toolkit.games.diamoniak.solo_passes import whole_passes
 
     def sweep(part: list, tick) -> list:
         return whole_passes(deck, [{state: Fraction(1)} for state in part], tick, budget, compiled)

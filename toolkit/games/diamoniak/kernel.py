@@ -1,8 +1,8 @@
 """Diamoniak played by compiled code (numba): the same games as the rules engine, many times faster.
 
 ``batch`` gives, for games ``start .. start+count-1`` of a run, exactly the records of
-``toolkit.sim.ordered.engine_batch``: the kernel is a full port of ``toolkit.games.diamoniak`` (every
-rule, both variants, passes and stalls) and of the policies of ``toolkit.sim.diamoniak_policies``
+``toolkit.sim.ordered.engine_batch``: the kernel is a full port of ``toolkit.games.diamoniak.engine`` (every
+rule, both variants, passes and stalls) and of the policies of ``toolkit.games.diamoniak.policies``
 (every draw, witch and buy rule, combined stopping rules, per seat), and it draws chance as
 ``toolkit.sim.ordered`` does: the pile's cards are shuffled into an order (``toolkit.fast.rng``) at the
 first draw and again after each reshuffle of the discard area (the only times the pile holds cards the
@@ -17,7 +17,7 @@ The rules and the policies are written once, as step functions (a card drawn, a 
 loss, a fairy spent, the end of a turn, the start of a draw with its reshuffle, and the seat's
 decision at each kind of point), and two loops call them: ``_play_one``, which plays a game from a
 card order, and ``walk_chance_points``, which expands the chance points of the exact walk
-(``toolkit.odds.compiled_walk``) into every card type the pile holds. Both live in this file, so that
+(``toolkit.games.diamoniak.walk``) into every card type the pile holds. Both live in this file, so that
 numba's cache, which checks each function's own file, never keeps one of them on an older step.
 """
 
@@ -29,7 +29,7 @@ from numba.cpython.unsafe.tuple import tuple_setitem
 
 from toolkit.fast.rng import game_seed, shuffle_into
 from toolkit.sim.card_order import MASK
-from toolkit.sim.diamoniak_policies import (
+from toolkit.games.diamoniak.policies import (
     AnyStop,
     BuyFromRichest,
     DiamoniakPolicy,
@@ -623,7 +623,7 @@ def _play_batch(kinds, colours, counts, colour_ok, numbers, table, run_seed, sta
             out[f, g] = result[f]
 
 
-# --- the exact walk's compiled part (``toolkit.odds.compiled_walk``) ---------------------------------
+# --- the exact walk's compiled part (``toolkit.games.diamoniak.walk``) ---------------------------------
 #
 # The walk of ``toolkit.odds.engine_chain.build`` played by the steps above: from each chance point,
 # every card type left in the pile (weighted by its count), then the seats' decisions up to the next

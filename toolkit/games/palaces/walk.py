@@ -3,7 +3,7 @@
 ``engine_chain.build`` walks the rules engine: for each chance point (a card drawn in a deal or a
 refill, a card taken blind in an exchange), a copy of the state per outcome, the engine's rules and
 the players' policies in Python (the decisions played once per decision point's key), and a key of
-bytes. Here the same walk runs in ``toolkit.fast.palaces_kernel.walk_chance_points``, whose rules
+bytes. Here the same walk runs in ``toolkit.games.palaces.kernel.walk_chance_points``, whose rules
 and policies are the simulation kernel's own step functions (``outcome``, ``decide`` and the rules
 and builder under them: the port of the engine and of the policies that ``tests/test_fast_palaces.py``
 holds to the engine card order for card order). A chance point is the vector of numbers the engine's
@@ -15,20 +15,20 @@ walk's own: the same state numbers, outcomes, integer weights, ends and turn rew
 ``applies`` says where that holds: the engine's own Palaces state and key, players who decide by the
 state alone with rules the kernel plays (the builder in each of its forms, giving the worst cards),
 and as the question's own end (``done``) none, or "a first palace is complete"
-(``toolkit.games.palaces.first_palace_complete``). Elsewhere ``engine_chain`` walks the engine.
+(``toolkit.games.palaces.engine.first_palace_complete``). Elsewhere ``engine_chain`` walks the engine.
 """
 
 from __future__ import annotations
 
-from toolkit.odds.compiled_walk import ROOM, _packed, _WalkArrays
+from toolkit.games.diamoniak.walk import ROOM, _packed, _WalkArrays
 from toolkit.odds.engine_chain import Transitions, _key_arguments
 
 
 def is_first_palace(done) -> bool:
-    """Is ``done`` the first-palace question (``toolkit.games.palaces.first_palace_complete``, the very
+    """Is ``done`` the first-palace question (``toolkit.games.palaces.engine.first_palace_complete``, the very
     function)? Only then does the kernel know it: it reads the same counter, the palaces completed,
     where the engine's ``counters`` does."""
-    from toolkit.games.palaces import first_palace_complete
+    from toolkit.games.palaces.engine import first_palace_complete
 
     return done is first_palace_complete
 
@@ -36,13 +36,13 @@ def is_first_palace(done) -> bool:
 def _engine_own(game, state) -> bool:
     """Is this the engine's own Palaces game and state, keyed by the engine's own ``key`` and counted
     by its own ``counters``? (A subclass, or a key replaced to lump differently, is walked by the engine.)"""
-    from toolkit.games.palaces import PalacesGame, PalacesState
+    from toolkit.games.palaces.engine import PalacesGame, PalacesState
 
     if type(game) is not PalacesGame or type(state) is not PalacesState or state.game is not game:
         return False
     for name in ("key", "counters", "chance_outcomes"):
         method = PalacesState.__dict__.get(name)
-        if getattr(method, "__module__", None) != "toolkit.games.palaces" \
+        if getattr(method, "__module__", None) != "toolkit.games.palaces.engine" \
                 or getattr(method, "__qualname__", None) != f"PalacesState.{name}":
             return False
     return True
@@ -59,7 +59,7 @@ def applies(start, policies, done=None) -> bool:
     (This loads the compiled code, numba and all, the first time.)"""
     if not may_apply(start, done):
         return False
-    from toolkit.sim.palaces_policies import Builder, GiveWorst, PalacesPolicy
+    from toolkit.games.palaces.policies import Builder, GiveWorst, PalacesPolicy
 
     policies = list(policies)
     if any(type(policy) is not PalacesPolicy or type(policy.play) is not Builder
@@ -67,7 +67,7 @@ def applies(start, policies, done=None) -> bool:
         return False  # the seeded random rules are not deterministic: no exact chain
     if _key_arguments(policies) != ():
         return False
-    from toolkit.fast import palaces_kernel
+    from toolkit.games.palaces import kernel as palaces_kernel
 
     return palaces_kernel.supports(start.game, policies)
 
@@ -177,7 +177,7 @@ def walk(first, policies, max_states: int, progress=None, max_decisions: int | N
     past ``max_states``. ``done``: None, or the first palace's (``is_first_palace``)."""
     import numpy as np
 
-    from toolkit.fast import palaces_kernel as kernel
+    from toolkit.games.palaces import kernel
     from toolkit.odds.engine_chain import MAX_DECISIONS
 
     if done is not None and not is_first_palace(done):

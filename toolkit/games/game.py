@@ -1,0 +1,99 @@
+"""What the toolkit knows of a game: the one interface the registry (:mod:`toolkit.games.registry`)
+returns. Everything specific to a game lives in the game's own package; the rest of the toolkit
+asks it through an object of this class, which the package registers under the entry-point group
+``toolkit.games`` (see ``pyproject.toml``): the built-in games exactly as a game of an outside
+package would be.
+
+A game package gives one instance of a subclass (its attributes say the catalogue schema it accepts;
+its methods import the heavier parts, the engine, the players, the kernel, only when asked for), so
+that finding the games costs no more than importing their small ``__init__`` modules.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from importlib.resources import files
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    from toolkit.catalogue.model import Catalogue
+
+
+class Game:
+    """A game: its catalogue schema, its files, and the modules that play it.
+
+    Subclasses set the class attributes; ``package`` defaults to the module the subclass is written in.
+    """
+
+    id: str = ""
+    default: bool = False  # the game the commands take when none is named (one game says so)
+    # The catalogue schema: card kinds, the kinds that carry a colour, and the rule parameters with
+    # their inclusive ranges (every one must be set in the catalogue's [rules]).
+    kinds: tuple[str, ...] = ()
+    coloured_kinds: frozenset[str] = frozenset()
+    rules: dict[str, tuple[int, int]] = {}
+    # Modules of the game's package (relative names), None where the game has none.
+    engine_module: str | None = "engine"  # the rules engine: ``GAME_CLASS.from_catalogue`` and ``VARIANTS``
+    engine_class: str = ""
+    policies_module: str | None = "policies"  # the players: ``parse(name, option)``
+    kernel_module: str | None = None  # the compiled simulator: ``supports(game, policies)``, ``batch(...)``
+    odds_models: tuple[str, ...] = ("draws",)  # what ``toolkit odds --model`` answers; the first is the default
+    rulebook_model: str | None = None  # the odds model whose figures the rulebook prints
+
+    @property
+    def package(self) -> str:
+        return type(self).__module__
+
+    def module(self, name: str) -> ModuleType:
+        """One module of the game's package, imported when first asked for."""
+        return import_module(f"{self.package}.{name}")
+
+    def resource(self, *parts: str) -> Path:
+        """A file of the game's package (its catalogue, its texts)."""
+        return Path(str(files(self.package).joinpath(*parts)))
+
+    @property
+    def catalogue_file(self) -> Path:
+        """The catalogue that ships with the game."""
+        return self.resource("catalogue.toml")
+
+    def text_file(self, name: str, lang: str) -> Path:
+        """A text of the game in one language: ``rules`` (the rulebook), ``aid`` (the player aid)."""
+        return self.resource("texts", f"{name}.{lang}.md")
+
+    def check_rules(self, rules: dict[str, int]) -> tuple[str, str] | None:
+        """Sanity between the catalogue's rule parameters that needs no deck: None, or the key and
+        what is wrong with it."""
+        return None
+
+    # --- playing the game -----------------------------------------------------------------------
+
+    @property
+    def playable(self) -> bool:
+        return self.engine_module is not None
+
+    def engine(self) -> ModuleType:
+        from toolkit.errors import UserError
+
+        if self.engine_module is None:
+            raise UserError(f"{self.id}: the game has no rules engine, so it cannot be played or solved")
+        return self.module(self.engine_module)
+
+    def make_game(self, catalogue: Catalogue, players: int, variants=()):
+        """The engine's game of ``players`` seats on this catalogue with these variants."""
+        return getattr(self.engine(), self.engine_class).from_catalogue(catalogue, players=players,
+                                                                        variants=variants)
+
+    @property
+    def variants(self) -> dict[str, str]:
+        """The named rule variants: id -> what it changes."""
+        return dict(self.engine().VARIANTS) if self.playable else {}
+
+    def policies(self) -> ModuleType:
+        return self.module(self.policies_module)
+
+    def kernel(self) -> ModuleType | None:
+        return None if self.kernel_module is None else self.module(self.kernel_module)
