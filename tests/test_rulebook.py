@@ -108,7 +108,7 @@ def _keys(section) -> list[str]:
 
 def test_a_translation_that_falls_behind_is_an_error():
     en = load_source("diamoniak", "en")
-    text = (ROOT / "toolkit/rulebook/texts/diamoniak.ru.md").read_text(encoding="utf-8")
+    text = (ROOT / "toolkit/games/diamoniak/texts/rules.ru.md").read_text(encoding="utf-8")
     fewer = parse(text.replace("{odds:no_witch_5}", "пяти карт"), "diamoniak.ru.md")
     with pytest.raises(UserError, match="differ in section 'odds'"):
         check_same_shape(fewer, en)
@@ -130,7 +130,9 @@ def test_no_sentence_is_copied_from_the_seed_texts():
         return {tuple(w[i:i + n]) for i in range(len(w) - n + 1)}
 
     seeds = set().union(*(runs(path.read_text(encoding="utf-8")) for path in SEEDS.glob("*.txt")))
-    for path in (ROOT / "toolkit/rulebook/texts").glob("*.md"):
+    paths = sorted((ROOT / "toolkit/games").glob("*/texts/rules.*.md"))
+    assert len(paths) >= 4  # both games, both languages
+    for path in paths:
         shared = runs(path.read_text(encoding="utf-8")) & seeds
         assert not shared, f"{path.name}: {' '.join(next(iter(shared)))}"
 

@@ -57,12 +57,15 @@ class Game:
 
     @property
     def catalogue_file(self) -> Path:
-        """The catalogue that ships with the game."""
-        return self.resource("catalogue.toml")
+        """The catalogue that ships with the game: ``<id>.toml`` in its package (messages name the file)."""
+        return self.resource(f"{self.id}.toml")
 
     def text_file(self, name: str, lang: str) -> Path:
         """A text of the game in one language: ``rules`` (the rulebook), ``aid`` (the player aid)."""
         return self.resource("texts", f"{name}.{lang}.md")
+
+    def has_text(self, name: str, lang: str) -> bool:
+        return self.text_file(name, lang).is_file()
 
     def check_rules(self, rules: dict[str, int]) -> tuple[str, str] | None:
         """Sanity between the catalogue's rule parameters that needs no deck: None, or the key and

@@ -1,0 +1,98 @@
+"""The shape of the code, read from its imports: no import circle among the toolkit's modules, and
+nothing below the command line imports it (``toolkit.cli`` is a thin layer on top: only it, the
+console script's ``toolkit.entry`` and ``python -m toolkit`` reach it)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from conftest import ROOT
+
+PACKAGE = ROOT / "toolkit"
+ON_TOP = ("toolkit.entry", "toolkit.__main__")
+
+
+def modules() -> dict[str, ast.Module]:
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+        found[name.removesuffix(".__init__")] = ast.parse(path.read_text(encoding="utf-8"))
+    return found
+
+
+def imports(name: str, tree: ast.Module, known) -> set[str]:
+    """The toolkit modules ``name`` imports, anywhere in it (a function's late import counts too)."""
+    is_package = (PACKAGE / Path(*name.split(".")[1:]) / "__init__.py").is_file()
+    targets = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            targets.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = name.split(".") if is_package else name.split(".")[:-1]
+                parts = parts[:len(parts) - node.level + 1]
+                base = ".".join([*parts, base] if base else parts)
+            targets.add(base)
+            targets.update(f"{base}.{alias.name}" for alias in node.names)
+    return {target for target in targets if target in known and target != name}
+
+
+def graph() -> dict[str, set[str]]:
+    found = modules()
+    return {name: imports(name, tree, found) for name, tree in found.items()}
+
+
+def circles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan), less a package's own
+    ``__init__`` importing its submodules."""
+    index, low, stack, on, found = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in edges[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return [c for c in found if not all(m == c[0] or m.startswith(c[0] + ".") for m in c)]
+
+
+def test_no_import_circle():
+    assert circles(graph()) == []
+
+
+def test_nothing_below_the_command_line_imports_it():
+    edges = graph()
+    below = {name: sorted(t for t in targets if t == "toolkit.cli" or t.startswith("toolkit.cli."))
+             for name, targets in edges.items()
+             if not (name == "toolkit.cli" or name.startswith("toolkit.cli.")) and name not in ON_TOP}
+    assert {name: targets for name, targets in below.items() if targets} == {}
+
+
+def test_the_check_sees_a_circle_and_an_arrow_up():
+    """The checks can fail: a made-up graph with a circle, and a module importing the CLI."""
+    made_up = {"toolkit.a": {"toolkit.b"}, "toolkit.b": {"toolkit.a"}, "toolkit.c": set(),
+               "toolkit.cli": set(), "toolkit.d": {"toolkit.cli"}}
+    assert circles(made_up) == [["toolkit.a", "toolkit.b"]]
+    tree = ast.parse("from toolkit.cli import say\nfrom . import sibling\n")
+    assert imports("toolkit.odds.report", tree, {"toolkit.cli", "toolkit.odds.sibling"}) == {
+        "toolkit.cli", "toolkit.odds.sibling"}
