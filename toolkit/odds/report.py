@@ -368,7 +368,7 @@ def multi(catalogue: Catalogue, players: int, policy: str, max_states: int, game
         raise no_chain(why)
     if exact is None:
         tell(note, f"exact odds are out of reach ({why}); simulating up to {games:,} games instead "
-                    f"(at most {MAX_WORK:,} turns in all)", games)
+                   f"(at most {MAX_WORK:,} turns in all)", games)
         from toolkit.sim.simulate import simulate
 
         summary = simulate(catalogue, players=players, games=games, seed=seed,
@@ -381,7 +381,7 @@ def multi(catalogue: Catalogue, players: int, policy: str, max_states: int, game
                                    "where nobody can win any more"})
         lines.append(f"exact solving is out of reach: {why}")
         lines += simulated_lines(summary, games, seed, ("nobody can win any more", "were still going"),
-                                  "game length in rounds", " (of the games that ended)")
+                                 "game length in rounds", " (of the games that ended)")
         for seat, (rate, (low, high)) in enumerate(zip(summary.win_rate, summary.win_ci), start=1):
             lines.append(f"  seat {seat} wins {100 * rate:.1f}% (95% interval {100 * low:.1f}% to {100 * high:.1f}%)")
         return OddsReport(data, lines, no_chart="the multi model has no distribution to draw")
@@ -400,6 +400,6 @@ def multi(catalogue: Catalogue, players: int, policy: str, max_states: int, game
         lines.append(f"  seat {seat} wins: {both(p)}")
     if exact.p_never:
         lines.append(f"  the game never ends (no winner): {both(exact.p_never)}")
-    chain = engine_chain_export(catalogue, game, seats, max_states, None, f"{players} players, every seat {seats[0].name}, "
-                          "one chance point of the rules engine a step") if export_chain else None
+    chain = engine_chain_export(catalogue, game, seats, max_states, None, f"{players} players, every seat "
+                                f"{seats[0].name}, one chance point of the rules engine a step") if export_chain else None
     return OddsReport(data, lines, no_chart="the multi model has no distribution to draw", chain=chain)

@@ -78,9 +78,9 @@ def _solo_chain(catalogue: Catalogue, deck: diamoniak_solo.SoloDeck) -> tuple[by
     from toolkit.odds import drn
 
     comments = chain_comments(catalogue, "solo: one draw a step (the turns are 1 + the witches drawn)",
-                               "won and end: the castle is complete; never: it can never be; reshuffle: the "
-                               'pile is empty, the next draw reshuffles (P=? [F "reshuffle" | "never"] is the '
-                               "chance of a reshuffle); a label is only there when some state has it")
+                              "won and end: the castle is complete; never: it can never be; reshuffle: the "
+                              'pile is empty, the next draw reshuffles (P=? [F "reshuffle" | "never"] is the '
+                              "chance of a reshuffle); a label is only there when some state has it")
     try:
         return solo_drn(deck, comments, max_states=report.EXPORT_MAX_STATES)
     except drn.ChainTooLarge as err:
@@ -142,7 +142,7 @@ def _solo_simulated(catalogue: Catalogue, deck: diamoniak_solo.SoloDeck, err: en
                     games: int, seed: int, progress=None, note: Note | None = None) -> OddsReport:
     """The solo figures from the simulator, when the exact chain is out of reach."""
     tell(note, f"exact solo odds are out of reach (the chain has {err}); simulating {games:,} games instead",
-          games)
+         games)
     from toolkit.sim.simulate import simulate
 
     summary = simulate(catalogue, players=1, games=games, seed=seed, progress=progress, max_turns=report.TURN_LIMIT,
@@ -181,7 +181,7 @@ def _solo_simulated(catalogue: Catalogue, deck: diamoniak_solo.SoloDeck, err: en
         data["reason"] = _solo_never(deck, never)
         lines.append(f"expected turns: infinite: {data['reason']} (exact)")
     lines += simulated_lines(summary, games, seed, ("a castle can no longer be finished", "had not finished a castle"),
-                              "turns to finish the castle", " (of those that did)")
+                             "turns to finish the castle", " (of those that did)")
     lines.append(f"  a reshuffle in {100 * reshuffled / played:.2f}% of games")
     xs = [t for t in range(1, len(summary.lengths)) if summary.lengths[t]]
     chart = {"xs": xs, "ys": [summary.lengths[t] / played for t in xs], "title": "turns to build the castle (simulated)",

@@ -56,12 +56,12 @@ def first_palace(catalogue: Catalogue, policy: str, max_states: int, games: int,
         raise no_chain(why)
     if exact is None:
         tell(note, f"exact odds are out of reach ({why}); simulating up to {games:,} games instead "
-                    f"(at most {report.MAX_WORK:,} turns in all)", games)
+                   f"(at most {report.MAX_WORK:,} turns in all)", games)
         return _first_palace_simulated(game, seats, done, games, seed, progress, data, lines, why, limit)
     data.update({"exact": True, "states": exact.states, "p_never": frac(exact.p_never)})
     if exact.expected_turns is None:
         data["reason"] = never_reason(game, exact.p_never, "a first palace can never be completed",
-                                       "no palace can be completed any more")
+                                      "no palace can be completed any more")
         data.update({"expected_turns": None, "expected_turns_float": None})
         lines.append(f"exact, {exact.states:,} chance states: expected turns infinite: {data['reason']}")
     else:
