@@ -107,14 +107,16 @@ def test_players_option():
 
 
 def test_policies_in_plain_words():
-    assert describe_policy("until-witch,fairy-first,buy-most", "en") == "draws until a witch ends the turn"
-    assert describe_policy("stop-after-3,risk-2", "en") == "stops after 3 cards, or when a witch would take more than 2 cards"
-    assert describe_policy("stop-after-1", "en") == "stops after 1 card"
-    assert describe_policy("stop-after-1", "ru") == "останавливается после 1 карты"
-    assert describe_policy("stop-after-5", "ru") == "останавливается после 5 карт"
-    assert "0" not in describe_policy("risk-0", "en") and "0" not in describe_policy("risk-0", "ru")
-    assert describe_policy("until-witch", "ru") == "тянет, пока ведьма не закончит ход"
-    assert describe_policy("aggressive,give-random", "ru") == "сначала нападает, отдаёт карты наугад"
+    assert describe_policy("until-witch,fairy-first,buy-most", "en", "diamoniak") == "draws until a witch ends the turn"
+    assert describe_policy("stop-after-3,risk-2", "en", "diamoniak") == \
+        "stops after 3 cards, or when a witch would take more than 2 cards"
+    assert describe_policy("stop-after-1", "en", "diamoniak") == "stops after 1 card"
+    assert describe_policy("stop-after-1", "ru", "diamoniak") == "останавливается после 1 карты"
+    assert describe_policy("stop-after-5", "ru", "diamoniak") == "останавливается после 5 карт"
+    assert "0" not in describe_policy("risk-0", "en", "diamoniak")
+    assert "0" not in describe_policy("risk-0", "ru", "diamoniak")
+    assert describe_policy("until-witch", "ru", "diamoniak") == "тянет, пока ведьма не закончит ход"
+    assert describe_policy("aggressive,give-random", "ru", "palaces") == "сначала нападает, отдаёт карты наугад"
 
 
 def test_text_report_and_its_precision(run):
@@ -237,8 +239,9 @@ def test_rulebook_tip_is_the_tournament_figure_in_players_words(run):
 
 
 def test_search_ranges_cover_every_value_that_can_stop():
-    from toolkit.analysis.strategy import coarse_grid, diamoniak_ranges, edges, neighbours
+    from toolkit.analysis.strategy import coarse_grid, edges, neighbours
     from toolkit.catalogue import load
+    from toolkit.games.diamoniak.strategy import stopping_ranges as diamoniak_ranges
 
     cat = load("diamoniak", require_art=False)
     ranges = diamoniak_ranges(cat)

@@ -348,9 +348,13 @@ def test_a_simulation_instead_of_the_exact_walk_is_announced_and_bounded(run, mo
     (["--game", "palaces", "--model", "multi", "--policy", "until-witch"], "is a Diamoniak rule, not a Palaces one"),
 ])
 def test_odds_option_errors_are_one_line_before_any_work(run, monkeypatch, tmp_path, args, message):
-    for model in ("solo", "multi", "first_palace", "opening", "draws"):  # a refusal comes before any of them
+    from toolkit.games.diamoniak import odds as diamoniak_odds
+    from toolkit.games.palaces import odds as palaces_odds
+
+    for module, model in ((diamoniak_odds, "solo"), (odds_report, "multi"), (palaces_odds, "first_palace"),
+                          (palaces_odds, "opening"), (odds_report, "draws")):  # a refusal comes before any of them
         if "--policy" not in args and "--pile" not in args:
-            monkeypatch.setattr(odds_report, model, lambda *a, **k: pytest.fail("worked before refusing"))
+            monkeypatch.setattr(module, model, lambda *a, **k: pytest.fail("worked before refusing"))
     line = one_line(run("odds", *args))
     assert message in line, line
     assert not (tmp_path / "x.png").exists()

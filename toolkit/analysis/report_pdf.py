@@ -287,9 +287,9 @@ def _basis(results, options, lang, game_id: str) -> list[str]:
     parse = policy_module(game_id).parse
     usual = parse("default").name
     if all(name == usual for r in results for name in r.policies):
-        text.append(t["seats_usual"].format(usual=describe_policy(usual, lang)))
+        text.append(t["seats_usual"].format(usual=describe_policy(usual, lang, game_id)))
     else:
-        seats = "; ".join(t["seat_plays"].format(seat=i, words=describe_policy(name, lang))
+        seats = "; ".join(t["seat_plays"].format(seat=i, words=describe_policy(name, lang, game_id))
                           for i, name in enumerate(widest.policies, start=1))
         text.append(t["seats"].format(seats=seats))
     return text
@@ -321,7 +321,9 @@ def report_pdf(catalogue, results, rows, tournament, options: dict, lang: str) -
         _table(page, header, [[label] + cells for label, cells in figure_rows], [first] + [col] * len(results), size)
         page.y -= 4
         events = [name[: -len("_per_game")] for name in results[0].acc.metrics() if name.endswith("_per_game")]
-        names = t["events_names"]
+        from toolkit.games.registry import get
+
+        names = get(catalogue.game).counter_labels.get(lang, {})
         event_rows = []
         for e in events:
             cells = []
@@ -347,7 +349,7 @@ def report_pdf(catalogue, results, rows, tournament, options: dict, lang: str) -
 
 
 def _strategy_page(page: _Page, catalogue, rows, tournament, options, lang):
-    from toolkit.analysis.strategy import DEFAULT_NAME
+    from toolkit.analysis.strategy import strategy_of
     from toolkit.plurals import plural
 
     t = TEXTS[lang]
@@ -362,14 +364,13 @@ def _strategy_page(page: _Page, catalogue, rows, tournament, options, lang):
     if rows:
         page.text(MARGIN, page.y - 5, t["strategy"], 11, "name")
         page.y -= 6
-        page.wrap(t["strategy_note"].format(default=describe_policy(DEFAULT_NAME[catalogue.game], lang),
+        strategy = strategy_of(catalogue.game)
+        page.wrap(t["strategy_note"].format(default=describe_policy(strategy.default, lang, catalogue.game),
                                             screen=_count(rows[0]["screen_games"], lang), points=points),
                   7.5, "text")
-        searched = rows[0].get("searched") or {}
-        if "stop-after" in searched:
-            key = "searched" if "risk" in searched else "searched_norisk"
-            page.wrap(t[key].format(stop=searched["stop-after"][1], risk=searched.get("risk", [0, 0])[1]),
-                      7.5, "text")
+        searched = strategy.searched_words(rows[0].get("searched") or {}, lang)
+        if searched:
+            page.wrap(searched, 7.5, "text")
         beaten = [row for row in rows if row["beaten"]]
         places = lambda n: plural(n, t["places"], lang, "report") if "places" in t else ""  # noqa: E731
         usual = len(rows) - len(beaten)
@@ -386,7 +387,8 @@ def _strategy_page(page: _Page, catalogue, rows, tournament, options, lang):
             c = row["challenger"]
             mark = "*" if row.get("edges") else ""
             edged += [e["rule"] for e in row.get("edges", [])]
-            table.append([str(row["players"]), str(row["seat"]), describe_policy(c["policy"], lang) + mark,
+            table.append([str(row["players"]), str(row["seat"]),
+                          describe_policy(c["policy"], lang, catalogue.game) + mark,
                           _count(c["games"], lang),
                           _pct_range(c["win_rate"], c["win_rate_low"], c["win_rate_high"], lang),
                           _pct_range(c["default_win_rate"], c["default_win_rate_low"], c["default_win_rate_high"], lang),
@@ -397,8 +399,8 @@ def _strategy_page(page: _Page, catalogue, rows, tournament, options, lang):
                        table, widths, size=6.5,
                        colour_of=lambda i, j: "#dbe7f7" if j == 7 and rows[i]["beaten"] else None)
         if edged:
-            page.wrap(t["edge_note"].format(rules=", ".join(describe_policy(r, lang) for r in dict.fromkeys(edged))),
-                      6.5, "text")
+            rules = ", ".join(describe_policy(r, lang, catalogue.game) for r in dict.fromkeys(edged))
+            page.wrap(t["edge_note"].format(rules=rules), 6.5, "text")
         page.y -= 6
     if tournament:
         names = tournament["policies"]
@@ -411,8 +413,9 @@ def _strategy_page(page: _Page, catalogue, rows, tournament, options, lang):
         first = 62.0
         cell = min(14.0, (PAGE[0] - 2 * MARGIN - first - 16) / len(names))
         header = [""] + [str(i + 1) for i in range(len(names))] + [t["overall"]]
-        body = [[f"{i + 1}. {describe_policy(a, lang)}"] + [_pct(tournament["table"][a][b], lang, 0) if a != b else "—"
-                                                           for b in names] + [_pct(tournament["overall"][a], lang)]
+        words = {a: describe_policy(a, lang, catalogue.game) for a in names}
+        body = [[f"{i + 1}. {words[a]}"] + [_pct(tournament["table"][a][b], lang, 0) if a != b else "—"
+                                            for b in names] + [_pct(tournament["overall"][a], lang)]
                 for i, a in enumerate(names)]
         _wrapped_table(page, header, body, [first] + [cell] * len(names) + [16], size=6.5,
                        colour_of=lambda i, j: _heat(tournament["table"][names[i]][names[j - 1]])

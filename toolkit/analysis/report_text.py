@@ -7,8 +7,6 @@ import math
 from toolkit.analysis.analyse import MAX_TURNS
 from toolkit.analysis.metrics import COMEBACK
 
-_EVENT_NAMES = {"witch_strikes": "witch strikes", "fairies_spent": "fairies spent", "ruins_laid": "ruins laid",
-                "ruins_removed": "ruins cleared", "general_exchanges": "general exchanges"}
 
 
 def _pct(value: float) -> str:
@@ -85,10 +83,13 @@ def count_lines(result, catalogue) -> list[str]:
                      f"won games ({_interval(m['comeback_rate_low'], m['comeback_rate_high'], _pct)})")
     events = [name[: -len("_per_game")] for name in m if name.endswith("_per_game")]
     if events:
+        from toolkit.games.registry import get
+
+        words = get(catalogue.game).counter_names
         lines.append("  events per game (mean, 95% interval):")
         for name in events:
             key = f"{name}_per_game"
-            lines.append(f"    {_EVENT_NAMES.get(name, name.replace('_', ' '))}: {m[key]:.3f} "
+            lines.append(f"    {words.get(name, name.replace('_', ' '))}: {m[key]:.3f} "
                          f"({m[key + '_low']:.3f} to {m[key + '_high']:.3f})")
     for name, (half, allowed) in result.wide.items():
         lines.append(f"  note: {name} is known to ±{half:.4f}, wider than the asked ±{allowed:.4f} "

@@ -1,7 +1,7 @@
 """The words of the PDF balance report, in English and Russian, worded for designers and players.
 
-Policies are described in plain words (``describe_policy``): the printed page names how a player
-plays, never an internal rule name.
+Policies are described in plain words (``describe_policy``, from the words the game's strategy gives):
+the printed page names how a player plays, never an internal rule name.
 """
 
 from __future__ import annotations
@@ -50,11 +50,6 @@ TEXTS = {
                          "orders, until the gain was known to ±{points} points. Each comparison is a sample of its "
                          "own: the usual way's share there differs from page 1 by chance; every share is given with "
                          "its 95% interval.",
-        "searched": "Stopping rules tried over their whole range: stop after K cards, K from 1 to {stop}; stop "
-                    "when a witch would take more than H cards, H from 0 to {risk}; stop when a witch is P% likely, "
-                    "P from 1 to 100; and the best of each kind together.",
-        "searched_norisk": "Stopping rules tried over their whole range: stop after K cards, K from 1 to {stop}; "
-                           "stop when a witch is P% likely, P from 1 to 100; and the best of each kind together.",
         "verdict_usual": "The usual way is the best at {usual} of the {seats} seats: no way tried beat it clearly.",
         "verdict_beaten": "A challenger is clearly better at {beaten} of the {seats} seats, by at most {gain}.",
         "edge_note": "*: the value lies at an end of the range tried ({rules}).",
@@ -73,13 +68,6 @@ TEXTS = {
                            "is known to ±{reach} points (95% interval).",
         "overall": "overall",
         "pts": " pts",
-        "events_names": {
-            "witch_strikes": "witch strikes", "purchases": "castle cards bought", "reshuffles": "reshuffles",
-            "fairies_spent": "fairies spent", "palaces_completed": "palaces completed", "tokens_scored": "tokens won",
-            "foundations_laid": "foundations laid", "floods": "floods", "exchanges": "exchanges",
-            "general_exchanges": "general exchanges", "ruins_laid": "ruins laid", "ruins_removed": "ruins cleared",
-            "discards": "discards", "cards_discarded": "cards discarded", "passes": "passes",
-        },
     },
     "ru": {
         "title": "{game}: баланс и стратегия",
@@ -120,11 +108,6 @@ TEXTS = {
                          "раскладах, пока выигрыш не стал известен с точностью ±{points} п. Каждое сравнение - "
                          "отдельная выборка: доля обычной игры здесь отличается от страницы 1 случайно; каждая доля "
                          "дана с 95-процентным интервалом.",
-        "searched": "Правила остановки испытаны во всём их диапазоне: остановиться после K карт, K от 1 до {stop}; "
-                    "остановиться, если ведьма отнимет больше H карт, H от 0 до {risk}; остановиться при шансе "
-                    "ведьмы P%, P от 1 до 100; и лучшие каждого вида вместе.",
-        "searched_norisk": "Правила остановки испытаны во всём их диапазоне: остановиться после K карт, K от 1 до "
-                           "{stop}; остановиться при шансе ведьмы P%, P от 1 до 100; и лучшие каждого вида вместе.",
         "verdict_usual": "Обычная игра лучше всех на {usual} {places} из {seats}: ни один испытанный способ не "
                          "обыграл её явно.",
         "verdict_beaten": "Другой способ явно лучше на {beaten} {places} из {seats}, самое большее на {gain}.",
@@ -145,47 +128,20 @@ TEXTS = {
                            "таблице известна с точностью ±{reach} п. (95-процентный интервал).",
         "overall": "в среднем",
         "pts": " п.",
-        "events_names": {
-            "witch_strikes": "удары ведьм", "purchases": "куплено карт замка", "reshuffles": "перемешивания",
-            "fairies_spent": "использовано фей", "palaces_completed": "достроено дворцов",
-            "tokens_scored": "получено жетонов", "foundations_laid": "заложено фундаментов", "floods": "наводнения",
-            "exchanges": "обмены", "general_exchanges": "общие обмены", "ruins_laid": "положено руин",
-            "ruins_removed": "убрано руин", "discards": "сбросы", "cards_discarded": "сброшено карт",
-            "passes": "пропуски хода",
-        },
     },
 }
 
-_RULES = {
-    "en": {
-        "until-witch": "draws until a witch ends the turn", "stop-on-castle": "stops after a castle card",
-        "stop-after": "stops after {n} {cards}", "risk": "stops when a witch would take more than {n} {cards}",
-        "risk-0": "stops as soon as a witch would take a card",
-        "odds": "stops when a witch is {n}% likely", "fairy-first": "", "buy-most": "",
-        "keep-diamonds": "keeps diamonds from the witch", "save-fairy": "saves the fairy",
-        "never-buy": "never buys",
-        "builder": "builds", "no-attack": "builds, never attacks", "aggressive": "attacks first",
-        "random": "plays at random", "give-worst": "", "give-random": "gives cards at random",
-    },
-    "ru": {
-        "until-witch": "тянет, пока ведьма не закончит ход", "stop-on-castle": "останавливается после карты замка",
-        "stop-after": "останавливается после {n} {cards}",
-        "risk": "останавливается, если ведьма отнимет больше {n} {cards}",
-        "risk-0": "останавливается, как только ведьма может отнять карту",
-        "odds": "останавливается при шансе ведьмы {n}%", "fairy-first": "", "buy-most": "",
-        "keep-diamonds": "бережёт бриллианты от ведьмы", "save-fairy": "бережёт фею",
-        "never-buy": "никогда не покупает",
-        "builder": "строит", "no-attack": "строит, не нападает", "aggressive": "сначала нападает",
-        "random": "играет наугад", "give-worst": "", "give-random": "отдаёт карты наугад",
-    },
-}
 _OR = {"en": ", or ", "ru": ", или "}
 _CARDS = {"en": ("card", "cards"), "ru": ("карты", "карт", "карт")}  # after "after" / "more than": genitive
 
 
-def describe_policy(name: str, lang: str) -> str:
-    """A policy's rule names (``stop-after-3,risk-2``) in plain words (``stops after 3 cards or ...``)."""
-    rules = _RULES[lang]
+def describe_policy(name: str, lang: str, game_id: str) -> str:
+    """A policy's rule names (``stop-after-3,risk-2``) in plain words (``stops after 3 cards or ...``): the
+    words of the game's strategy (``Strategy.words``; a rule without words is shown by its name)."""
+    from toolkit.analysis.strategy import strategy_of
+
+    strategy = strategy_of(game_id)
+    rules = strategy.words.get(lang, {})
     draws, others = [], []
     for part in name.split(","):
         part = part.strip()
@@ -201,7 +157,7 @@ def describe_policy(name: str, lang: str) -> str:
             words, kind = part, part
         if not words:
             continue
-        (draws if kind in ("until-witch", "stop-on-castle", "stop-after", "risk", "odds") else others).append(words)
+        (draws if kind in strategy.stop_rules else others).append(words)
     # "stops after 3 cards, or when a witch ...": the verb once
     draws = draws[:1] + [re.sub(r"^(stops|останавливается),? ", "", words) for words in draws[1:]]
     text = ", ".join([_OR[lang].join(draws)] * bool(draws) + others)

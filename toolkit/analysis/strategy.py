@@ -2,11 +2,10 @@
 
 The search, for each player count and each seat, the other seats keeping the default policy:
 
-1. screen: every candidate plays the same ``games_for(4 x precision)`` card orders; for Diamoniak
-   the candidates are the stopping rules stop-after-K, risk-H and odds-P over the whole range where
-   each kind can matter for the deck (``diamoniak_ranges``: up to where the rule never stops), first
-   on a coarse grid, then every value between the best grid value's neighbours; then stop-on-castle
-   and the combinations (stop as soon as any part says stop) of the best rule of each kind;
+1. screen: every candidate plays the same ``games_for(4 x precision)`` card orders; the game says
+   which (its ``Strategy``: a list of candidates, or a search of its own over numbered rules, whose
+   ranges are reported as ``searched``, e.g. each value on a coarse grid, then every value between the
+   best grid value's neighbours: ``coarse_grid``, ``neighbours``);
 2. refine: the best ``REFINED`` of the screen play on, each beside the default on the same card
    orders, until the gain (the candidate's win rate at that seat minus the default's, a paired
    difference) is known to plus or minus ``precision``.
@@ -37,19 +36,6 @@ REFINED = 2  # screened candidates refined per seat
 _GRID = (*range(1, 9), 10, 12, 15, *range(20, 100, 5), *range(100, 1001, 25))
 
 
-def diamoniak_ranges(catalogue) -> dict[str, tuple[int, int]]:
-    """The values of each numbered stopping rule that can matter for the deck, lowest to highest:
-    stop-after-K up to the cards that are not witches (more never stops: a turn ends at a witch
-    before), risk-H up to what a witch takes minus one (from there on the rule never stops), odds-P
-    up to 100 (a sure witch)."""
-    witches = sum(card.count for card in catalogue.cards if card.kind == "witch")
-    others = sum(card.count for card in catalogue.cards) - witches
-    ranges = {"stop-after": (1, max(1, others)), "odds": (1, 100)}
-    if catalogue.rules["witch_takes"] >= 1:
-        ranges["risk"] = (0, catalogue.rules["witch_takes"] - 1)
-    return ranges
-
-
 def coarse_grid(low: int, high: int) -> list[int]:
     """The first screen's values in ``low .. high``: every value near the start, then sparser, and
     both ends."""
@@ -64,20 +50,49 @@ def neighbours(grid: list[int], best: int) -> list[int]:
     return [v for v in range(low + 1, high) if v not in grid]
 
 
-def diamoniak_singles(catalogue) -> list[str]:
-    """The single stopping rules of the first screen (coarse grids of every kind and stop-on-castle)."""
-    names = [f"{kind}-{v}" for kind, (low, high) in diamoniak_ranges(catalogue).items()
-             for v in coarse_grid(low, high)]
-    return names + ["stop-on-castle"]
+class Strategy:
+    """What the search and the tournament try for one game. A game's package gives its own
+    (``STRATEGY`` in the module its ``Game.strategy_module`` names); a game without one has only its
+    default policy: nothing to search, no tournament."""
+
+    default = "default"  # the policy the other seats play, by the name the report describes
+    candidates: tuple[str, ...] = ()  # what the screen tries at a seat (the default left out)
+    named: tuple[str, ...] = ()  # the policies of the two-player tournament
+    # The words of the report for each rule a policy name is made of (lang -> rule -> words; a numbered
+    # rule's words take {n} and {cards}; "" says nothing), and the rules telling when a turn stops,
+    # which read as one sentence joined by "or" (``toolkit.analysis.report_texts.describe_policy``).
+    words: dict[str, dict[str, str]] = {}
+    stop_rules: tuple[str, ...] = ()
+
+    def ranges(self, catalogue) -> dict[str, tuple[int, int]]:
+        """The searched range of each numbered rule (``searched`` in a row; ``edges``)."""
+        return {}
+
+    def screen(self, catalogue, game, parse, seats, seat: int, seed: int, games: int, tick) -> dict[str, int]:
+        """Wins at ``seat`` of every screened candidate, in games 0..games-1."""
+        return screen_names(game, parse, seats, seat, self._tried(), seed, games, tick)
+
+    def screened(self) -> int:
+        """About how many candidates one seat's screen plays (for the progress bar)."""
+        return len(self._tried())
+
+    def searched_words(self, searched: dict, lang: str) -> str | None:
+        """What the search tried, in the words of the balance report (``searched`` of a row), if anything."""
+        return None
+
+    def tip(self, k: int) -> tuple[str, str] | None:
+        """The rulebook's tip: a careful player stopping after ``k`` cards, and one who draws on, if the game has it."""
+        return None
+
+    def _tried(self) -> list[str]:
+        return [name for name in self.candidates if name != self.default]
 
 
-DIAMONIAK_KINDS = ("stop-after", "risk", "odds")
-DIAMONIAK_NAMED = ("until-witch", "stop-on-castle", "stop-after-2", "stop-after-4", "risk-1", "risk-2",
-                   "odds-15", "odds-30")
-PALACES_CANDIDATES = tuple(f"{play},{give}" for play in ("builder", "no-attack", "aggressive", "random")
-                           for give in ("give-worst", "give-random"))
-PALACES_NAMED = ("builder", "no-attack", "aggressive", "random", "builder,give-random")
-DEFAULT_NAME = {"diamoniak": "until-witch", "palaces": "builder,give-worst"}
+def strategy_of(game_id: str) -> Strategy:
+    from toolkit.games.registry import get
+
+    game = get(game_id)
+    return Strategy() if game.strategy_module is None else game.module(game.strategy_module).STRATEGY
 
 
 @dataclass
@@ -128,7 +143,7 @@ def _seat_wins(game, policies, seed: int, seat: int, start: int, stop: int, tick
             tick(count)
 
 
-def _screen(game, parse, seats, seat: int, names, seed: int, games: int, tick) -> dict[str, int]:
+def screen_names(game, parse, seats, seat: int, names, seed: int, games: int, tick) -> dict[str, int]:
     """Wins at ``seat`` of each candidate in games 0..games-1."""
     wins = {}
     for name in names:
@@ -160,52 +175,25 @@ def _refine(game, parse, seats, seat: int, name: str, seed: int, precision: floa
         target = min(max_games, max(result.games + 100, -(-need // 100) * 100))
 
 
-def _combinations(best: dict[str, str]) -> list[str]:
-    """The combined stopping rules of the best rule of each kind: every pair and the triple."""
-    kinds = [best[kind] for kind in DIAMONIAK_KINDS if kind in best]
-    out = []
-    for i in range(len(kinds)):
-        for j in range(i + 1, len(kinds)):
-            out.append(f"{kinds[i]},{kinds[j]}")
-    if len(kinds) == 3:
-        out.append(",".join(kinds))
-    return out
-
-
-def _kind(name: str) -> str:
+def rule_kind(name: str) -> str:
+    """A numbered rule's kind (``stop-after`` of ``stop-after-3``), or the rule itself."""
     return name.rsplit("-", 1)[0] if name[-1].isdigit() else name
 
 
-def _value(name: str) -> int:
+def rule_value(name: str) -> int:
+    """A numbered rule's value (3 of ``stop-after-3``)."""
     return int(name.rsplit("-", 1)[1])
-
-
-def _diamoniak_screen(catalogue, game, parse, seats, seat, seed_n, screen_games, tick):
-    """Wins of every screened Diamoniak candidate at ``seat``, and the best value of each kind."""
-    ranges = diamoniak_ranges(catalogue)
-    singles = diamoniak_singles(catalogue)
-    wins = _screen(game, parse, seats, seat, singles, seed_n, screen_games, tick)
-    best: dict[str, str] = {}
-    for kind, (low, high) in ranges.items():
-        grid = coarse_grid(low, high)
-        top = max(grid, key=lambda v: (wins[f"{kind}-{v}"], -v))  # the lower value wins a tie: deterministic
-        more = [f"{kind}-{v}" for v in neighbours(grid, top)]
-        wins.update(_screen(game, parse, seats, seat, more, seed_n, screen_games, tick))
-        values = sorted([*grid, *map(_value, more)])
-        best[kind] = f"{kind}-{max(values, key=lambda v: (wins[f'{kind}-{v}'], -v))}"
-    wins.update(_screen(game, parse, seats, seat, _combinations(best), seed_n, screen_games, tick))
-    return wins
 
 
 def edges(name: str, ranges: dict[str, tuple[int, int]]) -> list[dict]:
     """The parts of a stopping rule whose value is an end of its kind's searched range."""
     out = []
     for part in name.split(","):
-        kind = _kind(part)
-        if kind in ranges and _value(part) in ranges[kind]:
+        kind = rule_kind(part)
+        if kind in ranges and rule_value(part) in ranges[kind]:
             low, high = ranges[kind]
             out.append({"rule": part, "kind": kind, "range": [low, high],
-                        "end": "high" if _value(part) == high else "low"})
+                        "end": "high" if rule_value(part) == high else "low"})
     return out
 
 
@@ -214,9 +202,12 @@ def search(catalogue, counts: list[int], variants, seed: int, precision: float, 
     from toolkit.games.registry import make_game, policy_module
 
     parse = policy_module(catalogue.game).parse
+    strategy = strategy_of(catalogue.game)
     screen_games = max(100, games_for(4 * precision))
-    ranges = diamoniak_ranges(catalogue) if catalogue.game == "diamoniak" else {}
+    ranges = strategy.ranges(catalogue)
     rows = []
+    if not strategy.screened():
+        return rows  # nothing to try but the default
     for players in counts:
         if players < 2:
             continue
@@ -224,35 +215,33 @@ def search(catalogue, counts: list[int], variants, seed: int, precision: float, 
         seats = [parse("default") for _ in range(players)]
         seed_n = run_seed(seed, players)
         for seat in range(players):
-            if catalogue.game == "diamoniak":
-                wins = _diamoniak_screen(catalogue, game, parse, seats, seat, seed_n, screen_games, tick)
-            else:
-                names = [name for name in PALACES_CANDIDATES if name != DEFAULT_NAME["palaces"]]
-                wins = _screen(game, parse, seats, seat, names, seed_n, screen_games, tick)
+            wins = strategy.screen(catalogue, game, parse, seats, seat, seed_n, screen_games, tick)
             ranked = sorted(wins, key=lambda name: -wins[name])[:REFINED]  # stable: list order breaks ties
             refined = [_refine(game, parse, seats, seat, name, seed_n, precision, max_games, tick) for name in ranked]
             top = max(refined, key=lambda g: g.gain)
             beaten = top.gain - top.gain_half_width() > 0
             rows.append({"players": players, "seat": seat + 1, "screened": len(wins), "screen_games": screen_games,
                          "searched": {kind: list(bounds) for kind, bounds in ranges.items()},
-                         "best_policy": top.policy if beaten else DEFAULT_NAME[catalogue.game],
-                         "default_policy": DEFAULT_NAME[catalogue.game], "beaten": beaten,
+                         "best_policy": top.policy if beaten else strategy.default,
+                         "default_policy": strategy.default, "beaten": beaten,
                          "challenger": top.as_json(), "refined": [g.as_json() for g in refined],
                          "edges": edges(top.policy, ranges)})
     return rows
 
 
-def tournament(catalogue, variants, seed: int, precision: float, extra: tuple[str, ...] = (), tick=None) -> dict:
+def tournament(catalogue, variants, seed: int, precision: float, extra: tuple[str, ...] = (), tick=None) -> dict | None:
     """Two-player round-robin of the named policies (and ``extra`` ones): each cell the row's share of
-    wins against the column, over both seatings."""
+    wins against the column, over both seatings; None when there are not two policies to pair."""
     from toolkit.games.registry import make_game, policy_module
 
     parse = policy_module(catalogue.game).parse
     named, seen = [], set()
-    for name in (*(DIAMONIAK_NAMED if catalogue.game == "diamoniak" else PALACES_NAMED), *extra):
+    for name in (*strategy_of(catalogue.game).named, *extra):
         if parse(name).name not in seen:  # "aggressive" and "aggressive,give-worst" are one policy
             seen.add(parse(name).name)
             named.append(name)
+    if len(named) < 2:
+        return None
     game = make_game(catalogue, 2, variants)
     seed_2 = run_seed(seed, 2)
     per_seating = seating_games(precision)
@@ -294,8 +283,10 @@ def work_estimate(game_id: str, counts: list[int], precision: float) -> int:
     """About how many games the search and the tournament play (for the progress bar)."""
     seats = sum(n for n in counts if n >= 2)
     screen = max(100, games_for(4 * precision))
-    per_seat = (len(coarse_grid(1, 47)) + len(coarse_grid(1, 100)) + 3 + 1 + 4 + 12 if game_id == "diamoniak"
-                else len(PALACES_CANDIDATES) - 1) * screen
+    strategy = strategy_of(game_id)
+    if not strategy.screened():
+        return 0  # nothing to search, and no tournament
+    per_seat = strategy.screened() * screen
     refine = REFINED * 2 * games_for(2 * precision) * 2
-    named = len(DIAMONIAK_NAMED if game_id == "diamoniak" else PALACES_NAMED) + 1
+    named = len(strategy.named) + 1
     return seats * (per_seat + refine) + named * (named - 1) * seating_games(precision)

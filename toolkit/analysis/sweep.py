@@ -21,7 +21,6 @@ import itertools
 import json
 import re
 from dataclasses import dataclass
-from fractions import Fraction
 
 import numpy as np
 
@@ -227,7 +226,7 @@ class Job:
     choices: dict
     games: int
     seed: int  # the run seed of its games (``toolkit.sim.records.play_records``)
-    exact_solo: bool  # exact solo figures apply (Diamoniak alone, the solo model's player)
+    exact: bool  # the game has exact figures for this configuration (``Game.sweep_exact``)
 
 
 def configuration_key(configuration: dict) -> str:
@@ -237,9 +236,8 @@ def configuration_key(configuration: dict) -> str:
 def jobs(grid: Grid, base, sets: dict, games: int, seed: int) -> list[Job]:
     """One checked job per configuration of ``grid`` (``base``: the catalogue without --set)."""
     from toolkit.catalogue.loader import apply_overrides
-    from toolkit.games.registry import make_game
+    from toolkit.games.registry import get, make_game
     from toolkit.sim.simulate import seat_policies
-    from toolkit.games.diamoniak.policies import DiamoniakPolicy
 
     out = []
     for configuration in grid.configurations():
@@ -255,9 +253,7 @@ def jobs(grid: Grid, base, sets: dict, games: int, seed: int) -> list[Job]:
         if catalogue.is_empty:
             raise UserError(f"configuration {where}: every card count is 0: there is no game to play")
         names = [policy.name for policy in policies]
-        # the exact solo model: one player with the default Diamoniak policy, colours fixed for good
-        exact = (catalogue.game == "diamoniak" and players == 1 and names == [DiamoniakPolicy().name]
-                 and "free-colour" not in variants)
+        exact = get(catalogue.game).sweep_exact(players, names, variants)
         out.append(Job(configuration_key(configuration), catalogue, players, variants, choices, games,
                        configuration_seed(seed, catalogue, players, variants, names), exact))
     return out
@@ -291,10 +287,10 @@ def pieces(job: Job) -> list[Piece]:
 
 
 def play_piece(piece: Piece):
-    """The totals (``Accumulator``) of one piece's games, and for the job's first piece the exact solo
+    """The totals (``Accumulator``) of one piece's games, and for the job's first piece the game's exact
     figures where they apply (else None)."""
     from toolkit.analysis.metrics import Accumulator
-    from toolkit.games.registry import make_game
+    from toolkit.games.registry import get, make_game
     from toolkit.sim.records import play_records
     from toolkit.sim.simulate import seat_policies
 
@@ -306,13 +302,13 @@ def play_piece(piece: Piece):
     for start in range(piece.start, end, BATCH):
         totals.add(play_records(game, policies, job.seed, start, min(BATCH, end - start), TURN_LIMIT,
                                 fast=job.games >= FAST_FROM))
-    exact = _solo_exact(job.catalogue) if job.exact_solo and piece.start == 0 else None
+    exact = get(job.catalogue.game).exact_figures(job.catalogue, TURN_LIMIT) if job.exact and piece.start == 0 else None
     return totals, exact
 
 
 def finish(job: Job, played: list) -> dict:
     """A job's row from what its pieces returned, in order: every figure of ``Accumulator.metrics``
-    (exact integer totals: the same whatever the pieces), and the exact solo figures where they apply
+    (exact integer totals: the same whatever the pieces), and the game's exact figures where they apply
     (``exact``: their names; ``note``: why not, if they do not). Alone at the table, balance is 1 by
     definition (there is no second seat), and ``exact`` names it too."""
     totals, exact = played[0]
@@ -328,34 +324,3 @@ def finish(job: Job, played: list) -> dict:
 def run_job(job: Job) -> dict:
     """Play one configuration, piece after piece, and return its row."""
     return finish(job, [play_piece(piece) for piece in pieces(job)])
-
-
-def _solo_exact(catalogue) -> dict:
-    """The exact expected length of a solo game (``toolkit.odds``), within the solver's budget for many
-    decks (``REACH``, about a minute: a grid has up to 10,000 of them), and
-    where the solver's distribution of lengths is whole (no tail left) and within the turn limit,
-    the exact shares too: every game ends, by the player's win."""
-    from toolkit.games.diamoniak.solo import REACH, SoloDeck, solo_odds
-    from toolkit.odds.engine_chain import TooManyStates
-
-    deck = SoloDeck.from_catalogue(catalogue)
-    try:
-        odds = solo_odds(deck, max_states=REACH)
-    except TooManyStates as err:
-        return {"note": f"exact solo figures out of reach (the chain has {err}): simulated"}
-    if odds.expected_turns is None or odds.never:
-        return {"note": f"the castle may never be completed (probability {float(odds.never):.6g}, exactly "
-                        f"{_frac(odds.never)}): the lengths are of the simulated games that ended"}
-    value = float(odds.expected_turns)
-    exact = {"exact": "mean_turns mean_rounds", "mean_turns_exact": _frac(odds.expected_turns)}
-    for name in ("mean_turns", "mean_rounds"):  # alone, a round is a turn
-        exact.update({name: value, f"{name}_low": value, f"{name}_high": value})
-    if odds.tail == 0 and len(odds.p) - 1 <= TURN_LIMIT:  # every game ends, and within the turn limit
-        for name, share in (("completion", 1.0), ("win_rate_1", 1.0), ("stall_rate", 0.0), ("over_limit_rate", 0.0)):
-            exact.update({name: share, f"{name}_low": share, f"{name}_high": share})
-        exact["exact"] += " completion win_rate_1 stall_rate over_limit_rate"
-    return exact
-
-
-def _frac(value: Fraction) -> str:
-    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"

@@ -1,9 +1,9 @@
 """A tip for the rulebook from the figures: how often a careful player beats one who always draws on.
 
-Diamoniak only: two players, one stopping after ``k`` cards each turn, the other drawing until a
-witch comes; each sits in each seat for half of the games (the same card orders both ways). The
-rulebook's question on when to stop prints the 95% interval as whole games out of 100
-(``toolkit.rulebook.figures``: ``{odds:stop_after_K_wins}``).
+For a game whose strategy names the two (``Strategy.tip``): two players, one stopping after ``k``
+cards each turn, the other drawing on; each sits in each seat for half of the games (the same card
+orders both ways). The rulebook's question on when to stop prints the 95% interval as whole games
+out of 100 (``toolkit.rulebook.figures``: ``{odds:stop_after_K_wins}``).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from toolkit.analysis.analyse import CHUNK, MAX_TURNS, run_seed
-from toolkit.analysis.strategy import seating_games
+from toolkit.analysis.strategy import seating_games, strategy_of
 from toolkit.sim.records import play_records
 from toolkit.sim.stats import wilson
 
@@ -21,13 +21,14 @@ from toolkit.sim.stats import wilson
 def stop_after_tip(catalogue, k: int = 3, precision: float = 0.01, seed: int = 1) -> dict:
     """The stopper's share of wins against the always-drawing player, its 95% interval, and that interval
     in whole games of 100 (``low_games`` rounded down, ``high_games`` up)."""
-    from toolkit.games.registry import make_game
-    from toolkit.games.diamoniak.policies import parse
+    from toolkit.games.registry import make_game, policy_module
 
-    if catalogue.game != "diamoniak":
-        raise ValueError("the stopping tip is about Diamoniak")
+    names = strategy_of(catalogue.game).tip(k)
+    if names is None:
+        raise ValueError(f"{catalogue.game} has no stopping tip")
     game = make_game(catalogue, 2, ())
-    stopper, drawer = parse(f"stop-after-{k}"), parse("until-witch")
+    parse = policy_module(catalogue.game).parse
+    stopper, drawer = parse(names[0]), parse(names[1])
     per_seating = seating_games(precision)
     wins = 0
     for seat, policies in ((0, [stopper, drawer]), (1, [drawer, stopper])):

@@ -100,3 +100,28 @@ class Game:
 
     def kernel(self) -> ModuleType | None:
         return None if self.kernel_module is None else self.module(self.kernel_module)
+
+    # --- what the odds, the analysis and the simulator's reports ask of a game ------------------
+    # (each with a default for a game that has none of it: the generic models and words alone)
+
+    # the module answering the game's own odds models: ``MODELS``, name -> ``toolkit.odds.report.Model``
+    odds_module: str | None = None
+    danger_kind: str | None = None  # the card kind the draws model counts the next draws without, if any
+    # the module whose ``STRATEGY`` (a ``toolkit.analysis.strategy.Strategy``) says what the strategy search tries
+    strategy_module: str | None = None
+    # Words for the counters of ``state.counters()``, where not the counter's name read with spaces:
+    # per language in the balance report's PDF (``counter_labels``), in the plain-text analysis (``counter_names``).
+    counter_labels: dict[str, dict[str, str]] = {}
+    counter_names: dict[str, str] = {}
+
+    def no_winner_reason(self, game) -> str | None:
+        """What in the deck of the engine's ``game`` itself makes every game end without a winner, if anything."""
+        return None
+
+    def sweep_exact(self, players: int, policy_names: list[str], variants) -> bool:
+        """Whether a sweep's configuration has exact figures (``exact_figures``) beside the simulated ones."""
+        return False
+
+    def exact_figures(self, catalogue: Catalogue, turn_limit: int) -> dict:
+        """The exact figures of a configuration ``sweep_exact`` accepts: a sweep row's fields, or its ``note``."""
+        return {}

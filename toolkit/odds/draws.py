@@ -16,8 +16,8 @@ class DrawOdds:
     pile: dict[str, int]  # card id -> cards in the pile
     next_card: dict[str, Fraction]  # card id -> P(the next card is one of these)
     next_kind: dict[str, Fraction]  # card kind -> P(the next card is of this kind)
-    danger: str  # the kind whose absence "survival" measures (a witch in Diamoniak)
-    survival: list[Fraction]  # survival[k] = P(no card of the danger kind in the next k draws)
+    danger: str | None  # the kind whose absence "survival" measures (the game's ``danger_kind``), if any
+    survival: list[Fraction]  # survival[k] = P(no card of the danger kind in the next k draws); [] without one
 
 
 def parse_pile(catalogue: Catalogue, text: str | None) -> dict[str, int]:
@@ -51,7 +51,7 @@ def parse_pile(catalogue: Catalogue, text: str | None) -> dict[str, int]:
     return pile
 
 
-def draw_odds(catalogue: Catalogue, pile: dict[str, int], danger: str) -> DrawOdds:
+def draw_odds(catalogue: Catalogue, pile: dict[str, int], danger: str | None) -> DrawOdds:
     total = sum(pile.values())
     kinds: dict[str, int] = {}
     for card in catalogue.cards:
@@ -59,7 +59,8 @@ def draw_odds(catalogue: Catalogue, pile: dict[str, int], danger: str) -> DrawOd
     bad = kinds.get(danger, 0)
     safe = total - bad
     # P(no danger card in k draws) = C(safe, k) / C(total, k), for k = 0 .. safe + 1 (then it stays 0)
-    survival = [Fraction(comb(safe, k), comb(total, k)) for k in range(0, min(safe + 1, total) + 1)]
+    survival = [] if danger is None else [Fraction(comb(safe, k), comb(total, k))
+                                          for k in range(0, min(safe + 1, total) + 1)]
     return DrawOdds(
         pile=dict(pile),
         next_card={card_id: Fraction(n, total) for card_id, n in pile.items()},

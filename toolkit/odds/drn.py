@@ -17,7 +17,7 @@ self-loop of probability 1. Lines starting with ``//`` are comments.
 
 States are numbered in breadth-first order from the start, successors in the order the model lists
 them, so the same inputs give the same bytes. The states are walked here one by one from ``step``, so
-a model with no stored chain (the solo draw-by-draw chain) is written without building it first.
+a model with no stored chain (a game's own, walked draw by draw) is written without building it first.
 """
 
 from __future__ import annotations
@@ -29,7 +29,6 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from toolkit.games.diamoniak.solo import SoloDeck
     from toolkit.odds.engine_chain import Transitions
 
 REWARD = "turns"
@@ -131,41 +130,6 @@ def _ratio(weight: Weight, total: Weight = 1) -> str:
     return str(p) if q == 1 else f"{p}/{q}"
 
 
-def solo_drn(deck: SoloDeck, comments: Iterable[str] = (), max_states: int | None = None) -> tuple[bytes, int]:
-    """The solo draw-by-draw chain (``diamoniak_solo.moves``: one draw a step) as DRN.
-
-    Its reward is the chance that the draw is a witch, so its expected total is the witches drawn
-    before the castle is complete, and the turns are 1 more (collected at the start). Labels: ``won``
-    and ``end`` on the finished castle, ``never`` on a game that cannot end (its colour is too small,
-    or a deck with no castle cards runs out), ``reshuffle`` on each state whose pile is empty (the
-    next draw reshuffles the discard): ``P=? [F "reshuffle" | "never"]`` is the chance of a reshuffle.
-    """
-    from toolkit.games.diamoniak.solo import DOOMED, WON, moves, pile_size
-
-    def step(state):
-        if state == WON or state == DOOMED:
-            return (), 0
-        pairs, witches, total = [], 0, 0
-        for weight, after, is_witch in moves(deck, state):
-            pairs.append((weight, after))
-            total += weight
-            if is_witch:
-                witches += weight
-        # no moves: an empty pile with nothing to reshuffle, the game stops here unfinished
-        return (pairs, (witches, total)) if pairs else ((), 0)
-
-    def labels(state):
-        if state == WON:
-            return ("won", "end")
-        if state == DOOMED:
-            return ("never",)
-        if pile_size(deck, state) == 0:
-            return ("reshuffle", "never") if not moves(deck, state) else ("reshuffle",)
-        return ()
-
-    return write_drn(deck.start(), step, labels, initial_reward=1, comments=comments, max_states=max_states)
-
-
 def engine_drn(transitions: Transitions, start: Hashable, turn_reward: Mapping, first_turns: int,
                comments: Iterable[str] = ()) -> tuple[bytes, int]:
     """The chain of ``engine_chain.build`` (chance point to chance point of the rules engine) as DRN.
@@ -176,7 +140,7 @@ def engine_drn(transitions: Transitions, start: Hashable, turn_reward: Mapping, 
     Its reward is ``turn_reward``: the turns each chance step adds, on average over its outcomes;
     ``first_turns``, the turn counter at the first chance point, is collected at the start. Labels:
     ``win1`` .. ``winN`` and ``end`` on a seat's win, ``done`` and ``end`` on the question's own end
-    (a first palace), ``stalled`` and ``never`` on a game the engine ended without a winner,
+    (e.g. a first palace), ``stalled`` and ``never`` on a game the engine ended without a winner,
     ``loop`` and ``never`` on decisions that never reach chance, ``never`` on every state from which
     no end can be reached (a closed class: the game goes on for ever).
     """

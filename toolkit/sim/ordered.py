@@ -5,12 +5,12 @@ seeds and must give the same record, field for field (``tests/test_fast_*.py``).
 
 How chance is resolved (``toolkit.sim.card_order`` defines the numbers):
 
-* a draw from the pile takes the top card of a shuffled order of the pile. The order is made (the
-  pile's cards shuffled) at the first draw, and again at any draw where the pile holds cards the order
-  does not know: after a reshuffle of the discard pile, or after Palaces' ``palaces-to-pile`` variant
+* a draw from the pile (``state.draws_from_pile()``) takes the top card of a shuffled order of the
+  pile. The order is made (the pile's cards shuffled) at the first draw, and again at any draw where
+  the pile holds cards the order does not know: after a reshuffle of the discard pile, or after a rule
   put cards back into the pile (the whole pile is then shuffled);
-* any other chance point (Palaces' blind exchange) picks one card of the weights it offers, each card
-  equally likely (``CardOrder.pick``).
+* any other chance point (a card taken blind from a hand) picks one card of the weights it offers,
+  each card equally likely (``CardOrder.pick``).
 
 A record holds, per game: ``winner`` (seat from 0, or -1), ``turns`` (``state.turns`` at the end),
 ``stalled`` (1 when the game reached a point where it can never end), every counter of
@@ -69,7 +69,7 @@ def play_ordered(game, policies, seed: int, max_turns: int = 10_000) -> dict[str
     while not state.is_terminal():
         player = state.current_player()
         if player == CHANCE:
-            if getattr(state, "phase", None) == "steal":
+            if not state.draws_from_pile():
                 state.apply_action(order.pick(_weights(state)))
                 continue
             if known != state.pile:

@@ -7,12 +7,6 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # the annotations only: an exact odds answer uses these lines without numpy
     from toolkit.sim.stats import Summary
 
-_COUNTER_NAMES = {
-    "witch_strikes": "witch strikes",
-    "purchases": "purchases",
-    "reshuffles": "reshuffles",
-}
-
 
 def text_report(summary: Summary, title: str) -> str:
     s = summary
@@ -34,8 +28,7 @@ def text_report(summary: Summary, title: str) -> str:
     for seat, (rate, (low, high)) in enumerate(zip(s.win_rate, s.win_ci), start=1):
         lines.append(f"seat {seat} wins {100 * rate:.1f}% (95% interval {100 * low:.1f}% to {100 * high:.1f}%)")
     for name, mean in s.per_game.items():
-        label = _COUNTER_NAMES.get(name, name.replace("_", " "))
-        lines.append(f"{label}: {mean:.3f} per game, in {100 * s.at_least_once[name]:.1f}% of games")
+        lines.append(f"{name.replace('_', ' ')}: {mean:.3f} per game, in {100 * s.at_least_once[name]:.1f}% of games")
     return "\n".join(lines)
 
 

@@ -22,5 +22,30 @@ class Diamoniak(Game):
     odds_models = ("solo", "draws", "multi")  # what `toolkit odds --model` answers; the first is the default
     rulebook_model = "solo"  # the odds model the rulebook solves for its figures
 
+    # --- the odds, the analysis and the reports -------------------------------------------------
+    odds_module = "odds"  # the solo model
+    danger_kind = "witch"  # the draws model: no witch in the next k draws
+    strategy_module = "strategy"  # the stopping rules the strategy search tries
+    counter_labels = {
+        "en": {"witch_strikes": "witch strikes", "purchases": "castle cards bought", "reshuffles": "reshuffles",
+               "fairies_spent": "fairies spent"},
+        "ru": {"witch_strikes": "удары ведьм", "purchases": "куплено карт замка", "reshuffles": "перемешивания",
+               "fairies_spent": "использовано фей"},
+    }
+
+    def no_winner_reason(self, game):
+        colours = {c for c, k in zip(game.colours, game.kinds) if k == "castle"}
+        if not any(game.colour_total(c) >= game.castle_size for c in colours):
+            return f"no colour has the {game.castle_size} castle cards a castle needs"
+        return None
+
+    def sweep_exact(self, players, policy_names, variants):
+        """The exact solo model: one player with the default policy, colours fixed for good."""
+        default = self.policies().DiamoniakPolicy().name
+        return players == 1 and policy_names == [default] and "free-colour" not in variants
+
+    def exact_figures(self, catalogue, turn_limit):
+        return self.module("odds").sweep_figures(catalogue, turn_limit)
+
 
 GAME = Diamoniak()

@@ -23,6 +23,29 @@ class Palaces(Game):
     odds_models = ("opening", "first-palace", "draws", "multi")
     rulebook_model = "first-palace"
 
+    # --- the odds, the analysis and the reports -------------------------------------------------
+    odds_module = "odds"  # the opening and first-palace models
+    danger_kind = "flood"  # the draws model: no flood in the next k draws
+    strategy_module = "strategy"  # the ways of playing the strategy search tries
+    counter_labels = {
+        "en": {"palaces_completed": "palaces completed", "tokens_scored": "tokens won",
+               "foundations_laid": "foundations laid", "floods": "floods", "exchanges": "exchanges",
+               "general_exchanges": "general exchanges", "ruins_laid": "ruins laid", "ruins_removed": "ruins cleared",
+               "discards": "discards", "cards_discarded": "cards discarded", "passes": "passes",
+               "reshuffles": "reshuffles"},
+        "ru": {"palaces_completed": "достроено дворцов", "tokens_scored": "получено жетонов",
+               "foundations_laid": "заложено фундаментов", "floods": "наводнения", "exchanges": "обмены",
+               "general_exchanges": "общие обмены", "ruins_laid": "положено руин", "ruins_removed": "убрано руин",
+               "discards": "сбросы", "cards_discarded": "сброшено карт", "passes": "пропуски хода",
+               "reshuffles": "перемешивания"},
+    }
+    counter_names = {"ruins_removed": "ruins cleared"}
+
+    def no_winner_reason(self, game):
+        if not game.completable:
+            return "no colour has a foundation, a roof, and a floor or a tower"
+        return None
+
     def check_rules(self, rules):
         if rules["goal_two_players"] > rules["goal"]:
             return ("goal_two_players",

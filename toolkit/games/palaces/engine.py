@@ -204,6 +204,10 @@ class PalacesState:
     def is_chance_node(self) -> bool:
         return self.phase in ("deal", "refill", "steal")
 
+    def draws_from_pile(self) -> bool:
+        """At a chance point: a draw from the pile, not a card taken blind from the victim's hand."""
+        return self.phase != "steal"
+
     def chance_outcomes(self) -> list[tuple[int, int]]:
         """(card index, weight): the pile's card types by count, or the victim's hand in a blind exchange."""
         if self.phase == "steal":
