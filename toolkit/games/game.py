@@ -97,3 +97,12 @@ class Game:
 
     def kernel(self) -> ModuleType | None:
         return None if self.kernel_module is None else self.module(self.kernel_module)
+
+    # --- the compiled chain walk --------------------------------------------------------------------
+
+    walk_module: str | None = None  # ``may_apply(start, done)``, ``applies(start, policies, done)``, ``walk(...)``
+
+    def compiled_walk(self) -> ModuleType | None:
+        """The module that walks the game's exact chain in compiled code (``toolkit.odds.engine_chain``
+        asks it where its ``may_apply`` says the chain is its own), or None: the engine walk only."""
+        return None if self.walk_module is None else self.module(self.walk_module)
