@@ -39,8 +39,8 @@ from toolkit.cards.render import (CARD_SIZES, CardFace, card_back, card_face, dr
 from toolkit.catalogue.model import Catalogue
 from toolkit.games.registry import get as game_of
 from toolkit.odds.plot import bar_chart
-from toolkit.print import tokens as token_art
-from toolkit.print.pdf import binary_streams
+from toolkit.pdf import tokens as token_art
+from toolkit.pdf.canvas import binary_streams
 from toolkit.rulebook.facts import NBSP, Facts, format_number
 from toolkit.rulebook.markup import Block, Section, Source
 
