@@ -85,10 +85,8 @@ def register_families() -> None:
 
 @cache
 def _pyphen(lang: str):
-    try:
-        import pyphen
-    except ImportError:  # pragma: no cover - pyphen is a dependency
-        return None
+    import pyphen
+
     return pyphen.Pyphen(lang=HYPHENATION[lang], left=2, right=3)
 
 
@@ -105,8 +103,6 @@ def hyphenate(markup: str, lang: str) -> str:
     :func:`toolkit.typography.bind` holds together (``хотя бы 3 брил-/лианта``), but the group's
     short words always stay with the part of it next to them."""
     dictionary = _pyphen(lang)
-    if dictionary is None:
-        return markup
     parts = _TAG.split(markup)
 
     def word(match: re.Match, last: bool) -> str:
