@@ -6,7 +6,7 @@ floating point and in exact rational arithmetic; the expected number of turns is
 is the best wall clock of --runs runs: for Storm, building the model plus checking the property; for
 us, ``solo_odds(deck)`` (what `toolkit odds` runs: the expected value, the whole distribution of
 turns and the chance of a reshuffle) and, as a second exact method, the backward walk ``solve(deck)``
-(--backward). The deck options change both sides.
+(--backward: the tests' reference solver, tests/solo_reference.py). The deck options change both sides.
 
 With --drn it checks instead the chains `toolkit odds --export-chain` writes (Storm's explicit DRN):
 solo on the built-in deck and with --set witch=10, and multi on a small two-colour deck. Storm loads
@@ -31,13 +31,14 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import re
+import sys
 import tempfile
 import time
 from fractions import Fraction
 from pathlib import Path
 
 from toolkit.catalogue import load
-from toolkit.games.diamoniak.solo import SoloDeck, solo_odds, solve
+from toolkit.games.diamoniak.solo import SoloDeck, solo_odds
 from toolkit.odds.report import answer
 
 try:
@@ -234,6 +235,9 @@ def main() -> None:
     print(f"ours        {ours_time:8.3f}s  solo_odds: {ours.states:,} states gone through, {ours.piles} pile starts chained")
     print(f"  expected turns {ours.expected_turns}\n               = {float(ours.expected_turns)!r}")
     if args.backward:
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+        from solo_reference import solve
+
         walk, walk_time = best_of(args.runs, lambda: solve(deck))
         print(f"ours, backward walk {walk_time:8.3f}s  {walk.states:,} states ({walk.method}): "
               f"{'the same fraction' if walk.expected_turns == ours.expected_turns else 'DIFFERENT'}")

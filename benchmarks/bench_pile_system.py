@@ -1,9 +1,10 @@
 """Solo Diamoniak's pile-start system: ``pile_system.expected_from_start`` against
-``diamoniak_solo._pile_chain_reward`` (python-flint's solve per cyclic component), side by side.
+``pile_system.solve_by_components`` (python-flint's solve per cyclic component), side by side.
 
 A system is either a pickle of the passes (``{state: solo_passes.WholePass}``, with the deck's
 witch count: ``own`` is rebuilt the way ``solo_odds`` builds it) or a deck solved here first
-(``solo_odds`` with ``_pile_chain_reward`` wrapped to catch its arguments; that solve is not timed).
+(``solo_odds`` with ``pile_system.expected_from_start`` wrapped to catch its arguments; that solve is
+not timed).
 Both solvers then run in this one process, one after the other, ``--repeat`` times; the answers
 must be the same Fraction. Printed per system: its size, the seconds of each (best of the
 repeats), the ratio flint / lifting, and the bits of the answer's denominator. The compiled
@@ -20,6 +21,7 @@ import argparse
 import pickle
 import sys
 import time
+from fractions import Fraction
 
 
 def _from_pickle(spec: str):
@@ -40,21 +42,22 @@ def _from_pickle(spec: str):
 
 def _from_deck(spec: str):
     from toolkit.catalogue import load
+    from toolkit.games.diamoniak import pile_system
     from toolkit.games.diamoniak import solo as diamoniak_solo
 
     deck = diamoniak_solo.SoloDeck.from_catalogue(load("diamoniak", overrides=spec.split(","), require_art=False))
     caught = []
-    original = diamoniak_solo._pile_chain_reward
+    original = pile_system.expected_from_start
 
     def catch(*args):
         caught.append(args)
         return original(*args)
 
-    diamoniak_solo._pile_chain_reward = catch
+    pile_system.expected_from_start = catch
     try:
         diamoniak_solo.solo_odds(deck, max_states=10**12)
     finally:
-        diamoniak_solo._pile_chain_reward = original
+        pile_system.expected_from_start = original
     if not caught:
         raise SystemExit(f"{spec}: this deck's solve has no pile-start system (no reshuffle, or a doomed game)")
     return caught[0]
@@ -67,7 +70,6 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1)
     args = parser.parse_args()
     sys.set_int_max_str_digits(0)
-    from toolkit.games.diamoniak import solo as diamoniak_solo
     from toolkit.games.diamoniak import pile_system
 
     started = time.perf_counter()
@@ -84,7 +86,9 @@ def main() -> None:
         flint_times, lift_times = [], []
         for _ in range(args.repeat):
             t = time.perf_counter()
-            reference = diamoniak_solo._pile_chain_reward(*system)
+            ordered = pile_system.strong_blocks(system[0], system[3])  # timed as the lifting's own is
+            value = pile_system.solve_by_components(ordered, *system[:3])[system[3]]
+            reference = Fraction(int(value.p), int(value.q))
             flint_times.append(time.perf_counter() - t)
             t = time.perf_counter()
             mine = pile_system.expected_from_start(*system)

@@ -16,7 +16,7 @@ The figures are wall-clock ms, the median over the rounds and (in brackets) the 
 rounds interleave every case, so a busy machine slows them alike, and the fastest round is the
 figure least disturbed by other work on the machine. The libraries column lists the heavy ones the
 whole run imported (from ``python -X importtime``, once): a command that needs a library only for
-some of its work (matplotlib for ``--plot``, networkx for a cyclic chain) should not load it when it
+some of its work (matplotlib for ``--plot``) should not load it when it
 does not do that work. The load average is printed before and after: compare runs made under like
 loads.
 
@@ -60,7 +60,7 @@ COMMANDS = [
     ["sweep", "--set", "witch=5,6", "--players", "2", "--games", "10", "--out", "{tmp}/sweep"],
 ]
 # Libraries worth naming when a run imports them (each costs tens of ms or more).
-HEAVY = ("numpy", "numba", "networkx", "dask", "matplotlib", "reportlab", "PIL", "pypdf", "fontTools", "gmpy2",
+HEAVY = ("numpy", "numba", "dask", "matplotlib", "reportlab", "PIL", "pypdf", "fontTools", "gmpy2",
          "flint", "babel", "importlib.metadata")
 
 # Runs the command line as the console script does; with "stop", ends the process (status 0) at the

@@ -16,7 +16,7 @@ import pytest
 from conftest import builtin_doc, write_catalogue
 from toolkit.cards import art, render
 from toolkit.catalogue import load
-from toolkit.catalogue import checks, loader
+from toolkit.catalogue import checks
 from toolkit.catalogue.model import MAX_ART_PIXELS, MAX_CATALOGUE_BYTES, MAX_COUNT, MAX_DECK
 from toolkit.games.registry import games
 

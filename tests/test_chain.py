@@ -10,14 +10,11 @@ from hypothesis import strategies as st
 
 from toolkit.odds import Chain, InfiniteExpectation
 
-try:
-    from gmpy2 import mpq
-except ImportError:
-    mpq = None
+from gmpy2 import mpq
 
 NUMBERS = [
     pytest.param(Fraction, id="Fraction"),
-    pytest.param(mpq, id="mpq", marks=pytest.mark.skipif(mpq is None, reason="gmpy2 not installed")),
+    pytest.param(mpq, id="mpq"),
 ]
 
 

@@ -181,13 +181,13 @@ def test_first_palace_takes_no_plot_whatever_the_deck(run, tmp_path):
 
 
 def test_long_work_off_a_terminal_says_how_far_it_has_come_in_one_line(monkeypatch):
-    from toolkit import cli
+    from toolkit.cli import options
 
     clock = iter([0.0, 1.0, 4.0, 5.0, 9.0])
-    monkeypatch.setattr(cli.time, "monotonic", lambda: next(clock))
+    monkeypatch.setattr(options.time, "monotonic", lambda: next(clock))
     lines = []
-    monkeypatch.setattr(cli.click, "echo", lambda text, err=False: lines.append((text, err)))
-    progress = cli._Progress(100, "simulating", enabled=False)
+    monkeypatch.setattr(options.click, "echo", lambda text, err=False: lines.append((text, err)))
+    progress = options.Progress(100, "simulating", enabled=False)
     progress(10)  # 1 s: nothing yet
     progress(15)  # 4 s: one line
     progress(25)  # 5 s: nothing more

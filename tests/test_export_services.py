@@ -16,7 +16,7 @@ from reportlab.pdfgen.canvas import Canvas
 from conftest import builtin_doc, write_catalogue
 from toolkit.cards.render import PT_PER_MM
 from toolkit.catalogue import load
-from toolkit.print import tokens
+from toolkit.pdf import tokens
 from toolkit.print.token_image import token_image
 
 # Diamoniak cut down to its red castle and witch: fewer faces to draw, the same export.

@@ -11,6 +11,7 @@ from math import comb
 import numpy as np
 import pytest
 
+import solo_reference
 from conftest import builtin_doc, write_catalogue
 from toolkit.catalogue import load
 from toolkit.games.diamoniak.engine import DiamoniakGame
@@ -82,8 +83,8 @@ def test_forward_pass_backward_walk_and_general_solver_agree_exactly(tmp_path):
     cat = tiny_diamoniak(tmp_path, size=3, castle_red=3, castle_blue=4, castle_green=0, castle_yellow=0,
                          diamond=2, witch=2, fairy=1)
     deck = diamoniak_solo.SoloDeck.from_catalogue(cat)
-    backward = diamoniak_solo.solve(deck)
-    general = diamoniak_solo._solve_general(deck)
+    backward = solo_reference.solve(deck)
+    general = solo_reference.solve_general(deck)
     assert backward.expected_turns == general.expected_turns
     assert backward.p_reshuffle == general.p_reshuffle
     forward = answer(cat, "solo").data
@@ -240,7 +241,7 @@ def test_pile_chain_with_cycles_equals_the_backward_walk(tmp_path):
     deck = diamoniak_solo.SoloDeck.from_catalogue(cat)
     odds = diamoniak_solo.solo_odds(deck)
     assert odds.piles > 0 and odds.tail > 0  # an unbounded number of turns
-    backward = diamoniak_solo.solve(deck)
+    backward = solo_reference.solve(deck)
     assert backward.method == "general solver"
     assert odds.expected_turns == backward.expected_turns and odds.p_reshuffle == backward.p_reshuffle
     assert abs(sum(t * p for t, p in enumerate(odds.p)) - odds.expected_turns) < Fraction(1, 10**6)

@@ -9,7 +9,8 @@ import pytest
 from toolkit.catalogue import load
 from toolkit.catalogue.model import Text
 from toolkit.cards.render import text_width
-from toolkit.print import print_cards, tokens
+from toolkit.pdf import tokens
+from toolkit.print import print_cards
 
 DIAMETER = 25.0
 SIZE, WIDTH = DIAMETER * 0.085, DIAMETER * 0.62  # as draw_token asks

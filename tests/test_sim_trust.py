@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from conftest import builtin_doc, write_catalogue
-from toolkit import cli
+from toolkit.cli import options
 from toolkit.catalogue import load
 from toolkit.sim import simulate as simulate_module
 from toolkit.sim.simulate import simulate
@@ -120,7 +120,7 @@ def test_the_widest_seed_and_the_short_variant_for_two_players_run(run):
 
 
 def test_no_progress_label_or_blank_line_off_a_terminal(run, monkeypatch):
-    monkeypatch.setattr(cli._Progress, "DELAY", 0.0)  # a bar would be due at once
+    monkeypatch.setattr(options.Progress, "DELAY", 0.0)  # a bar would be due at once
     for args in (["simulate", "--players", "1", "--games", "30000"], ["simulate", "--players", "2", "--games", "300"]):
         result = run(*args)
         assert result.exit_code == 0 and result.stderr == "", args

@@ -14,6 +14,7 @@ from fractions import Fraction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import solo_reference
 from toolkit.games.diamoniak import solo as diamoniak_solo
 from toolkit.games.diamoniak import pile_system
 from toolkit.games.diamoniak import solo_passes
@@ -40,7 +41,7 @@ def _pile_starts(deck: SoloDeck) -> list:
     while todo:
         state = todo.pop()
         if state not in seen:
-            seen[state] = diamoniak_solo.epoch_pass(deck, {state: Fraction(1)})
+            seen[state] = solo_reference.epoch_pass(deck, {state: Fraction(1)})
             todo.extend(seen[state].exits)
     return list(seen)
 
@@ -51,13 +52,13 @@ def test_the_vectorised_passes_are_the_reference_passes(deck):
     starts = _pile_starts(deck)
     separate = solo_passes.pile_passes(deck, [{state: Fraction(1)} for state in starts])
     for state, epoch in zip(starts, separate):
-        reference = diamoniak_solo.epoch_pass(deck, {state: Fraction(1)})
+        reference = solo_reference.epoch_pass(deck, {state: Fraction(1)})
         assert (epoch.wins, epoch.doomed, epoch.exits) == (reference.wins, reference.doomed, reference.exits)
         assert epoch.states <= reference.states  # fewer: a pile whose witches fairies cover ends at once
     # one group of weighted starts pushed together: the masses add up as in the reference
     group = {state: Fraction(k + 1, len(starts) + 3) for k, state in enumerate(starts)}
     together, = solo_passes.pile_passes(deck, [group])
-    reference = diamoniak_solo.epoch_pass(deck, group)
+    reference = solo_reference.epoch_pass(deck, group)
     assert (together.wins, together.doomed, together.exits) == (reference.wins, reference.doomed, reference.exits)
 
 
@@ -65,7 +66,7 @@ def test_the_vectorised_passes_are_the_reference_passes(deck):
 @given(decks(most=9))
 def test_solo_odds_equals_the_backward_walk(deck):
     odds = diamoniak_solo.solo_odds(deck)
-    backward = diamoniak_solo.solve(deck)
+    backward = solo_reference.solve(deck)
     assert odds.expected_turns == backward.expected_turns
     assert odds.p_reshuffle == backward.p_reshuffle and odds.never == backward.p_never
     assert sum(odds.p, Fraction(0)) + odds.tail + odds.never == 1 and odds.tail >= 0
@@ -76,7 +77,7 @@ def test_solo_odds_equals_the_backward_walk(deck):
 def test_the_pile_chain_solve_is_the_general_solvers(tmp_path):
     """A cyclic pile-start chain: the pile-start solve gives Chain.expected_reward's fraction."""
     deck = SoloDeck(castles=(("red", 4), ("blue", 3)), diamonds=4, witches=4, fairies=1, size=3, takes=3)
-    passes = {state: diamoniak_solo.epoch_pass(deck, {state: Fraction(1)}) for state in _pile_starts(deck)}
+    passes = {state: solo_reference.epoch_pass(deck, {state: Fraction(1)}) for state in _pile_starts(deck)}
     own = {state: sum((k * q for k, q in r.wins.items()), Fraction(0)) + deck.witches * sum(r.exits.values(), Fraction(0))
            for state, r in passes.items()}
     transitions = {}

@@ -17,7 +17,7 @@ from toolkit.games.diamoniak import solo as diamoniak_solo
 from toolkit.rulebook import figures
 
 # The libraries that cost tens of milliseconds or more to import.
-HEAVY = {"numpy", "numba", "networkx", "dask", "matplotlib", "reportlab", "PIL", "pypdf", "fontTools", "gmpy2",
+HEAVY = {"numpy", "numba", "dask", "matplotlib", "reportlab", "PIL", "pypdf", "fontTools", "gmpy2",
          "flint"}
 # What only reading a catalogue needs: --help and --version read none.
 CATALOGUE = {"toolkit.catalogue.loader", "tomllib", "babel"}
@@ -58,7 +58,7 @@ def test_help_and_version_read_no_catalogue_and_load_no_heavy_library(tmp_path):
     (["catalogue"], {"PIL"}),  # the table reads the catalogue, whose art it checks
     (["odds", "--model", "draws", "--pile", "witch=1,diamond=1"], set()),  # closed formulas in fractions
     (["odds", "--game", "palaces"], set()),
-    # the solo solver's passes and exact arithmetic; the default deck's pile chain has no cycle (no networkx)
+    # the solo solver's passes and exact arithmetic (the default deck's pile chain has no cycle)
     (["odds"], {"numpy", "gmpy2", "flint"}),
     (["simulate", "--games", "1"], {"numpy", "numba"}),
 ])

@@ -297,7 +297,7 @@ def _basis(results, options, lang, game_id: str) -> list[str]:
 
 def report_pdf(catalogue, results, rows, tournament, options: dict, lang: str) -> bytes:
     """The report's PDF bytes."""
-    from toolkit.print.pdf import binary_streams, new_canvas
+    from toolkit.pdf.canvas import binary_streams, new_canvas
 
     t = TEXTS[lang]
     title = t["title" if rows or tournament else "title_plain"].format(game=catalogue.title[lang])

@@ -49,7 +49,6 @@ def card_px(
 
 CARD_PX = card_px()
 WIDTH, HEIGHT = CARD_PX
-BLEED_PX = mm_to_px(BLEED_MM)
 MARGIN_PX = mm_to_px(BLEED_MM + SAFE_MM)  # important content stays this far inside the edges
 
 # The face: a coloured frame, the picture window above, the plain text panel below.

@@ -125,3 +125,12 @@ class Game:
     def exact_figures(self, catalogue: Catalogue, turn_limit: int) -> dict:
         """The exact figures of a configuration ``sweep_exact`` accepts: a sweep row's fields, or its ``note``."""
         return {}
+
+    # --- the compiled chain walk --------------------------------------------------------------------
+
+    walk_module: str | None = None  # ``may_apply(start, done)``, ``applies(start, policies, done)``, ``walk(...)``
+
+    def compiled_walk(self) -> ModuleType | None:
+        """The module that walks the game's exact chain in compiled code (``toolkit.odds.engine_chain``
+        asks it where its ``may_apply`` says the chain is its own), or None: the engine walk only."""
+        return None if self.walk_module is None else self.module(self.walk_module)

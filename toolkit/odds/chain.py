@@ -2,8 +2,8 @@
 
 A chain is given as ``{state: [(weight, next_state), ...]}``. States without an
 entry are absorbing. Everything is computed with exact rational arithmetic:
-``gmpy2.mpq`` when gmpy2 is installed (faster), ``fractions.Fraction``
-otherwise; results are always returned as ``Fraction``.
+``gmpy2.mpq`` by default (faster), ``fractions.Fraction`` when asked for
+(``number``); results are always returned as ``Fraction``.
 
 How it works: the states are numbered once, and the transition graph is split
 into strongly connected components (SCCs, Tarjan's algorithm). A chain built from a
@@ -27,13 +27,10 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
+from gmpy2 import mpq
 
-#: The rational type used internally when none is given: gmpy2.mpq if installed.
-DEFAULT_NUMBER: type
-try:
-    from gmpy2 import mpq as DEFAULT_NUMBER
-except ImportError:  # gmpy2 is optional: the same algebra works on Fractions
-    DEFAULT_NUMBER = Fraction
+#: The rational type used internally when none is given (``Fraction`` does the same algebra, slower).
+DEFAULT_NUMBER = mpq
 
 Weight = int | Fraction
 Reward = Callable[[Hashable], Weight]

@@ -95,6 +95,20 @@ class Transitions(Mapping):
         self._end_codes: dict = {}
         self._removed: frozenset[int] = frozenset()
 
+    @classmethod
+    def from_arrays(cls, row: array, state_of_row: array, offsets: array, targets: array, weights: list[int],
+                    rewards: list[int], totals: list[int], ends: list) -> Transitions:
+        """A chain walked elsewhere (a compiled walk), given field for field: ``row`` (state id -> row),
+        ``state_of_row``, ``offsets`` (row -> where its successors start, one more than the rows),
+        ``targets`` (a state id, or -1 - k for the absorbing key ``ends[k]``) and ``weights``, and per
+        row ``rewards`` (the sum of weight x turns started) and ``totals`` (the sum of the weights)."""
+        chain = cls()
+        chain._row, chain._state_of_row, chain._offsets, chain._targets = row, state_of_row, offsets, targets
+        chain._weights, chain._rewards, chain._totals = weights, rewards, totals
+        chain._ends = list(ends)
+        chain._end_codes = {end: -1 - k for k, end in enumerate(chain._ends)}
+        return chain
+
     def __len__(self) -> int:
         return len(self._row) - len(self._removed)
 
@@ -220,7 +234,7 @@ def colours_alike(policies) -> bool:
     return bool(policies) and all(getattr(policy, "colours_alike", False) is True for policy in policies)
 
 
-def _key_arguments(policies) -> tuple:
+def key_arguments(policies) -> tuple:
     """What the walk hands ``state.key``: the fields no player reads, and whether colours may be swapped
     (nothing at all when neither applies: an engine's ``key()`` need not take them)."""
     ignore = unread_fields(policies)
@@ -230,7 +244,7 @@ def _key_arguments(policies) -> tuple:
 
 
 def _key_function(policies) -> Callable:
-    arguments = _key_arguments(policies)
+    arguments = key_arguments(policies)
     return lambda state: state.key(*arguments)
 
 
@@ -255,12 +269,12 @@ COMPILED_FROM = 5_000  # a chain up to this size is walked by the engine (Diamon
 
 def compiled_walker(start, done: Callable | None = None):
     """The compiled walk that may build ``start``'s chain (its ``may_apply``, which loads no compiled
-    code): ``compiled_walk`` for Diamoniak, ``compiled_palaces_walk`` for Palaces; None for neither."""
-    from toolkit.games.palaces import walk as compiled_palaces_walk
-    from toolkit.games.diamoniak import walk as compiled_walk
+    code): the ``compiled_walk`` of the game whose walk takes ``start``; None for none."""
+    from toolkit.games import registry
 
-    for walker in (compiled_walk, compiled_palaces_walk):
-        if walker.may_apply(start, done):
+    for game in registry.games().values():
+        walker = game.compiled_walk()
+        if walker is not None and walker.may_apply(start, done):
             return walker
     return None
 
@@ -308,7 +322,7 @@ def build(start, policies, max_states: int = 200_000, done: Callable | None = No
             return DONE
         return STALLED
 
-    arguments = _key_arguments(policies)
+    arguments = key_arguments(policies)
     chain = Transitions()
     first = start.clone()
     try:

@@ -32,6 +32,10 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
+from gmpy2 import from_binary as _from_binary
+from gmpy2 import lcm as _lcm
+from gmpy2 import mpz as _big
+
 #: Primes just below 2^31, tried in turn: the products of two residues fit in a signed 64-bit int.
 PRIMES = (2147483629, 2147483587, 2147483579, 2147483563, 2147483549, 2147483543, 2147483497, 2147483489)
 
@@ -48,20 +52,11 @@ LIFT_WORK = 100_000
 #: The integer rows' absolute sums must stay below this for the 64-bit remainders (see ``lift_steps``).
 MAX_ROW_SUM = 1 << 31
 
-try:
-    from gmpy2 import from_binary as _from_binary
-    from gmpy2 import lcm as _lcm
-    from gmpy2 import mpz as _big
 
-    def _from_limbs(data: bytes):
-        """A non-negative little-endian number as gmpy2's integer (its binary format: type, sign, bytes)."""
-        return _from_binary(b"\x01\x01" + data)
-except ImportError:  # optional: Python's own ints give the same results, slower
-    _big = int
-    _lcm = math.lcm
+def _from_limbs(data: bytes):
+    """A non-negative little-endian number as gmpy2's integer (its binary format: type, sign, bytes)."""
+    return _from_binary(b"\x01\x01" + data)
 
-    def _from_limbs(data: bytes):
-        return int.from_bytes(data, "little")
 
 #: Digits joined into one number by the compiled loop before Python's integers take over.
 _CHUNK = 64

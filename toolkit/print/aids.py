@@ -266,9 +266,6 @@ def aid_copies(catalogue: Catalogue) -> int:
     return catalogue.players[1]
 
 
-AID_NAME = {"en": "Player aid", "ru": "Памятка игрока"}
-
-
 def aid_image(face: CardFace, dpi: int = art.DPI) -> Image.Image:
     """The aid as an RGB Pillow image with its bleed (like ``render.card_image``, but each line set
     from its left end, as the PDF sets it, so that left-aligned lines stay aligned whatever small

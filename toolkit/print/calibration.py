@@ -30,7 +30,7 @@ from toolkit.cards.render import PDF_FONTS, PT_PER_MM, font_metrics
 from toolkit.catalogue.model import LANGS
 from toolkit.errors import UserError
 from toolkit.print.layout import PAPERS, back_shift
-from toolkit.print.pdf import binary_streams, new_canvas
+from toolkit.pdf.canvas import binary_streams, new_canvas
 from toolkit.typography import bind
 
 TICK = 0.5            # mm between ticks: the sheet reads to half a millimetre

@@ -112,12 +112,6 @@ def coverage(t: np.ndarray) -> np.ndarray:
     return t + 4 * DOT_GAIN * t * (1 - t)
 
 
-def _tint_for(a: np.ndarray) -> np.ndarray:
-    """The tint whose coverage is ``a`` (the inverse of :func:`coverage`)."""
-    g = 4 * DOT_GAIN
-    return np.clip(((1 + g) - np.sqrt((1 + g) ** 2 - 4 * g * np.clip(a, 0, 1))) / (2 * g), 0, 1)
-
-
 def densities(tints: np.ndarray) -> np.ndarray:
     """Each ink's own (raw) density per band at ``tints`` (..., 4) -> (..., 4 inks, 3 bands)."""
     a = coverage(np.clip(tints, 0, 1))[..., None]

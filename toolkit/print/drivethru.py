@@ -33,11 +33,11 @@ from reportlab.pdfgen.canvas import Canvas
 from toolkit.cards.render import PT_PER_MM, CardFace, draw_card
 from toolkit.catalogue.model import Catalogue
 from toolkit.errors import UserError
-from toolkit.print import tokens as token_art
+from toolkit.pdf import tokens as token_art
 from toolkit.print.aids import KEY as AID_KEY
 from toolkit.print.cmyk import Separation, separation
 from toolkit.print.faces import ExportResult, Faces
-from toolkit.print.pdf import binary_streams, form_name, new_canvas
+from toolkit.pdf.canvas import binary_streams, form_name, new_canvas
 from toolkit.print.sheets import TOKEN_DIAMETER, deck_order, sheet_metadata
 from toolkit.print.targets import DPI, DRIVETHRU_INK_LIMIT, CardSpec
 from toolkit.files import write_atomic

@@ -44,10 +44,10 @@ from toolkit.errors import UserError
 from toolkit.files import atomic_folder, write_atomic
 from toolkit.print.aids import FILE_ID as AID_ID, KEY as AID_KEY, aid_copies, aid_image, aid_text
 from toolkit.print.faces import BACK_FILE, BACK_NAME, ExportResult, Faces, _check_file_names, _faces, counted
-from toolkit.print.pdf import binary_streams, define_forms, new_canvas, place_form
+from toolkit.pdf.canvas import binary_streams, define_forms, new_canvas, place_form
 from toolkit.print.sheets import TOKEN_DIAMETER, deck_order, sheet_metadata
 from toolkit.print.targets import TARGETS as SERVICES, service_target
-from toolkit.print.tokens import define_forms as define_token_forms, place_token_card, token_cards, token_places
+from toolkit.pdf.tokens import define_forms as define_token_forms, place_token_card, token_cards, token_places
 from toolkit.print.tts import export_tts
 
 SERVICE_TARGETS = tuple(SERVICES)  # tgc, mpc, drivethru, tabletopia, screentop, tts

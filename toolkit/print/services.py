@@ -40,7 +40,7 @@ from toolkit.print.faces import BACK_FILE, BACK_NAME, ExportResult, Faces, count
 from toolkit.print.sheets import TOKEN_DIAMETER
 from toolkit.print.targets import DPI, MM_PER_INCH, CardSpec, Target
 from toolkit.print.token_image import token_image
-from toolkit.print.tokens import TOKEN_BLEED
+from toolkit.pdf.tokens import TOKEN_BLEED
 
 MANIFEST = "manifest.csv"
 MANIFEST_COLUMNS = ("file", "side", "card_id", "name", "quantity", "back")

@@ -18,8 +18,8 @@ from toolkit.cards.render import (
 )
 from toolkit.catalogue.model import LANGS, Catalogue, CardType
 from toolkit.errors import UserError
-from toolkit.print import tokens as token_art
-from toolkit.print.tokens import TOKEN_BLEED
+from toolkit.pdf import tokens as token_art
+from toolkit.pdf.tokens import TOKEN_BLEED
 from toolkit.print.aids import KEY as AID_KEY, aid_copies, aid_face
 from toolkit.print.layout import (
     DEFAULT_MARGIN,
@@ -33,7 +33,7 @@ from toolkit.print.layout import (
 )
 from toolkit.catalogue.origin import deck_origin
 from toolkit.plurals import plural
-from toolkit.print.pdf import binary_streams, define_forms, new_canvas, place_form
+from toolkit.pdf.canvas import binary_streams, define_forms, new_canvas, place_form
 
 MARK_WIDTH_PT = 0.3
 FOLD_DASH_PT = (4, 3)

@@ -51,12 +51,6 @@ class CardSpec:
         """The safe zone's distance inside the trim."""
         return round((self.safe_px - self.bleed_px) / DPI * MM_PER_INCH, 4)
 
-    @property
-    def safe_box_px(self) -> tuple[float, float, float, float]:
-        """(left, top, right, bottom) of the safe zone in image pixels."""
-        w, h = self.image_px
-        return (self.safe_px, self.safe_px, w - self.safe_px, h - self.safe_px)
-
 
 def _inches(size: str, trim_in: tuple[float, float], bleed_in: float, safe_in: float) -> CardSpec:
     """A size given in inches: bleed and safe zone measured from the trim (the safe zone inside it)."""

@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 from toolkit.cards import art
 from toolkit.cards.render import MM_PER_INCH, PT_PER_MM, pillow_font
 from toolkit.catalogue.model import Catalogue, Token
-from toolkit.print.tokens import CUT_LINE_PT, RING_WIDTH, TOKEN_BLEED, colours, token_layout
+from toolkit.pdf.tokens import CUT_LINE_PT, RING_WIDTH, TOKEN_BLEED, colours, token_layout
 
 SUPERSAMPLE = 4
 

@@ -39,8 +39,8 @@ from toolkit.cards.render import (CARD_SIZES, CardFace, card_back, card_face, dr
 from toolkit.catalogue.model import Catalogue
 from toolkit.games.registry import get as game_of
 from toolkit.odds.plot import bar_chart
-from toolkit.print import tokens as token_art
-from toolkit.print.pdf import binary_streams
+from toolkit.pdf import tokens as token_art
+from toolkit.pdf.canvas import binary_streams
 from toolkit.rulebook.facts import NBSP, Facts, format_number
 from toolkit.rulebook.markup import Block, Section, Source
 
@@ -85,10 +85,8 @@ def register_families() -> None:
 
 @cache
 def _pyphen(lang: str):
-    try:
-        import pyphen
-    except ImportError:  # pragma: no cover - pyphen is a dependency
-        return None
+    import pyphen
+
     return pyphen.Pyphen(lang=HYPHENATION[lang], left=2, right=3)
 
 
@@ -105,8 +103,6 @@ def hyphenate(markup: str, lang: str) -> str:
     :func:`toolkit.typography.bind` holds together (``хотя бы 3 брил-/лианта``), but the group's
     short words always stay with the part of it next to them."""
     dictionary = _pyphen(lang)
-    if dictionary is None:
-        return markup
     parts = _TAG.split(markup)
 
     def word(match: re.Match, last: bool) -> str:

@@ -300,7 +300,7 @@ class TablePicture(Flowable):
 
     def _tokens(self, base: float) -> None:
         """The heap of victory tokens: the sheet's own tokens, scaled down, without their names."""
-        from toolkit.print import tokens as token_art
+        from toolkit.pdf import tokens as token_art
 
         paint, full = token_art.colours(self.catalogue), 25.0  # mm, a token as the sheet prints it
         for value, x, y in self.scene.tokens:

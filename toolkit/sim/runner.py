@@ -3,22 +3,12 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
 
 from toolkit.games import CHANCE
 
 
 class GameDidNotEnd(Exception):
     """A game ran past the safety limit of turns without a winner."""
-
-
-@dataclass
-class GameRecord:
-    """What one finished game tells the statistics."""
-
-    rounds: int | None  # rounds played up to the end; None when the game could not end
-    winner: int | None
-    counters: dict[str, int] = field(default_factory=dict)
 
 
 def sample_outcome(outcomes: list[tuple[object, int]], rng: random.Random):

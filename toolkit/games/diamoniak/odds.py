@@ -199,7 +199,7 @@ def solo_drn(deck: diamoniak_solo.SoloDeck, comments: Iterable[str] = (), max_st
     or a deck with no castle cards runs out), ``reshuffle`` on each state whose pile is empty (the
     next draw reshuffles the discard): ``P=? [F "reshuffle" | "never"]`` is the chance of a reshuffle.
     """
-    from toolkit.games.diamoniak.solo import DOOMED, WON, moves, pile_size
+    from toolkit.games.diamoniak.solo_model import DOOMED, WON, moves, pile_size
     from toolkit.odds.drn import write_drn
 
     def step(state):

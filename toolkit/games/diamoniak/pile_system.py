@@ -28,7 +28,7 @@ Here the system is solved in one piece, exactly:
 Anything this way cannot take (every prime tried divides a leading minor of a block, digits
 beyond Hadamard's bound without a checked answer, a block too small for the lifting to pay)
 goes to ``solve_by_components``: the same system block by block with python-flint's exact solver,
-which is how ``diamoniak_solo`` solved it before.
+which is how the solo solver solved it before.
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def expected_from_start(exits: dict, denominators: dict, own: dict, start) -> Fr
     ``exits[s]`` maps each pile start ``a`` that ``s`` can reach to an integer (the numerator of
     the probability over ``denominators[s]``); every ``a`` named must be a key of ``exits``. The
     system must be non-singular, as it is for a chain that ends with probability one (a
-    singular one raises ZeroDivisionError, from flint's solve, as ``_pile_chain_reward`` does).
+    singular one raises ZeroDivisionError, from flint's solve in ``solve_by_components``).
     """
     blocks = strong_blocks(exits, start)
     order = [state for block in blocks for state in block]
@@ -227,7 +227,7 @@ def lift_blocks(rows: list[dict[int, int]], rhs: list[int], block_start: list[in
 
 
 def _integers():
-    """(integer type, from little-endian bytes): gmpy2's when installed, else Python's."""
+    """(integer type, from little-endian bytes): gmpy2's."""
     from toolkit.odds.exact_linear import _big, _from_limbs
 
     return _big, _from_limbs

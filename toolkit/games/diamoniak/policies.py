@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from toolkit.errors import UserError
+from toolkit.sim.policy import other_game
 
 
 # --- when to stop drawing ---------------------------------------------------------------------------
@@ -285,10 +286,8 @@ def parse(text: str, option: str | None = None) -> DiamoniakPolicy:
         else:
             match = re.fullmatch(r"([a-z-]+)-([0-9]+)", name)
             if not match or match.group(1) not in _NUMBERED:
-                from toolkit.games.palaces import policies as palaces_policies
-
-                palaces = palaces_policies._known_in(palaces_policies, name)
-                what = f"'{name}' is a Palaces rule, not a Diamoniak one" if palaces else f"unknown Diamoniak policy '{name}'"
+                other = other_game("diamoniak", name)
+                what = f"'{name}' is a {other} rule, not a Diamoniak one" if other else f"unknown Diamoniak policy '{name}'"
                 raise UserError(f"{option}: {what} (choose from {', '.join(NAMES)})")
             decision, factory, low, high = _NUMBERED[match.group(1)]
             digits = match.group(2)

@@ -1,45 +1,27 @@
-"""Solo Diamoniak as an exact Markov chain (shared/rules/diamoniak.md, "The solo model").
+"""Solo Diamoniak, solved exactly (the model: ``solo_model``, shared/rules/diamoniak.md, "The solo model").
 
-One player alone draws until a witch ends each turn. The first castle card fixes the colour; from
-then on every diamond and every castle card of another colour is junk, so a state needs only counts:
-
-* before the colour is fixed: ``("pre", j, w, f, h, fh)`` -- diamonds, witches and fairies in the
-  pile, diamonds and fairies held (every castle card is still in the pile);
-* after: ``(O, J, o, j, w, f, c, h, fh)`` -- the deck's own-colour and junk totals, then own cards,
-  junk, witches and fairies in the pile, and own cards (the castle), junk and fairies held.
-
-The discard is what is neither in the pile nor held. A state whose pile is empty reshuffles the
-discard into a new pile when it draws. The chain's steps are single draws; the number of turns is
-1 + the number of witches drawn before the castle is complete.
-
-Two exact methods solve it, and the tests hold them to the same fractions:
-
-* ``solo_odds`` (what `toolkit odds` uses) pushes the probability forward pile by pile: between two
-  reshuffles the pile only shrinks, so each pile is a layered acyclic pass in integer arithmetic
-  (``solo_passes``: every pass of a round at once, in numpy arrays; ``epoch_pass`` here is the
-  same pass as a plain dict loop, the reference the tests hold it to); the states that start a
-  new pile form a small chain, whose cycles (cards lost to witches and drawn again) are solved as
-  integer systems by python-flint, and the distribution of turns goes from pile to pile in whole
-  numbers over a common denominator;
-* ``solve`` walks the draw-by-draw chain backwards, depth first, with gmpy2's mpq, and hands the
-  whole chain to ``Chain`` when it meets a cycle (slow on large cyclic decks: a cross-check).
+``solo_odds`` (what `toolkit odds` uses) pushes the probability forward pile by pile: between two
+reshuffles the pile only shrinks, so each pile is a layered acyclic pass in integer arithmetic
+(``solo_passes``: every pass of a round at once, in numpy arrays or compiled); the states that start
+a new pile form a small chain, whose cycles (cards lost to witches and drawn again) are solved as
+integer systems by python-flint, and the distribution of turns goes from pile to pile in whole
+numbers over a common denominator. The tests hold it to two other exact methods
+(tests/solo_reference.py): the same pass as a plain dict loop, and a backward walk of the
+draw-by-draw chain.
 """
 
 from __future__ import annotations
 
 import math
 import os
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from toolkit.catalogue.model import Catalogue
-from toolkit.odds.chain import DEFAULT_NUMBER, Chain
+from toolkit.games.diamoniak.solo_model import Epoch, SoloDeck
 from toolkit.odds.engine_chain import TooManyStates
 
-WON = "won"
 # passes swept together: more is a little faster, fewer holds fewer states at once (a pile size's
 # states of every pass of a sweep are in memory together: witch=13, 768 passes at once, took 0.9 GB)
 PASSES_AT_ONCE = 96
@@ -71,295 +53,6 @@ SAMPLE_EARLY_FROM = 400_000
 # than this: loading the compiled code costs about 0.6 s, what the numpy passes take for about 400,000
 # states (the compiled ones go about 5 times faster)
 COMPILED_FROM = 400_000
-DOOMED = "doomed"  # the fixed colour has fewer cards than a castle needs: the game cannot end
-
-
-@dataclass(frozen=True)
-class SoloDeck:
-    """The numbers of the solo model, read from the catalogue (with any --set applied)."""
-
-    castles: tuple[tuple[str, int], ...]  # (colour id, castle cards of that colour)
-    diamonds: int
-    witches: int
-    fairies: int
-    size: int  # castle cards that win
-    takes: int  # cards a witch takes
-
-    @classmethod
-    def from_catalogue(cls, catalogue: Catalogue) -> SoloDeck:
-        per_colour: dict[str, int] = {}
-        for card in catalogue.of_kind("castle"):
-            per_colour[card.colour] = per_colour.get(card.colour, 0) + card.count
-        return cls(
-            castles=tuple((colour, n) for colour, n in per_colour.items() if n),
-            diamonds=catalogue.count_of_kind("diamond"),
-            witches=catalogue.count_of_kind("witch"),
-            fairies=catalogue.count_of_kind("fairy"),
-            size=catalogue.rules["castle_size"],
-            takes=catalogue.rules["witch_takes"],
-        )
-
-    @property
-    def castle_total(self) -> int:
-        return sum(n for _, n in self.castles)
-
-    @property
-    def total(self) -> int:
-        return self.castle_total + self.diamonds + self.witches + self.fairies
-
-    def start(self) -> tuple:
-        return ("pre", self.diamonds, self.witches, self.fairies, 0, 0)
-
-    def doomed_colours(self) -> list[tuple[str, int]]:
-        return [(colour, n) for colour, n in self.castles if n < self.size]
-
-
-def pile_size(deck: SoloDeck, state) -> int:
-    if state[0] == "pre":
-        _, j, w, f, _, _ = state
-        return deck.castle_total + j + w + f
-    _, _, o, j, w, f, _, _, _ = state
-    return o + j + w + f
-
-
-def drawn_from(deck: SoloDeck, state) -> tuple[int, int]:
-    """(cards, witches) in the pile the next card is drawn from, after a reshuffle if it is empty."""
-    if state[0] == "pre":
-        _, j, w, f, _, _ = state
-        return deck.castle_total + j + w + f, w
-    O, J, o, j, w, f, c, h, fh = state
-    if o + j + w + f == 0:
-        return (O - c) + (J - h) + deck.witches + (deck.fairies - fh), deck.witches
-    return o + j + w + f, w
-
-
-def moves(deck: SoloDeck, state) -> list[tuple[int, object, bool]]:
-    """The draws from ``state``: ``(weight, next state, is a witch)``; weights are card counts."""
-    takes = deck.takes
-    if state[0] == "pre":
-        _, j, w, f, h, fh = state
-        out = []
-        if j:
-            out.append((j, ("pre", j - 1, w, f, h + 1, fh), False))
-        if f:
-            out.append((f, ("pre", j, w, f - 1, h, fh + 1), False))
-        if w:
-            after = ("pre", j, w - 1, f, h, fh - 1) if fh else ("pre", j, w - 1, f, h - min(h, takes), fh)
-            out.append((w, after, True))
-        junk_castles = deck.castle_total
-        for _, n in deck.castles:
-            if n < deck.size:
-                out.append((n, DOOMED, False))
-            elif deck.size <= 1:
-                out.append((n, WON, False))
-            else:
-                own_total, junk_total = n, deck.diamonds + junk_castles - n
-                out.append((n, (own_total, junk_total, n - 1, j + junk_castles - n, w, f, 1, h, fh), False))
-        return out
-    O, J, o, j, w, f, c, h, fh = state
-    if o + j + w + f == 0:  # reshuffle: the discard becomes the pile
-        o, j, w, f = O - c, J - h, deck.witches, deck.fairies - fh
-    out = []
-    if o:
-        out.append((o, WON if c + 1 >= deck.size else (O, J, o - 1, j, w, f, c + 1, h, fh), False))
-    if j:
-        out.append((j, (O, J, o, j - 1, w, f, c, h + 1, fh), False))
-    if f:
-        out.append((f, (O, J, o, j, w, f - 1, c, h, fh + 1), False))
-    if w:
-        if fh:
-            after = (O, J, o, j, w - 1, f, c, h, fh - 1)
-        else:
-            lost_junk = min(h, takes)
-            lost_own = min(c, takes - lost_junk)
-            after = (O, J, o, j, w - 1, f, c - lost_own, h - lost_junk, fh)
-        out.append((w, after, True))
-    return out
-
-
-@dataclass(frozen=True)
-class SoloAnswer:
-    """Exact figures for one solo deck; ``expected_turns`` is None when a game may never end."""
-
-    expected_turns: Fraction | None
-    p_reshuffle: Fraction
-    p_never: Fraction  # probability the castle can never be completed (a too-small colour)
-    states: int
-    method: str  # "acyclic walk" or "general solver"
-
-
-class _Cycle(Exception):
-    pass
-
-
-def solve(deck: SoloDeck, number=DEFAULT_NUMBER) -> SoloAnswer:
-    """Expected turns, probability of a reshuffle and of a game that cannot end, all exact."""
-    if deck.castle_total == 0:  # the game never ends: its first pile surely runs out
-        return SoloAnswer(None, Fraction(int(deck.total > 0)), Fraction(1), 0, "no castle cards")
-    try:
-        return _solve_acyclic(deck, number)
-    except _Cycle:
-        return _solve_general(deck)
-
-
-def _solve_acyclic(deck: SoloDeck, number) -> SoloAnswer:
-    zero, one = number(0), number(1)
-    # per state: (expected witches, P(reshuffle), P(doomed)); None while the state is being solved
-    memo: dict = {WON: (zero, zero, zero), DOOMED: (zero, one, one)}
-
-    def value(state):
-        known = memo.get(state, False)
-        if known is not False:
-            if known is None:
-                raise _Cycle
-            return known
-        memo[state] = None
-        witches = reshuffle = doomed = zero
-        total = 0
-        for weight, after, is_witch in moves(deck, state):
-            e, r, d = value(after)
-            total += weight
-            witches += weight * (e + 1 if is_witch else e)
-            reshuffle += weight * r
-            doomed += weight * d
-        if pile_size(deck, state) == 0:
-            reshuffle = number(total)
-        result = (witches / total, reshuffle / total, doomed / total)
-        memo[state] = result
-        return result
-
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 20_000))
-    try:
-        witches, reshuffle, doomed = value(deck.start())
-    finally:
-        sys.setrecursionlimit(limit)
-    expected = None if doomed else Fraction(1) + Fraction(witches)
-    return SoloAnswer(expected, Fraction(reshuffle), Fraction(doomed), len(memo) - 2, "acyclic walk")
-
-
-def explore(deck: SoloDeck) -> dict:
-    """Every state reachable from the start with its moves (for the general solver and for tests)."""
-    graph, todo = {}, [deck.start()]
-    while todo:
-        state = todo.pop()
-        if state in graph or state in (WON, DOOMED):
-            continue
-        graph[state] = moves(deck, state)
-        todo.extend(after for _, after, _ in graph[state] if after not in graph)
-    return graph
-
-
-def _solve_general(deck: SoloDeck) -> SoloAnswer:
-    graph = explore(deck)
-    transitions = {s: [(w, a) for w, a, _ in out] for s, out in graph.items()}
-    transitions[DOOMED] = [(1, DOOMED)]  # a game that cannot end goes on forever
-    start = deck.start()
-    # reshuffles: a state with an empty pile is where one happens; stop the chain there
-    until_reshuffle = {s: ([] if pile_size(deck, s) == 0 else t) for s, t in transitions.items() if s != DOOMED}
-    until_reshuffle = {s: t for s, t in until_reshuffle.items() if t}
-    p_reshuffle_or_doom = Chain({**until_reshuffle, DOOMED: [(1, "reshuffle")]})
-    reshuffle = p_reshuffle_or_doom.absorption_probabilities(start)
-    p_reshuffle = sum((p for s, p in reshuffle.items() if s != WON), Fraction(0))
-    no_doom = {s: t for s, t in transitions.items() if s != DOOMED}
-    ends = Chain(no_doom).absorption_probabilities(start)  # DOOMED is absorbing here
-    p_never = ends.get(DOOMED, Fraction(0))
-    expected = None
-    if not p_never:
-        witch_share = {s: Fraction(sum(w for w, _, is_witch in out if is_witch), sum(w for w, _, _ in out))
-                       for s, out in graph.items()}
-        expected = 1 + Chain(no_doom).expected_reward(start, lambda s: witch_share[s])
-    return SoloAnswer(expected, p_reshuffle, p_never, len(graph), "general solver")
-
-
-@dataclass(frozen=True)
-class Epoch:
-    """What happens from some start states until their pile runs out (or the game ends)."""
-
-    wins: dict[int, Fraction]  # witches drawn in this pile before the castle is complete -> probability
-    doomed: Fraction  # the colour fixed in this pile is too small: the game cannot end
-    exits: dict[tuple, Fraction]  # a state whose pile is empty (a reshuffle comes next) -> probability
-    states: int  # states gone through
-
-
-def epoch_pass(deck: SoloDeck, starts: dict, progress=None, limit: int | None = None) -> Epoch:
-    """Push the exact probability of ``starts`` forward, draw by draw, until the pile is empty.
-
-    Every draw takes one card off the pile, so states one draw apart sit one level apart. Masses
-    are whole numbers over a denominator shared by a level (``D * n_max! / n!`` for pile size
-    ``n``), so the loop only multiplies and adds integers. Every pile starts with all the witches,
-    so the witches drawn so far in it are its witches minus those left. Past ``limit`` states it
-    raises ``TooManyStates``.
-    """
-    n_max = deck.total
-    denominator = _common_denominator(starts.values())
-    levels: dict[int, dict] = {}
-    for state, mass in starts.items():
-        size = drawn_from(deck, state)[0]
-        levels.setdefault(size, {})[state] = int(mass * denominator) * _falling(n_max, size)
-    wins: dict[tuple[int, int], int] = {}  # (witches drawn, pile size after the draw) -> numerator
-    doomed: dict[int, int] = {}
-    seen = 0
-    witches, fairies, takes, size_to_win = deck.witches, deck.fairies, deck.takes, deck.size
-    for size in range(max(levels), 0, -1):
-        below = levels.setdefault(size - 1, {})
-        if progress:
-            progress(1)
-        current = levels.pop(size, {})
-        seen += len(current)
-        if limit is not None and seen > limit:
-            raise TooManyStates(limit)
-        known = below.get
-        for state, mass in current.items():
-            if state[0] == "pre":
-                drawn = witches - state[2]
-                for weight, after, _ in moves(deck, state):
-                    if after is WON:
-                        wins[drawn, size - 1] = wins.get((drawn, size - 1), 0) + mass * weight
-                    elif after is DOOMED:
-                        doomed[size - 1] = doomed.get(size - 1, 0) + mass * weight
-                    else:
-                        below[after] = known(after, 0) + mass * weight
-                continue
-            # The colour is fixed: the draws of ``moves``, written out here because this loop is the
-            # hot path (a third faster). tests/test_odds.py holds both to the same exact answers.
-            O, J, o, j, w, f, c, h, fh = state
-            if o + j + w + f == 0:
-                o, j, w, f = O - c, J - h, witches, fairies - fh
-            drawn = witches - w
-            if o:
-                if c + 1 >= size_to_win:
-                    wins[drawn, size - 1] = wins.get((drawn, size - 1), 0) + mass * o
-                else:
-                    after = (O, J, o - 1, j, w, f, c + 1, h, fh)
-                    below[after] = known(after, 0) + mass * o
-            if j:
-                after = (O, J, o, j - 1, w, f, c, h + 1, fh)
-                below[after] = known(after, 0) + mass * j
-            if f:
-                after = (O, J, o, j, w, f - 1, c, h, fh + 1)
-                below[after] = known(after, 0) + mass * f
-            if w:
-                if fh:
-                    after = (O, J, o, j, w - 1, f, c, h, fh - 1)
-                else:
-                    lost_junk = h if h < takes else takes
-                    lost_own = c if c < takes - lost_junk else takes - lost_junk
-                    after = (O, J, o, j, w - 1, f, c - lost_own, h - lost_junk, fh)
-                below[after] = known(after, 0) + mass * w
-
-    def share(numerator: int, size: int) -> Fraction:
-        return Fraction(numerator, denominator * _falling(n_max, size))
-
-    by_witches: dict[int, Fraction] = {}
-    for (drawn, size), numerator in wins.items():
-        by_witches[drawn] = by_witches.get(drawn, Fraction(0)) + share(numerator, size)
-    return Epoch(
-        wins=by_witches,
-        doomed=sum((share(n, size) for size, n in doomed.items()), Fraction(0)),
-        exits={state: share(mass, 0) for state, mass in levels.pop(0, {}).items()},
-        states=seen,
-    )
 
 
 @dataclass(frozen=True)
@@ -683,12 +376,3 @@ def _table(deck: SoloDeck, piles: list[dict]) -> tuple[list[Fraction], Fraction]
                 p[turn] = p.get(turn, Fraction(0)) + mass * q
             never += mass * result.doomed
     return [p.get(t, Fraction(0)) for t in range(max(p, default=0) + 1)], never
-
-
-def _falling(n_max: int, n: int) -> int:
-    """n_max! / n!"""
-    return math.perm(n_max, n_max - n)
-
-
-def _common_denominator(values) -> int:
-    return math.lcm(*(value.denominator for value in values))

@@ -6,7 +6,7 @@ a dozen array operations and a sort per pile size. On the decks whose pile-start
 here, state by state in one compiled loop: a state is the same int64 key (``solo_passes._Layout``),
 its mass the residues of the exact whole number modulo a few primes below 2**50
 (``toolkit.odds.residues``), and equal states of the next pile size meet in an open-addressing
-table instead of a sort. The draws are ``diamoniak_solo.moves`` and the one-step end of a pile whose
+table instead of a sort. The draws are ``solo_model.moves`` and the one-step end of a pile whose
 witches can take no castle card any more is ``solo_passes._settle``; the tests hold this module to
 both passes, fraction for fraction. Compiling takes a few seconds once per machine (numba's cache);
 loading it about 0.6 s, which is why small decks do not come here.
@@ -87,7 +87,7 @@ def level(keys, masses, extra_keys, extra_masses, size, shift, field_mask, witch
         fh = (key >> shift[FH]) & field_mask[FH]
         seen[g] += 1
         colour = (key >> shift[COLOUR]) & field_mask[COLOUR]
-        if colour == len(castles) - 1:  # the colour is not fixed yet: diamoniak_solo.moves of ("pre", ...)
+        if colour == len(castles) - 1:  # the colour is not fixed yet: solo_model.moves of ("pre", ...)
             for k in range(len(castles) - 1):  # a castle card fixes the colour (or wins a castle of one)
                 if size_to_win <= 1:
                     _win(won, g, witches - w, masses, i, castles[k, 1], factorial[size - 1], p, inverse_p)

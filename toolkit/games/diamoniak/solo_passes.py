@@ -1,6 +1,7 @@
-"""Many solo piles at once, vectorised: the forward passes of ``diamoniak_solo`` over numpy arrays.
+"""Many solo piles at once, vectorised: the forward passes of ``solo.solo_odds`` over numpy arrays.
 
-``diamoniak_solo.epoch_pass`` pushes one pile's exact masses draw by draw in a Python dict loop.
+The reference pass (tests/solo_reference.py, ``epoch_pass``) pushes one pile's exact masses draw by
+draw in a Python dict loop.
 The pile-start chain needs one pass per state that starts a pile (about 700 at witch=12, 14
 million states in all), so here every pass of a round runs in one sweep over the pile sizes: a
 state after the colour is fixed is one int64 (its pass, its colour's totals and the seven counts),
@@ -9,7 +10,7 @@ sort. A state whose held fairies or junk cover every witch left in its pile lose
 more, so its pile is finished in one step (``_settle``). Masses stay exact
 Python integers (numpy object arrays: a pass's masses are whole numbers
 over ``n!/(n-k)!``, a few hundred bits, and objects cost less than enough 31-bit primes to hold
-them). The draws themselves are those of ``diamoniak_solo.moves``: states before the colour is
+them). The draws themselves are those of ``solo_model.moves``: states before the colour is
 fixed (only the first pile has them, a few thousand) go through ``moves`` itself, and the tests
 hold this module to ``epoch_pass`` and to the backward walk ``solve``.
 """
@@ -23,10 +24,11 @@ from fractions import Fraction
 
 import numpy as np
 
+from toolkit.games.diamoniak.solo_model import DOOMED, WON, Epoch, drawn_from, moves
 from toolkit.odds.engine_chain import TooManyStates
 
 # the fields of a fixed-colour state, in key order (most significant first): the pass it belongs to,
-# its colour's (own, junk) totals, then pile (o, j, w, f) and hand (c, h, fh), as in diamoniak_solo
+# its colour's (own, junk) totals, then pile (o, j, w, f) and hand (c, h, fh), as in solo_model
 _FIELDS = ("src", "colour", "o", "j", "w", "f", "c", "h", "fh")
 
 
@@ -62,7 +64,7 @@ class _Layout:
 
 @dataclass
 class WholePass:
-    """``diamoniak_solo.Epoch`` in whole numbers: every figure is a numerator over ``denominator``."""
+    """``solo_model.Epoch`` in whole numbers: every figure is a numerator over ``denominator``."""
 
     denominator: int
     wins: dict[int, int]  # witches drawn in this pile before the castle is complete -> numerator
@@ -80,15 +82,13 @@ def whole_passes(deck, groups: list[dict], progress=None, limit: int | None = No
     ``TooManyStates``. With ``compiled`` the states whose colour is fixed go through
     ``solo_kernel`` (the same draws, compiled, masses as residues) instead of numpy arrays.
     """
-    from toolkit.games.diamoniak import solo
-
     witches, fairies = deck.witches, deck.fairies
     colours = sorted({(n, deck.diamonds + deck.castle_total - n) for _, n in deck.castles if n >= deck.size})
     colour_of = {pair: i for i, pair in enumerate(colours)}
     layout = _Layout(deck, colours, len(groups))
 
     # start masses as integers: group g's mass at pile size n is its probability * den[g] * top! / n!
-    top = max((solo.drawn_from(deck, s)[0] for group in groups for s in group), default=0)
+    top = max((drawn_from(deck, s)[0] for group in groups for s in group), default=0)
     dens = [math.lcm(*(Fraction(m).denominator for m in group.values())) for group in groups]
     # every figure of group g is a whole number over den[g] * arranged[g] (``arrangements``), a divisor
     # of den[g] * top!: the compiled passes need primes for that bound only (a third of top!'s bits)
@@ -97,7 +97,7 @@ def whole_passes(deck, groups: list[dict], progress=None, limit: int | None = No
     fixed: dict[int, dict[int, int]] = {}  # pile size -> {key: mass}
     for g, group in enumerate(groups):
         for state, mass in group.items():
-            size = solo.drawn_from(deck, state)[0]
+            size = drawn_from(deck, state)[0]
             numerator = int(Fraction(mass) * dens[g]) * math.perm(top, top - size)
             if state[0] == "pre":
                 if compiled:  # the kernel's own key for it: the colour one past those that can win
@@ -125,10 +125,10 @@ def whole_passes(deck, groups: list[dict], progress=None, limit: int | None = No
         for (g, state), mass in pre.pop(size, {}).items():
             seen[g] += 1
             drawn = witches - state[2]
-            for weight, after, _ in solo.moves(deck, state):
-                if after is solo.WON:
+            for weight, after, _ in moves(deck, state):
+                if after is WON:
                     wins[g, drawn, size - 1] = wins.get((g, drawn, size - 1), 0) + mass * weight
-                elif after is solo.DOOMED:
+                elif after is DOOMED:
                     doomed[g, size - 1] = doomed.get((g, size - 1), 0) + mass * weight
                 elif after[0] == "pre":
                     below_pre[g, after] = below_pre.get((g, after), 0) + mass * weight
@@ -364,9 +364,7 @@ def _kernel_tables(moduli: tuple[int, ...], top: int, size: int, most_own: int, 
 
 
 def pile_passes(deck, groups: list[dict], progress=None, limit: int | None = None, compiled: bool = False) -> list:
-    """``whole_passes`` as ``diamoniak_solo.Epoch``s, the reference pass's own fractions."""
-    from toolkit.games.diamoniak.solo import Epoch
-
+    """``whole_passes`` as ``solo_model.Epoch``s, the reference pass's own fractions."""
     def share(numerator: int, whole: WholePass) -> Fraction:
         return Fraction(numerator, whole.denominator)
 

@@ -18,12 +18,10 @@ rule the kernel plays (``diamoniak_kernel.supports``), no question's own end (``
 
 from __future__ import annotations
 
-from array import array
 from functools import cached_property
 
-from toolkit.odds.engine_chain import DONE, LOOP, STALLED, TooManyStates, Transitions, _key_arguments
-
-ROOM = 1 << 12  # states the arrays hold at first (they double when full)
+from toolkit.odds.engine_chain import Transitions, key_arguments
+from toolkit.odds.walk_arrays import ROOM, WalkArrays, packed
 
 
 def _engine_own(game, state) -> bool:
@@ -60,25 +58,6 @@ def _bits(n: int) -> int:
     return max(int(n), 0).bit_length()
 
 
-def _packed(widths, kernel):
-    """(the kernel's layout array, the number of 64-bit words) for key vector numbers of these bit
-    widths, in order, each in the word where it still fits whole; a width of 0 gets no bits.
-    (Shared by the compiled walks of both games.)"""
-    import numpy as np
-
-    layout = np.zeros((3, len(widths)), dtype=np.int64)
-    word = used = 0
-    for k, width in enumerate(widths):
-        if width == 0:
-            continue
-        if used + width > 64:
-            word, used = word + 1, 0
-        layout[kernel.L_WORD, k], layout[kernel.L_SHIFT, k] = word, used
-        layout[kernel.L_MASK, k] = (1 << width) - 1
-        used += width
-    return layout, word + 1
-
-
 class _Layout:
     """Where each number of a chance point's key vector goes in the packed words, and the swap.
 
@@ -104,7 +83,7 @@ class _Layout:
             widths += [_bits(n) if kind == kernel.CASTLE else 0 for n, kind in zip(counts, kinds)]
             widths += [_bits(n) if kind != kernel.WITCH else 0 for n, kind in zip(counts, kinds)]
         self.size = size = len(widths)
-        self.layout, self.words = _packed(widths, kernel)
+        self.layout, self.words = packed(widths, kernel)
         self.with_drawn = with_drawn
         self.colour_at = np.array([2 + 2 * types + p * (1 + 2 * types) for p in range(players)], dtype=np.int64)
         self.perm = np.arange(size, dtype=np.int64)
@@ -154,7 +133,7 @@ def walk(first, policies, max_states: int, progress=None, max_decisions: int | N
     from toolkit.odds.engine_chain import MAX_DECISIONS
 
     game = first.game
-    arguments = _key_arguments(policies)
+    arguments = key_arguments(policies)
     ignore = arguments[0] if arguments else frozenset()
     swap = len(arguments) > 1 and arguments[1] and game.colour_swap is not None
     lay = _Layout(game, kernel, bool(swap), "drawn_this_turn" not in ignore)
@@ -165,7 +144,7 @@ def walk(first, policies, max_states: int, progress=None, max_decisions: int | N
                        dtype=np.int64)
 
     at = (kernel.C_STATES, kernel.C_ROWS, kernel.C_TARGETS, kernel.C_ENDS, kernel.C_PAUSE)
-    a = _WalkArrays(ROOM, lay.words, players + 2, at, progress, extra=(np.uint8,))  # extra: flipped, per state
+    a = WalkArrays(ROOM, lay.words, players + 2, at, progress, extra=(np.uint8,))  # extra: flipped, per state
     if not kernel.intern_start(lay.layout, lay.perm, lay.colour_map, lay.colour_at, lay.swap, a.bits, a.keys,
                                a.extra[0], a.index, a.stack, a.counters, a.row_of, lay.vector(first)):
         raise _overflow()
@@ -186,112 +165,3 @@ def walk(first, policies, max_states: int, progress=None, max_decisions: int | N
 
     a.run(step, kernel, types, progress, max_states, _overflow)
     return a.transitions(players)
-
-
-class _WalkArrays:
-    """The arrays a compiled walk (either game's) fills, and the loop that grows them as it goes.
-
-    The kernel interns chance points in ``keys`` (their packed words), found through the hash table
-    ``index`` (``1 << bits`` slots), and fills the chain's rows (``row_of``, ``state_of_row``,
-    ``offsets``, ``rewards``, ``totals``), successors (``targets``, ``weights``), ends (``end_of``,
-    ``end_kinds``) and ``counters``; when one runs short it pauses, and ``grow`` doubles it. ``extra``:
-    the dtypes of more arrays of one number per state that a walk of its own keeps (Diamoniak's
-    ``flipped``), grown with ``keys``. ``at``: where the kernel's ``counters`` keep the states, rows,
-    successors, ends and the next progress pause (the same places in both kernels, named apart).
-    """
-
-    def __init__(self, room: int, words: int, ends: int, at, progress, extra=()):
-        import numpy as np
-
-        self.at = at
-        self.bits = (2 * room).bit_length()
-        self.keys = np.zeros((room, words), dtype=np.uint64)
-        self.extra = [np.zeros(room, dtype=dtype) for dtype in extra]
-        self.index = np.full(1 << self.bits, -1, dtype=np.int64)
-        self.stack = np.zeros(room, dtype=np.int64)
-        self.row_of = np.zeros(room, dtype=np.int64)
-        self.state_of_row = np.zeros(room, dtype=np.int64)
-        self.offsets = np.zeros(room + 1, dtype=np.int64)
-        self.rewards = np.zeros(room, dtype=np.int64)
-        self.totals = np.zeros(room, dtype=np.int64)
-        self.targets = np.zeros(4 * room, dtype=np.int64)
-        self.weights = np.zeros(4 * room, dtype=np.int64)
-        self.counters = np.zeros(6, dtype=np.int64)
-        self.counters[at[4]] = 999 if progress else -1
-        self.end_of = np.full(ends, -1, dtype=np.int64)
-        self.end_kinds = np.zeros(ends, dtype=np.int64)
-
-    def run(self, step, kernel, types: int, progress, max_states: int, overflow) -> None:
-        """Call ``step`` (the kernel's walk on these arrays) until the walk is done: report progress
-        at a pause, raise ``TooManyStates`` or ``overflow()``, grow the arrays when room ran short."""
-        states_at, _, targets_at, _, pause_at = self.at
-        while True:
-            status = step()
-            if status == kernel.WALK_DONE:
-                return
-            if status == kernel.WALK_PAUSE:
-                progress(1)
-                self.counters[pause_at] += 1000
-            elif status == kernel.WALK_TOO_MANY:
-                raise TooManyStates(max_states)
-            elif status == kernel.WALK_OVERFLOW:
-                raise overflow()
-            else:  # WALK_ROOM: twice the room where it ran short
-                self.grow(int(self.counters[states_at]), int(self.counters[targets_at]), types, kernel.rehash)
-
-    def grow(self, states: int, pairs: int, types: int, rehash) -> None:
-        """Twice the room of what cannot take one more state's ``types`` outcomes: the per-state
-        arrays, the successors, the hash table (rebuilt by the kernel's ``rehash``)."""
-        import numpy as np
-
-        if states + types >= len(self.keys):
-            room = 2 * len(self.keys)
-            self.keys = _grown(self.keys, room)
-            self.extra = [_grown(values, room) for values in self.extra]
-            self.stack, self.row_of = _grown(self.stack, room), _grown(self.row_of, room)
-            self.state_of_row, self.rewards = _grown(self.state_of_row, room), _grown(self.rewards, room)
-            self.totals, self.offsets = _grown(self.totals, room), _grown(self.offsets, room + 1)
-        if pairs + types > len(self.targets):
-            self.targets, self.weights = _grown(self.targets, 2 * len(self.targets)), \
-                _grown(self.weights, 2 * len(self.weights))
-        if 2 * (states + types) > (1 << self.bits):
-            self.bits += 1
-            self.index = np.full(1 << self.bits, -1, dtype=np.int64)
-            rehash(self.keys, states, self.index, self.bits)
-
-    def transitions(self, players: int) -> Transitions:
-        """The walked chain as ``Transitions`` (``_transitions``)."""
-        sizes = tuple(int(self.counters[k]) for k in self.at[:4])
-        return _transitions(sizes, self.row_of, self.state_of_row, self.offsets, self.targets, self.weights,
-                            self.rewards, self.totals, self.end_kinds, players)
-
-
-def _grown(values, size: int):
-    import numpy as np
-
-    grown = np.zeros((size, *values.shape[1:]), dtype=values.dtype)
-    grown[:len(values)] = values
-    return grown
-
-
-def _transitions(sizes, row_of, state_of_row, offsets, targets, weights, rewards, totals, end_kinds,
-                 players: int) -> Transitions:
-    """The kernel's arrays as the ``Transitions`` the engine walk fills, field for field. ``sizes``: the
-    states, rows, successors and ends walked; an end's kind is a winner's seat, ``players`` (STALLED),
-    ``players + 1`` (LOOP) or ``players + 2`` (DONE: the question's own end, which Palaces' walk knows).
-    (Shared by the compiled walks of both games, through ``_WalkArrays.transitions``.)"""
-    states, rows, pairs, ends = sizes
-    chain = Transitions()
-    chain._row = array("q", row_of[:states].tobytes())
-    chain._state_of_row = array("q", state_of_row[:rows].tobytes())
-    chain._offsets = array("q", offsets[:rows + 1].tobytes())
-    chain._targets = array("q", targets[:pairs].tobytes())
-    chain._weights = weights[:pairs].tolist()
-    chain._rewards = rewards[:rows].tolist()
-    chain._totals = totals[:rows].tolist()
-    for kind in end_kinds[:ends].tolist():
-        end = ("end", kind) if kind < players else STALLED if kind == players else LOOP if kind == players + 1 \
-            else DONE
-        chain._end_codes[end] = -1 - len(chain._ends)
-        chain._ends.append(end)
-    return chain

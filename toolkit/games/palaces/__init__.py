@@ -20,6 +20,7 @@ class Palaces(Game):
     }
     engine_class = "PalacesGame"
     kernel_module = "kernel"
+    walk_module = "walk"
     odds_models = ("opening", "first-palace", "draws", "multi")
     rulebook_model = "first-palace"
 

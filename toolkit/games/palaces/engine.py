@@ -367,9 +367,6 @@ class PalacesState:
         n = self.game.players
         return [(p + k) % n for k in range(1, n)]
 
-    def palace_colour(self, palace: tuple) -> str | None:
-        return self._colour_of[palace[0]]
-
     @staticmethod
     def palace_size(palace: tuple) -> int:
         """Cards in a palace (foundation and floors, not the ruins lying on it)."""
@@ -409,10 +406,6 @@ class PalacesState:
         if target == p or not 0 <= target < self.game.players:
             return 0
         return min(self.game.exchange_cards, sum(self.hands[p]) - 1, sum(self.hands[target]))
-
-    def draw_source(self) -> list[int]:
-        """The counts the next draw comes from (the discard pile if the pile is empty)."""
-        return self.pile if any(self.pile) else self.discard
 
     # --- the rules --------------------------------------------------------------------------------
 

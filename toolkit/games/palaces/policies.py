@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from toolkit.errors import UserError
 from toolkit.games.palaces.engine import NO_RUINS
 from toolkit.sim.card_order import CardOrder, rule_seed
+from toolkit.sim.policy import other_game
 
 DEAD = 1.5  # a card valued at most this is not worth keeping
 SPECIAL = ("ruins", "flood", "exchange", "general-exchange")  # one copy of each is worth keeping
@@ -404,12 +405,6 @@ NAMES = (*_FIXED, "random-S", "give-random-S")
 MAX_SEED = 2**63 - 1
 
 
-def _known_in(module, name: str) -> bool:
-    """Is ``name`` one of the rule names of another game's policy module?"""
-    match = re.fullmatch(r"([a-z-]+)-[0-9]+", name)
-    return name in module._FIXED or bool(match and match.group(1) in module._NUMBERED)
-
-
 def parse(text: str, option: str | None = None) -> PalacesPolicy:
     """``"default"`` or a comma-separated list of rule names, e.g. ``"aggressive,give-random"``.
 
@@ -429,10 +424,8 @@ def parse(text: str, option: str | None = None) -> PalacesPolicy:
         else:
             match = re.fullmatch(r"([a-z-]+)-([0-9]+)", name)
             if not match or match.group(1) not in _NUMBERED:
-                from toolkit.games.diamoniak import policies as diamoniak_policies
-
-                what = (f"'{name}' is a Diamoniak rule, not a Palaces one" if _known_in(diamoniak_policies, name)
-                        else f"unknown Palaces policy '{name}'")
+                other = other_game("palaces", name)
+                what = f"'{name}' is a {other} rule, not a Palaces one" if other else f"unknown Palaces policy '{name}'"
                 raise UserError(f"{option}: {what} (choose from {', '.join(NAMES)})")
             decision, factory = _NUMBERED[match.group(1)]
             digits = match.group(2)

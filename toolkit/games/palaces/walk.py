@@ -20,8 +20,8 @@ and as the question's own end (``done``) none, or "a first palace is complete"
 
 from __future__ import annotations
 
-from toolkit.games.diamoniak.walk import ROOM, _packed, _WalkArrays
-from toolkit.odds.engine_chain import Transitions, _key_arguments
+from toolkit.odds.engine_chain import Transitions, key_arguments
+from toolkit.odds.walk_arrays import ROOM, WalkArrays, packed
 
 
 def is_first_palace(done) -> bool:
@@ -65,7 +65,7 @@ def applies(start, policies, done=None) -> bool:
     if any(type(policy) is not PalacesPolicy or type(policy.play) is not Builder
            or type(policy.give) is not GiveWorst for policy in policies):
         return False  # the seeded random rules are not deterministic: no exact chain
-    if _key_arguments(policies) != ():
+    if key_arguments(policies) != ():
         return False
     from toolkit.games.palaces import kernel as palaces_kernel
 
@@ -134,7 +134,7 @@ class _Layout:
                     widths[start + 2 + i] = _bits(n) if kind in ("floor", "tower") else 0
             widths[at["site"] + p] = _bits(last_ruins)
             widths[at["tokens"] + p] = _bits(game.to_win)
-        self.layout, self.words = _packed(widths, kernel)
+        self.layout, self.words = packed(widths, kernel)
         self.size = at["size"]
 
     def vector(self, state, kernel):
@@ -190,7 +190,7 @@ def walk(first, policies, max_states: int, progress=None, max_decisions: int | N
     options = np.array([max_states, MAX_DECISIONS if max_decisions is None else max_decisions,
                         int(done is not None)], dtype=np.int64)
     at = (kernel.W_STATES, kernel.W_ROWS, kernel.W_TARGETS, kernel.W_ENDS, kernel.W_PAUSE)
-    a = _WalkArrays(ROOM, lay.words, players + 3, at, progress)
+    a = WalkArrays(ROOM, lay.words, players + 3, at, progress)
     if not kernel.intern_start(lay.layout, a.bits, a.keys, a.index, a.stack, a.counters, a.row_of,
                                lay.vector(first, kernel)):
         raise _overflow()

@@ -1,5 +1,5 @@
-"""reportlab plumbing shared by the sheets and the exports: a canvas that gives the same bytes for
-the same inputs, and each distinct card side defined once as a form XObject."""
+"""reportlab plumbing shared by the sheets, the exports, the rulebook and the analysis report: a canvas
+that gives the same bytes for the same inputs, and each distinct card side defined once as a form XObject."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ import re
 
 import click
 
-from toolkit.cli import ToolkitCommand, Whole, catalogue_options
+from toolkit.cli.options import Progress, ToolkitCommand, Whole, catalogue_options, say, seat_choices
 from toolkit.errors import UserError
 
 PRECISION = (0.001, 0.25)
@@ -64,7 +64,6 @@ def analyse_command(game, catalogue_path, overrides, players_text, policies, var
     from toolkit.analysis import strategy as search
     from toolkit.analysis.report_text import json_report, text_report
     from toolkit.catalogue import load
-    from toolkit.cli import _Progress, _seat_choices, say
     from toolkit.files import check_out_path, write_atomic
 
     precision = _precision(precision_text)
@@ -76,7 +75,7 @@ def analyse_command(game, catalogue_path, overrides, players_text, policies, var
         raise UserError("--lang: only the PDF report has a language: give --report PATH.pdf too")
     catalogue = load(game, catalogue_path, overrides, require_art=False)
     counts = bench.parse_players(players_text, *catalogue.players)
-    choices = _seat_choices(policies)
+    choices = seat_choices(policies)
     twice = sorted({variant for variant in variants if variants.count(variant) > 1})
     if twice:
         raise UserError(f"--variant {twice[0]}: given twice")
@@ -94,7 +93,7 @@ def analyse_command(game, catalogue_path, overrides, players_text, policies, var
     planned = sum(4 * bench.games_for(precision) for _ in counts)
     if strategy:
         planned += search.work_estimate(catalogue.game, counts, precision)
-    progress = _Progress(planned, "analysing")
+    progress = Progress(planned, "analysing")
     ticked = [0]
 
     def tick(n: int) -> None:  # never past the plan: the plan is an estimate

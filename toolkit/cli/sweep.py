@@ -8,7 +8,8 @@ CSV and JSON (``sweep_output``), with an optional ranking by goals (``sweep_targ
 
 import click
 
-from toolkit.cli import GameChoice, LazyHelpOption, ToolkitCommand, Whole, _game_help
+from toolkit.cli.options import (GameChoice, LazyHelpOption, Progress, ToolkitCommand, Whole, game_help, one_source,
+                                 refuse_given, say)
 
 DEFAULT_METRICS = "completion,mean_rounds,balance,first_player_advantage"
 SHOWN_ROWS = 40  # rows printed on standard output (all of them are in the files)
@@ -16,7 +17,7 @@ SHOWN_RANKS = 10
 
 
 @click.command("sweep", cls=ToolkitCommand)
-@click.option("--game", cls=LazyHelpOption, type=GameChoice(), help_text=_game_help)
+@click.option("--game", cls=LazyHelpOption, type=GameChoice(), help_text=game_help)
 @click.option("--catalogue", "catalogue_path", type=click.Path(dir_okay=False),
               help="Load this catalogue TOML file instead of a built-in game.")
 @click.option("--set", "sets", multiple=True, metavar="ID=VALUES",
@@ -71,17 +72,16 @@ def sweep_command(game, catalogue_path, sets, players, variants, policies, games
     from toolkit.analysis.metrics import METRICS, describe
     from toolkit.analysis.sweep_store import SweepStore
     from toolkit.catalogue import load
-    from toolkit.cli import _one_source, _Progress, _refuse_given, say
     from toolkit.errors import UserError
     from toolkit.files import check_out_path, write_atomic, write_many
     from toolkit.games.registry import make_game
 
-    _one_source(catalogue_path)
+    one_source(catalogue_path)
     check_out_path(out)
     if in_process:
-        _refuse_given(("scheduler", "workers"), "--in-process plays every configuration in this process")
+        refuse_given(("scheduler", "workers"), "--in-process plays every configuration in this process")
     elif scheduler is not None:
-        _refuse_given(("workers",), "the cluster of --scheduler has its own workers")
+        refuse_given(("workers",), "the cluster of --scheduler has its own workers")
     address, source = (None, "") if in_process else sweep_cluster.scheduler_address(scheduler)
     if address is not None and workers is not None:
         raise UserError(f"--workers: not read: the cluster of {source} has its own workers")
@@ -123,7 +123,7 @@ def sweep_command(game, catalogue_path, sets, players, variants, policies, games
     progress = []
 
     def started():
-        progress.append(_Progress(len(todo), "sweeping", show_pos=True))
+        progress.append(Progress(len(todo), "sweeping", show_pos=True))
 
     def done(job, row):
         store.save(job.key, row)

@@ -1,0 +1,58 @@
+"""Every benchmark still runs as far as its names go: each script imports (without running: each runs
+under ``if __name__ == "__main__"``), and every name it takes from the toolkit, at the top or inside
+a function (``from toolkit.x import name``, ``module.name`` of a toolkit module it imported), exists.
+A benchmark that calls what the toolkit no longer has fails here, not when someone next runs it."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import importlib.util
+from types import ModuleType
+
+import pytest
+
+from conftest import ROOT
+
+BENCHMARKS = sorted((ROOT / "benchmarks").glob("*.py"))
+
+
+def toolkit_names(tree: ast.Module) -> list[tuple[str, ...]]:
+    """(toolkit module, name) for every name the script imports from a toolkit module, and (toolkit
+    module, name, attribute) for every attribute it reads of such a name (``solo.solo_odds``)."""
+    taken, owners = [], {}  # owners: the script's name for it -> (toolkit module, name)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("toolkit"):
+            for alias in node.names:
+                taken.append((node.module, alias.name))
+                owners[alias.asname or alias.name] = (node.module, alias.name)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("toolkit.") and alias.asname:
+                    owners[alias.asname] = tuple(alias.name.rsplit(".", 1))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in owners:
+            taken.append((*owners[node.value.id], node.attr))
+    return taken
+
+
+def found(owner, name: str):
+    """``owner.name``: an attribute, or a submodule of a package not imported yet."""
+    if hasattr(owner, name) or not isinstance(owner, ModuleType):
+        return getattr(owner, name)
+    try:
+        return importlib.import_module(f"{owner.__name__}.{name}")
+    except ModuleNotFoundError as missing:
+        if missing.name != f"{owner.__name__}.{name}":
+            raise
+        raise AttributeError(f"{owner.__name__} has no {name}") from None
+
+
+@pytest.mark.parametrize("path", BENCHMARKS, ids=lambda path: path.name)
+def test_a_benchmark_imports_and_every_toolkit_name_it_uses_exists(path):
+    spec = importlib.util.spec_from_file_location(f"benchmark_{path.stem}", path)
+    spec.loader.exec_module(importlib.util.module_from_spec(spec))
+    for module, *names in toolkit_names(ast.parse(path.read_text(encoding="utf-8"))):
+        value = importlib.import_module(module)
+        for name in names:
+            value = found(value, name)

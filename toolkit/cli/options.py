@@ -1,0 +1,333 @@
+"""What the commands of the command line share: the group and command classes that make every
+error one line, the option types, the catalogue and language options, the report's output and the
+progress bar. Every command module imports from here (and nothing below the command line imports it)."""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import sys
+import time
+
+import click
+
+from toolkit.catalogue.model import LANGS
+from toolkit.errors import UserError
+
+
+class ToolkitGroup(click.Group):
+    """Every error a user can cause ends as one line on stderr and exit status 2.
+
+    Ctrl-C ends a run with one line and status 130 (``toolkit.entry`` does so for SIGTERM too, with
+    143, in the console script). A report that cannot be written to
+    standard output (a full device) is an error like any other; a reader that went away (``| head``)
+    ends the run quietly.
+    """
+
+    def main(self, args=None, prog_name=None, **extra):
+        extra["standalone_mode"] = False
+        if sys.stdout is None:  # started with standard output closed (``>&-``)
+            _fail("standard output is closed: give the command somewhere to write its report")
+        try:
+            result = super().main(args=args, prog_name=prog_name, **extra)
+            sys.stdout.flush()
+        except click.exceptions.NoArgsIsHelpError as err:
+            try:
+                say(err.ctx.get_help())
+            except UserError as failed:
+                _silence_stdout()
+                _fail(str(failed))
+            result = 0
+        except UserError as err:
+            _fail(str(err))
+        except click.UsageError as err:
+            _fail(_usage_message(err))
+        except click.ClickException as err:
+            _fail(err.format_message())
+        except (KeyboardInterrupt, Interrupted, click.Abort):
+            _stop("interrupted", 130)
+        except BrokenPipeError:
+            _silence_stdout()
+            sys.exit(141)
+        except OSError as err:
+            if err.filename is not None:  # every file error of the toolkit's own is a UserError already
+                raise
+            _silence_stdout()  # click's help or version text could not be written
+            _fail(f"cannot write to standard output: {err.strerror or err}")
+        sys.exit(result if isinstance(result, int) else 0)
+
+    def invoke(self, ctx):
+        # click would answer Ctrl-C itself with an empty line on stderr: say it in one line instead
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise Interrupted() from None
+
+
+class ToolkitCommand(click.Command):
+    """A command whose options other than the repeatable ones may be given once: click would keep
+    the last of two values without a word."""
+
+    def parse_args(self, ctx, args):
+        seen: dict[str, str] = {}
+        names = {name: option for option in self.params if isinstance(option, click.Option)
+                 and not option.multiple and not option.count for name in option.opts + option.secondary_opts}
+        for arg in args:
+            if arg == "--":
+                break
+            name = arg.split("=", 1)[0]
+            option = names.get(name)
+            if option is None:
+                continue
+            if option.name in seen:
+                raise click.UsageError(f"{seen[option.name]} and {name}: give this option once", ctx=ctx)
+            seen[option.name] = name
+        return super().parse_args(ctx, args)
+
+
+ToolkitGroup.command_class = ToolkitCommand
+
+
+class Interrupted(BaseException):
+    """Ctrl-C, carried past click's own handling of KeyboardInterrupt."""
+
+
+def _usage_message(err: click.UsageError) -> str:
+    """Click's message on one line, after the subcommand's name (not the program's: that is said once)."""
+    message = " ".join(part.strip() for part in err.format_message().splitlines() if part.strip())
+    path = err.ctx.command_path.split(" ", 1)[1] if err.ctx and " " in err.ctx.command_path else ""
+    return f"{path}: {message}" if path else message
+
+
+def say(text: str) -> None:
+    """Print a line of the report on standard output; a full or broken device is a user's error."""
+    try:
+        click.echo(text)
+    except BrokenPipeError:
+        raise
+    except OSError as err:
+        raise UserError(f"cannot write to standard output: {err.strerror or err}") from None
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null so that Python's last flush at exit does not fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def _fail(message: str) -> None:
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except OSError:
+        _silence_stdout()
+    click.echo(f"toolkit: error: {message}", err=True)
+    sys.exit(2)
+
+
+def _stop(what: str, status: int) -> None:
+    try:
+        click.echo(f"toolkit: {what}", err=True)
+    except OSError:
+        pass
+    sys.exit(status)
+
+
+_ASCII_INT = re.compile(r"[+-]?[0-9]+")
+_ASCII_NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)")
+
+
+class Whole(click.IntRange):
+    """A whole number in ASCII digits (Python's int() would also take '٣' for 3) within a range."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and not _ASCII_INT.fullmatch(value.strip()):
+            self.fail(f"{value!r} is not a whole number in digits 0-9", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class Offset(click.ParamType):
+    """Two lengths in millimetres, X,Y, each in ASCII digits with an optional sign, e.g. 1.5,-0.5."""
+
+    name = "offset"
+    LIMIT = 20.0  # mm: a printer that shifts its back side further than this needs repair, not an offset
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple):
+            return value
+        parts = str(value).split(",")
+        if len(parts) != 2 or not all(_ASCII_NUMBER.fullmatch(part.strip()) for part in parts):
+            self.fail(f"{value!r} is not X,Y in millimetres, e.g. 1.5,-0.5", param, ctx)
+        x, y = (float(part) for part in parts)
+        if max(abs(x), abs(y)) > self.LIMIT:
+            self.fail(f"{value!r}: each part must be within {self.LIMIT:g} mm", param, ctx)
+        return (x, y)
+
+
+class Millimetres(click.ParamType):
+    """A length in millimetres written in ASCII digits (no 'nan', 'inf' or other scripts' digits)."""
+
+    name = "mm"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, float):
+            return value
+        if not _ASCII_NUMBER.fullmatch(str(value).strip()):
+            self.fail(f"{value!r} is not a length in millimetres, e.g. 3 or 2.5", param, ctx)
+        return float(value)
+
+
+class GameChoice(click.Choice):
+    """The registered games (``toolkit.games.registry``), looked up when first needed: ``toolkit
+    --help`` and ``--version`` look up none. ``extra`` choices come first (e.g. ``all``)."""
+
+    def __init__(self, *extra: str):
+        self.extra = extra
+        super().__init__(())
+
+    @property
+    def choices(self):
+        from toolkit.games.registry import ids
+
+        return (*self.extra, *ids())
+
+    @choices.setter
+    def choices(self, value) -> None:
+        pass
+
+
+class LazyHelpOption(click.Option):
+    """An option whose help text is written when help is shown (it names the registered games)."""
+
+    def __init__(self, *args, help_text=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.help_text = help_text
+
+    def get_help_record(self, ctx):
+        if self.help_text is not None:
+            self.help = self.help_text()
+        return super().get_help_record(ctx)
+
+
+def game_help() -> str:
+    from toolkit.games.registry import default_id
+
+    return f"Game whose built-in catalogue to use [default: {default_id()}]."
+
+
+def catalogue_options(func):
+    """--game, --catalogue and --set: the options of every command that reads the catalogue."""
+
+    @click.option("--game", cls=LazyHelpOption, type=GameChoice(), help_text=game_help)
+    @click.option("--catalogue", "catalogue_path", type=click.Path(dir_okay=False),
+                  help="Load this catalogue TOML file instead of a built-in game.")
+    @click.option("--set", "overrides", multiple=True, metavar="ID=N",
+                  help="Override one card count for this run (repeatable), e.g. --set witch=8.")
+    @functools.wraps(func)
+    def wrapper(game, catalogue_path, overrides, **kwargs):
+        one_source(catalogue_path)
+        return func(game=game, catalogue_path=catalogue_path, overrides=overrides, **kwargs)
+
+    return wrapper
+
+
+def one_source(catalogue_path: str | None) -> None:
+    """--game and --catalogue name two catalogues: refuse both rather than ignore one."""
+    if catalogue_path is None:
+        return
+    if not catalogue_path.strip():
+        raise UserError("--catalogue: the path is empty")
+    source = click.get_current_context().get_parameter_source("game")
+    if source not in (None, click.core.ParameterSource.DEFAULT):
+        raise UserError("--game and --catalogue: give one of them (the catalogue file names its game)")
+
+
+lang_option = click.option("--lang", type=click.Choice(LANGS), default="en", show_default=True,
+                           help="Language of names and text.")
+
+
+card_option = click.option("--card", "card_size", default="poker", show_default=True, metavar="SIZE",
+                           help="Card size: poker (63x88), bridge (57x89), mini (44x63), tarot (70x120) "
+                                "or WxH in mm, e.g. 60x90.")
+
+
+class Progress:
+    """A progress bar on stderr, drawn only on a terminal and only once a run has taken more than a second.
+
+    Anywhere else (a file, a pipe, a test) it draws no bar, whose label would be glued to the report:
+    once a run has taken a few seconds it says in one whole line how far it has come instead. ``note`` says something on a line of its own and starts counting a new stage.
+    """
+
+    DELAY = 1.0  # seconds of work before a bar appears
+
+    def __init__(self, total: int, label: str, enabled: bool | None = None, show_pos: bool = False):
+        self.enabled = sys.stderr.isatty() if enabled is None else enabled
+        self.show_pos = show_pos  # the bar and the line also say "done of total"
+        self._restart(total, label)
+
+    def _restart(self, total: int, label: str) -> None:
+        self.total, self.label = max(1, total), label
+        self.done, self.bar, self.start, self.told = 0, None, time.monotonic(), False
+
+    QUIET_DELAY = 3.0  # off a terminal: seconds of work before one line says how far it has come
+
+    def __call__(self, n: int) -> None:
+        self.done += n
+        if self.bar is not None:
+            self.bar.update(n)
+            return
+        took = time.monotonic() - self.start
+        if self.enabled and took > self.DELAY:
+            self.bar = click.progressbar(length=self.total, label=self.label, file=sys.stderr, show_pos=self.show_pos)
+            self.bar.__enter__()
+            self.bar.update(self.done)
+        elif not self.enabled and not self.told and took > self.QUIET_DELAY:
+            self.told = True  # a whole line, once: nothing to glue to the report
+            share = min(self.done / self.total, 1.0)
+            left = f", about {took * (1 - share) / share:,.0f} s to go" if share > 0.01 else ""
+            count = f" ({self.done:,} of {self.total:,})" if self.show_pos else ""
+            click.echo(f"toolkit: note: {self.label}: {100 * share:.0f}% done{count} after {took:.0f} s{left}", err=True)
+
+    def note(self, text: str, total: int, label: str = "simulating") -> None:
+        """Print ``toolkit: note: TEXT`` (after ending a bar's line), then count ``total`` ticks afresh."""
+        self.close()
+        click.echo(f"toolkit: note: {text}", err=True)
+        self._restart(total, label)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)  # on a terminal this ends the bar's line
+            self.bar = None
+
+
+def seat_choices(values: tuple[str, ...]) -> dict[int, str]:
+    """``--policy SEAT=NAME`` options as {seat: name}: the seat in ASCII digits, each seat once."""
+    choices = {}
+    for value in values:
+        seat, sep, name = value.partition("=")
+        seat = seat.strip()
+        if not sep or not re.fullmatch(r"[0-9]+", seat) or not name.strip():
+            raise UserError(f"--policy {value}: expected SEAT=NAME, e.g. --policy 2=stop-after-3")
+        if len(seat) > 3:
+            raise UserError(f"--policy {value}: seat {seat} does not exist (seats count from 1 to 4)")
+        if int(seat) in choices:
+            raise UserError(f"--policy {value}: seat {int(seat)} has a policy already (give each seat one)")
+        choices[int(seat)] = name.strip()
+    return choices
+
+
+def refuse_given(names: tuple[str, ...], why: str) -> None:
+    """Refuse any of these parameters given on the command line (not left at its default): ``why``
+    says what the command does instead, so the option would be silently ignored."""
+    from click.core import ParameterSource
+
+    ctx = click.get_current_context()
+    for param in ctx.command.params:
+        if param.name in names and ctx.get_parameter_source(param.name) not in (
+                None, ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP):
+            raise click.UsageError(f"{param.opts[-1] if param.opts[-1].startswith('--') else param.opts[0]}: "
+                                   f"not read: {why}", ctx=ctx)

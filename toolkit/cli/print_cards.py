@@ -1,0 +1,62 @@
+"""`toolkit print-cards`: the print-and-play PDF (or the printer's calibration sheet)."""
+
+from __future__ import annotations
+
+import click
+
+from toolkit.cli.options import (Millimetres, Offset, ToolkitCommand, card_option, catalogue_options, lang_option,
+                                 refuse_given, say)
+
+@click.command("print-cards", cls=ToolkitCommand)
+@catalogue_options
+@lang_option
+@click.option("--paper", type=click.Choice(("a4", "letter"), case_sensitive=False), default="a4", show_default=True, help="Paper size.")
+@card_option
+@click.option("--bleed", type=Millimetres(), default=0.0, show_default=True, metavar="MM",
+              help="Art printed this far past each cut line (cards then sit 2 x bleed apart).")
+@click.option("--gutter", type=Millimetres(), default=0.0, show_default=True, metavar="MM", help="Space between cards.")
+@click.option("--margin", type=Millimetres(), default=5.0, show_default=True, metavar="MM",
+              help="Unprinted border of the paper; nothing is printed in it.")
+@click.option("--duplex", type=click.Choice(("long", "short", "fold", "none")), default="long", show_default=True,
+              help="Backs: each sheet's backs on the next page for a long- or short-edge flip; "
+                   "fold: fronts and backs on one sheet either side of a fold line; none: fronts only.")
+@click.option("--crop-marks/--no-crop-marks", default=True, show_default=True,
+              help="Cut lines continued outside the cards.")
+@click.option("--aids/--no-aids", default=True, show_default=True,
+              help="A player aid (the turn and the cards in brief) for each player, after the cards.")
+@click.option("--back-offset", type=Offset(), default="0,0", show_default=True, metavar="X,Y",
+              help="Shift every back this far, in mm (right and down as seen on the back's side): "
+                   "what --calibration measures for your printer.")
+@click.option("--calibration", is_flag=True,
+              help="Print a two-sided calibration sheet instead of the cards: its marks show how far "
+                   "your printer shifts the back side (see the README).")
+@click.option("--out", type=click.Path(dir_okay=False), help="PDF to write [default: output/<game>-cards-<lang>.pdf].")
+def print_cards_command(game, catalogue_path, overrides, lang, paper, card_size, bleed, gutter, margin, duplex,
+                        crop_marks, aids, back_offset, calibration, out):
+    """Print-and-play PDF: every card at its exact size on A4 or Letter, backs and tokens."""
+    from pathlib import Path
+
+    from toolkit.cards.render import parse_card_size
+    from toolkit.catalogue import load
+    from toolkit.files import check_out_path, write_atomic
+    from toolkit.print import print_cards
+
+    check_out_path(out)
+    if calibration:
+        from toolkit.print.calibration import calibration_sheet
+
+        refuse_given(("game", "catalogue_path", "overrides", "card_size", "bleed", "gutter", "margin",
+                       "crop_marks", "aids"), "--calibration prints the alignment sheet, no cards")
+        result = calibration_sheet(paper=paper, duplex=duplex, back_offset=back_offset, lang=lang)
+        path = write_atomic(Path(out) if out else Path("output") / f"calibration-{paper.lower()}-{lang}.pdf",
+                            result.pdf)
+        say(str(path))
+        say(result.summary)
+        return
+    card_mm = parse_card_size(card_size)
+    catalogue = load(game, catalogue_path, overrides)
+    result = print_cards(catalogue, lang=lang, paper=paper, card_mm=card_mm, bleed=bleed, gutter=gutter,
+                         margin=margin, duplex=duplex, crop=crop_marks, aids=aids, back_offset=back_offset)
+    path = write_atomic(Path(out) if out else Path("output") / f"{catalogue.game}-cards-{lang}.pdf", result.pdf)
+    say(str(path))
+    say(result.summary())

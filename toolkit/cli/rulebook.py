@@ -1,0 +1,39 @@
+"""`toolkit rulebook`: the printable rules, with the odds solved for the deck."""
+
+from __future__ import annotations
+
+import click
+
+from toolkit.cli.options import Progress, ToolkitCommand, catalogue_options, say
+
+@click.command("rulebook", cls=ToolkitCommand)
+@catalogue_options
+@click.option("--lang", type=click.Choice(("ru", "en", "ru+en")), default="en", show_default=True,
+              help="Language: ru, en, or ru+en (both, section by section, each block tagged).")
+@click.option("--paper", type=click.Choice(("a4", "letter"), case_sensitive=False), default="a4", show_default=True,
+              help="Paper size.")
+@click.option("--booklet", is_flag=True,
+              help="A5 (half-Letter) pages two-up in saddle-stitch order: print double-sided (short-edge flip), "
+                   "fold the stack and staple it.")
+@click.option("--out", type=click.Path(dir_okay=False), help="PDF to write [default: output/<game>-rules-<lang>.pdf].")
+def rulebook_command(game, catalogue_path, overrides, lang, paper, booklet, out):
+    """Printable rules from the catalogue and the odds solver: Russian, English or both."""
+    from pathlib import Path
+
+    from toolkit.catalogue import load
+    from toolkit.files import check_out_path, write_atomic
+    from toolkit.odds.report import progress_length
+    from toolkit.rulebook import build_rulebook
+
+    check_out_path(out)
+    catalogue = load(game, catalogue_path, overrides)
+    from toolkit.games.registry import get
+
+    progress = Progress(progress_length(catalogue, get(catalogue.game).rulebook_model, 1, 0), "solving")
+    try:
+        result = build_rulebook(catalogue, lang=lang, paper=paper.lower(), booklet=booklet, progress=progress)
+    finally:
+        progress.close()
+    path = write_atomic(Path(out) if out else Path("output") / f"{catalogue.game}-rules-{lang}.pdf", result.pdf)
+    say(str(path))
+    say(result.summary())

@@ -1,0 +1,44 @@
+"""`toolkit simulate`: many seeded games and their figures."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from toolkit.cli.options import Progress, ToolkitCommand, Whole, catalogue_options, say, seat_choices
+from toolkit.errors import UserError
+
+@click.command("simulate", cls=ToolkitCommand)
+@catalogue_options
+@click.option("--players", type=Whole(1, 4), help="Players at the table (default: the game's minimum).")
+@click.option("--games", type=Whole(1, 100_000_000), default=10_000, show_default=True,
+              help="Games to play (at most 100,000,000).")
+@click.option("--seed", type=Whole(0, 2**63 - 1), default=1, show_default=True,
+              help="Random seed, 0 to 2**63-1: the same seed gives the same result.")
+@click.option("--policy", "policies", multiple=True, metavar="SEAT=NAME",
+              help="A seat's policy, e.g. 2=stop-after-3 or 1=risk-1,never-buy (repeatable; seats count from 1).")
+@click.option("--variant", "variants", multiple=True, metavar="NAME", help="A named rule variant (repeatable).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def simulate_command(game, catalogue_path, overrides, players, games, seed, policies, variants, as_json):
+    """Play many seeded games and report their length, win rates and events."""
+    from toolkit.catalogue import load
+    from toolkit.sim.report import text_report
+    from toolkit.sim.simulate import simulate
+
+    catalogue = load(game, catalogue_path, overrides, require_art=False)
+    players = players or catalogue.players[0]
+    choices = seat_choices(policies)
+    twice = sorted({variant for variant in variants if variants.count(variant) > 1})
+    if twice:
+        raise UserError(f"--variant {twice[0]}: given twice")
+    progress = Progress(games, "simulating")
+    try:
+        summary = simulate(catalogue, players=players, games=games, seed=seed, policies=choices,
+                           variants=variants, progress=progress)
+    finally:
+        progress.close()
+    if as_json:
+        say(json.dumps(summary.as_json(), indent=2))
+    else:
+        say(text_report(summary, catalogue.title["en"]))
