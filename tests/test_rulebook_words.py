@@ -13,8 +13,8 @@ import pytest
 
 from toolkit.catalogue import load
 from toolkit.games.palaces.engine import NO_RUINS, PalacesGame
+from toolkit.games.registry import get
 from toolkit.rulebook import build_rulebook, variants
-from toolkit.rulebook.facts import VARIANT_NAMES
 
 GAMES = ("diamoniak", "palaces")
 BOOKS = {f"{game}-{lang}": (game, lang, ()) for game in GAMES for lang in ("ru", "en", "ru+en")}
@@ -73,7 +73,7 @@ def test_every_variant_is_named_for_players_in_the_books_language(books, key):
     book = books[key]
     for variant in variants(book.catalogue.game):
         for lang in key.split("-", 1)[1].split("+"):
-            assert VARIANT_NAMES[variant][lang] in book.joined, (key, variant, lang)
+            assert get(book.catalogue.game).variant_names[variant][lang] in book.joined, (key, variant, lang)
 
 
 @pytest.mark.parametrize("game", GAMES)
