@@ -24,7 +24,8 @@ from toolkit.rulebook import build_rulebook, variants
 from toolkit.rulebook.booklet import sheet_order
 from toolkit.plurals import plural
 from toolkit.rulebook.facts import Facts, format_number, format_percent
-from toolkit.rulebook.figures import FIRST_PALACE, Odds
+from toolkit.games.palaces.figures import FIRST_PALACE
+from toolkit.rulebook.figures import Odds
 from toolkit.rulebook.markup import PLACEHOLDER, check_same_shape, load_source, parse
 
 MM = 72 / 25.4
@@ -444,7 +445,7 @@ def test_the_stopping_tip_is_the_games_played(built, key, words):
     """The question on when to stop quotes the 95% interval, in whole games of 100, of the games in which a
     player stopping after three cards beats one who draws on (both seats), for this very deck."""
     from toolkit.analysis.tip import stop_after_tip
-    from toolkit.rulebook.figures import STOPPER
+    from toolkit.games.diamoniak.figures import STOPPER
 
     overrides = BUILDS[key][2][1:]  # ["--set", "witch=8"] -> ["witch=8"]
     tip = stop_after_tip(load("diamoniak", overrides=overrides, require_art=False), 3, **STOPPER)

@@ -316,7 +316,7 @@ def test_the_first_palace_figure_has_no_digit_in_doubt(books, key):
     """The simulated time to a first palace is printed in whole turns, rounded from the 95% interval of
     the games behind it: one number when both ends round alike, else the two they round to."""
     from toolkit.odds.report import answer
-    from toolkit.rulebook.figures import FIRST_PALACE
+    from toolkit.games.palaces.figures import FIRST_PALACE
     book = books[key]
     data = answer(book.catalogue, "first-palace", **FIRST_PALACE).data
     mean, half = data["mean_turns"], 1.959963984540054 * data["stderr_turns"]
