@@ -177,7 +177,7 @@ class Facts:
                 raise  # it names the user's input already
             except UserError as err:
                 raise UserError(f"{where}: {{odds:{arg}}}: {err}") from None
-            if figure.value is None:  # e.g. a colour too short to finish a castle: "∞ turns"
+            if figure.value is None:  # e.g. a goal the deck may never reach: "∞ turns"
                 return "∞", 1_000_005, False
             if figure.kind == "percent":
                 return format_percent(figure.value, lang), None, False
