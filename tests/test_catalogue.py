@@ -69,7 +69,7 @@ def test_set_overrides_a_count_for_one_load():
 @pytest.mark.parametrize(
     "override, message",
     [
-        ("wizard=3", "--set wizard=3: no card with id 'wizard' in diamoniak.toml"),
+        ("wizard=3", "--set wizard=3: no card with id 'wizard' in catalogue.toml"),
         ("witch=-1", "--set witch=-1: the count must be a whole number from 0 to 500 in digits 0-9, got '-1'"),
         ("witch=2.5", "--set witch=2.5: the count must be a whole number from 0 to 500 in digits 0-9, got '2.5'"),
         ("witch", "--set witch: expected ID=N"),

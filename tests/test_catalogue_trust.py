@@ -421,7 +421,7 @@ def test_write_art_refuses_two_pictures_for_one_file_before_writing_any(tmp_path
     last = catalogue.cards[-1]
     cards = catalogue.cards[:-1] + (dataclasses.replace(last, art=catalogue.cards[0].art.upper()),)
     out = tmp_path / "out"
-    with pytest.raises(UserError, match=r"^diamoniak.toml: card 'fairy' and card 'castle-red' would both be drawn to"):
+    with pytest.raises(UserError, match=r"^catalogue.toml: card 'fairy' and card 'castle-red' would both be drawn to"):
         art.write_art(dataclasses.replace(catalogue, cards=cards), out)
     assert not out.exists()
 

@@ -53,7 +53,7 @@ def text_of(pdf: bytes) -> str:
 REFUSED = [
     (["--game", "diamoniak", *each("castle", 0)],
      "--set castle-red=0 --set castle-blue=0 --set castle-green=0 --set castle-yellow=0: no colour has 6 castle "
-     "cards, so no castle can be finished (diamoniak.toml: rules.castle_size = 6)"),
+     "cards, so no castle can be finished (catalogue.toml: rules.castle_size = 6)"),
     (["--game", "diamoniak", *each("castle", 5)], "--set castle-red=5 --set castle-blue=5 --set castle-green=5 "
                                                   "--set castle-yellow=5: no colour has 6 castle cards"),
     (["--game", "diamoniak", "--set", "castle-red=5"],
@@ -76,7 +76,7 @@ REFUSED = [
      "--set foundation-red=0 --set roof-blue=0 --set foundation-green=0 --set foundation-yellow=0: no colour has "
      "a foundation, a roof and a floor (or a tower)"),
     (["--game", "palaces", *only("palaces", foundation_red=2, floor_red=2, roof_red=2)],
-     "the deck has 6 cards, too few to deal 4 players 5 cards each (palaces.toml: rules.hand_size = 5, "
+     "the deck has 6 cards, too few to deal 4 players 5 cards each (catalogue.toml: rules.hand_size = 5, "
      "game.players.max = 4)"),
 ]
 

@@ -16,15 +16,6 @@ from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-# The art that ships with the toolkit's own games: card_art/ beside the package in a source tree or an
-# editable install, toolkit/card_art/ inside an installed wheel (pyproject.toml maps it there). Their
-# catalogues' art paths start with the game's id ("<game>/back.png").
-_TOOLKIT = Path(__file__).resolve().parent.parent
-TOOLKIT_ART = next(
-    (folder for folder in (_TOOLKIT.parent / "card_art", _TOOLKIT / "card_art") if folder.is_dir()),
-    _TOOLKIT.parent / "card_art",
-)
-
 if TYPE_CHECKING:
     from types import ModuleType
 
@@ -111,11 +102,16 @@ class Game:
     # Modules of the game's package (relative names), None where the game has none: the generic
     # defaults below then give a plain card and back, and a rulebook without the game's own figures,
     # table picture or deck checks.
-    art_module: str | None = None      # the card painter: ``KINDS`` (kind -> toolkit.cards.art.KindArt), ``paint_back(scene)``
-    figures_module: str | None = None  # the rulebook's own odds figures: ``NAMES``, ``CHARTS``, ``figure(odds, name)``, ``chart(odds, name)``
-    table_module: str | None = None    # the rulebook's table picture: ``KEYS`` (its labels), ``scene(catalogue, face, back)``
-    deck_module: str | None = None     # ``check(catalogue)``: the decks the game cannot be played to its end with
-    variant_names: dict[str, dict[str, str]] = {}  # the names players see for the engine's variants: id -> lang -> name
+    # The card painter: ``KINDS`` (kind -> toolkit.cards.art.KindArt) and ``paint_back(scene)``.
+    art_module: str | None = None
+    # The rulebook's own odds figures: ``NAMES``, ``CHARTS``, ``figure(odds, name)``, ``chart(odds, name)``.
+    figures_module: str | None = None
+    # The rulebook's table picture: ``KEYS`` (the labels it takes) and ``scene(catalogue, face, back)``.
+    table_module: str | None = None
+    # ``check(catalogue)``: refuses the decks the game cannot be played to its end with.
+    deck_module: str | None = None
+    # The names players see for the engine's variants: variant id -> language -> name.
+    variant_names: dict[str, dict[str, str]] = {}
 
     @property
     def art_folder(self) -> Path:
@@ -151,3 +147,13 @@ class Game:
         (an empty deck is refused for every game before this is asked)."""
         if self.deck_module is not None:
             self.module(self.deck_module).check(catalogue)
+
+
+# The art that ships with the toolkit's own games: card_art/ beside the package in a source tree or an
+# editable install, toolkit/card_art/ inside an installed wheel (pyproject.toml maps it there). Their
+# catalogues' art paths start with the game's id ("<game>/back.png").
+_TOOLKIT = Path(__file__).resolve().parent.parent
+TOOLKIT_ART = next(
+    (folder for folder in (_TOOLKIT.parent / "card_art", _TOOLKIT / "card_art") if folder.is_dir()),
+    _TOOLKIT.parent / "card_art",
+)

@@ -1,7 +1,8 @@
 """Diamoniak: a push-your-luck castle-building game for children (54 cards).
 
 Everything of the game lives in this package: its catalogue, engine, players, compiled kernel, chain
-walk, solo solver, card art, rulebook figures, table picture, texts. The toolkit reaches it through ``GAME`` (entry point ``toolkit.games``).
+walk, solo solver, card art, rulebook figures, deck checks and table picture, texts. The toolkit
+reaches it through ``GAME`` (entry point ``toolkit.games``).
 """
 
 from toolkit.games.game import TOOLKIT_ART, Game

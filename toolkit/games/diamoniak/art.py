@@ -8,8 +8,9 @@ import math
 
 from toolkit.cards.art import (
     DRESS, GOLD, HAIR, HEIGHT, ICE, INK, LINE, MOON, NIGHT, ORANGE, PURPLE, SKIN, STRAW, THIN, WHITE, WIDTH,
-    WING, WOOD, KindArt, Pen, Point, Scene, arc_points, arch, back_frame, coloured_sky, crenellated, darker, draw_symbol,
-    ellipse_points, emblem, flag, hill, lighter, regular_polygon, rgb, rotate, sparkle, star_points, sunburst,
+    WING, WOOD, KindArt, Pen, Point, Scene, arc_points, arch, back_frame, coloured_sky, crenellated, darker,
+    draw_symbol, ellipse_points, emblem, flag, hill, lighter, regular_polygon, rgb, rotate, sparkle, star_points,
+    sunburst,
 )
 from toolkit.catalogue.model import Catalogue
 

@@ -1,7 +1,8 @@
 """Palaces: a hand-management race to complete palaces of three storeys.
 
 Everything of the game lives in this package: its catalogue, engine, players, compiled kernel, chain
-walk, opening odds, card art, rulebook figures, table picture, texts. The toolkit reaches it through ``GAME`` (entry point ``toolkit.games``).
+walk, opening odds, card art, rulebook figures, deck checks and table picture, texts. The toolkit
+reaches it through ``GAME`` (entry point ``toolkit.games``).
 """
 
 from toolkit.games.game import TOOLKIT_ART, Game
