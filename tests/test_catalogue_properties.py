@@ -213,7 +213,7 @@ def assert_sane(cat) -> None:
         assert card.id not in RESERVED_CARD_IDS
         assert ".." not in Path(card.art).parts and not Path(card.art).is_absolute() and "\\" not in card.art
         if card.art_path is not None:
-            assert any(card.art_path.resolve().is_relative_to(folder.resolve()) for folder in art_dirs(cat.source))
+            assert any(card.art_path.resolve().is_relative_to(folder.resolve()) for folder in art_dirs(cat.source, games()[cat.game]))
 
 
 CATALOGUE = load("diamoniak")

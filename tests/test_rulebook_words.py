@@ -13,8 +13,8 @@ import pytest
 
 from toolkit.catalogue import load
 from toolkit.games.palaces.engine import NO_RUINS, PalacesGame
+from toolkit.games.registry import get
 from toolkit.rulebook import build_rulebook, variants
-from toolkit.rulebook.facts import VARIANT_NAMES
 
 GAMES = ("diamoniak", "palaces")
 BOOKS = {f"{game}-{lang}": (game, lang, ()) for game in GAMES for lang in ("ru", "en", "ru+en")}
@@ -73,7 +73,7 @@ def test_every_variant_is_named_for_players_in_the_books_language(books, key):
     book = books[key]
     for variant in variants(book.catalogue.game):
         for lang in key.split("-", 1)[1].split("+"):
-            assert VARIANT_NAMES[variant][lang] in book.joined, (key, variant, lang)
+            assert get(book.catalogue.game).variant_names[variant][lang] in book.joined, (key, variant, lang)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -316,7 +316,7 @@ def test_the_first_palace_figure_has_no_digit_in_doubt(books, key):
     """The simulated time to a first palace is printed in whole turns, rounded from the 95% interval of
     the games behind it: one number when both ends round alike, else the two they round to."""
     from toolkit.odds.report import answer
-    from toolkit.rulebook.figures import FIRST_PALACE
+    from toolkit.games.palaces.figures import FIRST_PALACE
     book = books[key]
     data = answer(book.catalogue, "first-palace", **FIRST_PALACE).data
     mean, half = data["mean_turns"], 1.959963984540054 * data["stderr_turns"]

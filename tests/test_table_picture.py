@@ -13,12 +13,13 @@ from reportlab.platypus import SimpleDocTemplate
 
 from toolkit.catalogue import load
 from toolkit.errors import UserError
+from toolkit.games.registry import get
 from toolkit.rulebook import build_rulebook, variants
 from toolkit.rulebook.facts import Facts
 from toolkit.rulebook.figures import Odds
 from toolkit.rulebook.layout import Story, geometry
 from toolkit.rulebook.markup import check_same_shape, load_source, parse
-from toolkit.rulebook.table_picture import KEYS, table_picture
+from toolkit.rulebook.table_picture import table_picture
 
 
 def norm(text: str) -> str:
@@ -55,7 +56,7 @@ def test_each_text_has_the_picture_in_its_setup_with_the_games_keys(game):
     for lang in ("ru", "en"):
         section, block = table_block(game, lang)
         assert section.id == "setup"
-        assert sorted(block.args) == sorted(KEYS[game])
+        assert sorted(block.args) == sorted(get(game).table_keys)
 
 
 @pytest.mark.parametrize("game", ["diamoniak", "palaces"])

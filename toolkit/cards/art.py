@@ -1,7 +1,9 @@
 """Draw the original card art: one flat, text-free picture per card type and one back per game.
 
 Every picture is drawn with Pillow's ImageDraw from the catalogue alone: the card's kind picks the
-drawing, the card's colour comes from the catalogue, and each colour is also told by its symbol
+drawing (the game's own painters, see ``Game.kind_art`` and ``Game.back_painter``: this module holds
+the frame, the pen and the shapes they share, and a plain face and back for a game without art of
+its own), the card's colour comes from the catalogue, and each colour is also told by its symbol
 (circle, square, triangle, ...) in two corners and on the picture, for colour-blind players. No
 words are drawn: the card renderer prints the name and the rules text, in the chosen language, on
 the plain light panel that fills the lower part of every face.
@@ -25,6 +27,7 @@ from toolkit.catalogue.checks import check_art_path
 from toolkit.catalogue.model import CardType, Catalogue
 from toolkit.errors import UserError
 from toolkit.files import write_many
+from toolkit.games.registry import get as game_of
 
 # --- geometry --------------------------------------------------------------------------------------
 
@@ -90,23 +93,6 @@ HAIR = (236, 168, 70)
 MOON = (250, 236, 170)
 CLOUD = (132, 142, 166)
 GRASS = (96, 140, 70)
-
-# Frame and sky of the cards that carry no colour; coloured cards use their own colour.
-KIND_FRAME: dict[str, RGB] = {
-    "diamond": (58, 150, 172),
-    "witch": (76, 46, 112),
-    "fairy": (226, 124, 182),
-    "tower": (128, 112, 158),
-    "ruins": (140, 112, 88),
-    "exchange": (112, 86, 164),
-    "general-exchange": (162, 86, 142),
-    "flood": (52, 84, 116),
-}
-BACK_PAINT: dict[str, tuple[RGB, RGB]] = {  # game -> (ground, pattern)
-    "diamoniak": ((72, 42, 122), (92, 62, 148)),
-    "palaces": ((22, 88, 98), (30, 104, 114)),
-}
-
 
 def rgb(hex_colour: str) -> RGB:
     value = hex_colour.lstrip("#")
@@ -428,438 +414,30 @@ def arrow(pen: Pen, path: Sequence[Point], colour: RGB, width: float, edge: floa
                 colour, width=edge)
 
 
-def gem(pen: Pen, cx: float, cy: float, size: float, edge: float = LINE) -> None:
-    """A brilliant-cut diamond seen from the side, ``size`` wide, centred on (cx, cy)."""
-    top, girdle, culet = cy - 0.36 * size, cy - 0.14 * size, cy + 0.5 * size
-    t = [cx + f * size for f in (-0.24, 0.0, 0.24)]
-    g = [cx + f * size for f in (-0.5, -0.26, 0.0, 0.26, 0.5)]
-    light, mid, deep, dark = ICE
-    crown = [
-        ([(g[0], girdle), (t[0], top), (g[1], girdle)], mid),
-        ([(t[0], top), (t[1], top), (g[2], girdle), (g[1], girdle)], light),
-        ([(t[1], top), (t[2], top), (g[3], girdle), (g[2], girdle)], WHITE),
-        ([(t[2], top), (g[4], girdle), (g[3], girdle)], mid),
-    ]
-    pavilion = [
-        ([(g[0], girdle), (g[1], girdle), (cx, culet)], deep),
-        ([(g[1], girdle), (g[2], girdle), (cx, culet)], mid),
-        ([(g[2], girdle), (g[3], girdle), (cx, culet)], light),
-        ([(g[3], girdle), (g[4], girdle), (cx, culet)], dark),
-    ]
-    for points, colour in crown + pavilion:
-        pen.polygon(points, colour, width=edge * 0.5)
-    outline = [(g[0], girdle), (t[0], top), (t[2], top), (g[4], girdle), (cx, culet)]
-    pen.polygon(outline, None, width=edge)
+# --- the pictures, one per kind: a game's own (Game.kind_art), else a plain one ------------------
 
 
-def witch_hat(pen: Pen, cx: float, cy: float, size: float, edge: float = LINE) -> None:
-    """A pointed witch's hat with a bent tip, ``size`` wide at the brim; (cx, cy) is the brim's centre."""
-    def at(fx: float, fy: float) -> Point:
-        return cx + fx * size, cy + fy * size
+@dataclass(frozen=True)
+class KindArt:
+    """How the cards of one kind are drawn."""
 
-    pen.ellipse(cx, cy, size * 0.5, size * 0.11, fill=darker(PURPLE, 0.25), width=edge)
-    cone = [at(-0.3, 0.02), at(-0.14, -0.5), at(-0.04, -0.78), at(0.1, -0.95), at(0.3, -1.0),
-            at(0.16, -0.86), at(0.1, -0.72), at(0.1, -0.5), at(0.3, 0.02)]
-    pen.polygon(cone, PURPLE, width=edge)
-    pen.polygon([at(-0.1, -0.5), at(-0.02, -0.74), at(0.02, -0.5), at(-0.03, -0.1)], lighter(PURPLE, 0.25),
-                outline=None)
-    band = [at(-0.27, -0.06), at(-0.22, -0.22), at(0.22, -0.22), at(0.27, -0.06)]
-    pen.polygon(band, ORANGE, width=edge * 0.8)
-    pen.rect(*at(-0.07, -0.2), *at(0.07, -0.08), GOLD, width=edge * 0.7)
-    pen.rect(*at(-0.03, -0.17), *at(0.03, -0.11), ORANGE, outline=None)
+    paint: Callable[[Scene], None]  # the picture in the window above the text panel
+    frame: RGB = STONE_DARK  # frame and sky of a card that carries no colour (a coloured card takes its own)
+    icon: Callable[[Pen, float, float, Catalogue], None] | None = None  # the corner sign of a card of no colour
 
 
-def tower_body(pen: Pen, cx: float, top: float, bottom: float, radius: float, bands: Sequence[RGB],
-               edge: float = LINE) -> list[tuple[float, float]]:
-    """A round tower in horizontal bands; returns each band's (top, bottom)."""
-    depth = radius * 0.28
-    step = (bottom - top) / len(bands)
-    rows = []
-    for i, colour in enumerate(bands):
-        y0, y1 = top + i * step, top + (i + 1) * step
-        outline = arc_points(cx, y0, radius, depth, 180, 0, 16) + arc_points(cx, y1, radius, depth, 0, 180, 16)
-        pen.polygon(outline, colour, width=edge * 0.6)
-        shine = arc_points(cx, y0, radius, depth, 180, 212, 6) + arc_points(cx, y1, radius, depth, 212, 180, 6)
-        pen.polygon(shine, lighter(colour, 0.35), outline=None)
-        rows.append((y0, y1))
-    pen.polygon(arc_points(cx, top, radius, depth, 180, 0, 16) + arc_points(cx, bottom, radius, depth, 0, 180, 16),
-                None, width=edge)
-    return rows
+def plain_picture(s: Scene) -> None:
+    """The picture of a kind the game draws nothing for: its colour's pale sky, or plain paper."""
+    s.fill(lighter(s.colour, 0.84) if s.colour is not None else PAPER)
 
 
-# --- the pictures, one per kind --------------------------------------------------------------------
-
-
-def paint_castle(s: Scene) -> None:
-    colour, pen = s.colour, s.pen
-    assert colour is not None and s.symbol is not None
-    shade, light = darker(colour, 0.22), lighter(colour, 0.3)
-    coloured_sky(s)
-    hill(s, 0.82, lighter(colour, 0.5))
-    for x0 in (0.12, 0.68):  # the side towers
-        pen.polygon(crenellated(*s.p(x0, 0.36), *s.p(x0 + 0.2, 0.9), 3, s.n(0.05)), shade)
-        pen.polygon(arch(*s.p(x0 + 0.07, 0.5), *s.p(x0 + 0.13, 0.62)), INK, width=THIN)
-    pen.polygon(crenellated(*s.p(0.3, 0.26), *s.p(0.7, 0.9), 5, s.n(0.06)), colour)
-    for x, y in ((0.36, 0.44), (0.58, 0.56), (0.4, 0.66), (0.6, 0.38), (0.34, 0.78)):  # stones
-        pen.rect(*s.p(x, y), *s.p(x + 0.07, y + 0.035), light, outline=None, radius=6)
-    pen.polygon(arch(*s.p(0.41, 0.66), *s.p(0.59, 0.9)), darker(WOOD, 0.2))
-    for fx in (0.455, 0.5, 0.545):
-        pen.line([s.p(fx, 0.7), s.p(fx, 0.9)], INK, THIN)
-    pen.line([s.p(0.41, 0.79), s.p(0.59, 0.79)], INK, THIN)
-    emblem(pen, s.symbol, *s.p(0.5, 0.5), s.n(0.085), colour)
-    cloth = flag(pen, s.p(0.5, 0.0)[0], s.p(0.5, 0.05)[1], s.p(0.5, 0.26)[1], s.n(0.2), WHITE)
-    draw_symbol(pen, s.symbol, cloth[0], cloth[1], s.n(0.036), colour)
-
-
-def paint_diamond(s: Scene) -> None:
-    sunburst(s, s.p(0.5, 0.5), NIGHT, lighter(NIGHT, 0.08), count=18)
-    s.pen.ellipse(*s.p(0.5, 0.5), s.n(0.4), fill=lighter(NIGHT, 0.14), outline=None)
-    gem(s.pen, *s.p(0.5, 0.52), s.n(0.72))
-    for fx, fy, r in ((0.27, 0.3, 0.05), (0.78, 0.24, 0.07), (0.82, 0.62, 0.035), (0.18, 0.7, 0.04),
-                      (0.62, 0.29, 0.03)):
-        sparkle(s.pen, *s.p(fx, fy), s.n(r), WHITE)
-
-
-def paint_witch(s: Scene) -> None:
-    pen = s.pen
-    s.fill(NIGHT)
-    moon = s.p(0.76, 0.2)
-    pen.ellipse(*moon, s.n(0.13), fill=MOON, outline=None)
-    pen.ellipse(moon[0] - s.n(0.06), moon[1] - s.n(0.03), s.n(0.12), fill=NIGHT, outline=None)
-    for fx, fy, r in ((0.2, 0.12, 0.025), (0.4, 0.22, 0.018), (0.12, 0.4, 0.02), (0.9, 0.44, 0.02),
-                      (0.56, 0.08, 0.015)):
-        pen.polygon(star_points(*s.p(fx, fy), s.n(r), s.n(r * 0.45)), GOLD, outline=None)
-    hill(s, 0.86, darker(NIGHT, 0.35), rx=0.9)
-    pen.stroke([s.p(0.12, 0.3), s.p(0.7, 0.74)], WOOD, s.n(0.03))  # the broom behind the hat
-    bristles = [s.p(0.66, 0.7), s.p(0.73, 0.68), s.p(0.93, 0.86), s.p(0.86, 0.91), s.p(0.63, 0.78)]
-    pen.polygon(bristles, STRAW)
-    for a, b in (((0.7, 0.74), (0.86, 0.87)), ((0.67, 0.77), (0.8, 0.87)), ((0.73, 0.71), (0.9, 0.85))):
-        pen.line([s.p(*a), s.p(*b)], darker(STRAW, 0.3), 3)
-    pen.polygon(rotate(s.ps(0.62, 0.69, 0.69, 0.69, 0.69, 0.75, 0.62, 0.75), *s.p(0.655, 0.72), 37),
-                (200, 60, 60), width=THIN)
-    witch_hat(pen, *s.p(0.46, 0.74), s.n(0.66))
-
-
-def paint_fairy(s: Scene) -> None:
-    pen = s.pen
-    mint = (214, 242, 232)
-    sunburst(s, s.p(0.5, 0.45), mint, lighter(mint, 0.45), count=16)
-    for side in (-1, 1):  # wings behind the body
-        x = 0.5 + side * 0.17
-        pen.polygon(ellipse_points(*s.p(x, 0.36), s.n(0.17), s.n(0.1), angle=side * -35), WING, width=THIN)
-        pen.polygon(ellipse_points(*s.p(0.5 + side * 0.13, 0.54), s.n(0.11), s.n(0.065), angle=side * 30),
-                    WING, width=THIN)
-        pen.polygon(ellipse_points(*s.p(0.5 + side * 0.19, 0.34), s.n(0.07), s.n(0.035), angle=side * -35),
-                    WHITE, outline=None)
-    for fx in (0.46, 0.54):  # legs
-        pen.stroke([s.p(fx, 0.7), s.p(fx, 0.82)], SKIN, s.n(0.025))
-        pen.ellipse(*s.p(fx, 0.835), s.n(0.025), s.n(0.016), fill=(246, 120, 170), width=THIN)
-    pen.rect(*s.p(0.482, 0.36), *s.p(0.518, 0.44), SKIN, width=THIN)  # neck
-    pen.stroke([s.p(0.45, 0.46), s.p(0.34, 0.58)], SKIN, s.n(0.025))  # the free arm
-    hem = [s.p(0.34 + 0.04 * i, 0.72 + (0.025 if i % 2 else 0.0)) for i in range(9)]
-    dress = s.ps(0.45, 0.42, 0.55, 0.42) + hem[::-1]
-    pen.polygon(dress, DRESS)
-    pen.stroke([s.p(0.55, 0.46), s.p(0.68, 0.38)], SKIN, s.n(0.025))  # the wand arm
-    pen.stroke([s.p(0.68, 0.4), s.p(0.78, 0.2)], WOOD, s.n(0.014))
-    pen.polygon(star_points(*s.p(0.8, 0.15), s.n(0.085), s.n(0.04), angle=-80), GOLD)
-    for fx, fy, r in ((0.92, 0.1, 0.03), (0.88, 0.28, 0.022), (0.68, 0.08, 0.025), (0.2, 0.2, 0.03),
-                      (0.16, 0.62, 0.025), (0.84, 0.66, 0.03)):
-        sparkle(pen, *s.p(fx, fy), s.n(r), GOLD)
-    head = s.p(0.5, 0.32)
-    pen.ellipse(head[0], head[1] - s.n(0.01), s.n(0.095), fill=HAIR, width=THIN)  # hair
-    pen.ellipse(head[0], head[1] - s.n(0.1), s.n(0.04), fill=HAIR, width=THIN)  # bun
-    pen.ellipse(*head, s.n(0.072), s.n(0.076), fill=SKIN, width=THIN)
-    pen.polygon(arc_points(head[0], head[1] - s.n(0.04), s.n(0.078), s.n(0.045), 180, 360, 12), HAIR,
-                outline=None)
-    for side in (-1, 1):
-        pen.ellipse(head[0] + side * s.n(0.028), head[1] + s.n(0.005), s.n(0.011), fill=INK, outline=None)
-        pen.ellipse(head[0] + side * s.n(0.045), head[1] + s.n(0.03), s.n(0.014), fill=(250, 170, 170), outline=None)
-    pen.line(arc_points(head[0], head[1] + s.n(0.025), s.n(0.025), s.n(0.018), 20, 160, 8), INK, 3)
-
-
-def paint_foundation(s: Scene) -> None:
-    colour, pen = s.colour, s.pen
-    assert colour is not None and s.symbol is not None
-    coloured_sky(s)
-    ghost = lighter(colour, 0.45)  # the palace still to be built, dashed
-    pen.dashed(s.ps(0.2, 0.55, 0.2, 0.3, 0.5, 0.08, 0.8, 0.3, 0.8, 0.55), ghost, 7, s.n(0.035), s.n(0.03))
-    pen.dashed(s.ps(0.2, 0.3, 0.8, 0.3), ghost, 7, s.n(0.035), s.n(0.03))
-    hill(s, 0.86, lighter(colour, 0.5))
-    rows = ((0.56, 0.66, 0.1, 0.9, 4), (0.66, 0.76, 0.06, 0.94, 5), (0.76, 0.86, 0.02, 0.98, 6))
-    shades = (colour, darker(colour, 0.18), lighter(colour, 0.22))
-    for r, (y0, y1, x0, x1, count) in enumerate(rows):
-        step = (x1 - x0) / count
-        for i in range(count):
-            pen.rect(*s.p(x0 + i * step, y0), *s.p(x0 + (i + 1) * step, y1), shades[(i + r) % 3], radius=6)
-    pen.rect(*s.p(0.38, 0.5), *s.p(0.62, 0.7), PAPER, radius=10)
-    draw_symbol(pen, s.symbol, *s.p(0.5, 0.6), s.n(0.07), colour)
-
-
-def paint_floor(s: Scene) -> None:
-    colour, pen = s.colour, s.pen
-    assert colour is not None and s.symbol is not None
-    coloured_sky(s)
-    light, shade = lighter(colour, 0.35), darker(colour, 0.2)
-    pen.rect(*s.p(0.1, 0.26), *s.p(0.9, 0.8), colour)
-    pen.rect(*s.p(0.05, 0.18), *s.p(0.95, 0.27), light, radius=6)  # cornice
-    pen.rect(*s.p(0.07, 0.8), *s.p(0.93, 0.88), shade, radius=6)  # ledge
-    for fx in (0.2, 0.5, 0.8):
-        pen.polygon(arch(*s.p(fx - 0.08, 0.44), *s.p(fx + 0.08, 0.74)), GLASS)
-        pen.line([s.p(fx, 0.46), s.p(fx, 0.74)], INK, THIN)
-        pen.line([s.p(fx - 0.08, 0.58), s.p(fx + 0.08, 0.58)], INK, THIN)
-        pen.rect(*s.p(fx - 0.1, 0.74), *s.p(fx + 0.1, 0.77), light, width=THIN)
-    for fx in (0.35, 0.65):
-        pen.rect(*s.p(fx - 0.025, 0.3), *s.p(fx + 0.025, 0.78), light, width=THIN)
-    emblem(pen, s.symbol, *s.p(0.5, 0.345), s.n(0.07), colour)
-    pen.dashed(s.ps(0.12, 0.1, 0.88, 0.1), lighter(colour, 0.45), 7, s.n(0.035), s.n(0.03))
-    pen.dashed(s.ps(0.12, 0.96, 0.88, 0.96), lighter(colour, 0.45), 7, s.n(0.035), s.n(0.03))
-
-
-def paint_roof(s: Scene) -> None:
-    colour, pen = s.colour, s.pen
-    assert colour is not None and s.symbol is not None
-    coloured_sky(s)
-    light, shade = lighter(colour, 0.3), darker(colour, 0.22)
-    pen.dashed(s.ps(0.16, 1.02, 0.16, 0.8, 0.84, 0.8, 0.84, 1.02), lighter(colour, 0.45), 7, s.n(0.035), s.n(0.03))
-    apex, left, right = s.p(0.5, 0.2), s.p(0.06, 0.78), s.p(0.94, 0.78)
-    pen.polygon([apex, right, left], colour)
-    scale = s.n(0.034)
-    for i in range(1, 6):  # rows of round tiles
-        t = i / 6
-        y = apex[1] + (left[1] - apex[1]) * t
-        xl, xr = apex[0] + (left[0] - apex[0]) * t, apex[0] + (right[0] - apex[0]) * t
-        pen.line([(xl + 8, y), (xr - 8, y)], shade, 4)
-        count = int((xr - xl - 16) / (2 * scale))
-        start = (xl + xr) / 2 - count * scale + scale
-        for k in range(count):
-            pen.line(arc_points(start + 2 * k * scale, y, scale, scale, 0, 180, 8), shade, 4)
-    pen.rect(*s.p(0.04, 0.76), *s.p(0.96, 0.82), shade, radius=8)  # eaves
-    emblem(pen, s.symbol, *s.p(0.5, 0.56), s.n(0.095), colour)
-    pen.polygon([apex, (apex[0] + s.n(0.1), apex[1] + s.n(0.132)), (apex[0] - s.n(0.1), apex[1] + s.n(0.132))],
-                light, outline=None)
-    flag(pen, apex[0], s.p(0, 0.03)[1], apex[1], s.n(0.17), colour)
-
-
-def paint_tower(s: Scene) -> None:
-    pen = s.pen
-    paint = [rgb(c.rgb) for c in s.catalogue.colours] or [STONE]
-    bands = paint * max(1, round(6 / len(paint)))
-    sunburst(s, s.p(0.5, 0.42), (236, 232, 246), (226, 220, 240))
-    hill(s, 0.88, (196, 186, 214))
-    rows = tower_body(pen, *s.p(0.5, 0.36), s.p(0, 0.9)[1], s.n(0.16), bands)
-    for i, (y0, y1) in enumerate(rows):
-        symbol = s.catalogue.colours[i % len(paint)].symbol if s.catalogue.colours else None
-        if symbol and 0 < i < len(rows) - 1:
-            x = s.p(0.5 + (0.06 if i % 2 else -0.06), 0)[0]
-            draw_symbol(pen, symbol, x, (y0 + y1) / 2 + s.n(0.02), s.n(0.022), WHITE, width=3)
-    top = s.p(0.5, 0.34)
-    pen.polygon(crenellated(top[0] - s.n(0.2), top[1] - s.n(0.06), top[0] + s.n(0.2), top[1] + s.n(0.03), 5,
-                            s.n(0.04)), STONE)
-    roof = [(top[0] - s.n(0.2), top[1] - s.n(0.07)), s.p(0.5, 0.13), (top[0] + s.n(0.2), top[1] - s.n(0.07))]
-    flag(pen, s.p(0.5, 0)[0], s.p(0, 0.04)[1], s.p(0, 0.14)[1], s.n(0.14), GOLD)
-    pen.polygon(roof, KIND_FRAME["tower"])
-    pen.polygon(arch(*s.p(0.45, 0.79), *s.p(0.55, 0.94)), darker(WOOD, 0.2))
-
-
-def paint_ruins(s: Scene) -> None:
-    pen = s.pen
-    dusk = (250, 226, 206)
-    sunburst(s, s.p(0.5, 0.5), dusk, (244, 214, 190))
-    hill(s, 0.8, (206, 182, 148))
-    for x0, x1, top, jag in ((0.14, 0.32, 0.26, (0.05, -0.02, 0.07)), (0.62, 0.8, 0.5, (-0.03, 0.04, 0.0))):
-        xs = [x0 + (x1 - x0) * f for f in (0, 0.3, 0.55, 0.8, 1)]
-        points = [s.p(x0, 0.84), s.p(x0, top + jag[0]), s.p(xs[1], top), s.p(xs[2], top + 0.05 + jag[1]),
-                  s.p(xs[3], top + jag[2]), s.p(x1, top + 0.03), s.p(x1, 0.84)]
-        pen.polygon(points, STONE)
-        for f in (0.28, 0.5, 0.72):
-            x = x0 + (x1 - x0) * f
-            pen.line([s.p(x, top + 0.1), s.p(x, 0.82)], STONE_DARK, 5)
-        pen.rect(*s.p(x0 - 0.03, 0.82), *s.p(x1 + 0.03, 0.88), STONE, radius=6)
-    pen.rect(*s.p(0.34, 0.71), *s.p(0.6, 0.83), STONE, radius=8)  # a fallen drum
-    pen.ellipse(*s.p(0.6, 0.77), s.n(0.035), s.n(0.06), fill=lighter(STONE, 0.4), width=LINE)
-    for fy in (0.74, 0.8):
-        pen.line(s.ps(0.37, fy, 0.56, fy), STONE_DARK, 4)
-    for points in ((0.08, 0.9, 0.12, 0.86, 0.17, 0.88, 0.16, 0.93, 0.1, 0.94),
-                   (0.44, 0.9, 0.5, 0.86, 0.56, 0.9, 0.52, 0.95, 0.45, 0.94),
-                   (0.84, 0.9, 0.88, 0.87, 0.93, 0.9, 0.9, 0.94),
-                   (0.32, 0.58, 0.37, 0.55, 0.42, 0.58, 0.4, 0.62, 0.34, 0.62)):
-        pen.polygon(s.ps(*points), STONE_DARK)
-    for fx in (0.04, 0.36, 0.7):
-        pen.line(s.ps(fx, 0.92, fx + 0.02, 0.86), GRASS, 5)
-        pen.line(s.ps(fx + 0.03, 0.92, fx + 0.05, 0.85), GRASS, 5)
-
-
-def mini_card(pen: Pen, cx: float, cy: float, w: float, h: float, angle: float, accent: RGB) -> None:
-    """A little playing card seen from the front, turned by ``angle``."""
-    corners = [(cx - w / 2, cy - h / 2), (cx + w / 2, cy - h / 2), (cx + w / 2, cy + h / 2), (cx - w / 2, cy + h / 2)]
-    pen.polygon(rotate(corners, cx, cy, angle), WHITE)
-    inner = [(cx - w * 0.36, cy - h * 0.4), (cx + w * 0.36, cy - h * 0.4), (cx + w * 0.36, cy + h * 0.4),
-             (cx - w * 0.36, cy + h * 0.4)]
-    pen.polygon(rotate(inner, cx, cy, angle), lighter(accent, 0.55), outline=None)
-    roof = [(cx - w * 0.26, cy - h * 0.02), (cx, cy - h * 0.26), (cx + w * 0.26, cy - h * 0.02)]
-    block = [(cx - w * 0.2, cy - h * 0.02), (cx + w * 0.2, cy - h * 0.02), (cx + w * 0.2, cy + h * 0.24),
-             (cx - w * 0.2, cy + h * 0.24)]
-    pen.polygon(rotate(block, cx, cy, angle), WHITE, width=THIN)
-    pen.polygon(rotate(roof, cx, cy, angle), accent, width=THIN)
-
-
-def paint_exchange(s: Scene) -> None:
-    pen = s.pen
-    accent = KIND_FRAME["exchange"]
-    sunburst(s, s.p(0.5, 0.5), (240, 234, 250), (230, 222, 246))
-    mini_card(pen, *s.p(0.25, 0.52), s.n(0.3), s.n(0.42), -10, accent)
-    mini_card(pen, *s.p(0.75, 0.52), s.n(0.3), s.n(0.42), 10, accent)
-    top = arc_points(*s.p(0.5, 0.6), s.n(0.3), s.n(0.3), 215, 322, 20)
-    bottom = arc_points(*s.p(0.5, 0.44), s.n(0.3), s.n(0.3), 35, 142, 20)
-    arrow(pen, top, ORANGE, s.n(0.055))
-    arrow(pen, bottom, AQUA, s.n(0.055))
-
-
-def paint_general_exchange(s: Scene) -> None:
-    pen = s.pen
-    accent = KIND_FRAME["general-exchange"]
-    sunburst(s, s.p(0.5, 0.5), (250, 236, 244), (244, 224, 236))
-    players = max(2, s.catalogue.players[1])
-    centre, ring = s.p(0.5, 0.5), s.n(0.33)
-    gap = 180 / players * 0.55
-    for i in range(players):
-        a = -90 + 360 * i / players
-        path = arc_points(*centre, ring, ring, a + gap, a + 360 / players - gap, 16)
-        arrow(pen, path, ORANGE if i % 2 == 0 else AQUA, s.n(0.045))
-    for i in range(players):
-        a = math.radians(-90 + 360 * i / players)
-        x, y = centre[0] + ring * math.cos(a), centre[1] + ring * math.sin(a)
-        mini_card(pen, x, y, s.n(0.17), s.n(0.24), 0, accent)
-    pen.polygon(star_points(*centre, s.n(0.1), s.n(0.045)), GOLD)
-
-
-def choppy_wave(x0: float, x1: float, top: float, depth: float, length: float, phase: float) -> tuple[list[Point], list[float]]:
-    """A wave line with pointed crests at ``top`` and round troughs ``depth`` lower; also the crests' x."""
-    x = x0 - (x0 - phase * length) % length
-    points, crests = [], []
-    while x < x1 + length:
-        crests.append(x)
-        points += [(x + length * i / 16, top + depth * math.sin(math.pi * i / 16)) for i in range(16)]
-        x += length
-    return points + [(x, top)], crests
-
-
-def paint_flood(s: Scene) -> None:
-    pen = s.pen
-    s.fill((206, 220, 234))
-    puffs = ((0.36, 0.17, 0.1), (0.5, 0.11, 0.12), (0.66, 0.15, 0.1), (0.79, 0.19, 0.07))
-    for paint, grow in ((INK, LINE / 2), (CLOUD, -LINE / 2)):  # outline first: no seams inside
-        for fx, fy, r in puffs:
-            pen.ellipse(*s.p(fx, fy), s.n(r) + grow, fill=paint, outline=None)
-        (x0, y0), (x1, y1) = s.p(0.3, 0.16), s.p(0.84, 0.26)
-        pen.rect(x0 - grow, y0 - grow, x1 + grow, y1 + grow, paint, outline=None, radius=s.n(0.05) + grow)
-    for i in range(7):  # rain
-        x = 0.3 + 0.08 * i
-        pen.line([s.p(x, 0.32 + 0.04 * (i % 2)), s.p(x - 0.03, 0.4 + 0.04 * (i % 2))], WATER[1], 6)
-
-    pivot = s.p(0.5, 0.7)
-
-    def tilted(points: list[Point]) -> list[Point]:  # the palace is keeling over
-        return rotate(points, *pivot, -9)
-
-    pen.polygon(tilted(s.ps(0.33, 0.5, 0.67, 0.5, 0.67, 0.95, 0.33, 0.95)), STONE)
-    for fx in (0.42, 0.58):
-        pen.polygon(tilted(arch(*s.p(fx - 0.045, 0.56), *s.p(fx + 0.045, 0.72))), GLASS, width=THIN)
-    pen.polygon(tilted(s.ps(0.28, 0.51, 0.5, 0.32, 0.72, 0.51)), STONE_DARK)
-    top = tilted([s.p(0.5, 0.3)])[0]
-    pen.ellipse(*top, s.n(0.025), fill=GOLD, width=THIN)
-
-    depth, length, foam = s.n(0.07), s.n(0.22), s.n(0.03)
-    cap = math.asin(foam / depth) / math.pi
-    for i, (fy, colour) in enumerate(zip((0.62, 0.72, 0.83), WATER)):
-        crest, crests = choppy_wave(-s.n(0.1), s.width + s.n(0.1), s.p(0, fy)[1], depth, length, 0.45 * i)
-        pen.polygon(crest + [(crest[-1][0], s.height + 50), (crest[0][0], s.height + 50)], colour, outline=None)
-        for x in crests:  # white foam on every crest
-            pen.polygon([(x + length * t, crest[0][1] + depth * abs(math.sin(math.pi * t)))
-                         for t in (cap * (k / 4 - 1) for k in range(9))], WHITE, outline=None)
-        pen.line(crest, INK, LINE)
-
-
-PAINTERS: dict[str, Callable[[Scene], None]] = {
-    "castle": paint_castle,
-    "diamond": paint_diamond,
-    "witch": paint_witch,
-    "fairy": paint_fairy,
-    "foundation": paint_foundation,
-    "floor": paint_floor,
-    "roof": paint_roof,
-    "tower": paint_tower,
-    "ruins": paint_ruins,
-    "exchange": paint_exchange,
-    "general-exchange": paint_general_exchange,
-    "flood": paint_flood,
-}
+PLAIN = KindArt(plain_picture)
 
 
 # --- corner badges: the colour's symbol, or a small sign of the kind -------------------------------
 
 
-def _icon_diamond(pen: Pen, c: float, r: float, catalogue: Catalogue) -> None:
-    gem(pen, c, c, r * 1.3, edge=THIN)
-
-
-def _icon_witch(pen: Pen, c: float, r: float, catalogue: Catalogue) -> None:
-    witch_hat(pen, c, c + r * 0.45, r * 1.2, edge=THIN)
-
-
-def _icon_fairy(pen: Pen, c: float, r: float, catalogue: Catalogue) -> None:
-    for side in (-1, 1):  # a pair of wings, not a star: a star is a colour's symbol
-        pen.polygon(ellipse_points(c + side * r * 0.3, c - r * 0.2, r * 0.32, r * 0.2, angle=side * -35),
-                    WING, width=3)
-        pen.polygon(ellipse_points(c + side * r * 0.24, c + r * 0.28, r * 0.22, r * 0.14, angle=side * 30),
-                    WING, width=3)
-    pen.ellipse(c, c + r * 0.02, r * 0.08, r * 0.42, fill=DRESS, width=3)
-
-
-def _icon_tower(pen: Pen, c: float, r: float, catalogue: Catalogue) -> None:
-    paint = [rgb(colour.rgb) for colour in catalogue.colours] or [STONE]
-    tower_body(pen, c, c - r * 0.45, c + r * 0.6, r * 0.32, paint, edge=THIN)
-    pen.polygon([(c - r * 0.4, c - r * 0.45), (c, c - r * 0.85), (c + r * 0.4, c - r * 0.45)], KIND_FRAME["tower"],
-                width=THIN)
-
-
-def _icon_ruins(pen: Pen, c: float, r: float, catalogue: Catalogue) -> None:
-    pen.polygon([(c - r * 0.25, c + r * 0.45), (c - r * 0.25, c - r * 0.35), (c - r * 0.08, c - r * 0.55),
-                 (c + r * 0.02, c - r * 0.3), (c + r * 0.14, c - r * 0.48), (c + r * 0.25, c - r * 0.2),
-                 (c + r * 0.25, c + r * 0.45)], STONE, width=3)
-    for dx in (-0.08, 0.08):
-        pen.line([(c + r * dx, c - r * 0.15), (c + r * dx, c + r * 0.4)], STONE_DARK, 3)
-    pen.rect(c - r * 0.42, c + r * 0.42, c + r * 0.42, c + r * 0.6, STONE, width=3, radius=3)
-
-
-def _icon_exchange(pen: Pen, c: float, r: float, catalogue: Catalogue) -> None:
-    arrow(pen, [(c - r * 0.55, c - r * 0.25), (c + r * 0.6, c - r * 0.25)], ORANGE, r * 0.18, edge=3)
-    arrow(pen, [(c + r * 0.55, c + r * 0.3), (c - r * 0.6, c + r * 0.3)], AQUA, r * 0.18, edge=3)
-
-
-def _icon_general_exchange(pen: Pen, c: float, r: float, catalogue: Catalogue) -> None:
-    arrow(pen, arc_points(c, c, r * 0.5, r * 0.5, -60, 220, 24), ORANGE, r * 0.16, edge=3)
-
-
-def _icon_flood(pen: Pen, c: float, r: float, catalogue: Catalogue) -> None:
-    for i, dy in enumerate((-0.25, 0.2)):
-        pen.stroke(wave_points(c - r * 0.6, c + r * 0.6, c + r * dy, r * 0.12, r * 0.6), WATER[1 + i], r * 0.14,
-                   edge=3)
-
-
-KIND_ICONS: dict[str, Callable[[Pen, float, float, Catalogue], None]] = {
-    "diamond": _icon_diamond,
-    "witch": _icon_witch,
-    "fairy": _icon_fairy,
-    "tower": _icon_tower,
-    "ruins": _icon_ruins,
-    "exchange": _icon_exchange,
-    "general-exchange": _icon_general_exchange,
-    "flood": _icon_flood,
-}
-
-
-def badge(card: CardType, catalogue: Catalogue) -> Pen:
+def badge(card: CardType, catalogue: Catalogue, kind_art: KindArt) -> Pen:
     """The corner badge on a transparent square canvas: the colour's symbol, or the kind's icon."""
     pad = LINE
     side = 2 * (BADGE_RADIUS + pad)
@@ -869,8 +447,8 @@ def badge(card: CardType, catalogue: Catalogue) -> Pen:
     if card.colour is not None:
         colour = catalogue.colour(card.colour)
         draw_symbol(pen, colour.symbol, c, c, BADGE_RADIUS * 0.68, rgb(colour.rgb), width=LINE - 1)
-    elif card.kind in KIND_ICONS:
-        KIND_ICONS[card.kind](pen, c, BADGE_RADIUS, catalogue)
+    elif kind_art.icon is not None:
+        kind_art.icon(pen, c, BADGE_RADIUS, catalogue)
     return pen
 
 
@@ -879,23 +457,21 @@ def badge(card: CardType, catalogue: Catalogue) -> Pen:
 
 def draw_face(card: CardType, catalogue: Catalogue) -> Image.Image:
     """The art of one card type: frame, picture, empty text panel and corner badges (RGB, CARD_PX)."""
-    painter = PAINTERS.get(card.kind)
-    if painter is None:
-        raise ValueError(f"no drawing for the card kind '{card.kind}'")
+    kind_art = game_of(catalogue.game).kind_art(card.kind) or PLAIN
     colour = catalogue.colour(card.colour) if card.colour is not None else None
-    paint = rgb(colour.rgb) if colour else KIND_FRAME[card.kind]
+    paint = rgb(colour.rgb) if colour else kind_art.frame
     pen = Pen(CARD_PX, paint)
 
     x0, y0, x1, y1 = PICTURE_BOX
     size = (x1 - x0, y1 - y0)
     window = Pen(size, WHITE)
-    painter(Scene(window, size[0], size[1], catalogue, rgb(colour.rgb) if colour else None,
-                  colour.symbol if colour else None))
+    kind_art.paint(Scene(window, size[0], size[1], catalogue, rgb(colour.rgb) if colour else None,
+                         colour.symbol if colour else None))
     pen.paste(window, x0, y0, rounded_mask(size, CORNER_RADIUS))
     pen.rect(x0, y0, x1, y1, None, width=LINE, radius=CORNER_RADIUS)
     pen.rect(*PANEL_BOX, PAPER, width=LINE, radius=CORNER_RADIUS)
 
-    corner = badge(card, catalogue)
+    corner = badge(card, catalogue, kind_art)
     half = corner.size[0] / 2
     pen.paste(corner, BADGE_CENTRE - half, BADGE_CENTRE - half)
     corner.image = corner.image.transpose(Image.Transpose.ROTATE_180)
@@ -903,90 +479,23 @@ def draw_face(card: CardType, catalogue: Catalogue) -> Image.Image:
     return pen.finish()
 
 
-def _back_frame(s: Scene, line: RGB) -> None:
+def back_frame(s: Scene, line: RGB) -> None:
+    """The double frame of a back, inside the safe margin."""
     for inset, width in ((MARGIN_PX, LINE), (MARGIN_PX + 14, 3)):
         s.pen.rect(inset, inset, WIDTH - inset, HEIGHT - inset, None, outline=line, width=width, radius=CORNER_RADIUS)
 
 
-def _back_diamoniak(s: Scene) -> None:
-    ground, pattern = BACK_PAINT["diamoniak"]
-    pen, cx, cy = s.pen, WIDTH / 2, HEIGHT / 2
-    s.fill(ground)
-    step = 90
-    reach = HEIGHT
-    for k in range(-12, 13):  # a lattice of diagonal lines through the centre
-        for sign in (1, -1):
-            x = cx + k * step
-            pen.line([(x - reach, cy - sign * reach), (x + reach, cy + sign * reach)], pattern, 5)
-    _back_frame(s, GOLD)
-    radius = WIDTH * 0.3
-    pen.ellipse(cx, cy, radius + 26, fill=darker(ground, 0.25), outline=GOLD, width=8)
-    colours = [rgb(c.rgb) for c in s.catalogue.colours] or [GOLD]
-    count = 2 * len(colours)
-    for k in range(count):  # coloured gems around the medallion, the same after a half turn
-        a = -90 + 360 * k / count
-        x = cx + (radius + 26) * math.cos(math.radians(a))
-        y = cy + (radius + 26) * math.sin(math.radians(a))
-        shape = [(x, y - 30), (x + 19, y), (x, y + 30), (x - 19, y)]
-        pen.polygon(rotate(shape, x, y, a + 90), colours[k % len(colours)], width=THIN)
-    outer = regular_polygon(cx, cy, radius * 0.78, 8, angle=-112.5)
-    inner = regular_polygon(cx, cy, radius * 0.42, 8, angle=-112.5)
-    light, mid, deep, dark = ICE
-    for k in range(8):  # a brilliant seen from above
-        quad = [inner[k], outer[k], outer[(k + 1) % 8], inner[(k + 1) % 8]]
-        pen.polygon(quad, (light, deep)[k % 2], width=THIN)
-        pen.line([inner[k], ((outer[k][0] + outer[(k + 1) % 8][0]) / 2, (outer[k][1] + outer[(k + 1) % 8][1]) / 2),
-                  inner[(k + 1) % 8]], INK, 3)
-    pen.polygon(inner, mid, width=THIN)
-    pen.polygon(outer, None, width=LINE)
-    for dy in (-1, 1):
-        sparkle(pen, cx, cy + dy * HEIGHT * 0.36, 34, GOLD, outline=INK)
-        for dx in (-1, 1):
-            sparkle(pen, cx + dx * WIDTH * 0.3, cy + dy * HEIGHT * 0.36, 18, GOLD)
-
-
-def _back_palaces(s: Scene) -> None:
-    ground, pattern = BACK_PAINT["palaces"]
-    pen, cx, cy = s.pen, WIDTH / 2, HEIGHT / 2
-    s.fill(ground)
-    cell = 46
-    for i in range(-10, 11):  # a checkered mosaic centred on the card
-        for j in range(-13, 14):
-            if (i + j) % 2 == 0:
-                x, y = cx + i * cell, cy + j * cell
-                pen.rect(x - cell / 2, y - cell / 2, x + cell / 2, y + cell / 2, pattern, outline=None)
-    _back_frame(s, GOLD)
-    radius = WIDTH * 0.34
-    pen.ellipse(cx, cy, radius, fill=darker(ground, 0.3), outline=GOLD, width=8)
-    pen.polygon(star_points(cx, cy, radius * 0.5, radius * 0.36, tips=8, angle=-90 + 22.5), GOLD, width=THIN)
-    colours = [rgb(c.rgb) for c in s.catalogue.colours] or [GOLD]
-    count = 2 * len(colours)
-    for k in range(count):  # little palaces all round, each pointing outwards
-        a = 360 * k / count
-        x, y = cx, cy - radius * 0.74
-        block = [(x - 26, y + 34), (x - 26, y), (x + 26, y), (x + 26, y + 34)]
-        roof = [(x - 34, y + 2), (x, y - 34), (x + 34, y + 2)]
-        pen.polygon(rotate(block, cx, cy, a), WHITE, width=THIN)
-        pen.polygon(rotate(roof, cx, cy, a), colours[k % len(colours)], width=THIN)
-    pen.ellipse(cx, cy, radius * 0.22, fill=PAPER, width=THIN)
-    pen.ellipse(cx, cy, radius * 0.1, fill=GOLD, width=THIN)
-    for dy in (-1, 1):
-        pen.polygon(star_points(cx, cy + dy * HEIGHT * 0.36, 36, 16, tips=8, angle=-90 + 22.5), GOLD, width=THIN)
-
-
-BACKS: dict[str, Callable[[Scene], None]] = {
-    "diamoniak": _back_diamoniak,
-    "palaces": _back_palaces,
-}
+def plain_back(s: Scene) -> None:
+    """The back of a game that paints none of its own: a night-blue ground in a gold frame."""
+    s.fill(NIGHT)
+    back_frame(s, GOLD)
 
 
 def draw_back(catalogue: Catalogue) -> Image.Image:
     """The game's card back, the same for every card and the same after a half turn (RGB, CARD_PX)."""
-    painter = BACKS.get(catalogue.game)
-    if painter is None:
-        raise ValueError(f"no card back for the game '{catalogue.game}'")
     pen = Pen(CARD_PX, WHITE)
-    painter(Scene(pen, WIDTH, HEIGHT, catalogue))
+    paint = game_of(catalogue.game).back_painter() or plain_back
+    paint(Scene(pen, WIDTH, HEIGHT, catalogue))
     return pen.finish()
 
 

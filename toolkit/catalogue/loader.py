@@ -4,7 +4,7 @@ Every problem is reported as a UserError whose message reads
 ``<file>: <key path>: <what is wrong>``, e.g. ``diamoniak.toml: cards[5].count: ...``.
 
 Art files are looked up, in order, next to the catalogue file, in ``./card_art`` of the current
-directory, and in the art that ships with the package (``card_art/`` of the source tree). An art
+directory, and in the art that ships with the game (its ``Game.art_folder``). An art
 path is relative and stays inside those folders (no ``..``), so ``toolkit art`` writes only inside
 its ``--out-dir``.
 
@@ -67,18 +67,9 @@ def builtin_path(game: str) -> Path:
     return get(game).catalogue_file
 
 
-_PACKAGE = Path(__file__).resolve().parent.parent
-# The art that ships with the toolkit: card_art/ beside the package in a source tree or an editable
-# install, toolkit/card_art/ inside an installed wheel (pyproject.toml maps it there).
-SHIPPED_ART = next(
-    (folder for folder in (_PACKAGE.parent / "card_art", _PACKAGE / "card_art") if folder.is_dir()),
-    _PACKAGE.parent / "card_art",
-)
-
-
-def art_dirs(catalogue_file: Path) -> list[Path]:
-    """Folders searched for art, first match wins."""
-    return [catalogue_file.parent, Path.cwd() / "card_art", SHIPPED_ART]
+def art_dirs(catalogue_file: Path, game) -> list[Path]:
+    """Folders searched for the art of a catalogue of ``game`` (a toolkit.games.game.Game), first match wins."""
+    return [catalogue_file.parent, Path.cwd() / "card_art", game.art_folder]
 
 
 def load(
@@ -272,7 +263,7 @@ class _Reader:
         check_art_path(relative, f"{self.name}: {where}")
         shown = quote(relative)
         folder_found = other_found = False
-        for folder in art_dirs(self.path):
+        for folder in art_dirs(self.path, self.schema):
             candidate = folder / relative
             try:
                 mode = candidate.stat().st_mode
@@ -340,7 +331,7 @@ class _Reader:
 
         if game_id not in games():
             raise self.fail("game.id", f"unknown game {quote(game_id)} (the toolkit knows {', '.join(games())})")
-        schema = games()[game_id]
+        schema = self.schema = games()[game_id]
         rules = self.rules(doc["rules"], schema)
         colours = self.colours(doc["colours"])
         cards = self.cards(doc["cards"], schema, colours, rules)

@@ -134,3 +134,63 @@ class Game:
         """The module that walks the game's exact chain in compiled code (``toolkit.odds.engine_chain``
         asks it where its ``may_apply`` says the chain is its own), or None: the engine walk only."""
         return None if self.walk_module is None else self.module(self.walk_module)
+
+    # --- its cards' art, its rulebook and its aids (toolkit.cards.art, toolkit.rulebook) ---------
+    # Modules of the game's package (relative names), None where the game has none: the generic
+    # defaults below then give a plain card and back, and a rulebook without the game's own figures,
+    # table picture or deck checks.
+    # The card painter: ``KINDS`` (kind -> toolkit.cards.art.KindArt) and ``paint_back(scene)``.
+    art_module: str | None = None
+    # The rulebook's own odds figures: ``NAMES``, ``CHARTS``, ``figure(odds, name)``, ``chart(odds, name)``.
+    figures_module: str | None = None
+    # The rulebook's table picture: ``KEYS`` (the labels it takes) and ``scene(catalogue, face, back)``.
+    table_module: str | None = None
+    # ``check(catalogue)``: refuses the decks the game cannot be played to its end with.
+    deck_module: str | None = None
+    # The names players see for the engine's variants: variant id -> language -> name.
+    variant_names: dict[str, dict[str, str]] = {}
+
+    @property
+    def art_folder(self) -> Path:
+        """The art that ships with the game: its catalogue's art paths are looked up here last, after
+        the catalogue file's own folder and ``./card_art``."""
+        return self.resource("art")
+
+    def kind_art(self, kind: str):
+        """How the card art draws a card of ``kind`` (a toolkit.cards.art.KindArt); None: a plain face."""
+        return None if self.art_module is None else self.module(self.art_module).KINDS.get(kind)
+
+    def back_painter(self):
+        """What paints the card back, ``paint(scene)`` on a toolkit.cards.art.Scene of the whole card
+        with its bleed, the same after a half turn; None: a plain back."""
+        return None if self.art_module is None else self.module(self.art_module).paint_back
+
+    def rulebook_figures(self) -> ModuleType | None:
+        """The game's own ``{odds:NAME}`` figures and charts (see toolkit.rulebook.figures), or None."""
+        return None if self.figures_module is None else self.module(self.figures_module)
+
+    @property
+    def table_keys(self) -> tuple[str, ...]:
+        """The labels a rulebook's ``{table:...}`` block takes; () when the game has no table picture."""
+        return () if self.table_module is None else tuple(self.module(self.table_module).KEYS)
+
+    def table_scene(self, catalogue: Catalogue, face, back):
+        """The rulebook's table picture (a toolkit.rulebook.table_picture.Scene): ``face(card)`` gives a
+        card's miniature face, ``back`` the card back. Only for a game with ``table_keys``."""
+        return self.module(self.table_module).scene(catalogue, face, back)
+
+    def check_deck(self, catalogue: Catalogue) -> None:
+        """Raise toolkit.rulebook.deck.DeckError when the game cannot be played to its end with this deck
+        (an empty deck is refused for every game before this is asked)."""
+        if self.deck_module is not None:
+            self.module(self.deck_module).check(catalogue)
+
+
+# The art that ships with the toolkit's own games: card_art/ beside the package in a source tree or an
+# editable install, toolkit/card_art/ inside an installed wheel (pyproject.toml maps it there). Their
+# catalogues' art paths start with the game's id ("<game>/back.png").
+_TOOLKIT = Path(__file__).resolve().parent.parent
+TOOLKIT_ART = next(
+    (folder for folder in (_TOOLKIT.parent / "card_art", _TOOLKIT / "card_art") if folder.is_dir()),
+    _TOOLKIT.parent / "card_art",
+)

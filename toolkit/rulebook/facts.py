@@ -19,14 +19,14 @@ number, e.g. ``{count:witch|ведьма|ведьмы|ведьм}`` -> ``7 ве�
 ``{rule:NAME}`` #          a rule number (``castle_size``, ``hand_size``, ``goal`` ...)
 ``{token:ID}`` #           copies of token ``ID``; ``{token_value:ID}`` # its value
 ``{tokens_total}`` #       tokens in all
-``{variant:NAME}``         a rules variant, printed by its name for players (``VARIANT_NAMES``);
+``{variant:NAME}``         a rules variant, printed by its name for players (the game's ``variant_names``);
                            ``NAME`` is the engine's (checked against its list)
 ``{form:ID|form|form}``    only the form that agrees with the count of card ``ID`` (or rule
                            ``ID``), the number not printed: ``{count:fairy|fairy|fairies},
                            {form:fairy|who protects|who protect}`` -> ``1 fairy, who protects``;
                            ``#`` in a form prints the number: ``{form:witch|once|# times}``
                            -> ``once`` or ``7 times``
-``{odds:NAME}`` #          a figure from the solver (see ``figures.NAMES``)
+``{odds:NAME}`` #          a figure from the solver (see :mod:`toolkit.rulebook.figures`)
 =========================  ===========================================================
 
 Numbers follow the language: Babel formats them (Russian: decimal comma, a non-breaking space
@@ -59,19 +59,6 @@ NBSP = "\u00a0"
 DIGITS = 2
 LIST_LOCALE = {"en": "en_GB"}
 STAR = "\ue000"  # a '*' inside a value, kept out of the emphasis markup
-
-# The names players see for the engines' variants (toolkit/games/<game>.py, VARIANTS); the engine's
-# ids stay on the command line. A variant the engine gains needs a name here in both languages.
-VARIANT_NAMES = {
-    "diamonds-to-discard": {"ru": "Бриллианты — в сброс", "en": "Diamonds to the discard"},
-    "free-colour": {"ru": "Свободный цвет", "en": "A free colour"},
-    "exchange-face-up": {"ru": "Обмен в открытую", "en": "Open exchange"},
-    "palaces-to-pile": {"ru": "Дворцы — обратно в колоду", "en": "Palaces back to the pile"},
-    "one-per-colour": {"ru": "Один дворец на цвет", "en": "One palace per colour"},
-    "short-two-player": {"ru": "Короткая дуэль", "en": "A short duel"},
-    "ruins-card-to-clear": {"ru": "Руины против руин", "en": "Ruins against ruins"},
-}
-
 
 def _decimal(value: Fraction | float | int) -> Decimal:
     if isinstance(value, Fraction):
@@ -169,10 +156,10 @@ class Facts:
             if arg not in self.variants:
                 raise UserError(f"{where}: {{variant:{arg}}}: the {c.game} engine has no variant '{arg}' "
                                 f"(variants: {', '.join(self.variants)})")
-            name = VARIANT_NAMES.get(arg, {}).get(lang)
+            name = game_of(c.game).variant_names.get(arg, {}).get(lang)
             if name is None:
                 raise UserError(f"{where}: {{variant:{arg}}}: the variant has no {lang} name for players "
-                                "(add it to VARIANT_NAMES in toolkit/rulebook/facts.py)")
+                                f"(add it to the variant_names of the {c.game} game)")
             self.used_variants.add(arg)
             return f'<font name="PTSans-Bold">{escape(name)}</font>', None, True
         if key == "form":
@@ -190,7 +177,7 @@ class Facts:
                 raise  # it names the user's input already
             except UserError as err:
                 raise UserError(f"{where}: {{odds:{arg}}}: {err}") from None
-            if figure.value is None:  # e.g. a colour too short to finish a castle: "∞ turns"
+            if figure.value is None:  # e.g. a goal the deck may never reach: "∞ turns"
                 return "∞", 1_000_005, False
             if figure.kind == "percent":
                 return format_percent(figure.value, lang), None, False

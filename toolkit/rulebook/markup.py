@@ -1,8 +1,8 @@
 """The rulebook's text sources: one small markup file per game and language.
 
-``toolkit/rulebook/texts/<game>.<lang>.md`` holds the prose of one rulebook in one language. The
-markup is a small, strict subset of Markdown, so that a translation can be checked against the
-original line by line:
+A game's ``texts/rules.<lang>.md`` (``Game.text_file``) holds the prose of one rulebook in one
+language. The markup is a small, strict subset of Markdown, so that a translation can be checked
+against the original line by line:
 
 * ``%% ...`` a comment line, ignored anywhere.
 * Before the first section, ``key: value`` lines: the front matter, all four required:
@@ -23,7 +23,7 @@ original line by line:
   plural rules). A placeholder never spans two lines. Alone on a line, ``{cards}``, ``{tokens}``
   and ``{figure:name|x label|y label}`` are blocks: the cards with their pictures, the tokens, a
   chart; ``{table:key=label|key=label|...}`` is the picture of the table, each part labelled (the
-  keys are the game's own, see :mod:`toolkit.rulebook.table_picture`).
+  keys are the game's own, ``Game.table_keys``, see :mod:`toolkit.rulebook.table_picture`).
 
 Every problem is a UserError naming the file and line, e.g.
 ``diamoniak.en.md:14: unknown placeholder {count:wizard} ...``.

@@ -3,14 +3,8 @@ drawn with the real card faces (the print renderer, reading the catalogue) at a 
 part labelled in the book's language.
 
 The text places it with a block line whose keys are the game's own (the labels are the text's):
-
-* Diamoniak: ``{table:player=...|castle=...|row=...|pile=...|discard=...}``, the castle in front of
-  the player, the row of face-up cards on the player's right, the draw pile and the discard area in
-  the middle of the table;
-* Palaces: ``{table:player=...|hand=...|palace=...|ruins=...|place=...|pile=...|discard=...|tokens=...}``,
-  the hand and the player's victory tokens beside it, the building places with palaces at different
-  stages (three cards with a tower, a foundation alone), one under ruins and an empty one, the draw
-  pile and the discard pile with a completed palace's roof on top.
+``{table:player=...|...}``, the keys a game's ``Game.table_keys``, its scene (which cards lie where)
+``Game.table_scene``, built from the pieces here. A game without them has no table picture.
 
 Only cards the deck holds (count > 0) are drawn, so a deck changed by ``--set`` still draws: a part
 with no card to show is left out. The miniature cards show their art and name only: their rules
@@ -30,12 +24,9 @@ from reportlab.platypus import Flowable, Spacer
 from toolkit.cards.render import CARD_SIZES, CardFace, card_back, draw_card
 from toolkit.catalogue.model import CardType, Catalogue
 from toolkit.errors import UserError
+from toolkit.games.registry import get as game_of
 from toolkit.typography import bind
 
-KEYS = {
-    "diamoniak": ("player", "castle", "row", "pile", "discard"),
-    "palaces": ("player", "hand", "palace", "ruins", "place", "pile", "discard", "tokens"),
-}
 TOKEN_SIZE = 0.42                # a victory token's diameter, in card widths
 POKER = CARD_SIZES["poker"]
 RATIO = POKER[1] / POKER[0]      # a card's height in card widths
@@ -81,7 +72,8 @@ class Scene:
     tokens: list[tuple[int, float, float]] = ()  # (value, centre x, y above the last row's base) in card widths
 
 
-def _pick(catalogue: Catalogue, kind: str, colour: str | None = None, avoid: tuple = ()) -> CardType | None:
+def pick(catalogue: Catalogue, kind: str, colour: str | None = None, avoid: tuple = ()) -> CardType | None:
+    """The first card of ``kind`` the deck holds (of ``colour``, not of a colour in ``avoid``), or None."""
     for card in catalogue.cards:
         if card.kind == kind and card.count > 0 and (colour is None or card.colour == colour) \
                 and card.colour not in avoid:
@@ -89,122 +81,21 @@ def _pick(catalogue: Catalogue, kind: str, colour: str | None = None, avoid: tup
     return None
 
 
-def _diamoniak(catalogue: Catalogue, face, back: CardFace) -> Scene:
-    castle = _pick(catalogue, "castle")
-    built = [castle] * min(3, castle.count) if castle else []
-    row = [c for c in (_pick(catalogue, "diamond"), _pick(catalogue, "fairy"),
-                       _pick(catalogue, "castle", avoid=(castle.colour,) if castle else ())) if c]
-    step, gap, side = 0.55, 0.7, 0.35
-    group = lambda n: 1 + step * (n - 1) if n else 0.0  # noqa: E731
-    width = side + group(len(built)) + gap + group(len(row)) + side
-    width = max(width, 4.2)
-    x_castle = side
-    x_row = width - side - group(len(row))
-    bottom_cards = [Card(face(c), x_castle + i * step, 0) for i, c in enumerate(built)]
-    bottom_cards += [Card(face(c), x_row + i * step, 0) for i, c in enumerate(row)]
-    bottom_labels = []
-    if built:
-        bottom_labels.append(Label("castle", x_castle + group(len(built)) / 2, group(len(built)) + gap * 0.8))
-    if row:
-        bottom_labels.append(Label("row", x_row + group(len(row)) / 2, group(len(row)) + gap * 0.8))
-    top_cards, top_labels = _pile_and_discard(catalogue, face, back, width, ("witch", "diamond", "castle", "fairy"))
-    return Scene(width, [(RATIO, top_cards, top_labels, []), (RATIO, bottom_cards, bottom_labels, [])],
-                 x_castle + max(group(len(built)), 1) / 2)
-
-
-def _pile_and_discard(catalogue: Catalogue, face, back: CardFace, width: float, discard_kinds: tuple):
+def pile_and_discard(catalogue: Catalogue, face, back: CardFace, width: float, discard_kinds: tuple):
+    """The draw pile (a few backs) and the discard pile (the first two kinds of ``discard_kinds`` the deck
+    holds) in the middle of a table ``width`` wide, with their labels ``pile`` and ``discard``."""
     centre, cards = width / 2, []
     for i in range(3):  # a few backs, a little offset: a pile
         cards.append(Card(back, centre - 1.25 + 0.035 * i, 0.035 * i))
     labels = [Label("pile", centre - 0.75 + 0.035, 1.9)]
-    top = next((c for kind in discard_kinds if (c := _pick(catalogue, kind))), None)
-    under = next((c for kind in discard_kinds[1:] if (c := _pick(catalogue, kind)) and c is not top), None)
+    top = next((c for kind in discard_kinds if (c := pick(catalogue, kind))), None)
+    under = next((c for kind in discard_kinds[1:] if (c := pick(catalogue, kind)) and c is not top), None)
     if top:
         if under:
             cards.append(Card(face(under), centre + 0.3, 0.0, -7))
         cards.append(Card(face(top), centre + 0.25, 0.0, 4))
         labels.append(Label("discard", centre + 0.75, 1.9))
     return cards, labels
-
-
-def _palaces(catalogue: Catalogue, face, back: CardFace) -> Scene:
-    rise = 0.3 * RATIO  # each card laid on a palace stands this much higher than the one below it
-    gap, side = 0.5, 0.35
-    places = min(3, max(1, catalogue.rules.get("max_palaces", 3)))
-    # Palaces under construction at two stages (three cards with a tower; a foundation alone), one
-    # under ruins, and an empty building place, as far as the deck and the palace limit allow.
-    slots = (["palace", "palace", "ruins", "place"] if places >= 3 else ["palace", "ruins", "place"][:places + 1]
-             if places > 1 else ["palace"])
-    width = max(side * 2 + len(slots) + gap * (len(slots) - 1), 4.2)
-    x0 = (width - (len(slots) + gap * (len(slots) - 1))) / 2
-    colours = [c.id for c in catalogue.colours]
-    cards: list[Card] = []
-    labels: list[Label] = []
-    empty: list[tuple[float, float]] = []
-    used: list[str] = []
-    built: list[float] = []  # where the palaces stand, for their one label
-    for i, slot in enumerate(slots):
-        x = x0 + i * (1 + gap)
-        if slot == "place":
-            empty.append((x, 0.0))
-            labels.append(Label("place", x + 0.5, 1 + gap * 0.6))
-            continue
-        foundation = next((f for colour in colours if colour not in used
-                           and (f := _pick(catalogue, "foundation", colour))), None)
-        stack = []
-        if foundation:
-            used.append(foundation.colour)
-            stack.append(foundation)
-            floor = _pick(catalogue, "floor", foundation.colour)
-            first = slot == "palace" and not built
-            if floor and (first or slot == "ruins"):
-                stack.append(floor)
-            if first and (tower := _pick(catalogue, "tower")):
-                stack.append(tower)
-        for level, card in enumerate(stack):
-            cards.append(Card(face(card), x, level * rise))
-        ruins = _pick(catalogue, "ruins") if slot == "ruins" else None
-        if ruins:
-            if not stack:
-                empty.append((x, 0.0))
-            cards.append(Card(face(ruins), x, 0.35 * RATIO, 90))
-            labels.append(Label("ruins", x + 0.5, 1 + gap * 0.6))
-        elif stack:
-            built.append(x)
-        else:
-            empty.append((x, 0.0))
-            if not any(label.key == "place" for label in labels) and "place" not in slots[i + 1:]:
-                labels.append(Label("place", x + 0.5, 1 + gap * 0.6))
-    if built:
-        labels.append(Label("palace", (built[0] + built[-1] + 1) / 2, built[-1] - built[0] + 1 + gap * 0.9))
-    height = RATIO + 2 * rise
-    hand_kinds = ("roof", "floor", "exchange", "tower", "flood", "general-exchange", "foundation", "ruins")
-    hand_cards = []
-    for kind in hand_kinds:
-        card = _pick(catalogue, kind, avoid=tuple(used[:1]) if kind == "floor" else ())
-        if card and card not in hand_cards:
-            hand_cards.append(card)
-        if len(hand_cards) == min(5, catalogue.rules.get("hand_size", 5)):
-            break
-    hand, n, step = [], len(hand_cards), 0.5
-    start = width / 2 - (1 + step * (n - 1)) / 2 - (0.4 if catalogue.tokens else 0)
-    for i, card in enumerate(hand_cards):
-        off = i - (n - 1) / 2  # a gentle fan: the outer cards a little lower and turned outwards
-        hand.append(Card(face(card), start + i * step, 0.2 - 0.025 * off * off, -4 * off))
-    hand_labels = [Label("hand", start + (1 + step * (n - 1)) / 2, 1 + step * (n - 1) + 0.6)] if hand else []
-    # The victory tokens the player has won (completed palaces), a small heap right of the hand.
-    values = sorted({token.value for token in catalogue.tokens}, reverse=True)
-    heap = [values[0]] + [values[-1]] * 2 if values else []
-    x_tokens = max(start + 1 + step * (n - 1) + 0.35, width - side - 0.75) if hand else width / 2
-    tokens = [(value, x_tokens + 0.3 * (i - 1), 0.5 + 0.28 * (i % 2) - 0.06 * i) for i, value in enumerate(heap)]
-    if tokens:
-        labels_row = hand_labels + [Label("tokens", x_tokens, 1.3)]
-    else:
-        labels_row = hand_labels
-    top_cards, top_labels = _pile_and_discard(catalogue, face, back, width,
-                                              ("roof", "flood", "exchange", "general-exchange", "ruins", "floor"))
-    return Scene(width, [(RATIO, top_cards, top_labels, []), (height, cards, labels, empty),
-                         (RATIO + 0.2, hand, labels_row, [])], width / 2, tokens)
 
 
 def _lines(text: str, width: float, font: str = LABEL_FONT) -> list[str]:
@@ -336,8 +227,8 @@ def _labels(story, block, lang: str) -> dict[str, str]:
     """The labels of one language's table block, checked against the game's keys."""
     catalogue = story.catalogue
     where = f"{story.sources[lang].file}:{block.line}"
-    keys = KEYS.get(catalogue.game)
-    if keys is None:
+    keys = game_of(catalogue.game).table_keys
+    if not keys:
         raise UserError(f"{where}: there is no table picture for {catalogue.game}")
     given = dict(zip(block.args, block.items))
     missing = [k for k in keys if k not in given]
@@ -373,5 +264,5 @@ def table_picture(story, block, lang: str) -> Flowable:
         full = story.face(card.id, lang)
         return replace(full, lines=tuple(line for line in full.lines if line.font != "text"), _cache={})
 
-    scene = (_diamoniak if catalogue.game == "diamoniak" else _palaces)(catalogue, face, back)
+    scene = game_of(catalogue.game).table_scene(catalogue, face, back)
     return TablePicture(scene, labels, catalogue)

@@ -1,10 +1,11 @@
 """Diamoniak: a push-your-luck castle-building game for children (54 cards).
 
 Everything of the game lives in this package: its catalogue, engine, players, compiled kernel, chain
-walk, solo solver, texts. The toolkit reaches it through ``GAME`` (entry point ``toolkit.games``).
+walk, solo solver, card art, rulebook figures, deck checks and table picture, texts. The toolkit
+reaches it through ``GAME`` (entry point ``toolkit.games``).
 """
 
-from toolkit.games.game import Game
+from toolkit.games.game import TOOLKIT_ART, Game
 
 
 class Diamoniak(Game):
@@ -22,6 +23,15 @@ class Diamoniak(Game):
     walk_module = "walk"
     odds_models = ("solo", "draws", "multi")  # what `toolkit odds --model` answers; the first is the default
     rulebook_model = "solo"  # the odds model the rulebook solves for its figures
+    art_module = "art"
+    art_folder = TOOLKIT_ART  # its art paths start with "diamoniak/"
+    figures_module = "figures"
+    table_module = "table"
+    deck_module = "deck"
+    variant_names = {
+        "diamonds-to-discard": {"ru": "Бриллианты — в сброс", "en": "Diamonds to the discard"},
+        "free-colour": {"ru": "Свободный цвет", "en": "A free colour"},
+    }
 
     # --- the odds, the analysis and the reports -------------------------------------------------
     odds_module = "odds"  # the solo model

@@ -1,10 +1,11 @@
 """Palaces: a hand-management race to complete palaces of three storeys.
 
 Everything of the game lives in this package: its catalogue, engine, players, compiled kernel, chain
-walk, opening odds, texts. The toolkit reaches it through ``GAME`` (entry point ``toolkit.games``).
+walk, opening odds, card art, rulebook figures, deck checks and table picture, texts. The toolkit
+reaches it through ``GAME`` (entry point ``toolkit.games``).
 """
 
-from toolkit.games.game import Game
+from toolkit.games.game import TOOLKIT_ART, Game
 
 
 class Palaces(Game):
@@ -23,6 +24,18 @@ class Palaces(Game):
     walk_module = "walk"
     odds_models = ("opening", "first-palace", "draws", "multi")
     rulebook_model = "first-palace"
+    art_module = "art"
+    art_folder = TOOLKIT_ART  # its art paths start with "palaces/"
+    figures_module = "figures"
+    table_module = "table"
+    deck_module = "deck"
+    variant_names = {
+        "exchange-face-up": {"ru": "Обмен в открытую", "en": "Open exchange"},
+        "palaces-to-pile": {"ru": "Дворцы — обратно в колоду", "en": "Palaces back to the pile"},
+        "one-per-colour": {"ru": "Один дворец на цвет", "en": "One palace per colour"},
+        "short-two-player": {"ru": "Короткая дуэль", "en": "A short duel"},
+        "ruins-card-to-clear": {"ru": "Руины против руин", "en": "Ruins against ruins"},
+    }
 
     # --- the odds, the analysis and the reports -------------------------------------------------
     odds_module = "odds"  # the opening and first-palace models

@@ -1,0 +1,93 @@
+"""Palaces' table picture in the rulebook (``Game.table_scene``, see :mod:`toolkit.rulebook.table_picture`):
+``{table:player=...|hand=...|palace=...|ruins=...|place=...|pile=...|discard=...|tokens=...}``, the hand
+and the player's victory tokens beside it, the building places with palaces at different stages (three
+cards with a tower, a foundation alone), one under ruins and an empty one, the draw pile and the
+discard pile with a completed palace's roof on top."""
+
+from __future__ import annotations
+
+from toolkit.cards.render import CardFace
+from toolkit.catalogue.model import Catalogue
+from toolkit.rulebook.table_picture import RATIO, Card, Label, Scene, pick, pile_and_discard
+
+KEYS = ("player", "hand", "palace", "ruins", "place", "pile", "discard", "tokens")
+
+
+def scene(catalogue: Catalogue, face, back: CardFace) -> Scene:
+    rise = 0.3 * RATIO  # each card laid on a palace stands this much higher than the one below it
+    gap, side = 0.5, 0.35
+    places = min(3, max(1, catalogue.rules.get("max_palaces", 3)))
+    # Palaces under construction at two stages (three cards with a tower; a foundation alone), one
+    # under ruins, and an empty building place, as far as the deck and the palace limit allow.
+    slots = (["palace", "palace", "ruins", "place"] if places >= 3 else ["palace", "ruins", "place"][:places + 1]
+             if places > 1 else ["palace"])
+    width = max(side * 2 + len(slots) + gap * (len(slots) - 1), 4.2)
+    x0 = (width - (len(slots) + gap * (len(slots) - 1))) / 2
+    colours = [c.id for c in catalogue.colours]
+    cards: list[Card] = []
+    labels: list[Label] = []
+    empty: list[tuple[float, float]] = []
+    used: list[str] = []
+    built: list[float] = []  # where the palaces stand, for their one label
+    for i, slot in enumerate(slots):
+        x = x0 + i * (1 + gap)
+        if slot == "place":
+            empty.append((x, 0.0))
+            labels.append(Label("place", x + 0.5, 1 + gap * 0.6))
+            continue
+        foundation = next((f for colour in colours if colour not in used
+                           and (f := pick(catalogue, "foundation", colour))), None)
+        stack = []
+        if foundation:
+            used.append(foundation.colour)
+            stack.append(foundation)
+            floor = pick(catalogue, "floor", foundation.colour)
+            first = slot == "palace" and not built
+            if floor and (first or slot == "ruins"):
+                stack.append(floor)
+            if first and (tower := pick(catalogue, "tower")):
+                stack.append(tower)
+        for level, card in enumerate(stack):
+            cards.append(Card(face(card), x, level * rise))
+        ruins = pick(catalogue, "ruins") if slot == "ruins" else None
+        if ruins:
+            if not stack:
+                empty.append((x, 0.0))
+            cards.append(Card(face(ruins), x, 0.35 * RATIO, 90))
+            labels.append(Label("ruins", x + 0.5, 1 + gap * 0.6))
+        elif stack:
+            built.append(x)
+        else:
+            empty.append((x, 0.0))
+            if not any(label.key == "place" for label in labels) and "place" not in slots[i + 1:]:
+                labels.append(Label("place", x + 0.5, 1 + gap * 0.6))
+    if built:
+        labels.append(Label("palace", (built[0] + built[-1] + 1) / 2, built[-1] - built[0] + 1 + gap * 0.9))
+    height = RATIO + 2 * rise
+    hand_kinds = ("roof", "floor", "exchange", "tower", "flood", "general-exchange", "foundation", "ruins")
+    hand_cards = []
+    for kind in hand_kinds:
+        card = pick(catalogue, kind, avoid=tuple(used[:1]) if kind == "floor" else ())
+        if card and card not in hand_cards:
+            hand_cards.append(card)
+        if len(hand_cards) == min(5, catalogue.rules.get("hand_size", 5)):
+            break
+    hand, n, step = [], len(hand_cards), 0.5
+    start = width / 2 - (1 + step * (n - 1)) / 2 - (0.4 if catalogue.tokens else 0)
+    for i, card in enumerate(hand_cards):
+        off = i - (n - 1) / 2  # a gentle fan: the outer cards a little lower and turned outwards
+        hand.append(Card(face(card), start + i * step, 0.2 - 0.025 * off * off, -4 * off))
+    hand_labels = [Label("hand", start + (1 + step * (n - 1)) / 2, 1 + step * (n - 1) + 0.6)] if hand else []
+    # The victory tokens the player has won (completed palaces), a small heap right of the hand.
+    values = sorted({token.value for token in catalogue.tokens}, reverse=True)
+    heap = [values[0]] + [values[-1]] * 2 if values else []
+    x_tokens = max(start + 1 + step * (n - 1) + 0.35, width - side - 0.75) if hand else width / 2
+    tokens = [(value, x_tokens + 0.3 * (i - 1), 0.5 + 0.28 * (i % 2) - 0.06 * i) for i, value in enumerate(heap)]
+    if tokens:
+        labels_row = hand_labels + [Label("tokens", x_tokens, 1.3)]
+    else:
+        labels_row = hand_labels
+    top_cards, top_labels = pile_and_discard(catalogue, face, back, width,
+                                              ("roof", "flood", "exchange", "general-exchange", "ruins", "floor"))
+    return Scene(width, [(RATIO, top_cards, top_labels, []), (height, cards, labels, empty),
+                         (RATIO + 0.2, hand, labels_row, [])], width / 2, tokens)
