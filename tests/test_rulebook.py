@@ -24,8 +24,9 @@ from toolkit.rulebook import build_rulebook, variants
 from toolkit.rulebook.booklet import sheet_order
 from toolkit.plurals import plural
 from toolkit.rulebook.facts import Facts, format_number, format_percent
-from toolkit.rulebook.figures import FIRST_PALACE, Odds
-from toolkit.rulebook.markup import PLACEHOLDER, check_same_shape, load_source, parse
+from toolkit.games.palaces.figures import FIRST_PALACE
+from toolkit.rulebook.figures import Odds
+from toolkit.rulebook.markup import PLACEHOLDER, check_same_shape, load_source, parse, text_path
 
 MM = 72 / 25.4
 # Each rulebook is built once for the module, through the CLI: (game, lang, extra options).
@@ -108,7 +109,7 @@ def _keys(section) -> list[str]:
 
 def test_a_translation_that_falls_behind_is_an_error():
     en = load_source("diamoniak", "en")
-    text = (ROOT / "toolkit/games/diamoniak/texts/rules.ru.md").read_text(encoding="utf-8")
+    text = text_path("diamoniak", "ru").read_text(encoding="utf-8")
     fewer = parse(text.replace("{odds:no_witch_5}", "пяти карт"), "diamoniak.ru.md")
     with pytest.raises(UserError, match="differ in section 'odds'"):
         check_same_shape(fewer, en)
@@ -130,9 +131,9 @@ def test_no_sentence_is_copied_from_the_seed_texts():
         return {tuple(w[i:i + n]) for i in range(len(w) - n + 1)}
 
     seeds = set().union(*(runs(path.read_text(encoding="utf-8")) for path in SEEDS.glob("*.txt")))
-    paths = sorted((ROOT / "toolkit/games").glob("*/texts/rules.*.md"))
-    assert len(paths) >= 4  # both games, both languages
-    for path in paths:
+    texts = sorted(ROOT.glob("toolkit/games/*/texts/rules.*.md"))
+    assert len(texts) >= 4  # two games in two languages at least
+    for path in texts:
         shared = runs(path.read_text(encoding="utf-8")) & seeds
         assert not shared, f"{path.name}: {' '.join(next(iter(shared)))}"
 
@@ -446,7 +447,7 @@ def test_the_stopping_tip_is_the_games_played(built, key, words):
     """The question on when to stop quotes the 95% interval, in whole games of 100, of the games in which a
     player stopping after three cards beats one who draws on (both seats), for this very deck."""
     from toolkit.analysis.tip import stop_after_tip
-    from toolkit.rulebook.figures import STOPPER
+    from toolkit.games.diamoniak.figures import STOPPER
 
     overrides = BUILDS[key][2][1:]  # ["--set", "witch=8"] -> ["witch=8"]
     tip = stop_after_tip(load("diamoniak", overrides=overrides, require_art=False), 3, **STOPPER)

@@ -62,6 +62,10 @@ def test_print_cards_of_the_third_game(site, tmp_path):
     assert len(pages) >= 2  # the faces of 40 cards, and their backs
     text = "".join(page.extract_text() for page in pages)
     assert "Climb one rung." in text and "Go down one rung." in text
+    # the game has no player aid: none by default, and asking for one is one line
+    done = toolkit(site, tmp_path, "print-cards", "--game", "ladder", "--aids", "--out", str(tmp_path / "aid.pdf"))
+    assert done.returncode == 2 and "no en player aid for ladder" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and not (tmp_path / "aid.pdf").exists()
 
 
 def test_simulate_the_third_game(site, tmp_path):

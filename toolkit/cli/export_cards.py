@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from toolkit.cli.options import Millimetres, ToolkitCommand, card_option, catalogue_options, lang_option, say
+from toolkit.cli.options import (Millimetres, ToolkitCommand, card_option, catalogue_options, lang_option, say,
+                                 wants_aids)
 
 EXPORT_TARGETS = ("tgc", "mpc", "drivethru", "tabletopia", "screentop", "tts", "png", "pdf-single")
 
@@ -21,8 +22,9 @@ EXPORT_TARGETS = ("tgc", "mpc", "drivethru", "tabletopia", "screentop", "tts", "
 @click.option("--bleed", type=Millimetres(), metavar="MM",
               help="Art past the cut line, for png and pdf-single [default: 3]; the print services set "
                    "their own, and virtual tables cut at the trim.")
-@click.option("--aids/--no-aids", default=True, show_default=True,
-              help="Add the player aid: a PNG and a manifest row, a card of the TTS deck, pages at the end.")
+@click.option("--aids/--no-aids", default=None,
+              help="Add the player aid: a PNG and a manifest row, a card of the TTS deck, pages at the end "
+                   "[default: when the game has a player aid].")
 @click.option("--base-url", metavar="URL",
               help="tts, screentop: where you will host the images (http:// or https://); the saved "
                    "object then names them there, so that every player of a multiplayer table sees them.")
@@ -45,6 +47,7 @@ def export_cards_command(game, catalogue_path, overrides, lang, target, card_siz
     check_out_path(out)
     card_mm = parse_card_size(card_size)
     catalogue = load(game, catalogue_path, overrides)
+    aids = wants_aids(catalogue, lang, aids)
     folder = export_folder(catalogue, target, lang, out, saved_objects)
     result = export_cards(catalogue, target, folder, lang=lang, card_mm=card_mm, bleed=bleed, aids=aids,
                           card_size=card_size, base_url=base_url, cmyk_profile=cmyk_profile)

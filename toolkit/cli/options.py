@@ -235,6 +235,15 @@ def catalogue_options(func):
     return wrapper
 
 
+def wants_aids(catalogue, lang: str, aids: bool | None) -> bool:
+    """``--aids/--no-aids`` as given, else whether the game has a player aid in ``lang``."""
+    if aids is not None:
+        return aids
+    from toolkit.games.registry import get
+
+    return get(catalogue.game).has_text("aid", lang)
+
+
 def one_source(catalogue_path: str | None) -> None:
     """--game and --catalogue name two catalogues: refuse both rather than ignore one."""
     if catalogue_path is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from toolkit.cli.options import (Millimetres, Offset, ToolkitCommand, card_option, catalogue_options, lang_option,
-                                 refuse_given, say)
+                                 refuse_given, say, wants_aids)
 
 @click.command("print-cards", cls=ToolkitCommand)
 @catalogue_options
@@ -22,8 +22,9 @@ from toolkit.cli.options import (Millimetres, Offset, ToolkitCommand, card_optio
                    "fold: fronts and backs on one sheet either side of a fold line; none: fronts only.")
 @click.option("--crop-marks/--no-crop-marks", default=True, show_default=True,
               help="Cut lines continued outside the cards.")
-@click.option("--aids/--no-aids", default=True, show_default=True,
-              help="A player aid (the turn and the cards in brief) for each player, after the cards.")
+@click.option("--aids/--no-aids", default=None,
+              help="A player aid (the turn and the cards in brief) for each player, after the cards "
+                   "[default: when the game has a player aid].")
 @click.option("--back-offset", type=Offset(), default="0,0", show_default=True, metavar="X,Y",
               help="Shift every back this far, in mm (right and down as seen on the back's side): "
                    "what --calibration measures for your printer.")
@@ -55,6 +56,7 @@ def print_cards_command(game, catalogue_path, overrides, lang, paper, card_size,
         return
     card_mm = parse_card_size(card_size)
     catalogue = load(game, catalogue_path, overrides)
+    aids = wants_aids(catalogue, lang, aids)
     result = print_cards(catalogue, lang=lang, paper=paper, card_mm=card_mm, bleed=bleed, gutter=gutter,
                          margin=margin, duplex=duplex, crop=crop_marks, aids=aids, back_offset=back_offset)
     path = write_atomic(Path(out) if out else Path("output") / f"{catalogue.game}-cards-{lang}.pdf", result.pdf)

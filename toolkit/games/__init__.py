@@ -1,6 +1,7 @@
 """Rules engines, one module per game, with an OpenSpiel-style state: chance points with exact
 integer weights, decision points with legal actions, and ``apply_action`` for either. At a chance
-point ``draws_from_pile()`` tells a draw from the pile (``state.pile``) from any other chance."""
+point the optional ``draws_from_pile()`` tells a draw from the pile (``state.pile``) from any other
+chance (without it, every chance point is a draw from the pile)."""
 
 CHANCE = -1  # current_player() at a chance point: a card is drawn
 TERMINAL = -2  # current_player() once the game is over

@@ -66,10 +66,11 @@ def play_ordered(game, policies, seed: int, max_turns: int = 10_000) -> dict[str
     pile_order: list[int] = []
     known: list[int] = []  # the pile's counts as the order knows them
     turns = state.turns
+    from_pile = getattr(state, "draws_from_pile", None)  # absent: every chance point is a draw from the pile
     while not state.is_terminal():
         player = state.current_player()
         if player == CHANCE:
-            if not state.draws_from_pile():
+            if from_pile is not None and not from_pile():
                 state.apply_action(order.pick(_weights(state)))
                 continue
             if known != state.pile:

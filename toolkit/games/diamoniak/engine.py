@@ -173,10 +173,6 @@ class DiamoniakState:
     def is_chance_node(self) -> bool:
         return self.phase == "chance"
 
-    def draws_from_pile(self) -> bool:
-        """At a chance point: a draw from the pile (every chance point of the game is one)."""
-        return True
-
     def chance_outcomes(self) -> list[tuple[int, int]]:
         """(card index, weight): one outcome per card type left in the pile, weighted by its count."""
         return [(i, n) for i, n in enumerate(self.pile) if n]
