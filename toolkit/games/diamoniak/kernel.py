@@ -570,21 +570,21 @@ def _play_one(kinds, colours, counts, colour_ok, numbers, table, max_turns,
     if not _anyone_can_win(colour_ok, hand_colour, players, numbers[G_FREE_COLOUR] == 1):
         s = _put(s, S_PHASE, OVER)  # stalled before the first turn
     looked_turns = s[S_TURNS]
+    # one pass: a decision and, when it draws, the card drawn (the game stops at a decision past the turn
+    # limit, before its card); only decisions end turns, so the race is looked at after both
     while s[S_PHASE] != OVER:
-        chance_step = s[S_PHASE] == CHANCE
-        if chance_step:  # a card comes off the pile (ordered.py: the top card of the shuffled order)
+        s, reshuffled = _decide(table[_seat(s)], kinds, colours, colour_ok, numbers,
+                                pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s)
+        if reshuffled:
+            order_valid = False
+        turns = s[S_TURNS]
+        if s[S_PHASE] == CHANCE and turns <= max_turns:  # ordered.py: the top card of the shuffled order
             if not order_valid:
                 order_n = shuffle_into(pile, order, stream)
                 order_valid = True
             order_n -= 1
             s = _resolve(order[order_n], kinds, colours, colour_ok, numbers,
                          pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s)
-        else:
-            s, reshuffled = _decide(table[_seat(s)], kinds, colours, colour_ok, numbers,
-                                    pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s)
-            if reshuffled:
-                order_valid = False
-        turns = s[S_TURNS]
         # ---- the race: scores looked at after each turn and at the end (ordered.py's _Race) ----
         if turns != looked_turns or s[S_PHASE] == OVER:
             top = csum[0]
@@ -605,7 +605,7 @@ def _play_one(kinds, colours, counts, colour_ok, numbers, table, max_turns,
                     changes += 1
                 leader = first
             looked_turns = turns
-        if not chance_step and turns > max_turns:
+        if turns > max_turns:
             break
     winner = s[S_WINNER]
     result[0] = winner
