@@ -274,7 +274,7 @@ def _put(s, field, value):
 @njit(cache=True, inline="always")
 def _seat(s):
     """The seat to move, as an unsigned number: numba indexes arrays by it without first checking for a
-    negative index (which, on every array a step reads per seat, cost a fifth of the game's time)."""
+    negative index (that check, on every array a step reads per seat, was a fifth of a game's instructions)."""
     return np.uint32(s[S_PLAYER])
 
 
