@@ -175,7 +175,7 @@ def batch(game, policies, run_seed: int, start: int, count: int, max_turns: int 
     table = _encode_policies(policies)
     out = np.zeros((len(FIELDS), count), dtype=np.int64)
     _play_batch(kinds, colours, counts, colour_ok, numbers, table, np.uint64(run_seed & MASK),
-                np.uint64(start & MASK), count, max_turns, out, *_scratch(kinds.size, game.players, sum(game.counts)))
+                np.uint64(start & MASK), count, max_turns, out, *_scratch(kinds.size, game.players, numbers[G_DECK]))
     return {name: out[i] for i, name in enumerate(FIELDS)}
 
 
