@@ -7,7 +7,10 @@ For each configuration (default policies): the engine plays ``--engine-games`` g
 kernel's first games are checked to be the engine's games, record for record. The kernel's first-call
 cost is measured twice in fresh processes: cold (an empty numba cache: compiling) and warm (the cache
 that the cold run left), each the whole time of importing and playing one game.
-Also: a plain shuffle-a-list solo Diamoniak loop (the baseline of the first wave).
+Also: a plain shuffle-a-list solo Diamoniak loop (the baseline of the first wave), and the plain C program
+``benchmarks/c/diamoniak.c`` (compiled here with ``cc -O2``) against the kernel on the same ``--c-games``
+two-player default games: both must count the same winners and turns; the ratio is kernel/C, of CPU
+time (the machine may be shared) and of the clock.
 """
 
 from __future__ import annotations
@@ -15,10 +18,12 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -28,6 +33,9 @@ from toolkit.sim.ordered import engine_batch
 from toolkit.sim.records import kernel_for
 from toolkit.sim.simulate import seat_policies
 
+C_SOURCE = Path(__file__).parent / "c" / "diamoniak.c"
+C_KINDS = {"castle": 0, "diamond": 1, "witch": 2, "fairy": 3}  # as the C program numbers them
+KERNEL_CHUNK = 200_000  # games per kernel batch in the C comparison (memory stays flat)
 CONFIGS = (("diamoniak", 1), ("diamoniak", 2), ("diamoniak", 4), ("palaces", 2), ("palaces", 4))
 
 _FIRST_CALL = """
@@ -90,6 +98,47 @@ def baseline_shuffle(games: int, seed: int = 1) -> float:
     return games / (time.perf_counter() - start)
 
 
+def c_arguments(game, games: int, run_seed: int, max_turns: int) -> list[str]:
+    """The command line of the C program for ``game`` (the catalogue's deck and rule numbers)."""
+    colours = list(dict.fromkeys(c for c in game.colours if c is not None))
+    args = [games, run_seed, 0, game.players, game.castle_size, game.price, game.witch_takes, max_turns]
+    for kind, colour, count in zip(game.kinds, game.colours, game.counts):
+        args += [C_KINDS[kind], -1 if colour is None else colours.index(colour), count]
+    return [str(arg) for arg in args]
+
+
+def against_c(games: int, run_seed: int = 1, max_turns: int = 10_000) -> str:
+    """The kernel and the C program on the same two-player default games: one line, or why not."""
+    compiler = shutil.which("cc")
+    if compiler is None:
+        return "plain C: skipped (no C compiler: cc not found)"
+    cat = load("diamoniak", require_art=False)
+    game = make_game(cat, 2)
+    seats = seat_policies("diamoniak", 2, {})
+    kernel = kernel_for(game, seats)
+    kernel.batch(game, seats, run_seed, 0, 10)  # compiled (or loaded from the cache) before the clock starts
+    with tempfile.TemporaryDirectory() as folder:
+        program = os.path.join(folder, "diamoniak")
+        subprocess.run([compiler, "-O2", "-o", program, str(C_SOURCE)], check=True)
+        out = subprocess.run([program, *c_arguments(game, games, run_seed, max_turns)], capture_output=True,
+                             text=True, check=True).stdout.split()
+    c_counts = [int(n) for n in out[1:3]] + [int(out[4]), int(out[6])]  # wins per seat, nobody, turns
+    c_clock, c_cpu = float(out[8]), float(out[10])
+    wins, nobody, turns = np.zeros(2, dtype=np.int64), 0, 0
+    clock, cpu = time.perf_counter(), time.process_time()
+    for start in range(0, games, KERNEL_CHUNK):
+        records = kernel.batch(game, seats, run_seed, start, min(KERNEL_CHUNK, games - start), max_turns)
+        wins += np.bincount(records["winner"][records["winner"] >= 0], minlength=2)
+        nobody += int((records["winner"] < 0).sum())
+        turns += int(records["turns"].sum())
+    cpu, clock = time.process_time() - cpu, time.perf_counter() - clock
+    k_counts = [*map(int, wins), nobody, turns]
+    same = "same counts" if k_counts == c_counts else f"DIFFERENT counts: kernel {k_counts}, C {c_counts}"
+    return (f"diamoniak, 2 players, {games:,} default games: kernel {cpu:.2f} s CPU ({clock:.2f} s clock), "
+            f"plain C (cc -O2) {c_cpu:.2f} s CPU ({c_clock:.2f} s clock); kernel/C {cpu / c_cpu:.2f}x CPU, "
+            f"{clock / c_clock:.2f}x clock; {same} (wins {k_counts[0]:,} / {k_counts[1]:,}, {k_counts[3]:,} turns)")
+
+
 def side_by_side(game_id: str, players: int, engine_games: int, kernel_games: int) -> dict:
     cat = load(game_id, require_art=False)
     game = make_game(cat, players)
@@ -111,15 +160,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--engine-games", type=int, default=2_000)
     parser.add_argument("--kernel-games", type=int, default=200_000)
+    parser.add_argument("--c-games", type=int, default=2_000_000, help="games of the kernel against plain C")
     parser.add_argument("--quick", action="store_true", help="fewer games, no first-call measurement")
     args = parser.parse_args()
     engine_games, kernel_games = (300, 20_000) if args.quick else (args.engine_games, args.kernel_games)
+    c_games = 200_000 if args.quick else args.c_games
     print(f"{'configuration':<24}{'engine games/s':>16}{'kernel games/s':>16}{'ratio':>8}  same games")
     for game_id, players in CONFIGS:
         row = side_by_side(game_id, players, engine_games, kernel_games)
         print(f"{game_id + f', {players} player(s)':<24}{row['engine']:>16,.0f}{row['kernel']:>16,.0f}"
               f"{row['kernel'] / row['engine']:>7.0f}x  {'yes' if row['same'] else 'NO'}")
     print(f"baseline shuffle-a-list solo loop, 20,000 games: {baseline_shuffle(20_000):,.0f} games/s")
+    print(against_c(c_games))
     if args.quick:
         return
     for game_id, players in (("diamoniak", 2), ("palaces", 4)):

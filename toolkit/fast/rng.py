@@ -60,9 +60,12 @@ def shuffle_into(counts, order, stream):
         for _ in range(counts[i]):
             order[n] = i
             n += 1
+    state = stream[0]  # kept in a register: the stream's array would be read and written at every card
     for i in range(n - 1, 0, -1):
-        j = below(stream, i + 1)
+        state += GOLDEN
+        j = mix64(state) % uint64(i + 1)  # ``below``
         order[i], order[j] = order[j], order[i]
+    stream[0] = state
     return n
 
 

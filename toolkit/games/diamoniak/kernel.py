@@ -53,8 +53,9 @@ OTHERS, DIAMONDS, OWN_CASTLE = 0, 1, 2
 _ZONES = {"others": OTHERS, "diamonds": DIAMONDS, "castle": OWN_CASTLE}
 
 # one row of the policy table per seat
-P_STOP_AFTER, P_RISK, P_ODDS, P_ON_CASTLE, P_FAIRY, P_ZONE0, P_ZONE1, P_ZONE2, P_NEVER_BUY = range(9)
-_POLICY_COLUMNS = 9
+# (P_STOPS: the seat has some stopping rule; 0 draws until a witch, and the others are not read)
+P_STOP_AFTER, P_RISK, P_ODDS, P_ON_CASTLE, P_FAIRY, P_ZONE0, P_ZONE1, P_ZONE2, P_NEVER_BUY, P_STOPS = range(10)
+_POLICY_COLUMNS = 10
 
 # the game's numbers
 G_CASTLE_SIZE, G_PRICE, G_WITCH_TAKES, G_PLAYERS, G_TO_DISCARD, G_FREE_COLOUR, G_DECK = range(7)
@@ -86,6 +87,7 @@ def _draw_row(rule, row) -> bool:
         kind = type(part)
         if kind is UntilWitch:
             continue
+        row[P_STOPS] = 1
         if kind is StopAfter:
             row[P_STOP_AFTER] = part.k
         elif kind is StopAtRisk:
@@ -173,8 +175,19 @@ def batch(game, policies, run_seed: int, start: int, count: int, max_turns: int 
     table = _encode_policies(policies)
     out = np.zeros((len(FIELDS), count), dtype=np.int64)
     _play_batch(kinds, colours, counts, colour_ok, numbers, table, np.uint64(run_seed & MASK),
-                np.uint64(start & MASK), count, max_turns, out)
+                np.uint64(start & MASK), count, max_turns, out, *_scratch(kinds.size, game.players, numbers[G_DECK]))
     return {name: out[i] for i, name in enumerate(FIELDS)}
+
+
+def _scratch(types: int, players: int, deck: int) -> tuple:
+    """The arrays ``_play_batch`` plays its games in (those of ``_play_one``, from ``pile`` to ``result``),
+    made here: that loop is compiled without reference counting, so it allocates nothing."""
+    by_type = [np.zeros(types, dtype=np.int64) for _ in range(2)]  # pile, discard
+    by_seat_and_type = [np.zeros((players, types), dtype=np.int64) for _ in range(2)]  # castle, side
+    by_seat = [np.zeros(players, dtype=np.int64) for _ in range(6)]  # hand_colour, csum, ssum, diamonds, fairies, worst
+    order = np.zeros(max(deck, 1), dtype=np.uint32)  # card types, unsigned as the seat (``_seat``)
+    return (*by_type, *by_seat_and_type, *by_seat, order, np.zeros(1, dtype=np.uint64),
+            np.zeros(len(FIELDS), dtype=np.int64))
 
 
 # --- the compiled game: one step function per rule, shared by the simulation and the exact walk ------
@@ -184,8 +197,9 @@ def batch(game, policies, run_seed: int, start: int, count: int, max_turns: int 
 # (``csum`` castle cards, ``ssum`` cards on the right, ``diamonds``, ``fairies``) and the numbers in
 # the tuple ``s`` (indexed by the S_ names). A step changes the arrays in place and returns the new ``s``.
 #
-# The steps are inlined into the loops that call them (the game's ``_play_one``, the exact walk's
-# ``walk_chance_points``), which allocate nothing and are compiled without numba's reference counting
+# The steps are inlined into the loops that call them (the games of ``_play_batch``, each played by the
+# inlined ``_play_one``, and the exact walk's ``walk_chance_points``), which allocate nothing and are
+# compiled without numba's reference counting
 # (``_nrt=False``, a compiler flag numba's own tests use): otherwise every array handed to an inlined
 # step costs an atomic count up and down, which took more than half of the game's time (the game
 # played at a third of its speed). Their callers allocate the arrays and keep them alive.
@@ -215,7 +229,7 @@ def _anyone_can_win(colour_ok, hand_colour, players, free_colour):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _sellers_best(me, colours, kinds, side, hand_colour, diamonds, price, players, never_buy):
     """The seller a buy rule picks this turn, or -1. buy-most: the seller holding most cards of the
     buyer's colour, ties to the nearest seat clockwise; never-buy: the first seller by seat (the
@@ -258,6 +272,13 @@ def _put(s, field, value):
 
 
 @njit(cache=True, inline="always")
+def _seat(s):
+    """The seat to move, as an unsigned number: numba indexes arrays by it without first checking for a
+    negative index (that check, on every array a step reads per seat, was a fifth of a game's instructions)."""
+    return np.uint32(s[S_PLAYER])
+
+
+@njit(cache=True, inline="always")
 def _end_turn(s, players):
     """The engine's ``_end_turn``: the next seat's turn begins."""
     s = _put(s, S_PLAYER, (s[S_PLAYER] + 1) % players)
@@ -287,7 +308,7 @@ def _resolve(card, kinds, colours, colour_ok, numbers,
              pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s):
     """The engine's ``_resolve``: card type ``card`` comes off the pile and goes where the rules say."""
     players = numbers[G_PLAYERS]
-    player = s[S_PLAYER]
+    player = _seat(s)
     pile[card] -= 1
     s = _put(s, S_PILE_N, s[S_PILE_N] - 1)
     s = _put(s, S_DRAWN, s[S_DRAWN] + 1)
@@ -331,7 +352,7 @@ def _resolve(card, kinds, colours, colour_ok, numbers,
         else:
             fairies[player] += 1
     if csum[player] >= numbers[G_CASTLE_SIZE]:
-        s = _put(s, S_WINNER, player)
+        s = _put(s, S_WINNER, np.int64(player))
         return _put(s, S_PHASE, OVER)
     if claimed and not _anyone_can_win(colour_ok, hand_colour, players, numbers[G_FREE_COLOUR] == 1):
         return _put(s, S_PHASE, OVER)
@@ -344,7 +365,7 @@ def _buy(seller, kinds, colours, numbers, discard, castle, side, hand_colour, cs
     type) joins the buyer's castle, paid with ``price`` diamonds (to the seller, or to the discard
     area in the variant); the turn ends unless the castle is complete."""
     types = kinds.size
-    player = s[S_PLAYER]
+    player = _seat(s)
     mine = hand_colour[player]
     bought, most = -1, 0
     for i in range(types):
@@ -378,7 +399,7 @@ def _buy(seller, kinds, colours, numbers, discard, castle, side, hand_colour, cs
     s = _put(s, S_PURCHASES, s[S_PURCHASES] + 1)
     s = _put(s, S_PASSES, 0)
     if csum[player] >= numbers[G_CASTLE_SIZE]:
-        s = _put(s, S_WINNER, player)
+        s = _put(s, S_WINNER, np.int64(player))
         return _put(s, S_PHASE, OVER)
     return _end_turn(s, numbers[G_PLAYERS])
 
@@ -386,7 +407,9 @@ def _buy(seller, kinds, colours, numbers, discard, castle, side, hand_colour, cs
 @njit(cache=True, inline="always")
 def _wants_more(row, numbers, csum, ssum, fairies, s):
     """The seat's draw rule, every part of it (``AnyStop``: stop as soon as one part says stop)."""
-    player = s[S_PLAYER]
+    if row[P_STOPS] == 0:
+        return True
+    player = _seat(s)
     if row[P_STOP_AFTER] > 0 and s[S_DRAWN] >= row[P_STOP_AFTER]:
         return False
     if row[P_RISK] >= 0:
@@ -410,7 +433,7 @@ def _wants_more(row, numbers, csum, ssum, fairies, s):
 @njit(cache=True, inline="always")
 def _spend_fairy(kinds, numbers, discard, side, ssum, fairies, s):
     """The engine's ``_spend_fairy``: the first fairy type held goes to the discard area; the turn ends."""
-    player = s[S_PLAYER]
+    player = _seat(s)
     for i in range(kinds.size):
         if kinds[i] == FAIRY and side[player, i] > 0:
             side[player, i] -= 1
@@ -429,7 +452,7 @@ def _lose_by_order(row, kinds, colour_ok, numbers, discard, castle, side, hand_c
     """The witch rule's ``_loss_by_order`` played by the engine's ``_lose``: up to ``witch_takes`` cards,
     zone by zone in the seat's order, in each zone the type held most first (ties to the lowest)."""
     types = kinds.size
-    player = s[S_PLAYER]
+    player = _seat(s)
     free_colour = numbers[G_FREE_COLOUR] == 1
     left = min(numbers[G_WITCH_TAKES], csum[player] + ssum[player] - fairies[player])
     for slot in range(3):
@@ -474,7 +497,7 @@ def _decide(row, kinds, colours, colour_ok, numbers,
     """One decision of the seat to move, by its policy ``row``, played by the rules: at the start of
     a turn buy, draw or pass; after a card draw again or stop; after a witch spend a fairy or lose
     cards. (s, True) when it reshuffled the discard area into the pile."""
-    player = s[S_PLAYER]
+    player = _seat(s)
     players = numbers[G_PLAYERS]
     price = numbers[G_PRICE]
     phase = s[S_PHASE]
@@ -515,7 +538,7 @@ def _new_numbers(pile_n, pile_w, turns):
     return s
 
 
-@njit(cache=True, _nrt=False)  # no reference counting: see the note above the step functions
+@njit(cache=True, inline="always")
 def _play_one(kinds, colours, counts, colour_ok, numbers, table, max_turns,
               pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, worst, order, stream, result):
     """One game from the card order of ``stream``; its record goes into ``result`` (order of FIELDS)."""
@@ -547,21 +570,21 @@ def _play_one(kinds, colours, counts, colour_ok, numbers, table, max_turns,
     if not _anyone_can_win(colour_ok, hand_colour, players, numbers[G_FREE_COLOUR] == 1):
         s = _put(s, S_PHASE, OVER)  # stalled before the first turn
     looked_turns = s[S_TURNS]
+    # one pass: a decision and, when it draws, the card drawn (the game stops at a decision past the turn
+    # limit, before its card); only decisions end turns, so the race is looked at after both
     while s[S_PHASE] != OVER:
-        chance_step = s[S_PHASE] == CHANCE
-        if chance_step:  # a card comes off the pile (ordered.py: the top card of the shuffled order)
+        s, reshuffled = _decide(table[_seat(s)], kinds, colours, colour_ok, numbers,
+                                pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s)
+        if reshuffled:
+            order_valid = False
+        turns = s[S_TURNS]
+        if s[S_PHASE] == CHANCE and turns <= max_turns:  # ordered.py: the top card of the shuffled order
             if not order_valid:
                 order_n = shuffle_into(pile, order, stream)
                 order_valid = True
             order_n -= 1
             s = _resolve(order[order_n], kinds, colours, colour_ok, numbers,
                          pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s)
-        else:
-            s, reshuffled = _decide(table[s[S_PLAYER]], kinds, colours, colour_ok, numbers,
-                                    pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s)
-            if reshuffled:
-                order_valid = False
-        turns = s[S_TURNS]
         # ---- the race: scores looked at after each turn and at the end (ordered.py's _Race) ----
         if turns != looked_turns or s[S_PHASE] == OVER:
             top = csum[0]
@@ -582,7 +605,7 @@ def _play_one(kinds, colours, counts, colour_ok, numbers, table, max_turns,
                     changes += 1
                 leader = first
             looked_turns = turns
-        if not chance_step and turns > max_turns:
+        if turns > max_turns:
             break
     winner = s[S_WINNER]
     result[0] = winner
@@ -596,25 +619,11 @@ def _play_one(kinds, colours, counts, colour_ok, numbers, table, max_turns,
     result[8] = s[S_SPENT]
 
 
-@njit(cache=True)
-def _play_batch(kinds, colours, counts, colour_ok, numbers, table, run_seed, start, count, max_turns, out):
-    """Games ``start .. start+count-1``: game ``g`` writes column ``g`` of ``out`` (rows in FIELDS order)."""
-    types = kinds.size
-    players = numbers[G_PLAYERS]
-    deck = max(numbers[G_DECK], 1)
-    pile = np.zeros(types, dtype=np.int64)
-    discard = np.zeros(types, dtype=np.int64)
-    castle = np.zeros((players, types), dtype=np.int64)
-    side = np.zeros((players, types), dtype=np.int64)
-    hand_colour = np.zeros(players, dtype=np.int64)
-    csum = np.zeros(players, dtype=np.int64)
-    ssum = np.zeros(players, dtype=np.int64)
-    diamonds = np.zeros(players, dtype=np.int64)
-    fairies = np.zeros(players, dtype=np.int64)
-    worst = np.zeros(players, dtype=np.int64)
-    order = np.zeros(deck, dtype=np.int64)
-    stream = np.zeros(1, dtype=np.uint64)
-    result = np.zeros(out.shape[0], dtype=np.int64)
+@njit(cache=True, _nrt=False)  # no reference counting: see the note above the step functions
+def _play_batch(kinds, colours, counts, colour_ok, numbers, table, run_seed, start, count, max_turns, out,
+                pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, worst, order, stream, result):
+    """Games ``start .. start+count-1``: game ``g`` writes column ``g`` of ``out`` (rows in FIELDS order),
+    played in the arrays of ``_scratch``."""
     for g in range(count):
         stream[0] = game_seed(run_seed, start + uint64(g))
         _play_one(kinds, colours, counts, colour_ok, numbers, table, max_turns,
@@ -833,7 +842,7 @@ def walk_chance_points(kinds, colours, colour_ok, numbers, table, layout, perm, 
                 if decisions == max_decisions:
                     looped = True
                     break
-                s, _ = _decide(table[s[S_PLAYER]], kinds, colours, colour_ok, numbers,
+                s, _ = _decide(table[_seat(s)], kinds, colours, colour_ok, numbers,
                                pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s)
                 decisions += 1
             total += weight
