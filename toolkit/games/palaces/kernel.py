@@ -1123,13 +1123,15 @@ def outcome(g, s, card):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def decide(g, s, r, pol):
+def decide(g, s, r, pol, random_play):
     """The seat to move decides, by its policy (``pol``'s row; seeded rules draw from ``r``), and the
-    decision is played: a turn's action (``TURN``) or the cards a giver sets aside (``GIVE``)."""
+    decision is played: a turn's action (``TURN``) or the cards a giver sets aside (``GIVE``).
+    ``random_play``, a constant where this is inlined: may a seat play at random? (False: that rule,
+    the legal actions, is not compiled in.)"""
     types = g[G_TYPES]
     if s[S_PHASE] == TURN:
         p = s[S_PLAYER]
-        if pol[p, P_PLAY] == 1:  # RandomPlay: the legal action at below(how many)
+        if random_play and pol[p, P_PLAY] == 1:  # RandomPlay: the legal action at below(how many)
             legal(g, s, p, below(r, 1 + 2 * p, legal(g, s, p, COUNT)))
         else:
             builder(g, s, r, pol, p)
@@ -1196,7 +1198,7 @@ def pick_from_hand(g, s, r, v):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def play_one(g, s, r, pol, seeds, seed, max_turns, out, row):
+def play_one(g, s, r, pol, seeds, seed, max_turns, out, row, random_play):
     """One game from the card order of ``seed``, as ``play_ordered``; its record into ``out[row]``."""
     players, types = g[G_PLAYERS], g[G_TYPES]
     s[:] = 0
@@ -1230,7 +1232,7 @@ def play_one(g, s, r, pol, seeds, seed, max_turns, out, row):
             s[S_TOP] -= 1
             outcome(g, s, s[g[O_ORDER] + s[S_TOP]])
         else:
-            decide(g, s, r, pol)
+            decide(g, s, r, pol, random_play)
         if s[S_TURNS] != turns or s[S_PHASE] == OVER:
             look(g, s)
             turns = s[S_TURNS]
@@ -1246,14 +1248,29 @@ def play_one(g, s, r, pol, seeds, seed, max_turns, out, row):
         out[row, 5 + k] = s[g[O_STATS] + k]
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
-def play_rows(g, pol, seeds, run_seed, start, first, stop, max_turns, out):
+@njit(cache=True, error_model="numpy", inline="always")
+def play_rows(g, pol, seeds, run_seed, start, first, stop, max_turns, out, random_play):
     """Rows ``first .. stop-1`` of ``out``: games ``start + row`` of the run seeded ``run_seed``, in one
-    state array (no lock held: the slices of a batch play on threads of their own)."""
+    state array."""
     s = np.zeros(g[S_SIZE], np.int64)
     r = np.zeros(1 + 2 * g[G_PLAYERS], np.uint64)
     for row in range(first, stop):
-        play_one(g, s, r, pol, seeds, game_seed(run_seed, uint64(start + row)), max_turns, out, row)
+        play_one(g, s, r, pol, seeds, game_seed(run_seed, uint64(start + row)), max_turns, out, row, random_play)
+
+
+# The compiled entry points (no lock held: the slices of a batch play on threads of their own), one
+# with the random rule and one without, each compiled when first used.
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def play_rows_builders(g, pol, seeds, run_seed, start, first, stop, max_turns, out):
+    """``play_rows`` where no seat plays at random."""
+    play_rows(g, pol, seeds, run_seed, start, first, stop, max_turns, out, False)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def play_rows_any(g, pol, seeds, run_seed, start, first, stop, max_turns, out):
+    """``play_rows`` for any seats."""
+    play_rows(g, pol, seeds, run_seed, start, first, stop, max_turns, out, True)
 
 
 def batch(game, policies, run_seed: int, start: int, count: int, max_turns: int = 10_000) -> dict[str, np.ndarray]:
@@ -1265,9 +1282,10 @@ def batch(game, policies, run_seed: int, start: int, count: int, max_turns: int 
     out = np.zeros((count, len(FIELDS)), np.int64)
     slices = max(1, min(config.NUMBA_NUM_THREADS, count // 64))
     bounds = [count * k // slices for k in range(slices + 1)]
+    rows = play_rows_any if (pol[:, P_PLAY] == 1).any() else play_rows_builders
 
     def play(k: int) -> None:
-        play_rows(g, pol, seeds, np.uint64(run_seed & MASK), np.int64(start), np.int64(bounds[k]),
+        rows(g, pol, seeds, np.uint64(run_seed & MASK), np.int64(start), np.int64(bounds[k]),
                   np.int64(bounds[k + 1]), np.int64(max_turns), out)
 
     if slices == 1:
@@ -1555,7 +1573,7 @@ def walk_chance_points(g, pol, r, layout, options, bits, keys, index, stack, cou
                 if decisions == max_decisions:
                     looped = True
                     break
-                decide(g, s, r, pol)
+                decide(g, s, r, pol, False)  # the walk's players are builders
                 decisions += 1
             total += weight
             if looped:
