@@ -2,6 +2,7 @@
 same rounds, and which heavy libraries its whole run imports.
 
     python benchmarks/bench_startup.py [--runs 7] [--beside TREE] [--bytecode]
+    python benchmarks/bench_startup.py --first-game [--runs 1] [--beside TREE]
 
 Every command of ``toolkit --help`` runs on a small input in a fresh interpreter, as the console
 script starts it (``toolkit.entry.run``), twice a round:
@@ -23,6 +24,13 @@ loads.
 ``--beside TREE`` also runs every case from another copy of the source (a folder holding a
 ``toolkit`` package, e.g. ``git archive HEAD~3 toolkit card_art | tar -x -C /tmp/old``) in the same
 rounds, so that two versions are compared under the same load.
+
+``--first-game`` measures instead what a fresh install's first simulation costs: each command of
+``FIRST_GAME`` (the first ``simulate`` of each game, with just enough games to be played by the
+compiled kernel, ``toolkit.sim.simulate.FAST_FROM``) runs whole in a fresh interpreter with an
+empty numba cache (a new ``NUMBA_CACHE_DIR`` each run), so it compiles the kernel before its first
+game; wall-clock seconds and the CPU seconds the run used (on a busy machine the wall clock waits
+for other work, the CPU time much less so). With ``--beside`` both versions run in the same rounds.
 
 Python compiles a module's source at every import unless it may keep the bytecode: with
 ``PYTHONDONTWRITEBYTECODE`` set (as in some sandboxes) the toolkit's own modules are compiled at
@@ -58,6 +66,11 @@ COMMANDS = [
     ["odds", "--game", "palaces"],
     ["analyse", "--players", "2", "--precision", "0.25", "--max-games", "1000"],
     ["sweep", "--set", "witch=5,6", "--players", "2", "--games", "10", "--out", "{tmp}/sweep"],
+]
+# The first simulation of each game (--first-game): --games FAST_FROM, so that the kernel plays them.
+FIRST_GAME = [
+    ["simulate", "--game", "palaces", "--players", "4", "--games", "2000"],
+    ["simulate", "--games", "2000"],
 ]
 # Libraries worth naming when a run imports them (each costs tens of ms or more).
 HEAVY = ("numpy", "numba", "dask", "matplotlib", "reportlab", "PIL", "pypdf", "fontTools", "gmpy2",
@@ -109,12 +122,57 @@ def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
+def cold_run(command: list[str], cwd: str, env: dict) -> tuple[float, float]:
+    """(wall-clock s, CPU s) of one whole run of ``command`` with an empty numba cache."""
+    with tempfile.TemporaryDirectory() as cache:
+        before = os.times()
+        started = time.perf_counter()
+        done = subprocess.run([sys.executable, "-c", DRIVER, "whole", *command], capture_output=True, text=True,
+                              cwd=cwd, env={**env, "NUMBA_CACHE_DIR": cache})
+        took = time.perf_counter() - started
+        after = os.times()
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(command)}: exit {done.returncode}: {done.stderr.strip()}")
+    return took, (after.children_user - before.children_user) + (after.children_system - before.children_system)
+
+
+def first_game(runs: int, versions: dict[str, dict]) -> None:
+    """The ``--first-game`` table: each command of ``FIRST_GAME``, from start to its games played with an
+    empty numba cache, per version, the rounds interleaved."""
+    print(f"{os.cpu_count()} cores; load average {load()} (1, 5, 15 min) before; an empty numba cache every run")
+    wall = {(v, i): [] for v in versions for i in range(len(FIRST_GAME))}
+    cpu = {(v, i): [] for v in versions for i in range(len(FIRST_GAME))}
+    with tempfile.TemporaryDirectory() as tmp:
+        for _ in range(runs):
+            for i, command in enumerate(FIRST_GAME):
+                for v, env in versions.items():
+                    took, used = cold_run(command, tmp, env)
+                    wall[v, i].append(took)
+                    cpu[v, i].append(used)
+    print(f"{'command (whole run, compile included)':<70} {'wall s':>14} {'CPU s':>14}")
+    for i, command in enumerate(FIRST_GAME):
+        for v in versions:
+            shown = v + "toolkit " + " ".join(command)
+            print(f"{shown:<70} {statistics.median(wall[v, i]):>7.1f} ({min(wall[v, i]):.1f})"
+                  f" {statistics.median(cpu[v, i]):>7.1f} ({min(cpu[v, i]):.1f})")
+    print(f"median (fastest) of {runs} round(s); load average {load()} after")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--runs", type=int, help="Rounds (default 7; 1 with --first-game).")
     parser.add_argument("--beside", metavar="TREE", help="Also time the toolkit package in this folder.")
     parser.add_argument("--bytecode", action="store_true", help="Keep compiled bytecode, as an installed toolkit does.")
+    parser.add_argument("--first-game", action="store_true",
+                        help="Time the first simulation of each game with an empty numba cache (compile included).")
     args = parser.parse_args()
+    if args.first_game:
+        versions = {"": dict(os.environ)}
+        if args.beside:
+            versions["beside: "] = {**os.environ, "PYTHONPATH": os.path.abspath(args.beside)}
+        first_game(args.runs or 1, versions)
+        return
+    args.runs = args.runs or 7
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ)
         if args.bytecode:

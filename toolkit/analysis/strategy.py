@@ -143,6 +143,30 @@ def _seat_wins(game, policies, seed: int, seat: int, start: int, stop: int, tick
             tick(count)
 
 
+class _Winners:
+    """The winners of games 0, 1, 2, ... of the run ``seed`` with these policies, each game played once
+    and kept (a byte a game): the default players' games, which every refined candidate at every seat
+    is paired with."""
+
+    def __init__(self, game, policies, seed: int, tick):
+        self.game, self.policies, self.seed, self.tick = game, policies, seed, tick
+        self.winners = np.zeros(0, dtype=np.int8)
+
+    def seat_wins(self, seat: int, start: int, stop: int):
+        """As ``_seat_wins``: per chunk of games ``start .. stop-1``, 1 where seat ``seat`` won."""
+        if stop > self.winners.size:
+            played = [self.winners]
+            for first in range(self.winners.size, stop, CHUNK):
+                count = min(CHUNK, stop - first)
+                winners = play_records(self.game, self.policies, self.seed, first, count, MAX_TURNS)["winner"]
+                played.append(winners.astype(np.int8))
+                if self.tick:
+                    self.tick(count)
+            self.winners = np.concatenate(played)
+        for first in range(start, stop, CHUNK):
+            yield (self.winners[first:min(first + CHUNK, stop)] == seat).astype(np.int64)
+
+
 def screen_names(game, parse, seats, seat: int, names, seed: int, games: int, tick) -> dict[str, int]:
     """Wins at ``seat`` of each candidate in games 0..games-1."""
     wins = {}
@@ -153,16 +177,17 @@ def screen_names(game, parse, seats, seat: int, names, seed: int, games: int, ti
     return wins
 
 
-def _refine(game, parse, seats, seat: int, name: str, seed: int, precision: float, max_games: int, tick) -> Gain:
-    """Play a candidate beside the default until the paired gain is within ``precision``; a chunk at a
-    time, so memory stays flat."""
+def _refine(game, parse, seats, seat: int, name: str, seed: int, precision: float, max_games: int, tick,
+            default: _Winners) -> Gain:
+    """Play a candidate beside the default (whose games ``default`` keeps) until the paired gain is within
+    ``precision``; a chunk at a time."""
     policies = list(seats)
     policies[seat] = parse(name)
     result = Gain(name, 0, 0, 0, 0)
     target = min(max_games, games_for(2 * precision))
     while True:
         pairs = zip(_seat_wins(game, policies, seed, seat, result.games, target, tick),
-                    _seat_wins(game, seats, seed, seat, result.games, target, tick))
+                    default.seat_wins(seat, result.games, target))
         for mine, theirs in pairs:
             result.wins += int(mine.sum())
             result.default_wins += int(theirs.sum())
@@ -214,10 +239,12 @@ def search(catalogue, counts: list[int], variants, seed: int, precision: float, 
         game = make_game(catalogue, players, variants)
         seats = [parse("default") for _ in range(players)]
         seed_n = run_seed(seed, players)
+        default = _Winners(game, seats, seed_n, tick)
         for seat in range(players):
             wins = strategy.screen(catalogue, game, parse, seats, seat, seed_n, screen_games, tick)
             ranked = sorted(wins, key=lambda name: -wins[name])[:REFINED]  # stable: list order breaks ties
-            refined = [_refine(game, parse, seats, seat, name, seed_n, precision, max_games, tick) for name in ranked]
+            refined = [_refine(game, parse, seats, seat, name, seed_n, precision, max_games, tick, default)
+                       for name in ranked]
             top = max(refined, key=lambda g: g.gain)
             beaten = top.gain - top.gain_half_width() > 0
             rows.append({"players": players, "seat": seat + 1, "screened": len(wins), "screen_games": screen_games,

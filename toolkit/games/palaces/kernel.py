@@ -18,8 +18,9 @@ reshuffle, a palace put into the pile by ``palaces-to-pile``); a draw takes the 
 blind exchange's steal is a ``pick`` over the victim's hand. A seeded rule has its stream per seat
 and game, ``rule_seed(game_seed, S, seat, 1 or 2)``.
 
-The games of a batch are split into slices, one per numba thread (``prange``); a game's record
-depends on its seed alone, so the records do not depend on the split. Each slice reuses one state
+The games of a batch are split into slices, one per thread (as many as numba's ``NUMBA_NUM_THREADS``,
+the cores), each played by the compiled ``play_rows`` without Python's lock; a game's record depends
+on its seed alone, so the records do not depend on the split. Each slice reuses one state
 array, so memory grows with ``count`` only through the output (seventeen int64 numbers a game).
 
 The state: everything a game holds lives in one ``int64`` array ``s`` and its fixed part in another, ``g``; ``g``
@@ -50,8 +51,10 @@ kept in another file could change under a stale cached kernel.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
-from numba import get_num_threads, njit, prange, uint64
+from numba import config, njit, uint64
 
 from toolkit.fast.rng import GOLDEN, game_seed, mix64, rule_seed
 from toolkit.games.palaces.engine import PalacesGame
@@ -91,8 +94,18 @@ COUNTERS = ("palaces_completed", "tokens_scored", "foundations_laid", "floods", 
 
 # an action: s[O_A ..] = (verb, card, seat, slot); its cards counted per type at O_GA (given or
 # discarded) and O_TA (taken face up)
-A_PASS, A_DISCARD, A_BUILD, A_EXCHANGE, A_GENERAL, A_FLOOD, A_RUINS = range(7)
-NONE = -1  # no card, no slot (a foundation's build, ruins on a building place)
+A_PASS, A_DISCARD, A_BUILD, A_EXCHANGE, A_GENERAL, A_FLOOD, A_RUINS = (np.int64(verb) for verb in range(7))
+NONE = np.int64(-1)  # no card, no slot (a foundation's build, ruins on a building place)
+
+# Fixed arguments of compiled functions, and the first values of variables handed to them, are typed
+# numbers (numpy's): numba compiles a function once for each Python literal it is called with (a
+# variable that starts as a literal is one too, while its type is being inferred), and once more for
+# a variable; with typed numbers every function is compiled once.
+COUNT = np.int64(-1)  # ``legal``, ``submultisets``: count them, write none
+ANY_SIZE = np.int64(-1)  # ``submultisets``: of every size
+LEAST, MOST = np.int64(1), np.int64(-1)  # ``worst``: the least or the most valuable cards
+ATTACKING = np.bool_(True)  # ``card_values``: judged as an attacking player
+GAME = np.int64(0)  # ``below``: the game's own chance stream
 
 
 def layout(rules, kinds, colours, compl, counts):
@@ -124,7 +137,7 @@ def layout(rules, kinds, colours, compl, counts):
 
 # --- chance streams -------------------------------------------------------------------------------
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy")
 def below(r, k, n):
     """``CardOrder.below`` on stream ``k`` of ``r``."""
     r[k] = r[k] + GOLDEN
@@ -185,7 +198,7 @@ def remove_palace(g, s, p, k):
     s[g[O_NPAL] + p] = n - 1
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy")
 def to_bin(g, s, card):
     """One card of a completed or flooded palace: to the discard pile, or (variant) into the pile."""
     if g[G_TO_PILE]:
@@ -196,8 +209,8 @@ def to_bin(g, s, card):
 
 
 @njit(cache=True, error_model="numpy")
-def palace_to_bin(g, s, p, k, roof):
-    """A palace leaves the table: foundation, floors, its ruins (if any) and ``roof`` (if not -1)."""
+def palace_to_bin(g, s, p, k):
+    """A palace leaves the table: foundation, floors and its ruins (if any)."""
     i = p * g[G_SLOTS] + k
     to_bin(g, s, s[g[O_PF] + i])
     fl0 = g[O_PFL] + i * g[G_FLOORS]
@@ -205,13 +218,11 @@ def palace_to_bin(g, s, p, k, roof):
         to_bin(g, s, s[fl0 + j])
     if s[g[O_PR] + i] != NONE:
         to_bin(g, s, s[g[O_PR] + i])
-    if roof != NONE:
-        to_bin(g, s, roof)
 
 
 # --- questions ------------------------------------------------------------------------------------
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy")
 def can_found(g, s, p, card):
     types = g[G_TYPES]
     if s[g[O_HANDS] + p * types + card] == 0 or g[g[O_KIND] + card] != FOUNDATION:
@@ -227,7 +238,7 @@ def can_found(g, s, p, card):
     return True
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy")
 def can_build(g, s, p, card, k):
     types = g[G_TYPES]
     if s[g[O_HANDS] + p * types + card] == 0 or k < 0 or k >= s[g[O_NPAL] + p]:
@@ -246,7 +257,7 @@ def can_build(g, s, p, card, k):
     return False
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy")
 def exchange_size(g, s, p, target):
     if target == p or target < 0 or target >= g[G_PLAYERS]:
         return 0
@@ -317,11 +328,10 @@ def deal(g, s):
 
 
 @njit(cache=True, error_model="numpy")
-def refill(g, s, draw_to):
-    """End the turn: the owner draws back to the hand size (or ``draw_to`` when not -1), then the next seat."""
+def refill(g, s):
+    """End the turn: the owner draws back to ``S_DRAW_TO`` cards (the hand size, more after a discard), then
+    the next seat."""
     s[S_DRAWER] = s[S_PLAYER]
-    if draw_to >= 0:
-        s[S_DRAW_TO] = draw_to
     if s[g[O_HSUM] + s[S_PLAYER]] < s[S_DRAW_TO] and available(g, s):
         s[S_PHASE] = REFILL
         return
@@ -331,7 +341,7 @@ def refill(g, s, draw_to):
     s[S_PHASE] = TURN
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy")
 def stall(s):
     s[S_PHASE] = OVER
     s[S_STALLED] = 1
@@ -347,7 +357,7 @@ def draw(g, s, card):
         deal(g, s)
     else:
         s[S_PASSES] = 0
-        refill(g, s, -1)
+        refill(g, s)
 
 
 @njit(cache=True, error_model="numpy")
@@ -365,7 +375,7 @@ def steal(g, s, card):
         s[oh + v * types + i] += s[ohd + i]
         s[osum + v] += s[ohd + i]
         s[ohd + i] = 0
-    refill(g, s, -1)
+    refill(g, s)
 
 
 @njit(cache=True, error_model="numpy")
@@ -385,7 +395,7 @@ def next_giver(g, s):
             s[osum + receiver] += n
             s[ogv + k * types + i] = 0
     s[S_GIVEN] = 0
-    refill(g, s, -1)
+    refill(g, s)
 
 
 @njit(cache=True, error_model="numpy")
@@ -419,7 +429,7 @@ def act(g, s):
         if s[S_PASSES] >= g[G_PLAYERS]:
             stall(s)
             return
-        refill(g, s, -1)
+        refill(g, s)
         return
     s[S_PASSES] = 0
     if verb == A_DISCARD:
@@ -434,7 +444,8 @@ def act(g, s):
         s[osum + p] -= n
         s[ost + C_DISCARDS] += 1
         s[ost + C_CARDS_DISCARDED] += n
-        refill(g, s, max(g[G_HAND], before))
+        s[S_DRAW_TO] = max(g[G_HAND], before)
+        refill(g, s)
     elif verb == A_BUILD:
         s[hand + card] -= 1
         s[osum + p] -= 1
@@ -449,12 +460,13 @@ def act(g, s):
             if not can_still_end(g, s):
                 stall(s)
                 return
-            refill(g, s, -1)
+            refill(g, s)
             return
         i = p * ms + slot
         if kind == ROOF:
             score = s[g[O_PN] + i] + 2
-            palace_to_bin(g, s, p, slot, card)
+            palace_to_bin(g, s, p, slot)
+            to_bin(g, s, card)  # the roof
             remove_palace(g, s, p, slot)
             s[g[O_TOKENS] + p] += score
             s[ost + C_COMPLETED] += 1
@@ -476,7 +488,7 @@ def act(g, s):
             s[fl0 + j] = card
             s[g[O_PN] + i] = n + 1
             settle(g, s, p, slot)
-        refill(g, s, -1)
+        refill(g, s)
     elif verb == A_EXCHANGE:
         n = exchange_size(g, s, p, seat)
         s[hand + card] -= 1
@@ -491,7 +503,7 @@ def act(g, s):
                 s[other + i] += s[oga + i] - s[ota + i]
                 s[hand + i] += s[ota + i]
             s[osum + p] += n
-            refill(g, s, -1)
+            refill(g, s)
         else:
             s[S_VICTIM] = seat
             s[S_STEAL_LEFT] = n
@@ -511,13 +523,13 @@ def act(g, s):
         s[hand + card] -= 1
         s[osum + p] -= 1
         s[g[O_DISC] + card] += 1
-        palace_to_bin(g, s, seat, slot, NONE)
+        palace_to_bin(g, s, seat, slot)
         remove_palace(g, s, seat, slot)
         s[ost + C_FLOODS] += 1
         if not can_still_end(g, s):
             stall(s)
             return
-        refill(g, s, -1)
+        refill(g, s)
     else:  # ruins
         osite, opr = g[O_SITE], g[O_PR]
         if seat != p:  # laid on an opponent
@@ -546,7 +558,7 @@ def act(g, s):
                 s[g[O_DISC] + card] += 1
             s[g[O_DISC] + removed] += 1
             s[ost + C_RUINS_REMOVED] += 1
-        refill(g, s, -1)
+        refill(g, s)
 
 
 # --- the policies ----------------------------------------------------------------------
@@ -663,7 +675,7 @@ def card_values(g, s, p, attacks):
 
 @njit(cache=True, error_model="numpy")
 def worst(g, s, hand, n, out, sign):
-    """The ``n`` least valuable cards (``sign`` 1; -1: the most valuable) of the counts at ``hand``,
+    """The ``n`` least valuable cards (``sign`` ``LEAST``; ``MOST``: the most valuable) of the counts at ``hand``,
     ties to the lower index, counted per type at ``out``."""
     types, ov = g[G_TYPES], g[O_VALS]
     for i in range(types):
@@ -698,17 +710,17 @@ def give_random(g, s, r, k, hand, n, out):
 
 
 @njit(cache=True, error_model="numpy")
-def choose_cards(g, s, r, pol, p, hand, n, out, taking):
-    """Seat ``p``'s give rule: ``n`` cards of the counts at ``hand`` (``taking``: the face-up take)."""
+def choose_cards(g, s, r, pol, p, hand, n, out, sign):
+    """Seat ``p``'s give rule: ``n`` cards of the counts at ``hand`` (``sign`` ``MOST``: the face-up take)."""
     if pol[p, P_GIVE] == 1:
         give_random(g, s, r, 2 + 2 * p, hand, n, out)
     else:
-        worst(g, s, hand, n, out, -1 if taking else 1)
+        worst(g, s, hand, n, out, sign)
 
 
 # --- the builder ------------------------------------------------------------------------------------
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy")
 def set_action(g, s, verb, card, seat, slot):
     oa = g[O_A]
     s[oa], s[oa + 1], s[oa + 2], s[oa + 3] = verb, card, seat, slot
@@ -719,7 +731,7 @@ def attack(g, s, p, eager):
     """``Builder._attack``: flood or lay ruins on the palace that hurts most; True if it acts."""
     types, players, ms = g[G_TYPES], g[G_PLAYERS], g[G_SLOTS]
     okind, hand, ot, opr, opn, onp = g[O_KIND], g[O_HANDS] + p * types, g[O_TOKENS], g[O_PR], g[O_PN], g[O_NPAL]
-    flood, ruins = -1, -1
+    flood, ruins = NONE, NONE
     for i in range(types):
         if s[hand + i]:
             if g[okind + i] == FLOOD and flood < 0:
@@ -728,7 +740,7 @@ def attack(g, s, p, eager):
                 ruins = i
     if flood < 0 and ruins < 0:
         return False
-    leader = -1
+    leader = NONE
     lead_key = (0, 0)
     for k in range(1, players):
         t = p + k - players if p + k >= players else p + k  # (p + k) % players
@@ -741,7 +753,7 @@ def attack(g, s, p, eager):
             leader, lead_key = t, key
     found = False
     best = (0, 0, 0, 0, 0)
-    bt, bs = -1, -1
+    bt, bs = NONE, NONE
     for k in range(1, players):
         t = p + k - players if p + k >= players else p + k  # (p + k) % players
         for j in range(s[onp + t]):
@@ -778,7 +790,7 @@ def unblock(g, s, p):
     okind, hand, opr, opn, onp = g[O_KIND], g[O_HANDS] + p * types, g[O_PR], g[O_PN], g[O_NPAL]
     if not g[G_CARD_TO_CLEAR]:
         return False
-    flood = -1
+    flood = NONE
     for i in range(types):
         if s[hand + i]:
             if g[okind + i] == RUINS:
@@ -793,7 +805,7 @@ def unblock(g, s, p):
     if flood < 0:
         return False
     found = False
-    best = (0, 0, 0, 0)
+    best = (NONE, NONE, NONE, NONE)
     for k in range(1, players):
         t = p + k - players if p + k >= players else p + k  # (p + k) % players
         for j in range(s[onp + t]):
@@ -841,7 +853,7 @@ def builder(g, s, r, pol, p):
                 card, can_clear = i, True
                 break
     if can_clear:
-        slot, size = -1, -1
+        slot, size = NONE, -1
         for j in range(npal):
             if s[opr + p * ms + j] != NONE and 1 + s[opn + p * ms + j] >= size:
                 slot, size = j, 1 + s[opn + p * ms + j]
@@ -873,7 +885,7 @@ def builder(g, s, r, pol, p):
         return
     card_values(g, s, p, attacks)
     # start a palace, in the colour best backed by the hand
-    pick = -1
+    pick = NONE
     for i in range(types):
         if s[hand + i] and g[okind + i] == FOUNDATION and can_found(g, s, p, i) and g[ocm + i]:
             if pick < 0 or s[ov + i] > s[ov + pick]:
@@ -885,7 +897,7 @@ def builder(g, s, r, pol, p):
     for i in range(types):
         if not s[hand + i] or g[okind + i] != EXCHANGE:
             continue
-        target = -1
+        target = NONE
         key_best = (0, 0, 0)
         for k in range(1, players):
             t = p + k - players if p + k >= players else p + k  # (p + k) % players
@@ -901,9 +913,9 @@ def builder(g, s, r, pol, p):
             for j in range(types):
                 s[otmp + j] = s[hand + j]
             s[otmp + i] -= 1
-            choose_cards(g, s, r, pol, p, otmp, n, oga, False)
+            choose_cards(g, s, r, pol, p, otmp, n, oga, LEAST)
             if g[G_FACE_UP]:
-                choose_cards(g, s, r, pol, p, g[O_HANDS] + target * types, n, g[O_TA], True)
+                choose_cards(g, s, r, pol, p, g[O_HANDS] + target * types, n, g[O_TA], MOST)
             set_action(g, s, A_EXCHANGE, i, target, NONE)
             return
     if attacks and unblock(g, s, p):
@@ -934,7 +946,7 @@ def builder(g, s, r, pol, p):
                     return
                 break
     if dead == 0:
-        worst(g, s, hand, 1, oga, 1)
+        worst(g, s, hand, np.int64(1), oga, LEAST)
     set_action(g, s, A_DISCARD, NONE, NONE, NONE)
 
 
@@ -1031,8 +1043,8 @@ def legal(g, s, p, index):
                 for j in range(types):
                     s[otmp + j] = s[hand + j]
                 s[otmp + i] -= 1
-                gives = submultisets(g, s, otmp, n, -1, oga)
-                takes = submultisets(g, s, oh + t * types, n, -1, ota) if g[G_FACE_UP] else 1
+                gives = submultisets(g, s, otmp, n, COUNT, oga)
+                takes = submultisets(g, s, oh + t * types, n, COUNT, ota) if g[G_FACE_UP] else 1
                 block = gives * takes
                 if 0 <= index - c < block:
                     x = index - c
@@ -1085,9 +1097,9 @@ def legal(g, s, p, index):
                 set_action(g, s, A_RUINS, i, p, ruined_slot(g, s, p, index - c))
                 return index
             c += ruined
-    discards = submultisets(g, s, hand, -1, -1, oga)
+    discards = submultisets(g, s, hand, ANY_SIZE, COUNT, oga)
     if 0 <= index - c < discards:
-        submultisets(g, s, hand, -1, index - c, oga)
+        submultisets(g, s, hand, ANY_SIZE, index - c, oga)
         set_action(g, s, A_DISCARD, NONE, NONE, NONE)
         return index
     return c + discards
@@ -1110,15 +1122,17 @@ def outcome(g, s, card):
         draw(g, s, card)
 
 
-@njit(cache=True, error_model="numpy")
-def decide(g, s, r, pol):
+@njit(cache=True, error_model="numpy", inline="always")
+def decide(g, s, r, pol, random_play):
     """The seat to move decides, by its policy (``pol``'s row; seeded rules draw from ``r``), and the
-    decision is played: a turn's action (``TURN``) or the cards a giver sets aside (``GIVE``)."""
+    decision is played: a turn's action (``TURN``) or the cards a giver sets aside (``GIVE``).
+    ``random_play``, a constant where this is inlined: may a seat play at random? (False: that rule,
+    the legal actions, is not compiled in.)"""
     types = g[G_TYPES]
     if s[S_PHASE] == TURN:
         p = s[S_PLAYER]
-        if pol[p, P_PLAY] == 1:  # RandomPlay: the legal action at below(how many)
-            legal(g, s, p, below(r, 1 + 2 * p, legal(g, s, p, -1)))
+        if random_play and pol[p, P_PLAY] == 1:  # RandomPlay: the legal action at below(how many)
+            legal(g, s, p, below(r, 1 + 2 * p, legal(g, s, p, COUNT)))
         else:
             builder(g, s, r, pol, p)
         act(g, s)
@@ -1129,8 +1143,8 @@ def decide(g, s, r, pol):
         if pol[p, P_GIVE] == 1:
             give_random(g, s, r, 2 + 2 * p, hand, n, g[O_GA])
         else:
-            card_values(g, s, p, True)  # the give phase judges cards as an attacking player
-            worst(g, s, hand, n, g[O_GA], 1)
+            card_values(g, s, p, ATTACKING)  # the give phase judges cards as an attacking player
+            worst(g, s, hand, n, g[O_GA], LEAST)
         give(g, s)
 
 
@@ -1165,7 +1179,7 @@ def shuffle_pile(g, s, r):
             s[oo + n] = i
             n += 1
     for i in range(n - 1, 0, -1):
-        j = below(r, 0, i + 1)
+        j = below(r, GAME, i + 1)
         s[oo + i], s[oo + j] = s[oo + j], s[oo + i]
     s[S_TOP] = n
     s[S_DIRTY] = 0
@@ -1175,7 +1189,7 @@ def shuffle_pile(g, s, r):
 def pick_from_hand(g, s, r, v):
     """``CardOrder.pick`` over player ``v``'s hand."""
     types, hand = g[G_TYPES], g[O_HANDS] + v * g[G_TYPES]
-    x = below(r, 0, s[g[O_HSUM] + v])
+    x = below(r, GAME, s[g[O_HSUM] + v])
     for i in range(types):
         x -= s[hand + i]
         if x < 0:
@@ -1183,8 +1197,8 @@ def pick_from_hand(g, s, r, v):
     return -1
 
 
-@njit(cache=True, error_model="numpy")
-def play_one(g, s, r, pol, seeds, seed, max_turns, out, row):
+@njit(cache=True, error_model="numpy", inline="always")
+def play_one(g, s, r, pol, seeds, seed, max_turns, out, row, random_play):
     """One game from the card order of ``seed``, as ``play_ordered``; its record into ``out[row]``."""
     players, types = g[G_PLAYERS], g[G_TYPES]
     s[:] = 0
@@ -1199,8 +1213,8 @@ def play_one(g, s, r, pol, seeds, seed, max_turns, out, row):
     s[S_DIRTY] = 1
     r[0] = uint64(seed)
     for p in range(players):
-        r[1 + 2 * p] = rule_seed(seed, seeds[p, 0], p, 1)
-        r[2 + 2 * p] = rule_seed(seed, seeds[p, 1], p, 2)
+        for k in range(2):  # the turn rule's stream (1), the give rule's (2)
+            r[1 + 2 * p + k] = rule_seed(seed, seeds[p, k], p, k + 1)
     if not can_still_end(g, s):
         s[S_PHASE] = OVER
         s[S_STALLED] = 1
@@ -1218,7 +1232,7 @@ def play_one(g, s, r, pol, seeds, seed, max_turns, out, row):
             s[S_TOP] -= 1
             outcome(g, s, s[g[O_ORDER] + s[S_TOP]])
         else:
-            decide(g, s, r, pol)
+            decide(g, s, r, pol, random_play)
         if s[S_TURNS] != turns or s[S_PHASE] == OVER:
             look(g, s)
             turns = s[S_TURNS]
@@ -1234,16 +1248,29 @@ def play_one(g, s, r, pol, seeds, seed, max_turns, out, row):
         out[row, 5 + k] = s[g[O_STATS] + k]
 
 
-@njit(cache=True, parallel=True, error_model="numpy")
-def _batch(g, pol, seeds, run_seed, start, count, max_turns, slices):
-    out = np.zeros((count, 17), np.int64)
-    players = g[G_PLAYERS]
-    for k in prange(slices):
-        s = np.zeros(g[S_SIZE], np.int64)
-        r = np.zeros(1 + 2 * players, np.uint64)
-        for row in range(count * k // slices, count * (k + 1) // slices):
-            play_one(g, s, r, pol, seeds, game_seed(run_seed, uint64(start + row)), max_turns, out, row)
-    return out
+@njit(cache=True, error_model="numpy", inline="always")
+def play_rows(g, pol, seeds, run_seed, start, first, stop, max_turns, out, random_play):
+    """Rows ``first .. stop-1`` of ``out``: games ``start + row`` of the run seeded ``run_seed``, in one
+    state array."""
+    s = np.zeros(g[S_SIZE], np.int64)
+    r = np.zeros(1 + 2 * g[G_PLAYERS], np.uint64)
+    for row in range(first, stop):
+        play_one(g, s, r, pol, seeds, game_seed(run_seed, uint64(start + row)), max_turns, out, row, random_play)
+
+
+# The compiled entry points (no lock held: the slices of a batch play on threads of their own), one
+# with the random rule and one without, each compiled when first used.
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def play_rows_builders(g, pol, seeds, run_seed, start, first, stop, max_turns, out):
+    """``play_rows`` where no seat plays at random."""
+    play_rows(g, pol, seeds, run_seed, start, first, stop, max_turns, out, False)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def play_rows_any(g, pol, seeds, run_seed, start, first, stop, max_turns, out):
+    """``play_rows`` for any seats."""
+    play_rows(g, pol, seeds, run_seed, start, first, stop, max_turns, out, True)
 
 
 def batch(game, policies, run_seed: int, start: int, count: int, max_turns: int = 10_000) -> dict[str, np.ndarray]:
@@ -1252,9 +1279,20 @@ def batch(game, policies, run_seed: int, start: int, count: int, max_turns: int 
         return {name: np.zeros(0, dtype=np.int64) for name in BASE_FIELDS}
     g = _encode_game(game)
     pol, seeds = _encode_policies(policies)
-    slices = max(1, min(get_num_threads(), count // 64))
-    out = _batch(g, pol, seeds, np.uint64(run_seed & MASK), np.int64(start), np.int64(count), np.int64(max_turns),
-                 np.int64(slices))
+    out = np.zeros((count, len(FIELDS)), np.int64)
+    slices = max(1, min(config.NUMBA_NUM_THREADS, count // 64))
+    bounds = [count * k // slices for k in range(slices + 1)]
+    rows = play_rows_any if (pol[:, P_PLAY] == 1).any() else play_rows_builders
+
+    def play(k: int) -> None:
+        rows(g, pol, seeds, np.uint64(run_seed & MASK), np.int64(start), np.int64(bounds[k]),
+                  np.int64(bounds[k + 1]), np.int64(max_turns), out)
+
+    if slices == 1:
+        play(0)
+    else:
+        with ThreadPoolExecutor(slices) as pool:
+            list(pool.map(play, range(slices)))
     return {name: out[:, k].copy() for k, name in enumerate(FIELDS)}
 
 
@@ -1535,7 +1573,7 @@ def walk_chance_points(g, pol, r, layout, options, bits, keys, index, stack, cou
                 if decisions == max_decisions:
                     looped = True
                     break
-                decide(g, s, r, pol)
+                decide(g, s, r, pol, False)  # the walk's players are builders
                 decisions += 1
             total += weight
             if looped:
