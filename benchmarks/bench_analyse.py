@@ -21,18 +21,23 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 ANALYSE = ["analyse", "--game", "palaces", "--json"]
 WARM = ["analyse", "--game", "palaces", "--players", "2", "--precision", "0.25", "--max-games", "1000"]
 
 
-def run(args: list[str], env: dict) -> tuple[float, float, str]:
-    """(wall-clock s, CPU s, stdout) of one ``toolkit ARGS`` in a fresh interpreter."""
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # this tree: the folder holding toolkit/
+
+
+def run(args: list[str], env: dict, cwd: str) -> tuple[float, float, str]:
+    """(wall-clock s, CPU s, stdout) of one ``toolkit ARGS`` in a fresh interpreter started in ``cwd``
+    (not in a source tree: ``python -m`` puts its folder first on the path, before PYTHONPATH)."""
     before = os.times()
     started = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "toolkit", *args], capture_output=True, text=True, env=env,
-                          check=False)
+                          cwd=cwd, check=False)
     took = time.perf_counter() - started
     after = os.times()
     if done.returncode != 0:
@@ -47,18 +52,19 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("options", nargs="*", help="More options of toolkit analyse (after --).")
     args = parser.parse_args()
-    versions = {"this tree": dict(os.environ),
+    versions = {"this tree": {**os.environ, "PYTHONPATH": HERE},
                 f"beside ({args.beside})": {**os.environ, "PYTHONPATH": os.path.abspath(args.beside)}}
     print(f"{os.cpu_count()} cores; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} before")
+    cwd = tempfile.mkdtemp(prefix="bench-analyse-")
     for env in versions.values():
-        run(WARM, env)
+        run(WARM, env, cwd)
     command = [*ANALYSE, *args.options]
     wall = {v: [] for v in versions}
     cpu = {v: [] for v in versions}
     reports = {}
     for _ in range(args.runs):
         for v, env in versions.items():
-            took, used, out = run(command, env)
+            took, used, out = run(command, env, cwd)
             wall[v].append(took)
             cpu[v].append(used)
             reports[v] = json.loads(out)
