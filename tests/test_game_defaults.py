@@ -156,5 +156,5 @@ def test_what_a_game_without_hooks_cannot_have_is_refused_in_one_line(third):
     for lang in ("ru", "en"):  # a picture of the table needs the game's table scene
         path = third.text_file("rules", lang)
         path.write_text(path.read_text() + "\n{table:player=P}\n")
-    with pytest.raises(UserError, match=r"^third.en.md:\d+: there is no table picture for third$"):
+    with pytest.raises(UserError, match=r"^third/texts/rules.en.md:\d+: there is no table picture for third$"):
         build_rulebook(catalogue, lang="en")

@@ -26,7 +26,7 @@ against the original line by line:
   keys are the game's own, ``Game.table_keys``, see :mod:`toolkit.rulebook.table_picture`).
 
 Every problem is a UserError naming the file and line, e.g.
-``diamoniak.en.md:14: unknown placeholder {count:wizard} ...``.
+``diamoniak/texts/rules.en.md:14: unknown placeholder {count:wizard} ...``.
 """
 
 from __future__ import annotations
@@ -123,7 +123,7 @@ def text_path(game: str, lang: str):
 
 def load_source(game: str, lang: str) -> Source:
     path = text_path(game, lang)
-    name = f"{game}.{lang}.md"
+    name = f"{game}/texts/rules.{lang}.md"  # as the game's package holds it
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
