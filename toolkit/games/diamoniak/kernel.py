@@ -19,15 +19,17 @@ decision at each kind of point), and two loops call them: ``_play_one``, which p
 card order, and ``walk_chance_points``, which expands the chance points of the exact walk
 (``toolkit.games.diamoniak.walk``) into every card type the pile holds. Both live in this file, so that
 numba's cache, which checks each function's own file, never keeps one of them on an older step.
+The steps are plain Python marked ``@step`` (``toolkit.fast.steps``): imported, they run interpreted;
+``compiled()`` is this module compiled, which ``batch`` and the walk call.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, uint64
-from numba.cpython.unsafe.tuple import tuple_setitem
 
+from toolkit.fast import steps
 from toolkit.fast.rng import game_seed, shuffle_into
+from toolkit.fast.steps import step, tuple_setitem, uint64
 from toolkit.sim.card_order import MASK
 from toolkit.games.diamoniak.policies import (
     AnyStop,
@@ -174,9 +176,14 @@ def batch(game, policies, run_seed: int, start: int, count: int, max_turns: int 
     kinds, colours, counts, colour_ok, numbers = _encode_game(game)
     table = _encode_policies(policies)
     out = np.zeros((len(FIELDS), count), dtype=np.int64)
-    _play_batch(kinds, colours, counts, colour_ok, numbers, table, np.uint64(run_seed & MASK),
+    compiled()._play_batch(kinds, colours, counts, colour_ok, numbers, table, np.uint64(run_seed & MASK),
                 np.uint64(start & MASK), count, max_turns, out, *_scratch(kinds.size, game.players, numbers[G_DECK]))
     return {name: out[i] for i, name in enumerate(FIELDS)}
+
+
+def compiled():
+    """This module with its step functions and loops compiled (numba; from its cache after the first time)."""
+    return steps.compiled(__name__)
 
 
 def _scratch(types: int, players: int, deck: int) -> tuple:
@@ -204,7 +211,7 @@ def _scratch(types: int, players: int, deck: int) -> tuple:
 # step costs an atomic count up and down, which took more than half of the game's time (the game
 # played at a third of its speed). Their callers allocate the arrays and keep them alive.
 
-@njit(cache=True)
+@step(cache=True)
 def _anyone_can_win(colour_ok, hand_colour, players, free_colour):
     """The engine's ``_anyone_can_win``: some player can still complete a castle."""
     if free_colour:  # every colour is open to someone whose castle empties
@@ -229,7 +236,7 @@ def _anyone_can_win(colour_ok, hand_colour, players, free_colour):
     return False
 
 
-@njit(cache=True, inline="always")
+@step(cache=True, inline="always")
 def _sellers_best(me, colours, kinds, side, hand_colour, diamonds, price, players, never_buy):
     """The seller a buy rule picks this turn, or -1. buy-most: the seller holding most cards of the
     buyer's colour, ties to the nearest seat clockwise; never-buy: the first seller by seat (the
@@ -258,27 +265,27 @@ def _sellers_best(me, colours, kinds, side, hand_colour, diamonds, price, player
     return best
 
 
-@njit(cache=True, inline="always")
+@step(cache=True, inline="always")
 def _discard_to_pile(pile, discard):
     for i in range(pile.size):
         pile[i] = discard[i]
         discard[i] = 0
 
 
-@njit(cache=True, inline="always")
+@step(cache=True, inline="always")
 def _put(s, field, value):
     """``s`` with one of its numbers changed (a tuple: the compiled code keeps it in registers)."""
     return tuple_setitem(s, field, value)
 
 
-@njit(cache=True, inline="always")
+@step(cache=True, inline="always")
 def _seat(s):
     """The seat to move, as an unsigned number: numba indexes arrays by it without first checking for a
     negative index (that check, on every array a step reads per seat, was a fifth of a game's instructions)."""
     return np.uint32(s[S_PLAYER])
 
 
-@njit(cache=True, inline="always")
+@step(cache=True, inline="always")
 def _end_turn(s, players):
     """The engine's ``_end_turn``: the next seat's turn begins."""
     s = _put(s, S_PLAYER, (s[S_PLAYER] + 1) % players)
@@ -287,7 +294,7 @@ def _end_turn(s, players):
     return _put(s, S_PHASE, TURN)
 
 
-@njit(cache=True, inline="always")
+@step(cache=True, inline="always")
 def _start_draw(pile, discard, s):
     """The engine's ``_start_draw``: rule 6 (an empty pile takes the discard area) and then a chance
     point. (s, True) when the discard area became the pile (the simulation must shuffle it again)."""
@@ -303,7 +310,7 @@ def _start_draw(pile, discard, s):
     return _put(s, S_PHASE, CHANCE), reshuffled
 
 
-@njit(cache=True, inline="always")
+@step(cache=True, inline="always")
 def _resolve(card, kinds, colours, colour_ok, numbers,
              pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s):
     """The engine's ``_resolve``: card type ``card`` comes off the pile and goes where the rules say."""
@@ -359,7 +366,7 @@ def _resolve(card, kinds, colours, colour_ok, numbers,
     return _put(s, S_PHASE, MORE)
 
 
-@njit(cache=True, inline="always")
+@step(cache=True, inline="always")
 def _buy(seller, kinds, colours, numbers, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s):
     """The engine's ``_buy``: the seller's card of the buyer's colour held most (ties to the lowest
     type) joins the buyer's castle, paid with ``price`` diamonds (to the seller, or to the discard
@@ -404,7 +411,7 @@ def _buy(seller, kinds, colours, numbers, discard, castle, side, hand_colour, cs
     return _end_turn(s, numbers[G_PLAYERS])
 
 
-@njit(cache=True, inline="always")
+@step(cache=True, inline="always")
 def _wants_more(row, numbers, csum, ssum, fairies, s):
     """The seat's draw rule, every part of it (``AnyStop``: stop as soon as one part says stop)."""
     if row[P_STOPS] == 0:
@@ -430,7 +437,7 @@ def _wants_more(row, numbers, csum, ssum, fairies, s):
     return True
 
 
-@njit(cache=True, inline="always")
+@step(cache=True, inline="always")
 def _spend_fairy(kinds, numbers, discard, side, ssum, fairies, s):
     """The engine's ``_spend_fairy``: the first fairy type held goes to the discard area; the turn ends."""
     player = _seat(s)
@@ -446,7 +453,7 @@ def _spend_fairy(kinds, numbers, discard, side, ssum, fairies, s):
     return _end_turn(s, numbers[G_PLAYERS])
 
 
-@njit(cache=True, inline="always")
+@step(cache=True, inline="always")
 def _lose_by_order(row, kinds, colour_ok, numbers, discard, castle, side, hand_colour, csum, ssum, diamonds,
                    fairies, s):
     """The witch rule's ``_loss_by_order`` played by the engine's ``_lose``: up to ``witch_takes`` cards,
@@ -491,7 +498,7 @@ def _lose_by_order(row, kinds, colour_ok, numbers, discard, castle, side, hand_c
     return _end_turn(s, numbers[G_PLAYERS])
 
 
-@njit(cache=True, inline="always")
+@step(cache=True, inline="always")
 def _decide(row, kinds, colours, colour_ok, numbers,
             pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s):
     """One decision of the seat to move, by its policy ``row``, played by the rules: at the start of
@@ -531,14 +538,14 @@ def _decide(row, kinds, colours, colour_ok, numbers,
     return s, False
 
 
-@njit(cache=True, inline="always")
+@step(cache=True, inline="always")
 def _new_numbers(pile_n, pile_w, turns):
     """The numbers ``s`` of a state at the start of a turn, nothing drawn, no winner yet."""
     s = (TURN, 0, turns, 0, 0, 0, -1, pile_n, pile_w, 0, 0, 0, 0, 0, 0)
     return s
 
 
-@njit(cache=True, inline="always")
+@step(cache=True, inline="always")
 def _play_one(kinds, colours, counts, colour_ok, numbers, table, max_turns,
               pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, worst, order, stream, result):
     """One game from the card order of ``stream``; its record goes into ``result`` (order of FIELDS)."""
@@ -619,7 +626,7 @@ def _play_one(kinds, colours, counts, colour_ok, numbers, table, max_turns,
     result[8] = s[S_SPENT]
 
 
-@njit(cache=True, _nrt=False)  # no reference counting: see the note above the step functions
+@step(cache=True, _nrt=False)  # no reference counting: see the note above the step functions
 def _play_batch(kinds, colours, counts, colour_ok, numbers, table, run_seed, start, count, max_turns, out,
                 pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, worst, order, stream, result):
     """Games ``start .. start+count-1``: game ``g`` writes column ``g`` of ``out`` (rows in FIELDS order),
@@ -657,7 +664,7 @@ WALK_DONE, WALK_PAUSE, WALK_ROOM, WALK_TOO_MANY, WALK_OVERFLOW = range(5)
 L_WORD, L_SHIFT, L_MASK = range(3)
 
 
-@njit(cache=True, inline="always")
+@step(cache=True, inline="always")
 def _vector_of(pile, discard, castle, side, hand_colour, drawn, player, with_drawn, v):
     """The key vector of a chance point (see above)."""
     types = pile.size
@@ -675,7 +682,7 @@ def _vector_of(pile, discard, castle, side, hand_colour, drawn, player, with_dra
         at += 1 + 2 * types
 
 
-@njit(cache=True, inline="always")
+@step(cache=True, inline="always")
 def _pack(v, layout, out):
     """``v`` into the words ``out`` by the bit fields of ``layout``; False when a number does not fit."""
     for w in range(out.size):
@@ -689,7 +696,7 @@ def _pack(v, layout, out):
     return True
 
 
-@njit(cache=True, inline="always")
+@step(cache=True, inline="always")
 def _swapped(v, perm, colour_map, colour_at, out):
     """The colour-swapped twin of ``v``: positions read through ``perm``, colours + 1 through ``colour_map``."""
     for k in range(v.size):
@@ -698,7 +705,7 @@ def _swapped(v, perm, colour_map, colour_at, out):
         out[colour_at[k]] = colour_map[out[colour_at[k]]]
 
 
-@njit(cache=True, inline="always")
+@step(cache=True, inline="always")
 def _hash(words, bits):
     h = uint64(0x243F6A8885A308D3)
     for w in range(words.size):
@@ -706,7 +713,7 @@ def _hash(words, bits):
     return np.int64(h >> uint64(64 - bits))
 
 
-@njit(cache=True, inline="always")
+@step(cache=True, inline="always")
 def _find(index, keys, words, bits):
     """(the slot of ``words`` in the table ``index``, the state there or -1 for an empty slot)."""
     mask = (np.int64(1) << bits) - 1
@@ -725,7 +732,7 @@ def _find(index, keys, words, bits):
         at = (at + 1) & mask
 
 
-@njit(cache=True)
+@step(cache=True)
 def rehash(keys, states, index, bits):
     """Put states ``0 .. states-1`` (their packed ``keys``) into the empty table ``index`` of 2**bits slots."""
     for state in range(states):
@@ -733,7 +740,7 @@ def rehash(keys, states, index, bits):
         index[at] = state
 
 
-@njit(cache=True, inline="always")
+@step(cache=True, inline="always")
 def _end_target(kind, end_of, end_kinds, counters):
     """The target of an absorbing end (-1 - its number), numbered as first met: ``kind`` is a winner's
     seat, ``players`` for a stalled game, ``players + 1`` for decisions that never end."""
@@ -744,7 +751,7 @@ def _end_target(kind, end_of, end_kinds, counters):
     return -1 - end_of[kind]
 
 
-@njit(cache=True, _nrt=False)  # no reference counting: see the note above the step functions
+@step(cache=True, _nrt=False)  # no reference counting: see the note above the step functions
 def walk_chance_points(kinds, colours, colour_ok, numbers, table, layout, perm, colour_map, colour_at, options,
                        with_drawn, bits, keys, flipped, index, stack, counters, row_of, state_of_row, offsets,
                        targets, weights, rewards, totals, end_of, end_kinds,
@@ -891,7 +898,7 @@ def walk_chance_points(kinds, colours, colour_ok, numbers, table, layout, perm, 
     return WALK_DONE
 
 
-@njit(cache=True)
+@step(cache=True)
 def intern_start(layout, perm, colour_map, colour_at, swap, bits, keys, flipped, index, stack, counters, row_of, v):
     """Chance point ``v`` (a key vector) as state 0 of an empty walk, stacked to be expanded first;
     False when a count does not fit its bit field."""

@@ -129,8 +129,10 @@ def walk(first, policies, max_states: int, progress=None, max_decisions: int | N
     if done is not None:
         raise ValueError("the compiled walk of Diamoniak knows no question's own end (done)")
 
-    from toolkit.games.diamoniak import kernel
+    from toolkit.games.diamoniak.kernel import compiled
     from toolkit.odds.engine_chain import MAX_DECISIONS
+
+    kernel = compiled()
 
     game = first.game
     arguments = key_arguments(policies)
