@@ -14,10 +14,10 @@ A game keeps its state in a few scratch arrays of the deck's size, reused from g
 grows with ``count`` only through the output (nine int64 numbers a game).
 
 The rules and the policies are written once, as step functions (a card drawn, a purchase, a witch's
-loss, a fairy spent, the end of a turn, the start of a draw with its reshuffle, and the seat's
-decision at each kind of point), and two loops call them: ``_play_one``, which plays a game from a
-card order, and ``walk_chance_points``, which expands the chance points of the exact walk
-(``toolkit.games.diamoniak.walk``) into every card type the pile holds. Both live in this file, so that
+loss, a fairy spent, the end of a turn, the start of a draw with its reshuffle), the seat's decision
+(``_choose``) apart from the rules that play it (``_apply``), and two loops call them: ``_play_one``,
+which plays a game from a card order, and ``walk_chance_points``, which expands the chance points of
+the exact walk (``toolkit.games.diamoniak.walk``) into every card type the pile holds. Both live in this file, so that
 numba's cache, which checks each function's own file, never keeps one of them on an older step.
 The steps are plain Python marked ``@step`` (``toolkit.fast.steps``): imported, they run interpreted;
 ``compiled()`` is this module compiled, which ``batch`` and the walk call.
