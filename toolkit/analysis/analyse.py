@@ -19,6 +19,8 @@ import math
 import re
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from toolkit.analysis.metrics import Accumulator
 from toolkit.errors import UserError
 from toolkit.sim.card_order import MASK, mix64
@@ -75,23 +77,63 @@ def games_needed(acc: Accumulator, precision: float, ruled=None) -> int:
     return need
 
 
+class Played:
+    """The winners of the games one analysis played (a byte a game), so that no game is played twice:
+    per seat count, seats' policies (by name: one name, one policy) and run seed, the winners of games
+    0, 1, 2, ... as far as they were played. Every game is played with ``MAX_TURNS`` and the analysis's
+    own catalogue and variants, and its record depends on its seed alone, so a kept winner is the one
+    the game would give again."""
+
+    def __init__(self):
+        self._winners: dict[tuple, np.ndarray] = {}
+
+    @staticmethod
+    def _key(game, policies, seed: int) -> tuple:
+        return game.players, tuple(policy.name for policy in policies), seed
+
+    def keep(self, game, policies, seed: int, start: int, winners: np.ndarray) -> None:
+        """Games ``start ..`` of the run ``seed`` had these ``winners`` (kept when they follow on)."""
+        key = self._key(game, policies, seed)
+        known = self._winners.get(key, np.zeros(0, dtype=np.int8))
+        if start == known.size:
+            self._winners[key] = np.concatenate([known, winners.astype(np.int8)])
+
+    def winners(self, game, policies, seed: int, stop: int, tick=None) -> np.ndarray:
+        """The winners of games 0 .. stop-1 (at least) of the run ``seed``, playing those not yet played."""
+        key = self._key(game, policies, seed)
+        known = self._winners.get(key, np.zeros(0, dtype=np.int8))
+        if stop > known.size:
+            played = [known]
+            for first in range(known.size, stop, CHUNK):
+                count = min(CHUNK, stop - first)
+                played.append(play_records(game, policies, seed, first, count, MAX_TURNS)["winner"].astype(np.int8))
+                if tick:
+                    tick(count)
+            known = self._winners[key] = np.concatenate(played)
+        return known
+
+
 def play_into(acc: Accumulator, game, policies, seed: int, start: int, stop: int, tick=None,
-              max_turns: int = MAX_TURNS) -> None:
-    """Add games ``start .. stop-1`` of the run ``seed`` to ``acc``, a chunk at a time."""
+              max_turns: int = MAX_TURNS, played: Played | None = None) -> None:
+    """Add games ``start .. stop-1`` of the run ``seed`` to ``acc``, a chunk at a time (their winners
+    kept in ``played``, if given)."""
     for first in range(start, stop, CHUNK):
         count = min(CHUNK, stop - first)
-        acc.add(play_records(game, policies, seed, first, count, max_turns))
+        records = play_records(game, policies, seed, first, count, max_turns)
+        acc.add(records)
+        if played is not None and max_turns == MAX_TURNS:
+            played.keep(game, policies, seed, first, records["winner"])
         if tick:
             tick(count)
 
 
 def measure(game, policies, seed: int, precision: float, max_games: int, tick=None, ruled=None,
-            max_turns: int = MAX_TURNS) -> Accumulator:
+            max_turns: int = MAX_TURNS, played: Played | None = None) -> Accumulator:
     """The totals of as many games of ``seed`` as the precision rule asks for (at most ``max_games``)."""
     acc = Accumulator(game.players)
     target = min(max_games, max(MIN_STAGE, games_for(4 * precision)))
     while True:
-        play_into(acc, game, policies, seed, acc.games, target, tick, max_turns)
+        play_into(acc, game, policies, seed, acc.games, target, tick, max_turns, played)
         need = games_needed(acc, precision, ruled)
         if need <= acc.games or acc.games >= max_games:
             return acc
@@ -128,9 +170,9 @@ class PlayerCount:
 
 
 def analyse_counts(catalogue, counts: list[int], choices: dict[int, str], variants, seed: int, precision: float,
-                   max_games: int, tick=None) -> list[PlayerCount]:
+                   max_games: int, tick=None, played: Played | None = None) -> list[PlayerCount]:
     """Measure every player count of ``counts`` with the policies ``choices`` ({seat: name}, the
-    default elsewhere)."""
+    default elsewhere); the winners kept in ``played``, if given."""
     from toolkit.games.registry import make_game
     from toolkit.sim.simulate import seat_policies
 
@@ -143,7 +185,7 @@ def analyse_counts(catalogue, counts: list[int], choices: dict[int, str], varian
         game = make_game(catalogue, players, variants)
         seats = seat_policies(catalogue.game, players, choices)
         config_seed = run_seed(seed, players)
-        acc = measure(game, seats, config_seed, precision, max_games, tick)
+        acc = measure(game, seats, config_seed, precision, max_games, tick, played=played)
         results.append(PlayerCount(players, [policy.name for policy in seats], config_seed, acc,
                                    shortfall(acc, precision)))
     return results

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from toolkit.analysis.analyse import CHUNK, MAX_TURNS, games_for, run_seed
+from toolkit.analysis.analyse import CHUNK, MAX_TURNS, Played, games_for, run_seed
 from toolkit.sim.records import play_records
 from toolkit.sim.stats import Z95, wilson
 
@@ -143,28 +143,11 @@ def _seat_wins(game, policies, seed: int, seat: int, start: int, stop: int, tick
             tick(count)
 
 
-class _Winners:
-    """The winners of games 0, 1, 2, ... of the run ``seed`` with these policies, each game played once
-    and kept (a byte a game): the default players' games, which every refined candidate at every seat
-    is paired with."""
-
-    def __init__(self, game, policies, seed: int, tick):
-        self.game, self.policies, self.seed, self.tick = game, policies, seed, tick
-        self.winners = np.zeros(0, dtype=np.int8)
-
-    def seat_wins(self, seat: int, start: int, stop: int):
-        """As ``_seat_wins``: per chunk of games ``start .. stop-1``, 1 where seat ``seat`` won."""
-        if stop > self.winners.size:
-            played = [self.winners]
-            for first in range(self.winners.size, stop, CHUNK):
-                count = min(CHUNK, stop - first)
-                winners = play_records(self.game, self.policies, self.seed, first, count, MAX_TURNS)["winner"]
-                played.append(winners.astype(np.int8))
-                if self.tick:
-                    self.tick(count)
-            self.winners = np.concatenate(played)
-        for first in range(start, stop, CHUNK):
-            yield (self.winners[first:min(first + CHUNK, stop)] == seat).astype(np.int64)
+def _played_wins(played: Played, game, policies, seed: int, seat: int, start: int, stop: int, tick):
+    """As ``_seat_wins``, from the games ``played`` keeps (playing those it does not hold yet)."""
+    winners = played.winners(game, policies, seed, stop, tick)
+    for first in range(start, stop, CHUNK):
+        yield (winners[first:min(first + CHUNK, stop)] == seat).astype(np.int64)
 
 
 def screen_names(game, parse, seats, seat: int, names, seed: int, games: int, tick) -> dict[str, int]:
@@ -178,16 +161,17 @@ def screen_names(game, parse, seats, seat: int, names, seed: int, games: int, ti
 
 
 def _refine(game, parse, seats, seat: int, name: str, seed: int, precision: float, max_games: int, tick,
-            default: _Winners) -> Gain:
-    """Play a candidate beside the default (whose games ``default`` keeps) until the paired gain is within
-    ``precision``; a chunk at a time."""
+            played: Played) -> Gain:
+    """Play a candidate beside the default until the paired gain is within ``precision``; a chunk at a
+    time (both sides' games kept in ``played``: the default's are every candidate's pair, and the
+    two-player tournament plays some of the same games)."""
     policies = list(seats)
     policies[seat] = parse(name)
     result = Gain(name, 0, 0, 0, 0)
     target = min(max_games, games_for(2 * precision))
     while True:
-        pairs = zip(_seat_wins(game, policies, seed, seat, result.games, target, tick),
-                    default.seat_wins(seat, result.games, target))
+        pairs = zip(_played_wins(played, game, policies, seed, seat, result.games, target, tick),
+                    _played_wins(played, game, seats, seed, seat, result.games, target, tick))
         for mine, theirs in pairs:
             result.wins += int(mine.sum())
             result.default_wins += int(theirs.sum())
@@ -222,8 +206,10 @@ def edges(name: str, ranges: dict[str, tuple[int, int]]) -> list[dict]:
     return out
 
 
-def search(catalogue, counts: list[int], variants, seed: int, precision: float, max_games: int, tick=None) -> list[dict]:
-    """The best policy per player count and seat against default players (see the module's text)."""
+def search(catalogue, counts: list[int], variants, seed: int, precision: float, max_games: int, tick=None,
+           played: Played | None = None) -> list[dict]:
+    """The best policy per player count and seat against default players (see the module's text); the
+    games already played in ``played`` (the balance report's, with default players) are not played again."""
     from toolkit.games.registry import make_game, policy_module
 
     parse = policy_module(catalogue.game).parse
@@ -231,6 +217,7 @@ def search(catalogue, counts: list[int], variants, seed: int, precision: float, 
     screen_games = max(100, games_for(4 * precision))
     ranges = strategy.ranges(catalogue)
     rows = []
+    played = Played() if played is None else played
     if not strategy.screened():
         return rows  # nothing to try but the default
     for players in counts:
@@ -239,11 +226,10 @@ def search(catalogue, counts: list[int], variants, seed: int, precision: float, 
         game = make_game(catalogue, players, variants)
         seats = [parse("default") for _ in range(players)]
         seed_n = run_seed(seed, players)
-        default = _Winners(game, seats, seed_n, tick)
         for seat in range(players):
             wins = strategy.screen(catalogue, game, parse, seats, seat, seed_n, screen_games, tick)
             ranked = sorted(wins, key=lambda name: -wins[name])[:REFINED]  # stable: list order breaks ties
-            refined = [_refine(game, parse, seats, seat, name, seed_n, precision, max_games, tick, default)
+            refined = [_refine(game, parse, seats, seat, name, seed_n, precision, max_games, tick, played)
                        for name in ranked]
             top = max(refined, key=lambda g: g.gain)
             beaten = top.gain - top.gain_half_width() > 0
@@ -256,9 +242,11 @@ def search(catalogue, counts: list[int], variants, seed: int, precision: float, 
     return rows
 
 
-def tournament(catalogue, variants, seed: int, precision: float, extra: tuple[str, ...] = (), tick=None) -> dict | None:
+def tournament(catalogue, variants, seed: int, precision: float, extra: tuple[str, ...] = (), tick=None,
+               played: Played | None = None) -> dict | None:
     """Two-player round-robin of the named policies (and ``extra`` ones): each cell the row's share of
-    wins against the column, over both seatings; None when there are not two policies to pair."""
+    wins against the column, over both seatings; None when there are not two policies to pair. The
+    games already played in ``played`` (the search's two-player games) are not played again."""
     from toolkit.games.registry import make_game, policy_module
 
     parse = policy_module(catalogue.game).parse
@@ -271,6 +259,7 @@ def tournament(catalogue, variants, seed: int, precision: float, extra: tuple[st
         return None
     game = make_game(catalogue, 2, variants)
     seed_2 = run_seed(seed, 2)
+    played = Played() if played is None else played
     per_seating = seating_games(precision)
     wins = {(a, b): 0 for a in named for b in named if a != b}
     for a in named:
@@ -278,10 +267,7 @@ def tournament(catalogue, variants, seed: int, precision: float, extra: tuple[st
             if a == b:
                 continue
             policies = [parse(a), parse(b)]
-            winners = np.concatenate([play_records(game, policies, seed_2, first, min(CHUNK, per_seating - first),
-                                                   MAX_TURNS)["winner"] for first in range(0, per_seating, CHUNK)])
-            if tick:
-                tick(per_seating)
+            winners = played.winners(game, policies, seed_2, per_seating, tick)[:per_seating]
             wins[(a, b)] += int((winners == 0).sum())
             wins[(b, a)] += int((winners == 1).sum())
     games = 2 * per_seating

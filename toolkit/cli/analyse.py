@@ -103,13 +103,14 @@ def analyse_command(game, catalogue_path, overrides, players_text, policies, var
             progress(step)
 
     try:
-        results = bench.analyse_counts(catalogue, counts, choices, variants, seed, precision, max_games, tick)
+        played = bench.Played()  # each game played once: the search and the tournament reuse the report's games
+        results = bench.analyse_counts(catalogue, counts, choices, variants, seed, precision, max_games, tick, played)
         rows, table = [], None
         if strategy and any(n >= 2 for n in counts):
-            rows = search.search(catalogue, counts, variants, seed, precision, max_games, tick)
+            rows = search.search(catalogue, counts, variants, seed, precision, max_games, tick, played)
             best_two = tuple(dict.fromkeys(row["challenger"]["policy"] for row in rows if row["players"] == 2))
             if 2 in counts:
-                table = search.tournament(catalogue, variants, seed, precision, best_two, tick)
+                table = search.tournament(catalogue, variants, seed, precision, best_two, tick, played)
     finally:
         progress.close()
     options = {"seed": seed, "precision": precision, "variants": variants}

@@ -191,12 +191,13 @@ def walk(first, policies, max_states: int, progress=None, max_decisions: int | N
                         int(done is not None)], dtype=np.int64)
     at = (kernel.W_STATES, kernel.W_ROWS, kernel.W_TARGETS, kernel.W_ENDS, kernel.W_PAUSE)
     a = WalkArrays(ROOM, lay.words, players + 3, at, progress)
+    words = np.zeros(lay.words, dtype=np.uint64)
     if not kernel.intern_start(lay.layout, a.bits, a.keys, a.index, a.stack, a.counters, a.row_of,
-                               lay.vector(first, kernel)):
+                               lay.vector(first, kernel), words):
         raise _overflow()
     r = np.zeros(1 + 2 * players, dtype=np.uint64)  # no seeded rule plays here: never drawn from
     base, s = np.zeros(g[kernel.S_SIZE], dtype=np.int64), np.zeros(g[kernel.S_SIZE], dtype=np.int64)
-    v, words = np.zeros(lay.size, dtype=np.int64), np.zeros(lay.words, dtype=np.uint64)
+    v = np.zeros(lay.size, dtype=np.int64)
 
     def step():
         return kernel.walk_chance_points(g, table, r, lay.layout, options, a.bits, a.keys, a.index, a.stack,
