@@ -98,10 +98,15 @@ class Played:
         if start == known.size:
             self._winners[key] = np.concatenate([known, winners.astype(np.int8)])
 
-    def winners(self, game, policies, seed: int, stop: int, tick=None) -> np.ndarray:
-        """The winners of games 0 .. stop-1 (at least) of the run ``seed``, playing those not yet played."""
+    def winners(self, game, policies, seed: int, stop: int, tick=None, start: int = 0) -> np.ndarray:
+        """The winners of games 0 .. stop-1 (at least) of the run ``seed``, playing those not yet played;
+        ``tick`` is told of games ``start .. stop-1``, kept or played (the progress counts them as work
+        done, as it counted them before they were kept)."""
         key = self._key(game, policies, seed)
         known = self._winners.get(key, np.zeros(0, dtype=np.int8))
+        reused = min(stop, known.size) - start
+        if tick and reused > 0:
+            tick(reused)
         if stop > known.size:
             played = [known]
             for first in range(known.size, stop, CHUNK):

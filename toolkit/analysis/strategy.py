@@ -145,7 +145,7 @@ def _seat_wins(game, policies, seed: int, seat: int, start: int, stop: int, tick
 
 def _played_wins(played: Played, game, policies, seed: int, seat: int, start: int, stop: int, tick):
     """As ``_seat_wins``, from the games ``played`` keeps (playing those it does not hold yet)."""
-    winners = played.winners(game, policies, seed, stop, tick)
+    winners = played.winners(game, policies, seed, stop, tick, start)
     for first in range(start, stop, CHUNK):
         yield (winners[first:min(first + CHUNK, stop)] == seat).astype(np.int64)
 
