@@ -77,6 +77,13 @@ def test_simulate_the_third_game(site, tmp_path):
     assert again.stdout == done.stdout  # seeded: the same games again
 
 
+def test_a_wrong_policy_of_a_built_in_game_is_one_line_beside_the_third_game(site, tmp_path):
+    """The policy check asks every game's players whether the name is theirs; Ladder's name no rule."""
+    done = toolkit(site, tmp_path, "simulate", "--games", "10", "--policy", "1=builder")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "'builder' is a Palaces rule, not a Diamoniak one" in done.stderr
+
+
 def test_a_game_unknown_to_the_toolkit_is_one_line(site, tmp_path):
     done = toolkit(site, tmp_path, "catalogue", "--game", "chess")
     assert done.returncode == 2

@@ -7,9 +7,10 @@ import re
 
 
 def known_in(module, name: str) -> bool:
-    """Is ``name`` one of the rule names of this policy module (its ``_FIXED`` and ``_NUMBERED`` rules)?"""
+    """Is ``name`` one of the rule names of this policy module: its ``FIXED`` names, or one of its
+    ``NUMBERED`` kinds with a number (``stop-after-3``)? A module without them names no rule here."""
     match = re.fullmatch(r"([a-z-]+)-[0-9]+", name)
-    return name in module._FIXED or bool(match and match.group(1) in module._NUMBERED)
+    return name in getattr(module, "FIXED", {}) or bool(match and match.group(1) in getattr(module, "NUMBERED", {}))
 
 
 def other_game(game_id: str, name: str) -> str | None:

@@ -249,7 +249,7 @@ class DiamoniakPolicy:
         raise ValueError(f"no decision to take in phase {state.phase}")
 
 
-_FIXED = {
+FIXED = {
     "until-witch": ("draw", UntilWitch()),
     "stop-on-castle": ("draw", StopOnCastle()),
     "fairy-first": ("witch", FAIRY_FIRST),
@@ -259,9 +259,9 @@ _FIXED = {
     "never-buy": ("buy", NeverBuy()),
 }
 # numbered rules: decision, factory, smallest and largest number (a deck holds at most 1,000 cards)
-_NUMBERED = {"stop-after": ("draw", StopAfter, 1, 1000), "risk": ("draw", StopAtRisk, 0, 1000),
+NUMBERED = {"stop-after": ("draw", StopAfter, 1, 1000), "risk": ("draw", StopAtRisk, 0, 1000),
              "odds": ("draw", StopAtOdds, 1, 100)}
-NAMES = (*_FIXED, "stop-after-K", "risk-H", "odds-P")
+NAMES = (*FIXED, "stop-after-K", "risk-H", "odds-P")
 
 
 def parse(text: str, option: str | None = None) -> DiamoniakPolicy:
@@ -281,15 +281,15 @@ def parse(text: str, option: str | None = None) -> DiamoniakPolicy:
     for name in names:
         if name == "default":
             continue
-        if name in _FIXED:
-            decision, rule = _FIXED[name]
+        if name in FIXED:
+            decision, rule = FIXED[name]
         else:
             match = re.fullmatch(r"([a-z-]+)-([0-9]+)", name)
-            if not match or match.group(1) not in _NUMBERED:
+            if not match or match.group(1) not in NUMBERED:
                 other = other_game("diamoniak", name)
                 what = f"'{name}' is a {other} rule, not a Diamoniak one" if other else f"unknown Diamoniak policy '{name}'"
                 raise UserError(f"{option}: {what} (choose from {', '.join(NAMES)})")
-            decision, factory, low, high = _NUMBERED[match.group(1)]
+            decision, factory, low, high = NUMBERED[match.group(1)]
             digits = match.group(2)
             if len(digits) > len(str(high)) or not low <= int(digits) <= high:
                 raise UserError(f"{option}: '{name}' needs a number from {low} to {high}")

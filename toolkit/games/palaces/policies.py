@@ -390,7 +390,7 @@ class PalacesPolicy:
         raise ValueError(f"no decision to take in phase {state.phase}")
 
 
-_FIXED = {
+FIXED = {
     "builder": ("play", lambda: BUILDER),
     "no-attack": ("play", lambda: NO_ATTACK),
     "aggressive": ("play", lambda: AGGRESSIVE),
@@ -398,8 +398,8 @@ _FIXED = {
     "give-worst": ("give", lambda: GiveWorst()),
     "give-random": ("give", lambda: GiveRandom()),
 }
-_NUMBERED = {"random": ("play", RandomPlay), "give-random": ("give", GiveRandom)}
-NAMES = (*_FIXED, "random-S", "give-random-S")
+NUMBERED = {"random": ("play", RandomPlay), "give-random": ("give", GiveRandom)}
+NAMES = (*FIXED, "random-S", "give-random-S")
 
 
 MAX_SEED = 2**63 - 1
@@ -418,16 +418,16 @@ def parse(text: str, option: str | None = None) -> PalacesPolicy:
     for name in names:
         if name == "default":
             continue
-        if name in _FIXED:
-            decision, make = _FIXED[name]
+        if name in FIXED:
+            decision, make = FIXED[name]
             rule = make()
         else:
             match = re.fullmatch(r"([a-z-]+)-([0-9]+)", name)
-            if not match or match.group(1) not in _NUMBERED:
+            if not match or match.group(1) not in NUMBERED:
                 other = other_game("palaces", name)
                 what = f"'{name}' is a {other} rule, not a Palaces one" if other else f"unknown Palaces policy '{name}'"
                 raise UserError(f"{option}: {what} (choose from {', '.join(NAMES)})")
-            decision, factory = _NUMBERED[match.group(1)]
+            decision, factory = NUMBERED[match.group(1)]
             digits = match.group(2)
             if len(digits) > len(str(MAX_SEED)) or int(digits) > MAX_SEED:
                 raise UserError(f"{option}: '{name}' needs a seed from 0 to 2**63-1")
