@@ -210,7 +210,7 @@ def test_charts_are_the_same_bytes_every_time():
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--model", "opening"], "--model opening: diamoniak answers solo, draws, multi"),
+    (["--model", "opening"], "--model opening: diamoniak answers solo, draws, hand, multi"),
     (["--model", "draws", "--pile", "goblin=2"], "--pile goblin=2: 'goblin=2' is not ID=N"),
     (["--model", "draws", "--pile", "witch=0"], "--pile witch=0: the pile is empty"),
     (["--plot", "chart.svg"], "--plot chart.svg: the chart is written as PNG or PDF"),

@@ -6,12 +6,14 @@ import json
 
 import click
 
+from toolkit.catalogue.model import MAX_DECK
 from toolkit.cli.options import LazyHelpOption, Progress, ToolkitCommand, Whole, catalogue_options, say
 from toolkit.errors import UserError
 
 # The options of `toolkit odds` that only some models read: parameter name -> option.
 _ODDS_OPTIONS = {"players": "--players", "pile": "--pile", "policy": "--policy", "max_states": "--max-states",
-                 "games": "--games", "seed": "--seed", "plot_path": "--plot"}
+                 "games": "--games", "seed": "--seed", "plot_path": "--plot", "hand": "--hand", "where": "--where",
+                 "at_least": "--at-least", "at_most": "--at-most", "exactly": "--exactly"}
 
 
 def _refuse_unused_options(game_id: str, model: str) -> None:
@@ -38,6 +40,13 @@ def _refuse_unused_options(game_id: str, model: str) -> None:
 @click.option("--model", cls=LazyHelpOption, help_text=lambda: _models_help())
 @click.option("--players", type=Whole(2, 4), help="Players for --model multi (default 2).")
 @click.option("--pile", metavar="ID=N,...", help="For --model draws: the pile, e.g. witch=3,diamond=5 (default: the whole deck).")
+@click.option("--hand", type=Whole(1, MAX_DECK), help="For --model hand: the cards a hand holds.")
+@click.option("--where", multiple=True, metavar="FIELD=VALUE",
+              help="For --model hand: the cards to count, e.g. kind=witch or a bare kind or card id; "
+                   "several are joined with 'and'.")
+@click.option("--at-least", type=Whole(0, MAX_DECK), help="For --model hand: the chance of at least this many (default 1).")
+@click.option("--at-most", type=Whole(0, MAX_DECK), help="For --model hand: ... at most this many.")
+@click.option("--exactly", type=Whole(0, MAX_DECK), help="For --model hand: ... exactly this many.")
 @click.option("--policy", default="default", show_default=True, help="Every seat's policy for first-palace and multi.")
 @click.option("--max-states", type=Whole(1, 1_000_000), default=100_000, show_default=True,
               help="Largest chain solved exactly (at most 1,000,000); beyond it the answer is simulated.")
@@ -49,8 +58,8 @@ def _refuse_unused_options(game_id: str, model: str) -> None:
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Also draw the distribution as a .png or .pdf chart.")
 @click.option("--export-chain", "chain_path", type=click.Path(dir_okay=False),
               help="Also write the chain behind the exact answer in Storm's explicit DRN format (solo, first-palace, multi).")
-def odds_command(game, catalogue_path, overrides, model, players, pile, policy, max_states, games, seed, as_json, plot_path,
-                 chain_path):
+def odds_command(game, catalogue_path, overrides, model, players, pile, hand, where, at_least, at_most, exactly, policy,
+                 max_states, games, seed, as_json, plot_path, chain_path):
     """Exact odds from the rules engine's Markov chain: expected turns, distributions, draws."""
     from toolkit.catalogue import load
     from toolkit.files import check_out_path, write_atomic
@@ -68,7 +77,8 @@ def odds_command(game, catalogue_path, overrides, model, players, pile, policy, 
     try:
         report = answer(catalogue, model, players=players, pile=pile, policy=policy, max_states=max_states,
                         games=games, seed=seed, progress=progress, note=progress.note,
-                        export_chain=chain_path is not None)
+                        export_chain=chain_path is not None, hand=hand, where=where, at_least=at_least,
+                        at_most=at_most, exactly=exactly)
     finally:
         progress.close()
     if plot_path is not None:

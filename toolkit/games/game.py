@@ -40,7 +40,7 @@ class Game:
     engine_class: str = ""
     policies_module: str | None = "policies"  # the players: ``parse(name, option)``
     kernel_module: str | None = None  # the compiled simulator: ``supports(game, policies)``, ``batch(...)``
-    odds_models: tuple[str, ...] = ("draws",)  # what ``toolkit odds --model`` answers; the first is the default
+    odds_models: tuple[str, ...] = ("draws", "hand")  # what ``toolkit odds --model`` answers; the first is the default
     rulebook_model: str | None = None  # the odds model whose figures the rulebook prints
 
     @property

@@ -18,6 +18,7 @@ from toolkit.catalogue.model import Catalogue
 from toolkit.errors import UserError
 from toolkit.games.registry import get as get_game, make_game, policy_module
 from toolkit.odds.draws import draw_odds, parse_pile
+from toolkit.odds.hand import hand_odds
 from toolkit.sim.report import unfinished_lines
 
 if TYPE_CHECKING:
@@ -97,6 +98,11 @@ class Ask:
     progress: Callable[[int], None] | None = None
     note: Note | None = None
     export_chain: bool = False
+    hand: int | None = None
+    where: tuple[str, ...] = ()
+    at_least: int | None = None
+    at_most: int | None = None
+    exactly: int | None = None
 
 
 def _one_tick(catalogue: Catalogue, max_states: int) -> int:
@@ -124,6 +130,8 @@ class Model:
 
 GENERIC = {
     "draws": Model(("pile", "plot_path"), lambda catalogue, ask: draws(catalogue, ask.pile)),
+    "hand": Model(("pile", "hand", "where", "at_least", "at_most", "exactly", "plot_path"),
+                  lambda catalogue, ask: hand_report(catalogue, ask)),
     "multi": Model(("players", "policy", "max_states", "games", "seed"),
                    lambda catalogue, ask: multi(catalogue, ask.players or 2, ask.policy, ask.max_states, ask.games,
                                                 ask.seed, ask.progress, ask.note, ask.export_chain),
@@ -158,7 +166,8 @@ def model_of(catalogue: Catalogue, model: str | None) -> str:
 def answer(catalogue: Catalogue, model: str | None, *, players: int | None = None, pile: str | None = None,
            policy: str = "default", max_states: int = 100_000, games: int = 20_000, seed: int = 1,
            progress: Callable[[int], None] | None = None, note: Note | None = None,
-           export_chain: bool = False) -> OddsReport:
+           export_chain: bool = False, hand: int | None = None, where: tuple[str, ...] = (),
+           at_least: int | None = None, at_most: int | None = None, exactly: int | None = None) -> OddsReport:
     """The answer of ``model``; with ``export_chain``, also the chain it was solved on (``OddsReport.chain``),
     and a one-line error instead of a simulated answer, which has no chain."""
     model = model_of(catalogue, model)
@@ -170,11 +179,11 @@ def answer(catalogue: Catalogue, model: str | None, *, players: int | None = Non
                         f"{having} have a chain to export")
     if not 0 <= seed < 2**63:
         raise UserError(f"--seed {seed}: a seed is a whole number from 0 to 2**63-1")
-    if catalogue.total == 0 and not (model == "draws" and pile is not None):
+    if catalogue.total == 0 and not (model in ("draws", "hand") and pile is not None):
         raise UserError(f"{catalogue.source.name}: the deck has no cards (every count is 0): there are no odds "
                         "to give for it")
     return known[model].answer(catalogue, Ask(players, pile, policy, max_states, games, seed, progress, note,
-                                              export_chain))
+                                              export_chain, hand, tuple(where), at_least, at_most, exactly))
 
 
 def progress_length(catalogue: Catalogue, model: str | None, max_states: int, games: int) -> int:
@@ -268,6 +277,39 @@ def draws(catalogue: Catalogue, pile_text: str | None) -> OddsReport:
     ks = [k for k in range(1, len(odds.survival))]
     chart = {"xs": ks, "ys": [float(odds.survival[k]) for k in ks], "title": f"no {danger} in the next k draws",
              "xlabel": "k", "ylabel": "probability"}
+    return OddsReport(data, lines, chart)
+
+
+def hand_report(catalogue: Catalogue, ask: Ask) -> OddsReport:
+    if ask.hand is None:
+        raise UserError("--hand: say how many cards a hand holds (--model hand --hand N)")
+    odds = hand_odds(catalogue, parse_pile(catalogue, ask.pile), ask.hand, ask.where, ask.at_least, ask.at_most,
+                     ask.exactly)
+    low, high = odds.low, odds.high
+    question = (f"exactly {low}" if ask.exactly is not None else f"at least {low}" if high == ask.hand
+                else f"at most {high}" if low == 0 else f"{low} to {high}")
+    clauses = " and ".join(ask.where)
+    data = head(catalogue, "hand")
+    data.update({
+        "dealt_from": odds.pile,
+        "hand": odds.hand,
+        "where": list(ask.where),
+        "counted": odds.counted,
+        "matching": odds.matching,
+        "at_least": low,
+        "at_most": high,
+        "chance": frac(odds.chance),
+        "distribution": [[k, frac(p)] for k, p in enumerate(odds.distribution)],
+    })
+    source = f"a deck of {odds.pile}" if ask.pile is None else f"a pile of {odds.pile} ({ask.pile})"
+    lines = [f"{catalogue.title['en']}: a hand of {odds.hand} cards from {source}; {odds.matching} of them "
+             f"count ({clauses})",
+             f"{question} that count in the hand: {both(odds.chance)}",
+             "cards that count in the hand:"]
+    lines += [f"  {k:3d}: {both(p)}" for k, p in enumerate(odds.distribution)]
+    ks = list(range(len(odds.distribution)))
+    chart = {"xs": ks, "ys": [float(p) for p in odds.distribution], "title": f"{clauses} in a hand of {odds.hand}",
+             "xlabel": "cards in the hand", "ylabel": "probability"}
     return OddsReport(data, lines, chart)
 
 

@@ -21,7 +21,7 @@ class Diamoniak(Game):
     engine_class = "DiamoniakGame"
     kernel_module = "kernel"
     walk_module = "walk"
-    odds_models = ("solo", "draws", "multi")  # what `toolkit odds --model` answers; the first is the default
+    odds_models = ("solo", "draws", "hand", "multi")  # what `toolkit odds --model` answers; the first is the default
     rulebook_model = "solo"  # the odds model the rulebook solves for its figures
     art_module = "art"
     art_folder = TOOLKIT_ART  # its art paths start with "diamoniak/"

@@ -22,7 +22,7 @@ class Palaces(Game):
     engine_class = "PalacesGame"
     kernel_module = "kernel"
     walk_module = "walk"
-    odds_models = ("opening", "first-palace", "draws", "multi")
+    odds_models = ("opening", "first-palace", "draws", "hand", "multi")
     rulebook_model = "first-palace"
     art_module = "art"
     art_folder = TOOLKIT_ART  # its art paths start with "palaces/"
