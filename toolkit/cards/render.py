@@ -34,6 +34,7 @@ import fontpkg_pt_serif
 from PIL import Image, ImageDraw, ImageFont, ImageStat
 
 from toolkit.cards import art
+from toolkit.cards.picture import as_viewed
 from toolkit.catalogue.checks import open_art
 from toolkit.catalogue.model import Catalogue, CardType
 from toolkit.errors import UserError
@@ -385,7 +386,7 @@ def _cut_to_fit(name, text, name_size, text_size, top, bottom, centre, full, wid
 
 
 def load_art(path: Path | None, where: str) -> Image.Image:
-    """The art file as an RGB image (transparency flattened onto white). It is opened through the
+    """The art file as an RGB image, as a viewer shows it (``toolkit.cards.picture``). It is opened through the
     loader's ``open_art``, which refuses what is not a picture or is over the pixel limit, and
     Pillow's warnings are kept from the user's terminal."""
     if path is None:
@@ -395,12 +396,7 @@ def load_art(path: Path | None, where: str) -> Image.Image:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 image.load()
-                if image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info):
-                    rgba = image.convert("RGBA")
-                    flat = Image.new("RGB", rgba.size, art.WHITE)
-                    flat.paste(rgba, mask=rgba.getchannel("A"))
-                    return flat
-                return image.convert("RGB")
+                return as_viewed(image)
         except (OSError, ValueError, SyntaxError, Image.DecompressionBombError) as err:
             raise UserError(f"{where}: cannot read the art file {path}: {err}") from None
 
