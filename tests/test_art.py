@@ -159,6 +159,8 @@ def test_png_has_no_varying_metadata():
     data = art.png_bytes(image)
     assert data == art.png_bytes(image)
     assert b"tIME" not in data and b"tEXt" not in data
+    marked = art.png_bytes(image, marked=True)  # what `toolkit art` writes: the one constant text, its mark
+    assert b"tIME" not in marked and Image.open(BytesIO(marked)).text == dict([art.MARK])
     assert Image.open(BytesIO(data)).info.get("dpi") == pytest.approx((art.DPI, art.DPI), abs=0.01)
 
 
@@ -173,3 +175,20 @@ def test_committed_art_is_up_to_date(drawn, catalogues):
         folder = COMMITTED_ART / catalogue.back_art
         stale = {p.name for p in folder.parent.glob("*.png")} - {p.name for p in written}
         assert not stale, f"{folder.parent} holds art no card uses: {sorted(stale)}"
+
+
+def test_art_never_replaces_a_picture_it_did_not_draw(run, tmp_path):
+    """A designer's own picture at an art path is kept, and nothing is written; the toolkit's own
+    pictures (and files with the very bytes it would write) are replaced as before."""
+    out = tmp_path / "art"
+    assert run("art", "--game", "diamoniak", "--out-dir", str(out)).exit_code == 0
+    assert run("art", "--game", "diamoniak", "--out-dir", str(out)).exit_code == 0  # its own: replaced
+    mine = out / "diamoniak" / "witch.png"
+    Image.new("RGB", (30, 20), (1, 2, 3)).save(mine)  # the family photo
+    before = {p: p.read_bytes() for p in out.rglob("*.png")}
+    (out / "diamoniak" / "fairy.png").unlink()
+    result = run("art", "--game", "diamoniak", "--out-dir", str(out))
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1
+    assert f"{mine}: this picture was not drawn by 'toolkit art'" in result.stderr
+    assert mine.read_bytes() == before[mine] and not (out / "diamoniak" / "fairy.png").exists()
+    assert not list(out.rglob(".toolkit-*"))

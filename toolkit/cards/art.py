@@ -502,11 +502,30 @@ def draw_back(catalogue: Catalogue) -> Image.Image:
 # --- files -----------------------------------------------------------------------------------------
 
 
-def png_bytes(image: Image.Image) -> bytes:
-    """PNG with no timestamp or other varying metadata: the same picture gives the same bytes."""
+# The PNG text the pictures `toolkit art` draws carry: it replaces a file only when the file says this.
+MARK = ("Software", "toolkit art")
+
+
+def png_bytes(image: Image.Image, marked: bool = False) -> bytes:
+    """PNG with no timestamp or other varying metadata: the same picture gives the same bytes.
+    ``marked``: it says it was drawn here (``MARK``), so that a later run of `toolkit art` may replace it."""
+    from PIL.PngImagePlugin import PngInfo
+
+    info = PngInfo()
+    if marked:
+        info.add_text(*MARK)
     buffer = BytesIO()
-    image.save(buffer, format="PNG", dpi=(DPI, DPI))
+    image.save(buffer, format="PNG", dpi=(DPI, DPI), pnginfo=info)
     return buffer.getvalue()
+
+
+def drawn_here(path: Path) -> bool:
+    """Whether the file at ``path`` is a picture this module drew (a PNG that carries ``MARK``)."""
+    try:
+        with Image.open(path, formats=("PNG",)) as image:
+            return image.text.get(MARK[0]) == MARK[1]
+    except (OSError, ValueError, SyntaxError, Image.DecompressionBombError):
+        return False
 
 
 def _target(out_dir: Path, relative: str, where: str) -> Path:
@@ -527,7 +546,8 @@ def write_art(catalogue: Catalogue, out_dir: Path) -> list[Path]:
     all of them replace the earlier pictures, or none does (see ``toolkit.files.write_many``).
     Every path is checked before the first is written:
     each must stay inside ``out_dir`` and be a file of its own (ignoring case, as some file systems
-    do), or one picture would overwrite another.
+    do), or one picture would overwrite another; and a file already there must be one this module
+    drew (``drawn_here``): someone's own picture is never replaced.
     """
     source = catalogue.source.name
     jobs: list[tuple[Path, str, CardType | None]] = [
@@ -541,6 +561,18 @@ def write_art(catalogue: Catalogue, out_dir: Path) -> list[Path]:
         if other != what:
             raise UserError(f"{source}: {what} and {other} would both be drawn to '{path}': give each its own art file")
     # Drawn first, then written all together: a full disk or an interruption replaces no picture.
-    pictures = {path: png_bytes(draw_face(card, catalogue) if card is not None else draw_back(catalogue))
+    pictures = {path: png_bytes(draw_face(card, catalogue) if card is not None else draw_back(catalogue), marked=True)
                 for path, _, card in jobs}
+    for path, data in pictures.items():  # someone's own picture is never replaced (nothing written yet)
+        if (path.exists() or path.is_symlink()) and not path.is_dir() and not drawn_here(path) \
+                and not _same_bytes(path, data):
+            raise UserError(f"{path}: this picture was not drawn by 'toolkit art', which would replace it; "
+                            "move it, or draw into another --out-dir")
     return write_many(pictures)
+
+
+def _same_bytes(path: Path, data: bytes) -> bool:
+    try:
+        return path.stat().st_size == len(data) and path.read_bytes() == data
+    except OSError:
+        return False
