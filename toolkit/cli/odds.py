@@ -6,7 +6,8 @@ import json
 
 import click
 
-from toolkit.cli.options import LazyHelpOption, Progress, ToolkitCommand, Whole, catalogue_options, say
+from toolkit.cli.options import (LazyHelpOption, Progress, ToolkitCommand, Whole, catalogue_inputs, catalogue_options,
+                                 say)
 from toolkit.errors import UserError
 
 # The options of `toolkit odds` that only some models read: parameter name -> option.
@@ -53,7 +54,7 @@ def odds_command(game, catalogue_path, overrides, model, players, pile, policy, 
                  chain_path):
     """Exact odds from the rules engine's Markov chain: expected turns, distributions, draws."""
     from toolkit.catalogue import load
-    from toolkit.files import check_out_path, write_atomic
+    from toolkit.files import check_out_path, check_outputs, write_atomic
     from toolkit.odds.report import answer, model_of, progress_length
 
     check_out_path(chain_path, "--export-chain")
@@ -64,6 +65,7 @@ def odds_command(game, catalogue_path, overrides, model, players, pile, policy, 
     catalogue = load(game, catalogue_path, overrides, require_art=False)
     model = model_of(catalogue, model)
     _refuse_unused_options(catalogue.game, model)
+    check_outputs([("--plot", plot_path), ("--export-chain", chain_path)], catalogue_inputs(catalogue))
     progress = Progress(progress_length(catalogue, model, max_states, games), "solving")
     try:
         report = answer(catalogue, model, players=players, pile=pile, policy=policy, max_states=max_states,

@@ -235,6 +235,13 @@ def catalogue_options(func):
     return wrapper
 
 
+def catalogue_inputs(catalogue) -> dict[str, object]:
+    """The files a run reads through its catalogue, by what they are: the TOML file and the art."""
+    inputs = {"the catalogue": catalogue.source, "the art of the back": catalogue.back_art_path}
+    inputs.update({f"the art of {card.id}": card.art_path for card in catalogue.cards})
+    return inputs
+
+
 def wants_aids(catalogue, lang: str, aids: bool | None) -> bool:
     """``--aids/--no-aids`` as given, else whether the game has a player aid in ``lang``."""
     if aids is not None:

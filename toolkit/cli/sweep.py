@@ -73,7 +73,7 @@ def sweep_command(game, catalogue_path, sets, players, variants, policies, games
     from toolkit.analysis.sweep_store import SweepStore
     from toolkit.catalogue import load
     from toolkit.errors import UserError
-    from toolkit.files import check_out_path, write_atomic, write_many
+    from toolkit.files import check_out_path, check_outputs, write_atomic, write_many
     from toolkit.games.registry import make_game
 
     one_source(catalogue_path)
@@ -111,6 +111,12 @@ def sweep_command(game, catalogue_path, sets, players, variants, policies, games
     stem = Path(out) if out else Path("output") / f"{base.game}-sweep"
     if stem.suffix.lower() in (".csv", ".json"):
         stem = stem.with_suffix("")
+    if stem.exists() and not (stem.is_file() or stem.is_dir()):
+        raise UserError(f"--out {out}: is a device, not a file: the sweep writes BASE.csv and BASE.json: name a "
+                        "base in a folder, e.g. output/sweep")
+    # every output checked before the grid is played: none may be an input, another output or a folder
+    check_outputs([("--out", stem.with_suffix(".csv")), ("--out", stem.with_suffix(".json")),
+                   ("--heatmap", heatmap_file)], {"the catalogue": base.source})
     manifest = {"version": 1, "game": base.game, "catalogue": hashlib.sha256(base.source.read_bytes()).hexdigest(),
                 "grid": grid.as_json()["axes"], "games": games, "seed": seed, "turn_limit": sweep.TURN_LIMIT}
     store = SweepStore(Path(f"{stem}.parts"), manifest)

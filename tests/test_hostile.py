@@ -1,0 +1,95 @@
+"""Hostile inputs of issue 23, one class per section: each ends as the README promises (status 0 with
+the right result, or status 2 and one line naming the input), with nothing of the user's lost and no
+stray file left."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from conftest import builtin_path
+
+
+def one_error_line(result, *fragments) -> str:
+    assert result.exit_code == 2, (result.exit_code, result.stdout, result.stderr)
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("toolkit: error: "), result.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
+    return lines[0]
+
+
+# --- output paths that meet the inputs, each other, links and devices ---------------------------------
+
+
+def test_an_output_onto_an_input_of_the_same_run_is_refused_before_any_work(run, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    mine = tmp_path / "mine.toml"
+    mine.write_bytes(builtin_path("diamoniak").read_bytes())
+    (tmp_path / "link.pdf").symlink_to(mine)
+    for args in (["rulebook", "--out", "mine.toml"], ["print-cards", "--out", "link.pdf"],
+                 ["odds", "--export-chain", "mine.toml"]):
+        one_error_line(run(*args, "--catalogue", "mine.toml"), f"--{args[-2].split('--')[1]} {args[-1]}: is the "
+                       "catalogue this run reads")
+        assert mine.read_bytes() == builtin_path("diamoniak").read_bytes()
+    one_error_line(run("odds", "--plot", "x.png", "--export-chain", "x.png"), "--export-chain x.png: is also the "
+                   "file of --plot")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.pdf", "mine.toml"]
+
+
+def test_an_output_through_a_link_replaces_the_file_it_points_to_and_keeps_the_link(run, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "cards.pdf").symlink_to("real.pdf")
+    result = run("print-cards", "--set", "witch=0", "--no-aids", "--out", "cards.pdf")
+    assert result.exit_code == 0, result.stderr
+    assert (tmp_path / "cards.pdf").is_symlink() and (tmp_path / "real.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_a_loop_of_links_as_an_output_is_one_line(run, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    os.symlink("loop2", "loop1")
+    os.symlink("loop1", "loop2")
+    for args in (["print-cards", "--out", "loop1"], ["export-cards", "--target", "png", "--out", "loop1"],
+                 ["rulebook", "--out", "loop1"], ["odds", "--export-chain", "loop1"]):
+        one_error_line(run(*args), "loop1: cannot follow the link")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["loop1", "loop2"]
+
+
+def test_sweep_checks_its_files_before_playing(run, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sw.csv").mkdir()
+    args = ["sweep", "--set", "witch=5..6", "--players", "2", "--games", "10", "--in-process"]
+    one_error_line(run(*args, "--out", "sw"), "--out sw.csv: is a folder")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sw.csv"]  # no sw.parts/: nothing was played
+    one_error_line(run(*args, "--out", os.devnull), f"--out {os.devnull}: is a device")
+    assert not Path(f"{os.devnull}.csv").exists()
+
+
+# --- an export replaces only what an export wrote -------------------------------------------------------
+
+
+def test_an_export_never_deletes_the_users_own_files(run, tmp_path, monkeypatch, doc):
+    from conftest import write_catalogue
+
+    monkeypatch.chdir(tmp_path)
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    (photos / "family.png").write_bytes(b"a family photo")
+    (tmp_path / "link").symlink_to(photos)
+    small = ["--set", "witch=0", "--set", "diamond=0", "--set", "fairy=0", "--no-aids"]
+    for out in ("photos", "link"):
+        one_error_line(run("export-cards", "--target", "png", *small, "--out", out), "holds 'family.png', which no "
+                       "export writes")
+    assert (photos / "family.png").read_bytes() == b"a family photo"
+    mine = write_catalogue(tmp_path, doc)  # its art folder: diamoniak/*.png beside it
+    art = tmp_path / "diamoniak"
+    before = {p.name: p.read_bytes() for p in art.iterdir()}
+    one_error_line(run("export-cards", "--target", "png", "--catalogue", str(mine), *small, "--out", str(art)),
+                   "which no export writes")
+    assert {p.name: p.read_bytes() for p in art.iterdir()} == before
+    # an export's own folder is marked, and replaced again; a file added to it since is the user's
+    assert run("export-cards", "--target", "png", *small, "--out", "cards").exit_code == 0
+    assert run("export-cards", "--target", "tts", *small, "--out", "cards").exit_code == 0
+    (tmp_path / "cards" / "mine.png").write_bytes(b"mine")
+    one_error_line(run("export-cards", "--target", "png", *small, "--out", "cards"), "holds 'mine.png'")
+    assert (tmp_path / "cards" / "mine.png").read_bytes() == b"mine"
