@@ -93,3 +93,48 @@ def test_an_export_never_deletes_the_users_own_files(run, tmp_path, monkeypatch,
     (tmp_path / "cards" / "mine.png").write_bytes(b"mine")
     one_error_line(run("export-cards", "--target", "png", *small, "--out", "cards"), "holds 'mine.png'")
     assert (tmp_path / "cards" / "mine.png").read_bytes() == b"mine"
+
+
+# --- signals, workers and the local cluster's files ------------------------------------------------------
+
+
+def test_sighup_while_writing_leaves_no_temporary_file(tmp_path):
+    """The terminal closed just after a file is flushed, before its rename: one line, status 129, nothing left."""
+    import subprocess
+    import sys
+
+    script = ("import os\n"
+              "import toolkit.files as files\n"
+              "real = os.fsync\n"
+              "def fsync(fd):\n"
+              "    real(fd)\n"
+              "    os.kill(os.getpid(), 1)\n"
+              "files.os.fsync = fsync\n"
+              "from toolkit.entry import run\n"
+              "run()\n")
+    args = ["print-cards", "--calibration", "--out", str(tmp_path / "sheet.pdf")]
+    done = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stderr) == (129, "toolkit: hung up\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_more_workers_than_cores_is_one_line_before_any_work(run, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    one_error_line(run("sweep", "--set", "witch=5..7", "--players", "2", "--games", "2000", "--workers", "256"),
+                   "--workers 256: this machine has 2 cores: choose 1 to 2")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_local_cluster_keeps_its_scratch_files_in_a_folder_of_the_run(tmp_path, monkeypatch):
+    import tempfile
+
+    from toolkit import files
+    from toolkit.analysis.sweep_cluster import dask_client
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    with dask_client(None, "", 1) as client:
+        assert client.submit(sum, [1, 2]).result() == 3
+        (scratch,) = tmp_path.iterdir()
+        assert scratch in files.PENDING  # removed by the signal handlers too
+    assert list(tmp_path.iterdir()) == [] and scratch not in files.PENDING

@@ -47,6 +47,20 @@ def _signals_held() -> Iterator[None]:
             signal.raise_signal(DEFERRED.pop())
 
 
+@contextlib.contextmanager
+def scratch_folder(prefix: str) -> Iterator[Path]:
+    """A temporary folder of this run in the system's temporary folder, removed when the block ends
+    or the run is stopped (for a library's own scratch files, such as Dask's locks)."""
+    with _signals_held():
+        path = Path(tempfile.mkdtemp(prefix=prefix))
+        PENDING.add(path)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+        PENDING.discard(path)
+
+
 def remove_pending() -> None:
     """Remove every temporary file and folder of this run (called by the signal handlers)."""
     for path in list(PENDING):
@@ -100,7 +114,7 @@ def check_file_target(path: str | Path | None, option: str) -> None:
     if path is None:
         return
     shown = Path(path)
-    if followed(shown).is_dir():
+    if os.path.isdir(followed(shown)):  # (a name too long is said when it is written)
         raise UserError(f"{option} {shown}: is a folder, not a file")
 
 

@@ -65,6 +65,7 @@ def sweep_command(game, catalogue_path, sets, players, variants, policies, games
     BASE.parts/ as it ends, so Ctrl-C or a lost worker loses nothing: run again with --resume.
     """
     import hashlib
+    import os
     from pathlib import Path
 
     from toolkit.analysis import heatmap as maps
@@ -82,6 +83,7 @@ def sweep_command(game, catalogue_path, sets, players, variants, policies, games
         refuse_given(("scheduler", "workers"), "--in-process plays every configuration in this process")
     elif scheduler is not None:
         refuse_given(("workers",), "the cluster of --scheduler has its own workers")
+    sweep_cluster.check_workers(workers)
     address, source = (None, "") if in_process else sweep_cluster.scheduler_address(scheduler)
     if address is not None and workers is not None:
         raise UserError(f"--workers: not read: the cluster of {source} has its own workers")
@@ -111,7 +113,7 @@ def sweep_command(game, catalogue_path, sets, players, variants, policies, games
     stem = Path(out) if out else Path("output") / f"{base.game}-sweep"
     if stem.suffix.lower() in (".csv", ".json"):
         stem = stem.with_suffix("")
-    if stem.exists() and not (stem.is_file() or stem.is_dir()):
+    if os.path.exists(stem) and not (os.path.isfile(stem) or os.path.isdir(stem)):
         raise UserError(f"--out {out}: is a device, not a file: the sweep writes BASE.csv and BASE.json: name a "
                         "base in a folder, e.g. output/sweep")
     # every output checked before the grid is played: none may be an input, another output or a folder
