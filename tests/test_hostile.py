@@ -138,3 +138,34 @@ def test_a_local_cluster_keeps_its_scratch_files_in_a_folder_of_the_run(tmp_path
         (scratch,) = tmp_path.iterdir()
         assert scratch in files.PENDING  # removed by the signal handlers too
     assert list(tmp_path.iterdir()) == [] and scratch not in files.PENDING
+
+
+# --- environment settings that break numba or Dask -------------------------------------------------------
+
+
+def test_numba_settings_that_stop_the_kernels_are_one_line(run, monkeypatch):
+    for name, value, fragment in (("NUMBA_NUM_THREADS", "0", "expected a number of threads from 1"),
+                                  ("NUMBA_NUM_THREADS", "x", "expected a number of threads from 1"),
+                                  ("NUMBA_DISABLE_JIT", "1", "the simulator and the solvers run only compiled")):
+        with monkeypatch.context() as env:
+            env.setenv(name, value)
+            for command in (["simulate", "--games", "3000"], ["analyse"], ["odds"], ["rulebook"],
+                            ["sweep", "--in-process", "--players", "2"]):
+                one_error_line(run(*command), f"{name}='{value}': {fragment}")
+    monkeypatch.setenv("NUMBA_DISABLE_JIT", "0")
+    assert run("simulate", "--games", "5").exit_code == 0
+
+
+def test_a_broken_dask_configuration_is_one_line_naming_it(tmp_path):
+    import subprocess
+    import sys
+
+    (tmp_path / "bad.yaml").write_text("distributed: [\n  bad: :\n")
+    args = [sys.executable, "-m", "toolkit", "sweep", "--set", "witch=5..6", "--players", "2", "--games", "10",
+            "--out", str(tmp_path / "sw")]
+    done = subprocess.run(args, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "DASK_CONFIG": str(tmp_path)})
+    assert done.returncode == 2 and done.stderr == (f"toolkit: error: DASK_CONFIG={tmp_path}: Dask cannot read its "
+                                                    f"configuration: A dask config file at "
+                                                    f"'{tmp_path / 'bad.yaml'}' is malformed\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.yaml"]

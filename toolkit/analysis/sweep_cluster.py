@@ -36,6 +36,19 @@ def check_workers(workers: int | None) -> None:
                         "more machines plays with --scheduler)")
 
 
+def load_dask() -> None:
+    """Import Dask before any work: it reads its configuration files (and the folder or file
+    ``DASK_CONFIG`` names) as it is imported, so a broken one is one line naming it."""
+    try:
+        import dask.distributed  # noqa: F401
+    except ImportError:
+        raise
+    except Exception as err:  # Dask's own ValueError names the file; YAML's errors, whatever their type
+        where = f"DASK_CONFIG={os.environ['DASK_CONFIG']}: " if "DASK_CONFIG" in os.environ else ""
+        first = str(err).splitlines()[0].split(", original error")[0]  # the file, without YAML's lines
+        raise UserError(f"{where}Dask cannot read its configuration: {first}") from None
+
+
 def scheduler_address(option: str | None) -> tuple[str | None, str]:
     """The scheduler to connect to (None: start a local cluster) and where the address came from."""
     if option is not None:

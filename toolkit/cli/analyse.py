@@ -10,8 +10,8 @@ import re
 
 import click
 
-from toolkit.cli.options import (Progress, ToolkitCommand, Whole, catalogue_inputs, catalogue_options, say,
-                                 seat_choices)
+from toolkit.cli.options import (Progress, ToolkitCommand, Whole, catalogue_inputs, catalogue_options,
+                                 check_numba_environment, say, seat_choices)
 from toolkit.errors import UserError
 
 PRECISION = (0.001, 0.25)
@@ -67,6 +67,7 @@ def analyse_command(game, catalogue_path, overrides, players_text, policies, var
     from toolkit.catalogue import load
     from toolkit.files import check_out_path, check_outputs, write_atomic
 
+    check_numba_environment()
     precision = _precision(precision_text)
     if report_path is not None:
         check_out_path(report_path, "--report")

@@ -7,7 +7,7 @@ import json
 import click
 
 from toolkit.cli.options import (LazyHelpOption, Progress, ToolkitCommand, Whole, catalogue_inputs, catalogue_options,
-                                 say)
+                                 check_numba_environment, say)
 from toolkit.errors import UserError
 
 # The options of `toolkit odds` that only some models read: parameter name -> option.
@@ -57,6 +57,7 @@ def odds_command(game, catalogue_path, overrides, model, players, pile, policy, 
     from toolkit.files import check_out_path, check_outputs, write_atomic
     from toolkit.odds.report import answer, model_of, progress_length
 
+    check_numba_environment()
     check_out_path(chain_path, "--export-chain")
     if plot_path is not None:
         from toolkit.odds import plot  # matplotlib and the card fonts only for a chart

@@ -242,6 +242,24 @@ def catalogue_inputs(catalogue) -> dict[str, object]:
     return inputs
 
 
+def check_numba_environment() -> None:
+    """Refuse, before any work, numba settings under which the compiled simulator and solvers cannot
+    run: numba reads them with int(), fails on a thread count below 1 and prints a traceback as a
+    warning for a value it cannot read; its pure-Python mode cannot run the kernels."""
+    for name, lowest in (("NUMBA_NUM_THREADS", 1), ("NUMBA_DISABLE_JIT", 0)):
+        value = os.environ.get(name)
+        if value is None:
+            continue
+        try:
+            number = int(value)
+        except ValueError:
+            number = None
+        if name == "NUMBA_NUM_THREADS" and (number is None or number < lowest):
+            raise UserError(f"{name}={value!r}: expected a number of threads from 1 (or unset it)")
+        if name == "NUMBA_DISABLE_JIT" and number != 0:
+            raise UserError(f"{name}={value!r}: the simulator and the solvers run only compiled: unset it")
+
+
 def wants_aids(catalogue, lang: str, aids: bool | None) -> bool:
     """``--aids/--no-aids`` as given, else whether the game has a player aid in ``lang``."""
     if aids is not None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from toolkit.cli.options import Progress, ToolkitCommand, catalogue_inputs, catalogue_options, say
+from toolkit.cli.options import Progress, ToolkitCommand, catalogue_inputs, catalogue_options, check_numba_environment, say
 
 @click.command("rulebook", cls=ToolkitCommand)
 @catalogue_options
@@ -25,6 +25,7 @@ def rulebook_command(game, catalogue_path, overrides, lang, paper, booklet, out)
     from toolkit.odds.report import progress_length
     from toolkit.rulebook import build_rulebook
 
+    check_numba_environment()
     check_out_path(out)
     catalogue = load(game, catalogue_path, overrides)
     check_outputs([("--out", out)], catalogue_inputs(catalogue))

@@ -8,8 +8,8 @@ CSV and JSON (``sweep_output``), with an optional ranking by goals (``sweep_targ
 
 import click
 
-from toolkit.cli.options import (GameChoice, LazyHelpOption, Progress, ToolkitCommand, Whole, game_help, one_source,
-                                 refuse_given, say)
+from toolkit.cli.options import (GameChoice, LazyHelpOption, Progress, ToolkitCommand, Whole, check_numba_environment,
+                                 game_help, one_source, refuse_given, say)
 
 DEFAULT_METRICS = "completion,mean_rounds,balance,first_player_advantage"
 SHOWN_ROWS = 40  # rows printed on standard output (all of them are in the files)
@@ -84,6 +84,9 @@ def sweep_command(game, catalogue_path, sets, players, variants, policies, games
     elif scheduler is not None:
         refuse_given(("workers",), "the cluster of --scheduler has its own workers")
     sweep_cluster.check_workers(workers)
+    check_numba_environment()
+    if not in_process:
+        sweep_cluster.load_dask()
     address, source = (None, "") if in_process else sweep_cluster.scheduler_address(scheduler)
     if address is not None and workers is not None:
         raise UserError(f"--workers: not read: the cluster of {source} has its own workers")
