@@ -169,3 +169,27 @@ def test_a_broken_dask_configuration_is_one_line_naming_it(tmp_path):
                                                     f"configuration: A dask config file at "
                                                     f"'{tmp_path / 'bad.yaml'}' is malformed\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.yaml"]
+
+
+# --- --resume takes only the rows the sweep stored ---------------------------------------------------------
+
+
+def test_resume_refuses_a_stored_row_edited_since(tmp_path):
+    import json
+
+    import pytest
+
+    from toolkit.analysis.sweep_store import SweepStore, part_name
+    from toolkit.errors import UserError
+
+    store = SweepStore(tmp_path / "x.parts", {"games": 10})
+    store.open(False, ["a", "b"])
+    store.save("a", {"games": 10, "balance": 0.5})
+    store.save("b", {"games": 10, "balance": 0.25})
+    part = tmp_path / "x.parts" / part_name("b")
+    data = json.loads(part.read_text())
+    assert SweepStore(tmp_path / "x.parts", {"games": 10}).open(True, ["a", "b"])["b"] == data["row"]
+    data["row"]["balance"] = 0.99
+    part.write_text(json.dumps(data))
+    with pytest.raises(UserError, match=f"{part_name('b')}: changed since this sweep stored it"):
+        SweepStore(tmp_path / "x.parts", {"games": 10}).open(True, ["a", "b"])
