@@ -193,3 +193,52 @@ def test_resume_refuses_a_stored_row_edited_since(tmp_path):
     part.write_text(json.dumps(data))
     with pytest.raises(UserError, match=f"{part_name('b')}: changed since this sweep stored it"):
         SweepStore(tmp_path / "x.parts", {"games": 10}).open(True, ["a", "b"])
+
+
+# --- preflight: what a print service refuses ----------------------------------------------------------------
+
+
+def test_preflight_fails_a_pdf_x_file_that_carries_javascript(tmp_path):
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import ArrayObject, DictionaryObject, NameObject, TextStringObject
+
+    from toolkit.catalogue import load
+    from toolkit.print.export import export_cards
+    from toolkit.print.preflight import preflight
+
+    small = load("diamoniak", overrides=["witch=0", "diamond=0", "fairy=0", "castle-blue=0", "castle-green=0",
+                                         "castle-yellow=0"])
+    (made,) = export_cards(small, "drivethru", tmp_path / "dt").files
+    assert preflight(made, "drivethru").passed
+    writer = PdfWriter(clone_from=PdfReader(made))
+    script = writer._add_object(DictionaryObject({NameObject("/S"): NameObject("/JavaScript"),
+                                                  NameObject("/JS"): TextStringObject("app.alert('hi')")}))
+    writer._root_object[NameObject("/Names")] = DictionaryObject({NameObject("/JavaScript"): DictionaryObject(
+        {NameObject("/Names"): ArrayObject([TextStringObject("hi"), script])})})
+    writer._root_object[NameObject("/OpenAction")] = script
+    writer.write(made)
+    result = preflight(made, "drivethru")
+    (line,) = [check for check in result.checks if check.name == "actions"]
+    assert not result.passed and line.status == "FAIL"
+    assert "JavaScript in the document's names; an action on opening" in line.detail
+
+
+def test_preflight_fails_token_images_too_small_with_or_without_a_manifest(tmp_path):
+    from PIL import Image
+
+    from toolkit.catalogue import load
+    from toolkit.print.export import export_cards
+    from toolkit.print.preflight import preflight
+
+    one = load("palaces", overrides=[f"{c.id}=0" for c in load("palaces").cards if c.id != "tower"])
+    out = tmp_path / "tgc"
+    export_cards(one, "tgc", out)
+    assert preflight(out, "tgc").passed
+    tokens = sorted(out.glob("token-*.png"))
+    Image.new("RGB", (1, 1), "white").save(tokens[0], dpi=(300, 300))
+    for manifest in (True, False):
+        if not manifest:
+            (out / "manifest.csv").unlink()
+        result = preflight(out, "tgc")
+        (line,) = [check for check in result.checks if check.name == "tokens"]
+        assert not result.passed and line.status == "FAIL" and f"{tokens[0].name} 1 x 1" in line.detail
