@@ -262,3 +262,45 @@ def test_games_stopped_at_the_turn_limit_are_not_called_impossible():
                     "composition and policy end that soon (95% confidence)")
     stuck = text_report(summary(2000), "Diamoniak").splitlines()[-1]
     assert stuck == "no game ended: this composition or policy cannot finish a game"
+
+
+def test_games_stopped_at_the_turn_limit_give_no_counts_of_the_limit():
+    """Their lead changes and events are the limit's (10,000 witch strikes in each, an interval of
+    width 0): left out, as their lengths are; with no game ended there are none to give."""
+    import numpy as np
+
+    from toolkit.analysis.metrics import Accumulator
+
+    def records(winner, stalled, strikes):
+        return {"winner": np.array(winner), "turns": np.array([12, 10_000, 30][:len(winner)]),
+                "stalled": np.array(stalled), "lead_changes": np.array([2, 900, 4][:len(winner)]),
+                "winner_deficit": np.zeros(len(winner), dtype=np.int64), "witch_strikes": np.array(strikes)}
+
+    acc = Accumulator(2)
+    acc.add(records([0, -1, -1], [0, 0, 1], [3, 10_000, 5]))  # won, stopped at the limit, stalled
+    m = acc.metrics()
+    assert m["witch_strikes_per_game"] == 4 and m["lead_changes"] == 3
+    stopped = Accumulator(2)
+    stopped.add(records([-1, -1], [0, 0], [10_000, 10_000]))
+    m = stopped.metrics()
+    assert m["witch_strikes_per_game"] is None and m["witch_strikes_per_game_low"] is None
+    assert m["lead_changes"] is None and m["over_limit_rate"] == 1
+
+
+def test_a_walk_that_may_give_up_tells_its_time_not_a_share_done(monkeypatch):
+    """The chain walk's total is the most it may take (--max-states): '1% done after 23 s, about
+    2,000 s to go' just before it gives up and simulates would be a guess; after the note, the
+    simulation's own share is real."""
+    from toolkit.cli import options
+
+    clock = iter([0.0, 23.0, 23.0, 30.0])
+    monkeypatch.setattr(options.time, "monotonic", lambda: next(clock))
+    lines = []
+    monkeypatch.setattr(options.click, "echo", lambda text, err=False: lines.append(text))
+    progress = options.Progress(100, "solving", enabled=False, ceiling=True)
+    progress(1)  # 23 s
+    progress.note("exact odds are out of reach; simulating", 10)
+    progress(5)  # 7 s into the simulation
+    assert lines == ["toolkit: note: solving: still working after 23 s",
+                     "toolkit: note: exact odds are out of reach; simulating",
+                     "toolkit: note: simulating: 50% done after 7 s, about 7 s to go"]

@@ -67,7 +67,7 @@ def odds_command(game, catalogue_path, overrides, model, players, pile, policy, 
     model = model_of(catalogue, model)
     _refuse_unused_options(catalogue.game, model)
     check_outputs([("--plot", plot_path), ("--export-chain", chain_path)], catalogue_inputs(catalogue))
-    progress = Progress(progress_length(catalogue, model, max_states, games), "solving")
+    progress = Progress(progress_length(catalogue, model, max_states, games), "solving", ceiling=True)
     try:
         report = answer(catalogue, model, players=players, pile=pile, policy=policy, max_states=max_states,
                         games=games, seed=seed, progress=progress, note=progress.note,

@@ -294,13 +294,19 @@ class Progress:
 
     Anywhere else (a file, a pipe, a test) it draws no bar, whose label would be glued to the report:
     once a run has taken a few seconds it says in one whole line how far it has come instead. ``note`` says something on a line of its own and starts counting a new stage.
+
+    With ``ceiling`` the total is only the most the work may take (a chain walk up to --max-states,
+    which may end far sooner or give up and simulate): the line then says how long the work has run,
+    not a share done or a time to go, which would be guesses.
     """
 
     DELAY = 1.0  # seconds of work before a bar appears
 
-    def __init__(self, total: int, label: str, enabled: bool | None = None, show_pos: bool = False):
+    def __init__(self, total: int, label: str, enabled: bool | None = None, show_pos: bool = False,
+                 ceiling: bool = False):
         self.enabled = sys.stderr.isatty() if enabled is None else enabled
         self.show_pos = show_pos  # the bar and the line also say "done of total"
+        self.ceiling = ceiling
         self._restart(total, label)
 
     def _restart(self, total: int, label: str) -> None:
@@ -321,6 +327,9 @@ class Progress:
             self.bar.update(self.done)
         elif not self.enabled and not self.told and took > self.QUIET_DELAY:
             self.told = True  # a whole line, once: nothing to glue to the report
+            if self.ceiling:
+                click.echo(f"toolkit: note: {self.label}: still working after {took:.0f} s", err=True)
+                return
             share = min(self.done / self.total, 1.0)
             left = f", about {took * (1 - share) / share:,.0f} s to go" if share > 0.01 else ""
             count = f" ({self.done:,} of {self.total:,})" if self.show_pos else ""
@@ -330,6 +339,7 @@ class Progress:
         """Print ``toolkit: note: TEXT`` (after ending a bar's line), then count ``total`` ticks afresh."""
         self.close()
         click.echo(f"toolkit: note: {text}", err=True)
+        self.ceiling = False  # the next stage counts its own work
         self._restart(total, label)
 
     def close(self) -> None:

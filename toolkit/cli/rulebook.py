@@ -31,7 +31,8 @@ def rulebook_command(game, catalogue_path, overrides, lang, paper, booklet, out)
     check_outputs([("--out", out)], catalogue_inputs(catalogue))
     from toolkit.games.registry import get
 
-    progress = Progress(progress_length(catalogue, get(catalogue.game).rulebook_model, 1, 0), "solving")
+    progress = Progress(progress_length(catalogue, get(catalogue.game).rulebook_model, 1, 0), "solving",
+                        ceiling=True)
     try:
         result = build_rulebook(catalogue, lang=lang, paper=paper.lower(), booklet=booklet, progress=progress)
     finally:
