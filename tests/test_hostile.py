@@ -304,3 +304,22 @@ def test_a_walk_that_may_give_up_tells_its_time_not_a_share_done(monkeypatch):
     assert lines == ["toolkit: note: solving: still working after 23 s",
                      "toolkit: note: exact odds are out of reach; simulating",
                      "toolkit: note: simulating: 50% done after 7 s, about 7 s to go"]
+
+
+def test_multi_says_turns_whether_exact_or_simulated(tmp_path, doc):
+    """The simulated answer counted rounds (1.7) where the exact one counts turns of all seats (2.98)."""
+    from conftest import write_catalogue
+    from toolkit.catalogue import load
+    from toolkit.odds.report import answer
+
+    doc["rules"]["castle_size"] = 3
+    for card in doc["cards"]:
+        card["count"] = {"castle-red": 3, "castle-blue": 3, "diamond": 3, "witch": 1, "fairy": 1}.get(card["id"], 0)
+    cat = load(None, write_catalogue(tmp_path, doc), require_art=False)
+    exact = answer(cat, "multi", players=2)
+    simulated = answer(cat, "multi", players=2, max_states=50, games=4000)
+    summary = simulated.data["simulated"]
+    assert exact.data["exact"] and not simulated.data["exact"]
+    assert abs(summary["mean_turns"] - exact.data["expected_turns_float"]) < 4 * summary["stderr_turns"]
+    assert any(line.startswith("expected turns (all seats together): ") for line in exact.lines)
+    assert any(line.startswith("  expected turns (all seats together): ") for line in simulated.lines)
