@@ -304,6 +304,12 @@ def test_a_walk_that_may_give_up_tells_its_time_not_a_share_done(monkeypatch):
     assert lines == ["toolkit: note: solving: still working after 23 s",
                      "toolkit: note: exact odds are out of reach; simulating",
                      "toolkit: note: simulating: 50% done after 7 s, about 7 s to go"]
+    from toolkit.catalogue import load
+    from toolkit.odds.report import progress_ceiling
+
+    diamoniak, palaces = load("diamoniak", require_art=False), load("palaces", require_art=False)
+    assert progress_ceiling(diamoniak, "multi") and progress_ceiling(palaces, "first-palace")
+    assert not progress_ceiling(diamoniak, "solo") and not progress_ceiling(palaces, "opening")
 
 
 def test_multi_says_turns_whether_exact_or_simulated(tmp_path, doc):

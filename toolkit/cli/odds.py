@@ -55,7 +55,7 @@ def odds_command(game, catalogue_path, overrides, model, players, pile, policy, 
     """Exact odds from the rules engine's Markov chain: expected turns, distributions, draws."""
     from toolkit.catalogue import load
     from toolkit.files import check_out_path, check_outputs, write_atomic
-    from toolkit.odds.report import answer, model_of, progress_length
+    from toolkit.odds.report import answer, model_of, progress_ceiling, progress_length
 
     check_numba_environment()
     check_out_path(chain_path, "--export-chain")
@@ -67,7 +67,8 @@ def odds_command(game, catalogue_path, overrides, model, players, pile, policy, 
     model = model_of(catalogue, model)
     _refuse_unused_options(catalogue.game, model)
     check_outputs([("--plot", plot_path), ("--export-chain", chain_path)], catalogue_inputs(catalogue))
-    progress = Progress(progress_length(catalogue, model, max_states, games), "solving", ceiling=True)
+    progress = Progress(progress_length(catalogue, model, max_states, games), "solving",
+                        ceiling=progress_ceiling(catalogue, model))
     try:
         report = answer(catalogue, model, players=players, pile=pile, policy=policy, max_states=max_states,
                         games=games, seed=seed, progress=progress, note=progress.note,

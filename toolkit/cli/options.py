@@ -296,8 +296,8 @@ class Progress:
     once a run has taken a few seconds it says in one whole line how far it has come instead. ``note`` says something on a line of its own and starts counting a new stage.
 
     With ``ceiling`` the total is only the most the work may take (a chain walk up to --max-states,
-    which may end far sooner or give up and simulate): the line then says how long the work has run,
-    not a share done or a time to go, which would be guesses.
+    which may end far sooner or give up and simulate: ``odds.report.progress_ceiling``): the line
+    then says how long the work has run, not a share done or a time to go, which would be guesses.
     """
 
     DELAY = 1.0  # seconds of work before a bar appears

@@ -22,7 +22,7 @@ def rulebook_command(game, catalogue_path, overrides, lang, paper, booklet, out)
 
     from toolkit.catalogue import load
     from toolkit.files import check_out_path, check_outputs, write_atomic
-    from toolkit.odds.report import progress_length
+    from toolkit.odds.report import progress_ceiling, progress_length
     from toolkit.rulebook import build_rulebook
 
     check_numba_environment()
@@ -31,8 +31,8 @@ def rulebook_command(game, catalogue_path, overrides, lang, paper, booklet, out)
     check_outputs([("--out", out)], catalogue_inputs(catalogue))
     from toolkit.games.registry import get
 
-    progress = Progress(progress_length(catalogue, get(catalogue.game).rulebook_model, 1, 0), "solving",
-                        ceiling=True)
+    model = get(catalogue.game).rulebook_model
+    progress = Progress(progress_length(catalogue, model, 1, 0), "solving", ceiling=progress_ceiling(catalogue, model))
     try:
         result = build_rulebook(catalogue, lang=lang, paper=paper.lower(), booklet=booklet, progress=progress)
     finally:

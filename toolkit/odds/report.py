@@ -184,6 +184,12 @@ def progress_length(catalogue: Catalogue, model: str | None, max_states: int, ga
     return models(get_game(catalogue.game)).get(model).ticks(catalogue, max_states)
 
 
+def progress_ceiling(catalogue: Catalogue, model: str | None) -> bool:
+    """Whether ``progress_length`` is only the most the answer may take: a model that reads
+    --max-states walks a chain up to it, and may end far sooner, or give up and simulate."""
+    return "max_states" in models(get_game(catalogue.game))[model_of(catalogue, model)].options
+
+
 def head(catalogue: Catalogue, model: str) -> dict:
     return {"game": catalogue.game, "model": model, "deck": {c.id: c.count for c in catalogue.cards},
             "total": catalogue.total}
