@@ -166,6 +166,67 @@ def test_damaged_catalogues_end_in_success_or_one_line(game, command, rnd, times
     assert not (folder.parent / "escape.png").exists()
 
 
+# Environment settings, links and output paths that meet the run's own inputs: the user's files are
+# never overwritten or deleted, a link stays a link, and every run still ends in status 0 or one line.
+ENVIRONMENT = {"NUMBA_NUM_THREADS": ["0", "-1", "x", "", "1"], "NUMBA_DISABLE_JIT": ["1", "x", "0"]}
+OUTPUTS = ["mine.toml", "to-mine.pdf", "loop", "dangling.pdf", "photos", "to-photos", "diamoniak",
+           "diamoniak/witch.png", "fresh.pdf", "fresh"]
+MEETING = [["print-cards", "--no-aids", "--out", "{out}"], ["rulebook", "--out", "{out}"],
+           ["export-cards", "--target", "png", "--no-aids", "--out", "{out}"], ["odds", "--export-chain", "{out}"],
+           ["odds", "--plot", "{out}.png", "--export-chain", "{out}.png"],
+           ["sweep", "--set", "witch=1", "--players", "2", "--games", "3", "--in-process", "--out", "{out}"],
+           ["simulate", "--games", "3"]]
+
+
+def hostile_folder(folder: Path) -> Path:
+    """A small catalogue with its art, the user's photo, and links: to the catalogue, to the photo's
+    folder, to nowhere and in a loop."""
+    doc = builtin_doc("diamoniak")
+    for card in doc["cards"]:
+        card["count"] = {"castle-red": 6, "diamond": 2, "witch": 1, "fairy": 1}.get(card["id"], 0)
+    write_catalogue(folder, doc)
+    (folder / "photos").mkdir()
+    (folder / "photos" / "family.png").write_bytes(b"a family photo")
+    (folder / "to-mine.pdf").symlink_to("mine.toml")
+    (folder / "to-photos").symlink_to("photos")
+    (folder / "dangling.pdf").symlink_to("nowhere/x.pdf")
+    (folder / "loop").symlink_to("loop2")
+    (folder / "loop2").symlink_to("loop")
+    return folder
+
+
+def users_files(folder: Path) -> dict[str, bytes | str]:
+    """Every file the user had, by its bytes, and every link, by where it points."""
+    return {str(p.relative_to(folder)): os.readlink(p) if p.is_symlink() else p.read_bytes()
+            for p in folder.rglob("*") if p.is_symlink() or p.is_file()}
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                  HealthCheck.too_slow])
+@given(command=st.sampled_from(MEETING), out=st.sampled_from(OUTPUTS),
+       env=st.fixed_dictionaries({}, optional={name: st.sampled_from(values) for name, values in ENVIRONMENT.items()}))
+def test_environment_links_and_outputs_meeting_inputs_lose_nothing(command, out, env, tmp_path_factory):
+    folder = hostile_folder(tmp_path_factory.mktemp("hostile"))
+    before = users_files(folder)
+    args = [arg.format(out=out) for arg in command] + ["--catalogue", "mine.toml"]
+    cwd = os.getcwd()
+    os.chdir(folder)
+    try:
+        result = CliRunner().invoke(main, args, env=env, catch_exceptions=False)
+    finally:
+        os.chdir(cwd)
+    assert result.exit_code in (0, 2), (args, env, result.exit_code, result.stderr)
+    assert "Traceback" not in result.stderr, (args, env, result.stderr)
+    if result.exit_code == 2:
+        lines = result.stderr.splitlines()
+        assert len(lines) == 1 and lines[0].startswith("toolkit: error: "), (args, env, result.stderr)
+    after = users_files(folder)
+    lost = [name for name, data in before.items() if after.get(name) != data]
+    assert not lost, (args, env, lost)  # new files only: a fresh name, or the one a link to nowhere names
+    assert not [p for p in folder.rglob("*") if p.name.startswith(".toolkit-")], args
+    assert not Path(f"{os.devnull}.csv").exists()
+
+
 def first_stderr_under_a_terminal(args, seconds: float) -> tuple[float | None, int, bytes]:
     """Run ``toolkit ARGS`` with stderr on a pseudo-terminal; time its first output, then Ctrl-C it."""
     leader, follower = pty.openpty()

@@ -43,8 +43,10 @@ def test_a_re_export_replaces_the_folder_whole(tmp_path, small, target):
     out = tmp_path / "cards"
     first = export_cards(small, target, out)
     (out / "stray.png").write_bytes(b"from an earlier export")
+    with open(out / export.MARK, "a", encoding="utf-8") as mark:  # which named it in its mark
+        mark.write("stray.png\n")
     again = export_cards(small, target, out)
-    assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in again.files)
+    assert sorted(p.name for p in out.iterdir()) == sorted([export.MARK] + [p.name for p in again.files])
     assert again.files == first.files and all(path.parent == out for path in again.files)
     assert leftovers(tmp_path) == []
 

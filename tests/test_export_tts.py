@@ -20,7 +20,7 @@ from PIL import Image, ImageChops, ImageStat
 
 from toolkit.catalogue import load
 from toolkit.errors import UserError
-from toolkit.print.export import export_cards
+from toolkit.print.export import MARK, export_cards
 from toolkit.print.tts import saved_objects_folder
 
 COLOURS = 150
@@ -175,7 +175,7 @@ def test_base_url_names_the_hosted_files(run, tmp_path):
     urls = set(_urls(saved))
     assert urls and all(url.startswith("https://example.com/my%20cards/") for url in urls)
     names = {unquote(url.rsplit("/", 1)[1]) for url in urls}
-    assert names == {p.name for p in (tmp_path / "out").iterdir()} - {"palaces-en.json", "palaces-en.png"}
+    assert names == {p.name for p in (tmp_path / "out").iterdir()} - {"palaces-en.json", "palaces-en.png", MARK}
     assert "file:" not in (tmp_path / "out/palaces-en.json").read_text(encoding="utf-8")
 
 

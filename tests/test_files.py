@@ -11,6 +11,7 @@ import pytest
 
 from toolkit.errors import UserError
 from toolkit.files import atomic_folder, write_atomic
+from toolkit.print.export import MARK
 
 
 def leftovers(folder):
@@ -151,6 +152,8 @@ def test_a_signal_between_the_renames_of_a_folder_keeps_one_whole_folder(tmp_pat
     args = ["export-cards", "--target", "png", "--out", str(out)]
     assert subprocess.run([sys.executable, "-m", "toolkit", *args], capture_output=True).returncode == 0
     (out / "stray.png").write_bytes(b"from before")
+    with open(out / MARK, "a", encoding="utf-8") as mark:  # an earlier export's file: its mark names it
+        mark.write("stray.png\n")
     done = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, timeout=120)
     assert done.returncode == 143, done.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["png"]

@@ -1,10 +1,12 @@
-"""The console script's entry point: Ctrl-C or SIGTERM at any moment ends a run in one line.
+"""The console script's entry point: Ctrl-C, SIGTERM or SIGHUP at any moment ends a run in one line.
 
 The signal handlers are installed before anything heavy is imported, and they do not rely on an
 exception travelling up through whatever code is running (Python drops an exception raised in a
 finaliser or a callback, and click answers Ctrl-C on its own): they remove the temporary files and
 folders the run has open (see :mod:`toolkit.files`), say one line and end the process with the
-status shells expect, 130 for Ctrl-C and 143 for SIGTERM.
+status shells expect, 130 for Ctrl-C, 143 for SIGTERM and 129 for SIGHUP (the terminal closed). A
+local Dask cluster's processes end with the run (their nannies watch it) and its scratch folder is
+one of the temporary folders.
 """
 
 import os
@@ -12,6 +14,8 @@ import signal
 import sys
 
 _STOPS = {signal.SIGINT: ("interrupted", 130), signal.SIGTERM: ("terminated", 143)}
+if hasattr(signal, "SIGHUP"):  # not on Windows
+    _STOPS[signal.SIGHUP] = ("hung up", 129)
 
 
 def _stop(signum, frame) -> None:

@@ -47,6 +47,20 @@ def _signals_held() -> Iterator[None]:
             signal.raise_signal(DEFERRED.pop())
 
 
+@contextlib.contextmanager
+def scratch_folder(prefix: str) -> Iterator[Path]:
+    """A temporary folder of this run in the system's temporary folder, removed when the block ends
+    or the run is stopped (for a library's own scratch files, such as Dask's locks)."""
+    with _signals_held():
+        path = Path(tempfile.mkdtemp(prefix=prefix))
+        PENDING.add(path)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+        PENDING.discard(path)
+
+
 def remove_pending() -> None:
     """Remove every temporary file and folder of this run (called by the signal handlers)."""
     for path in list(PENDING):
@@ -81,28 +95,75 @@ def check_out_path(text: str | None, option: str = "--out") -> None:
         raise UserError(f"{option}: the path is empty")
 
 
+def followed(path: Path) -> Path:
+    """Where writing to ``path`` lands: the file or folder a link points to (so that the link is
+    kept), or ``path`` itself when it is no link. A loop of links is refused in one line."""
+    if not os.path.islink(path):  # also for a name too long: writing it then says so
+        return path
+    try:
+        return Path(os.path.realpath(path, strict=True))
+    except FileNotFoundError:  # a link to a file yet to be made
+        return Path(os.path.realpath(path))
+    except OSError as err:
+        raise UserError(f"{path}: cannot follow the link: {err.strerror or err}") from None
+
+
+def check_file_target(path: str | Path | None, option: str) -> None:
+    """Refuse, before any work, a file target that could not be written at the end: a folder or a
+    loop of links."""
+    if path is None:
+        return
+    shown = Path(path)
+    if os.path.isdir(followed(shown)):  # (a name too long is said when it is written)
+        raise UserError(f"{option} {shown}: is a folder, not a file")
+
+
+def _same(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # either is not there (yet)
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+def check_outputs(outputs: list[tuple[str, Path | None]], inputs: dict[str, Path | None]) -> None:
+    """Refuse, before any work, an output (``(option, path)``) that is, or resolves to, a file this run
+    reads (``{what: path}``) or another of its outputs: writing it would destroy an input or lose
+    the other output."""
+    named = [(option, Path(path)) for option, path in outputs if path is not None]
+    for place, (option, path) in enumerate(named):
+        check_file_target(path, option)
+        for what, source in inputs.items():
+            if source is not None and _same(path, source):
+                raise UserError(f"{option} {path}: is {what} this run reads ({source}): name another file")
+        for other, earlier in named[:place]:
+            if _same(path, earlier):
+                raise UserError(f"{option} {path}: is also the file of {other}: name another file")
+
+
 def write_atomic(path: str | Path, data: bytes) -> Path:
     """Write ``data`` to ``path`` so that a reader never sees a half-written file.
 
     A path that exists and is not a regular file (``/dev/null``, a pipe) is written to directly:
-    renaming over it would replace a device with a file; a folder is an error.
+    renaming over it would replace a device with a file; a folder is an error. A link is followed
+    and kept: the file it points to is replaced.
     """
-    path = Path(path)
+    shown = Path(path)
+    path = followed(shown)
     try:
         info = path.stat()
     except FileNotFoundError:
         info = None
     except OSError as err:  # a name too long, a parent that is a file, no permission
-        raise _failed(path, err) from None
+        raise _failed(shown, err) from None
     if info is not None and stat.S_ISDIR(info.st_mode):
-        raise UserError(f"{path}: is a folder, not a file")
+        raise UserError(f"{shown}: is a folder, not a file")
     if info is not None and not stat.S_ISREG(info.st_mode):
         try:
             with open(path, "wb") as handle:
                 handle.write(data)
         except OSError as err:
-            raise _failed(path, err) from None
-        return path
+            raise _failed(shown, err) from None
+        return shown
     mode = _new_mode(path, 0o666)
     tmp = None
     try:
@@ -122,12 +183,12 @@ def write_atomic(path: str | Path, data: bytes) -> Path:
             PENDING.discard(tmp)
             tmp = None
     except OSError as err:
-        raise _failed(path, err) from None
+        raise _failed(shown, err) from None
     finally:
         if tmp is not None:
             tmp.unlink(missing_ok=True)
             PENDING.discard(tmp)
-    return path
+    return shown
 
 
 def write_many(items: dict[Path, bytes]) -> list[Path]:
@@ -138,11 +199,12 @@ def write_many(items: dict[Path, bytes]) -> list[Path]:
     """
     staged: list[tuple[Path, Path]] = []
     try:
-        for path, data in items.items():
-            path = Path(path)
+        for shown, data in items.items():
+            shown = Path(shown)
+            path = followed(shown)
             try:
                 if path.is_dir():
-                    raise UserError(f"{path}: is a folder, not a file")
+                    raise UserError(f"{shown}: is a folder, not a file")
                 mode = _new_mode(path, 0o666)
                 path.parent.mkdir(parents=True, exist_ok=True)
                 with _signals_held():
@@ -155,7 +217,7 @@ def write_many(items: dict[Path, bytes]) -> list[Path]:
                     os.fsync(handle.fileno())
                 os.chmod(name, mode)
             except OSError as err:
-                raise _failed(path, err) from None
+                raise _failed(shown, err) from None
         with _signals_held():
             for tmp, path in staged:
                 try:
@@ -168,7 +230,7 @@ def write_many(items: dict[Path, bytes]) -> list[Path]:
             if tmp in PENDING:
                 tmp.unlink(missing_ok=True)
                 PENDING.discard(tmp)
-    return [path for _, path in staged]
+    return [Path(shown) for shown in items]
 
 
 @contextlib.contextmanager
@@ -182,10 +244,9 @@ def atomic_folder(path: str | Path, replaceable: Callable[[Path], str | None] | 
     folder it points to is replaced and the link kept; the current folder, or one holding it, is
     never replaced.
     """
-    shown = path = Path(path)
+    shown = Path(path)
+    path = followed(shown)
     try:
-        if shown.is_symlink():
-            path = shown.resolve()
         if path.exists() and not path.is_dir():
             raise UserError(f"{shown}: is a file, not a folder")
         if path.exists():

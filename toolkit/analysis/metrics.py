@@ -76,10 +76,12 @@ class Accumulator:
         self.comebacks += int(np.count_nonzero(np.asarray(records["winner_deficit"])[won] >= COMEBACK))
         self.turns.add(turns)
         self.rounds.add((turns + self.players - 1) // self.players)
-        self.lead_changes.add(np.asarray(records["lead_changes"]))
+        # a game stopped at the turn limit has counts of the limit, not of a game: left out, as its length
+        ended = won | (np.asarray(records["stalled"]) > 0)
+        self.lead_changes.add(np.asarray(records["lead_changes"])[ended])
         for name, values in records.items():
             if name not in BASE_FIELDS:
-                self.counters.setdefault(name, Moments()).add(np.asarray(values))
+                self.counters.setdefault(name, Moments()).add(np.asarray(values)[ended])
 
     def merge(self, other: "Accumulator") -> None:
         """Add the games of ``other`` (same configuration) to these."""

@@ -46,7 +46,8 @@ def count_lines(result, catalogue) -> list[str]:
                  f"stalled {_pct(m['stall_rate'])} ({_interval(m['stall_rate_low'], m['stall_rate_high'], _pct)})")
     if m["over_limit_rate"]:
         lines.append(f"  {_pct(m['over_limit_rate'])} of the games were still going after {MAX_TURNS:,} turns and were "
-                     "stopped: the lengths below leave them out and run short")
+                     "stopped: the lengths, lead changes and events below leave them out (their counts are "
+                     "the limit's), and the lengths run short")
     for seat in range(1, n + 1):
         key = f"win_rate_{seat}"
         lines.append(f"  seat {seat} wins {_pct(m[key])} ({_interval(m[key + '_low'], m[key + '_high'], _pct)})")
@@ -75,14 +76,18 @@ def count_lines(result, catalogue) -> list[str]:
                          f"(95% interval {time['mean_minutes_low']:.1f} to {time['mean_minutes_high']:.1f}; "
                          f"10% to 90% of games: {time['p10_minutes']:.1f} to {time['p90_minutes']:.1f} min); "
                          f"the box says {lo}-{hi} min: {time['against_box']}")
-    if n > 1:
+    if n > 1 and m["lead_changes"] is None:
+        lines.append("  lead changes: no game ended")
+    elif n > 1:
         lines.append(f"  lead changes {m['lead_changes']:.2f} per game "
                      f"({_interval(m['lead_changes_low'], m['lead_changes_high'], lambda v: f'{v:.2f}')})")
     if m["comeback_rate"] is not None and n > 1:
         lines.append(f"  comebacks (the winner once trailed by {COMEBACK} or more): {_pct(m['comeback_rate'])} of the "
                      f"won games ({_interval(m['comeback_rate_low'], m['comeback_rate_high'], _pct)})")
     events = [name[: -len("_per_game")] for name in m if name.endswith("_per_game")]
-    if events:
+    if events and m[f"{events[0]}_per_game"] is None:
+        lines.append("  events per game: no game ended")
+    elif events:
         from toolkit.games.registry import get
 
         words = get(catalogue.game).counter_names

@@ -27,6 +27,28 @@ LOCAL_HTTP = "127.0.0.1:0"  # where a local cluster's scheduler serves HTTP: any
 _ADDRESS = re.compile(r"(tcp|tls|ws|wss)://[^\s/:]+(:[0-9]{1,5})?/?")
 
 
+def check_workers(workers: int | None) -> None:
+    """More local workers than the machine has cores would only queue behind each other (and take
+    minutes to start): refused in one line."""
+    cores = os.cpu_count() or 1
+    if workers is not None and workers > cores:
+        raise UserError(f"--workers {workers}: this machine has {cores} cores: choose 1 to {cores} (a cluster of "
+                        "more machines plays with --scheduler)")
+
+
+def load_dask() -> None:
+    """Import Dask before any work: it reads its configuration files (and the folder or file
+    ``DASK_CONFIG`` names) as it is imported, so a broken one is one line naming it."""
+    try:
+        import dask.distributed  # noqa: F401
+    except ImportError:
+        raise
+    except Exception as err:  # Dask's own ValueError names the file; YAML's errors, whatever their type
+        where = f"DASK_CONFIG={os.environ['DASK_CONFIG']}: " if "DASK_CONFIG" in os.environ else ""
+        first = str(err).splitlines()[0].split(", original error")[0]  # the file, without YAML's lines
+        raise UserError(f"{where}Dask cannot read its configuration: {first}") from None
+
+
 def scheduler_address(option: str | None) -> tuple[str | None, str]:
     """The scheduler to connect to (None: start a local cluster) and where the address came from."""
     if option is not None:
@@ -43,7 +65,10 @@ def scheduler_address(option: str | None) -> tuple[str | None, str]:
 @contextlib.contextmanager
 def dask_client(address: str | None, source: str, workers: int | None) -> Iterator[object]:
     """A Dask client: connected to ``address``, or to a new LocalCluster of ``workers`` processes."""
+    import dask
     from dask.distributed import Client, LocalCluster
+
+    from toolkit.files import scratch_folder
 
     if address is not None:
         try:
@@ -60,11 +85,13 @@ def dask_client(address: str | None, source: str, workers: int | None) -> Iterat
     # the kernels' own threads (numba) share the cores among the workers, so that workers x threads
     # never asks for more cores than the machine has
     threads = max(1, (os.cpu_count() or 1) // count)
-    cluster = LocalCluster(n_workers=count, threads_per_worker=1, processes=True,
-                           dashboard_address=LOCAL_HTTP, scheduler_kwargs={"dashboard": False},
-                           silence_logs=logging.CRITICAL, env={"NUMBA_NUM_THREADS": str(threads)})
-    with cluster, Client(cluster) as client:
-        yield client
+    # the scheduler's and workers' lock files in a scratch folder of this run, not left in $TMPDIR
+    with scratch_folder("toolkit-dask-") as scratch, dask.config.set({"temporary-directory": str(scratch)}):
+        cluster = LocalCluster(n_workers=count, threads_per_worker=1, processes=True,
+                               dashboard_address=LOCAL_HTTP, scheduler_kwargs={"dashboard": False},
+                               silence_logs=logging.CRITICAL, env={"NUMBA_NUM_THREADS": str(threads)})
+        with cluster, Client(cluster) as client:
+            yield client
 
 
 def _quiet_resource_tracker() -> None:

@@ -4,8 +4,10 @@ A sweep writing ``BASE.csv`` and ``BASE.json`` keeps its work in the folder ``BA
 
 * ``manifest.json``: what the sweep is (game, catalogue digest, grid, games, seed, turn limit); a
   resumed sweep must match it in every field, or it would mix rows of two different sweeps;
-* one ``<digest of the configuration>.json`` per finished configuration, holding the configuration
-  and its row. Each is written whole to a temporary name, flushed and renamed into place
+* one ``<digest of the configuration>.json`` per finished configuration, holding the configuration,
+  its row and their seal (a SHA-256 digest of the manifest, the configuration and the row: a part
+  edited or copied from another sweep since is refused on ``--resume``, not copied into the
+  results). Each is written whole to a temporary name, flushed and renamed into place
   (``toolkit.files.write_atomic``), then the folder itself is flushed, so after a crash, a Ctrl-C or
   a lost worker a part is either there complete or not there at all. A configuration has exactly one
   file name, so it can never be stored (or counted) twice.
@@ -99,6 +101,9 @@ class SweepStore:
             if path.name != part_name(key) or key not in wanted:
                 raise UserError(f"{path}: a row of a configuration this sweep does not have: remove it, "
                                 f"or the folder")
+            if data.get("seal") != self._seal(key, row):
+                raise UserError(f"{path}: changed since this sweep stored it: remove it (its configuration "
+                                f"is played again), or the folder")
             rows[key] = row
         self.started = True
         return rows
@@ -135,11 +140,14 @@ class SweepStore:
                                 f"({_short(stored.get(name))}, now {_short(self.manifest.get(name))}): "
                                 f"give the same options, or remove the folder to start afresh")
 
+    def _seal(self, key: str, row: dict) -> str:
+        return hashlib.sha256(_dump({"manifest": self.manifest, "key": key, "row": row})).hexdigest()
+
     def save(self, key: str, row: dict) -> None:
         """Store one finished row, whole or not at all (the first one makes the folder and its manifest)."""
         if not self.started:
             self._start()
-        write_atomic(self.folder / part_name(key), _dump({"key": key, "row": row}))
+        write_atomic(self.folder / part_name(key), _dump({"key": key, "row": row, "seal": self._seal(key, row)}))
         _sync_folder(self.folder)
 
     def discard(self) -> None:

@@ -10,7 +10,8 @@ import re
 
 import click
 
-from toolkit.cli.options import Progress, ToolkitCommand, Whole, catalogue_options, say, seat_choices
+from toolkit.cli.options import (Progress, ToolkitCommand, Whole, catalogue_inputs, catalogue_options,
+                                 check_numba_environment, say, seat_choices)
 from toolkit.errors import UserError
 
 PRECISION = (0.001, 0.25)
@@ -64,8 +65,9 @@ def analyse_command(game, catalogue_path, overrides, players_text, policies, var
     from toolkit.analysis import strategy as search
     from toolkit.analysis.report_text import json_report, text_report
     from toolkit.catalogue import load
-    from toolkit.files import check_out_path, write_atomic
+    from toolkit.files import check_out_path, check_outputs, write_atomic
 
+    check_numba_environment()
     precision = _precision(precision_text)
     if report_path is not None:
         check_out_path(report_path, "--report")
@@ -74,6 +76,7 @@ def analyse_command(game, catalogue_path, overrides, players_text, policies, var
     elif lang != "en" and click.get_current_context().get_parameter_source("lang").name == "COMMANDLINE":
         raise UserError("--lang: only the PDF report has a language: give --report PATH.pdf too")
     catalogue = load(game, catalogue_path, overrides, require_art=False)
+    check_outputs([("--report", report_path)], catalogue_inputs(catalogue))
     counts = bench.parse_players(players_text, *catalogue.players)
     choices = seat_choices(policies)
     twice = sorted({variant for variant in variants if variants.count(variant) > 1})

@@ -7,7 +7,8 @@ import json
 import click
 
 from toolkit.catalogue.model import MAX_DECK
-from toolkit.cli.options import LazyHelpOption, Progress, ToolkitCommand, Whole, catalogue_options, say
+from toolkit.cli.options import (LazyHelpOption, Progress, ToolkitCommand, Whole, catalogue_inputs, catalogue_options,
+                                 check_numba_environment, say)
 from toolkit.errors import UserError
 
 # The options of `toolkit odds` that only some models read: parameter name -> option.
@@ -62,9 +63,10 @@ def odds_command(game, catalogue_path, overrides, model, players, pile, hand, wh
                  max_states, games, seed, as_json, plot_path, chain_path):
     """Exact odds from the rules engine's Markov chain: expected turns, distributions, draws."""
     from toolkit.catalogue import load
-    from toolkit.files import check_out_path, write_atomic
-    from toolkit.odds.report import answer, model_of, progress_length
+    from toolkit.files import check_out_path, check_outputs, write_atomic
+    from toolkit.odds.report import answer, model_of, progress_ceiling, progress_length
 
+    check_numba_environment()
     check_out_path(chain_path, "--export-chain")
     if plot_path is not None:
         from toolkit.odds import plot  # matplotlib and the card fonts only for a chart
@@ -73,7 +75,9 @@ def odds_command(game, catalogue_path, overrides, model, players, pile, hand, wh
     catalogue = load(game, catalogue_path, overrides, require_art=False)
     model = model_of(catalogue, model)
     _refuse_unused_options(catalogue.game, model)
-    progress = Progress(progress_length(catalogue, model, max_states, games), "solving")
+    check_outputs([("--plot", plot_path), ("--export-chain", chain_path)], catalogue_inputs(catalogue))
+    progress = Progress(progress_length(catalogue, model, max_states, games), "solving",
+                        ceiling=progress_ceiling(catalogue, model))
     try:
         report = answer(catalogue, model, players=players, pile=pile, policy=policy, max_states=max_states,
                         games=games, seed=seed, progress=progress, note=progress.note,

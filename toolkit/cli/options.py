@@ -235,6 +235,31 @@ def catalogue_options(func):
     return wrapper
 
 
+def catalogue_inputs(catalogue) -> dict[str, object]:
+    """The files a run reads through its catalogue, by what they are: the TOML file and the art."""
+    inputs = {"the catalogue": catalogue.source, "the art of the back": catalogue.back_art_path}
+    inputs.update({f"the art of {card.id}": card.art_path for card in catalogue.cards})
+    return inputs
+
+
+def check_numba_environment() -> None:
+    """Refuse, before any work, numba settings under which the compiled simulator and solvers cannot
+    run: numba reads them with int(), fails on a thread count below 1 and prints a traceback as a
+    warning for a value it cannot read; its pure-Python mode cannot run the kernels."""
+    for name, lowest in (("NUMBA_NUM_THREADS", 1), ("NUMBA_DISABLE_JIT", 0)):
+        value = os.environ.get(name)
+        if value is None:
+            continue
+        try:
+            number = int(value)
+        except ValueError:
+            number = None
+        if name == "NUMBA_NUM_THREADS" and (number is None or number < lowest):
+            raise UserError(f"{name}={value!r}: expected a number of threads from 1 (or unset it)")
+        if name == "NUMBA_DISABLE_JIT" and number != 0:
+            raise UserError(f"{name}={value!r}: the simulator and the solvers run only compiled: unset it")
+
+
 def wants_aids(catalogue, lang: str, aids: bool | None) -> bool:
     """``--aids/--no-aids`` as given, else whether the game has a player aid in ``lang``."""
     if aids is not None:
@@ -269,13 +294,19 @@ class Progress:
 
     Anywhere else (a file, a pipe, a test) it draws no bar, whose label would be glued to the report:
     once a run has taken a few seconds it says in one whole line how far it has come instead. ``note`` says something on a line of its own and starts counting a new stage.
+
+    With ``ceiling`` the total is only the most the work may take (a chain walk up to --max-states,
+    which may end far sooner or give up and simulate: ``odds.report.progress_ceiling``): the line
+    then says how long the work has run, not a share done or a time to go, which would be guesses.
     """
 
     DELAY = 1.0  # seconds of work before a bar appears
 
-    def __init__(self, total: int, label: str, enabled: bool | None = None, show_pos: bool = False):
+    def __init__(self, total: int, label: str, enabled: bool | None = None, show_pos: bool = False,
+                 ceiling: bool = False):
         self.enabled = sys.stderr.isatty() if enabled is None else enabled
         self.show_pos = show_pos  # the bar and the line also say "done of total"
+        self.ceiling = ceiling
         self._restart(total, label)
 
     def _restart(self, total: int, label: str) -> None:
@@ -296,6 +327,9 @@ class Progress:
             self.bar.update(self.done)
         elif not self.enabled and not self.told and took > self.QUIET_DELAY:
             self.told = True  # a whole line, once: nothing to glue to the report
+            if self.ceiling:
+                click.echo(f"toolkit: note: {self.label}: still working after {took:.0f} s", err=True)
+                return
             share = min(self.done / self.total, 1.0)
             left = f", about {took * (1 - share) / share:,.0f} s to go" if share > 0.01 else ""
             count = f" ({self.done:,} of {self.total:,})" if self.show_pos else ""
@@ -305,6 +339,7 @@ class Progress:
         """Print ``toolkit: note: TEXT`` (after ending a bar's line), then count ``total`` ticks afresh."""
         self.close()
         click.echo(f"toolkit: note: {text}", err=True)
+        self.ceiling = False  # the next stage counts its own work
         self._restart(total, label)
 
     def close(self) -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from toolkit.cli.options import (Millimetres, Offset, ToolkitCommand, card_option, catalogue_options, lang_option,
-                                 refuse_given, say, wants_aids)
+from toolkit.cli.options import (Millimetres, Offset, ToolkitCommand, card_option, catalogue_inputs,
+                                 catalogue_options, lang_option, refuse_given, say, wants_aids)
 
 @click.command("print-cards", cls=ToolkitCommand)
 @catalogue_options
@@ -39,7 +39,7 @@ def print_cards_command(game, catalogue_path, overrides, lang, paper, card_size,
 
     from toolkit.cards.render import parse_card_size
     from toolkit.catalogue import load
-    from toolkit.files import check_out_path, write_atomic
+    from toolkit.files import check_out_path, check_outputs, write_atomic
     from toolkit.print import print_cards
 
     check_out_path(out)
@@ -48,6 +48,7 @@ def print_cards_command(game, catalogue_path, overrides, lang, paper, card_size,
 
         refuse_given(("game", "catalogue_path", "overrides", "card_size", "bleed", "gutter", "margin",
                        "crop_marks", "aids"), "--calibration prints the alignment sheet, no cards")
+        check_outputs([("--out", out)], {})
         result = calibration_sheet(paper=paper, duplex=duplex, back_offset=back_offset, lang=lang)
         path = write_atomic(Path(out) if out else Path("output") / f"calibration-{paper.lower()}-{lang}.pdf",
                             result.pdf)
@@ -56,6 +57,7 @@ def print_cards_command(game, catalogue_path, overrides, lang, paper, card_size,
         return
     card_mm = parse_card_size(card_size)
     catalogue = load(game, catalogue_path, overrides)
+    check_outputs([("--out", out)], catalogue_inputs(catalogue))
     aids = wants_aids(catalogue, lang, aids)
     result = print_cards(catalogue, lang=lang, paper=paper, card_mm=card_mm, bleed=bleed, gutter=gutter,
                          margin=margin, duplex=duplex, crop=crop_marks, aids=aids, back_offset=back_offset)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from toolkit.cli.options import Progress, ToolkitCommand, catalogue_options, say
+from toolkit.cli.options import Progress, ToolkitCommand, catalogue_inputs, catalogue_options, check_numba_environment, say
 
 @click.command("rulebook", cls=ToolkitCommand)
 @catalogue_options
@@ -21,15 +21,18 @@ def rulebook_command(game, catalogue_path, overrides, lang, paper, booklet, out)
     from pathlib import Path
 
     from toolkit.catalogue import load
-    from toolkit.files import check_out_path, write_atomic
-    from toolkit.odds.report import progress_length
+    from toolkit.files import check_out_path, check_outputs, write_atomic
+    from toolkit.odds.report import progress_ceiling, progress_length
     from toolkit.rulebook import build_rulebook
 
+    check_numba_environment()
     check_out_path(out)
     catalogue = load(game, catalogue_path, overrides)
+    check_outputs([("--out", out)], catalogue_inputs(catalogue))
     from toolkit.games.registry import get
 
-    progress = Progress(progress_length(catalogue, get(catalogue.game).rulebook_model, 1, 0), "solving")
+    model = get(catalogue.game).rulebook_model
+    progress = Progress(progress_length(catalogue, model, 1, 0), "solving", ceiling=progress_ceiling(catalogue, model))
     try:
         result = build_rulebook(catalogue, lang=lang, paper=paper.lower(), booklet=booklet, progress=progress)
     finally:

@@ -6,7 +6,8 @@ import json
 
 import click
 
-from toolkit.cli.options import Progress, ToolkitCommand, Whole, catalogue_options, say, seat_choices
+from toolkit.cli.options import (Progress, ToolkitCommand, Whole, catalogue_options, check_numba_environment, say,
+                                 seat_choices)
 from toolkit.errors import UserError
 
 @click.command("simulate", cls=ToolkitCommand)
@@ -26,6 +27,7 @@ def simulate_command(game, catalogue_path, overrides, players, games, seed, poli
     from toolkit.sim.report import text_report
     from toolkit.sim.simulate import simulate
 
+    check_numba_environment()
     catalogue = load(game, catalogue_path, overrides, require_art=False)
     players = players or catalogue.players[0]
     choices = seat_choices(policies)

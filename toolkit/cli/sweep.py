@@ -8,8 +8,8 @@ CSV and JSON (``sweep_output``), with an optional ranking by goals (``sweep_targ
 
 import click
 
-from toolkit.cli.options import (GameChoice, LazyHelpOption, Progress, ToolkitCommand, Whole, game_help, one_source,
-                                 refuse_given, say)
+from toolkit.cli.options import (GameChoice, LazyHelpOption, Progress, ToolkitCommand, Whole, check_numba_environment,
+                                 game_help, one_source, refuse_given, say)
 
 DEFAULT_METRICS = "completion,mean_rounds,balance,first_player_advantage"
 SHOWN_ROWS = 40  # rows printed on standard output (all of them are in the files)
@@ -65,6 +65,7 @@ def sweep_command(game, catalogue_path, sets, players, variants, policies, games
     BASE.parts/ as it ends, so Ctrl-C or a lost worker loses nothing: run again with --resume.
     """
     import hashlib
+    import os
     from pathlib import Path
 
     from toolkit.analysis import heatmap as maps
@@ -73,7 +74,7 @@ def sweep_command(game, catalogue_path, sets, players, variants, policies, games
     from toolkit.analysis.sweep_store import SweepStore
     from toolkit.catalogue import load
     from toolkit.errors import UserError
-    from toolkit.files import check_out_path, write_atomic, write_many
+    from toolkit.files import check_out_path, check_outputs, write_atomic, write_many
     from toolkit.games.registry import make_game
 
     one_source(catalogue_path)
@@ -82,6 +83,10 @@ def sweep_command(game, catalogue_path, sets, players, variants, policies, games
         refuse_given(("scheduler", "workers"), "--in-process plays every configuration in this process")
     elif scheduler is not None:
         refuse_given(("workers",), "the cluster of --scheduler has its own workers")
+    sweep_cluster.check_workers(workers)
+    check_numba_environment()
+    if not in_process:
+        sweep_cluster.load_dask()
     address, source = (None, "") if in_process else sweep_cluster.scheduler_address(scheduler)
     if address is not None and workers is not None:
         raise UserError(f"--workers: not read: the cluster of {source} has its own workers")
@@ -111,6 +116,12 @@ def sweep_command(game, catalogue_path, sets, players, variants, policies, games
     stem = Path(out) if out else Path("output") / f"{base.game}-sweep"
     if stem.suffix.lower() in (".csv", ".json"):
         stem = stem.with_suffix("")
+    if os.path.exists(stem) and not (os.path.isfile(stem) or os.path.isdir(stem)):
+        raise UserError(f"--out {out}: is a device, not a file: the sweep writes BASE.csv and BASE.json: name a "
+                        "base in a folder, e.g. output/sweep")
+    # every output checked before the grid is played: none may be an input, another output or a folder
+    check_outputs([("--out", stem.with_suffix(".csv")), ("--out", stem.with_suffix(".json")),
+                   ("--heatmap", heatmap_file)], {"the catalogue": base.source})
     manifest = {"version": 1, "game": base.game, "catalogue": hashlib.sha256(base.source.read_bytes()).hexdigest(),
                 "grid": grid.as_json()["axes"], "games": games, "seed": seed, "turn_limit": sweep.TURN_LIMIT}
     store = SweepStore(Path(f"{stem}.parts"), manifest)

@@ -193,6 +193,12 @@ def progress_length(catalogue: Catalogue, model: str | None, max_states: int, ga
     return models(get_game(catalogue.game)).get(model).ticks(catalogue, max_states)
 
 
+def progress_ceiling(catalogue: Catalogue, model: str | None) -> bool:
+    """Whether ``progress_length`` is only the most the answer may take: a model that reads
+    --max-states walks a chain up to it, and may end far sooner, or give up and simulate."""
+    return "max_states" in models(get_game(catalogue.game))[model_of(catalogue, model)].options
+
+
 def head(catalogue: Catalogue, model: str) -> dict:
     return {"game": catalogue.game, "model": model, "deck": {c.id: c.count for c in catalogue.cards},
             "total": catalogue.total}
@@ -396,6 +402,42 @@ def simulate_until(game_id: str, game, seats, done, games: int, seed: int, progr
 
 # --- two or more players ----------------------------------------------------------------------------
 
+def simulate_turns(catalogue: Catalogue, players: int, policy: str, games: int, seed: int, progress=None) -> Summary:
+    """The games ``simulate`` plays for the multi model (the same card orders and batches, each game
+    stopped at ``TURN_LIMIT``, none started past ``MAX_WORK`` turns in all), with their lengths
+    counted in turns of all seats together, as the exact answer counts them (``simulate`` counts
+    rounds)."""
+    import numpy as np
+
+    from toolkit.sim.ordered import BASE_FIELDS
+    from toolkit.sim.records import play_records
+    from toolkit.sim.simulate import FAST_FROM, WORK_CHUNK, progress_mark, seat_policies
+    from toolkit.sim.stats import Tally
+
+    game = make_game(catalogue, players)
+    seats = seat_policies(catalogue.game, players, {seat + 1: policy for seat in range(players)})
+    tally = Tally(players)
+    played = work = reported = 0
+    while played < games and work < MAX_WORK:
+        records = play_records(game, seats, seed, played, min(WORK_CHUNK, games - played), TURN_LIMIT,
+                               fast=games >= FAST_FROM)
+        before = work + np.cumsum(records["turns"]) - records["turns"]
+        keep = int(np.count_nonzero(before < MAX_WORK))  # no game starts past the turn budget
+        records = {name: values[:keep] for name, values in records.items()}
+        turns = np.where(records["winner"] >= 0, records["turns"], 0)
+        counters = {name: values for name, values in records.items() if name not in BASE_FIELDS}
+        tally.add(turns, records["winner"], counters, records["stalled"] > 0)
+        played += keep
+        work += int(records["turns"].sum())
+        if progress:
+            mark = progress_mark(played, games, work, MAX_WORK)
+            if mark > reported:
+                progress(mark - reported)
+                reported = mark
+    return tally.summary(game=catalogue.game, policies=[seat.name for seat in seats], variants=[], seed=seed,
+                         turn_limit=TURN_LIMIT)
+
+
 def multi(catalogue: Catalogue, players: int, policy: str, max_states: int, games: int, seed: int,
           progress=None, note: Note | None = None, export_chain: bool = False) -> OddsReport:
     if not 2 <= players <= 4:
@@ -411,11 +453,7 @@ def multi(catalogue: Catalogue, players: int, policy: str, max_states: int, game
     if exact is None:
         tell(note, f"exact odds are out of reach ({why}); simulating up to {games:,} games instead "
                    f"(at most {MAX_WORK:,} turns in all)", games)
-        from toolkit.sim.simulate import simulate
-
-        summary = simulate(catalogue, players=players, games=games, seed=seed,
-                           policies={s + 1: policy for s in range(players)}, progress=progress,
-                           max_turns=TURN_LIMIT, max_work=MAX_WORK)
+        summary = simulate_turns(catalogue, players, policy, games, seed, progress)
         data.update({"exact": False, "states_explored_over": limit, "simulated": summary.as_json()})
         if summary.stalled:  # a game that can stall has no finite expected length, whatever the others did
             data.update({"expected_turns": None,
@@ -423,7 +461,7 @@ def multi(catalogue: Catalogue, players: int, policy: str, max_states: int, game
                                    "where nobody can win any more"})
         lines.append(f"exact solving is out of reach: {why}")
         lines += simulated_lines(summary, games, seed, ("nobody can win any more", "were still going"),
-                                 "game length in rounds", " (of the games that ended)")
+                                 "expected turns (all seats together)", " (of the games that ended)")
         for seat, (rate, (low, high)) in enumerate(zip(summary.win_rate, summary.win_ci), start=1):
             lines.append(f"  seat {seat} wins {100 * rate:.1f}% (95% interval {100 * low:.1f}% to {100 * high:.1f}%)")
         return OddsReport(data, lines, no_chart="the multi model has no distribution to draw")

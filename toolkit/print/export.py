@@ -27,7 +27,8 @@ the cards in ``tts``, so that the aids are never shuffled in. ("_" is never in a
 aid's file cannot be a card's.)
 
 Every target writes into a temporary folder that replaces ``out`` whole at the end
-(``files.atomic_folder``).
+(``files.atomic_folder``), marked (``MARK``) with the files it holds: a later export replaces an empty
+folder or a marked one whose files are all still the ones its mark names, nothing else.
 """
 
 from __future__ import annotations
@@ -151,16 +152,30 @@ def export_pdf_single(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, 
                         f"+ {bleed:g} mm bleed)")
 
 
-# What an export writes: a folder holding anything else is not an earlier export, and is never replaced.
-EXPORT_SUFFIXES = (".png", ".csv", ".json", ".pdf")
+# The mark of a folder an export made: the names of the files it wrote, one a line. An export
+# replaces an empty folder, or one holding nothing but files its mark names; never a file of the user's.
+MARK = ".made-by-toolkit"
+_MARK_HEAD = "# written by toolkit export-cards: a later export may replace the files named here, and only these\n"
+
+
+def _mark(folder: Path) -> None:
+    """Name every file of the finished export in its mark."""
+    names = "".join(f"{entry.name}\n" for entry in sorted(folder.iterdir()))
+    write_atomic(folder / MARK, (_MARK_HEAD + names).encode("utf-8"))
 
 
 def _not_an_export(folder: Path) -> str | None:
-    """Why ``folder`` is not an earlier export that may be replaced whole (None when it is one)."""
+    """Why ``folder`` may not be replaced by an export (None when it is empty or an earlier export's)."""
+    try:
+        written = set((folder / MARK).read_text(encoding="utf-8").splitlines()[1:])
+    except (OSError, UnicodeDecodeError):
+        written = set()
     for entry in sorted(folder.iterdir()):
-        if entry.is_symlink() or not entry.is_file() or entry.suffix.lower() not in EXPORT_SUFFIXES:
-            return (f"holds '{entry.name}', which no export writes: name a new or empty folder, or an "
-                    "earlier export's (it is replaced whole)")
+        if entry.name == MARK and written:
+            continue
+        if entry.is_symlink() or not entry.is_file() or entry.name not in written:
+            return (f"holds '{entry.name}', which no export writes ({MARK} does not name it): name a new or "
+                    "empty folder, or an earlier export's (it is replaced whole)")
     return None
 
 
@@ -222,20 +237,27 @@ def export_cards(catalogue: Catalogue, target: str, out: str | Path, lang: str =
     if target in ("png", "tgc", "mpc", "tabletopia"):
         _check_file_names(catalogue, faces.cards)
     with atomic_folder(out, _not_an_export) as tmp:
-        if target == "png":
-            return export_png(catalogue, faces, out, tmp, lang, card_mm, bleed)
-        if target == "pdf-single":
-            return export_pdf_single(catalogue, faces, out, tmp, lang, card_mm, bleed)
-        if target == "tts":
-            return export_tts(catalogue, faces, out, tmp, lang, card_mm, spec, base_url)
-        if target == "drivethru":
-            from toolkit.print.drivethru import export_drivethru
+        result = _export_into(catalogue, target, faces, out, tmp, lang, card_mm, bleed, spec, base_url, cmyk_profile)
+        _mark(tmp)
+    return result
 
-            return export_drivethru(catalogue, faces, out, tmp, lang, spec, cmyk_profile)
-        if target == "screentop":
-            from toolkit.print.screentop import export_screentop
 
-            return export_screentop(catalogue, faces, out, tmp, lang, spec, base_url)
-        from toolkit.print.services import export_png_set
+def _export_into(catalogue: Catalogue, target: str, faces: Faces, out: Path, tmp: Path, lang: str, card_mm,
+                 bleed: float, spec, base_url: str | None, cmyk_profile: str | Path | None) -> ExportResult:
+    if target == "png":
+        return export_png(catalogue, faces, out, tmp, lang, card_mm, bleed)
+    if target == "pdf-single":
+        return export_pdf_single(catalogue, faces, out, tmp, lang, card_mm, bleed)
+    if target == "tts":
+        return export_tts(catalogue, faces, out, tmp, lang, card_mm, spec, base_url)
+    if target == "drivethru":
+        from toolkit.print.drivethru import export_drivethru
 
-        return export_png_set(catalogue, faces, out, tmp, lang, service_target(target), spec)
+        return export_drivethru(catalogue, faces, out, tmp, lang, spec, cmyk_profile)
+    if target == "screentop":
+        from toolkit.print.screentop import export_screentop
+
+        return export_screentop(catalogue, faces, out, tmp, lang, spec, base_url)
+    from toolkit.print.services import export_png_set
+
+    return export_png_set(catalogue, faces, out, tmp, lang, service_target(target), spec)

@@ -272,9 +272,15 @@ def _declared_tokens(folder: Path) -> set[str] | None:
     return tokens if found else None
 
 
+# The smallest token image that prints or shows as a token: half an inch at 300 DPI (The Game
+# Crafter's smallest chit is 3/4 in; ours are 1 in and 25 mm)
+TOKEN_MIN_PX = 150
+
+
 def _split_tokens(result: PreflightResult, path: Path, pictures: list[Picture]) -> list[Picture]:
     """The card images of ``pictures``, after a line on the tokens among them: those a manifest
-    names, or with no manifest the square images (no card size a print service offers is square)."""
+    names, or with no manifest the square images (no card size a print service offers is square).
+    A token image smaller than ``TOKEN_MIN_PX`` on a side fails."""
     declared = _declared_tokens(path if path.is_dir() else path.parent)
     if declared is not None:
         tokens = [p for p in pictures if p.name in declared]
@@ -283,8 +289,11 @@ def _split_tokens(result: PreflightResult, path: Path, pictures: list[Picture]) 
         tokens = [p for p in pictures if p.size[0] == p.size[1]]
         how = "square, taken as tokens (no manifest names them)"
     if tokens:
-        result.add("PASS", "tokens", f"{_count(len(tokens), 'image')} {how}: "
-                                     + _listed([f"{p.name} {p.size[0]} x {p.size[1]}" for p in tokens]))
+        small = [f"{p.name} {p.size[0]} x {p.size[1]}" for p in tokens if min(p.size) < TOKEN_MIN_PX]
+        result.judge("tokens", small, f"{_count(len(tokens), 'image')} {how}: "
+                     + _listed([f"{p.name} {p.size[0]} x {p.size[1]}" for p in tokens]),
+                     f"token images too small to print or show (at least {TOKEN_MIN_PX} x {TOKEN_MIN_PX} px, "
+                     "half an inch at 300 DPI)")
     return [p for p in pictures if p not in tokens]
 
 
@@ -646,6 +655,7 @@ def _check_pdf(result: PreflightResult, service: Target, file: Path, spec: CardS
         walk.report(result, name)
         _pdf_bleed_and_safe(result, service, name, pages, walk, spec)
         _pdfx_keys(result, name, reader)
+        _actions(result, name, reader)
         _page_order(result, name, pages)
     except (PyPdfError, ValueError, KeyError, TypeError, AttributeError) as err:
         result.add("FAIL", "pdf", f"{name}: a damaged PDF object ({type(err).__name__}: {err})")
@@ -1189,6 +1199,29 @@ def _pdfx_keys(result: PreflightResult, name: str, reader) -> None:
         result.add("WARN", "output condition", f"{name}: output condition {said} is not a registered printing "
                                                "condition (such as FOGRA39 or CGATS TR 006): the printer reads the "
                                                "embedded profile and may convert the colours again")
+
+
+def _actions(result: PreflightResult, name: str, reader) -> None:
+    """No JavaScript and no actions (on opening, on the document's or a page's events, in an
+    annotation): PDF/X forbids them, since a print file must print the same everywhere."""
+    root = reader.trailer["/Root"].get_object()
+    found = []
+    names = root.get("/Names")
+    if names is not None and "/JavaScript" in names.get_object():
+        found.append("JavaScript in the document's names")
+    if "/OpenAction" in root:
+        found.append("an action on opening")
+    if "/AA" in root:
+        found.append("actions on the document's events")
+    for number, page in enumerate(reader.pages, start=1):
+        if "/AA" in page:
+            found.append(f"actions on page {number}'s events")
+        annotations = page.get("/Annots")
+        annotations = annotations.get_object() if annotations is not None else []
+        if any("/A" in a.get_object() or "/AA" in a.get_object() for a in annotations):
+            found.append(f"an action in an annotation of page {number}")
+    result.judge("actions", found, f"{name}: no JavaScript or actions",
+                 f"{name}: carries JavaScript or actions (PDF/X forbids them)")
 
 
 # The Reference Names of the ICC Characterization Data Registry (its CMYK data sets), which PDF/X

@@ -18,7 +18,12 @@ def text_report(summary: Summary, title: str) -> str:
         lines.append(f"  variants: {', '.join(s.variants)}")
     lines += unfinished_lines(s, "nobody can win any more", "were still going")
     if s.mean is None:
-        lines.append("no game ended: this composition or policy cannot finish a game")
+        if s.over_limit:  # not every game was stuck: a game may still end, past the limit
+            rare = 1 - 0.05 ** (1 / s.games)  # the 95% upper bound of a share never seen in s.games games
+            lines.append(f"no game ended within {s.turn_limit:,} turns, so no length is given: fewer than "
+                         f"{100 * rare:.2g}% of games of this composition and policy end that soon (95% confidence)")
+        else:
+            lines.append("no game ended: this composition or policy cannot finish a game")
         return "\n".join(lines)
     unit = "turns" if s.players == 1 else "rounds"
     among = f" of the {s.games - s.unfinished} games that ended (not an expected length)" if s.unfinished else ""
