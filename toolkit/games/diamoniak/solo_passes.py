@@ -385,17 +385,17 @@ def _settle(layout: _Layout, keys: np.ndarray, masses: np.ndarray, size: int, c:
         kind = (w_short * most_f + f_short) * most_fh + fh_short  # the states of one (w, f, fh) end alike
         order = np.argsort(kind, kind="stable")
         kind, whole_short = kind[order], whole[short][order]
-        pile = [array[short][order] for array in (keys, o, j, w, f)]
-        # the keys each state ends with, by the fairies spent (at most the witches, and the fairies to spend)
-        ends = [moved(pile[0], settled_exit(*pile[1:], spent, takes), layout.unit)
-                for spent in range(int(np.minimum(w_short, fh_short + f_short).max()) + 1)]
+        # the key each state ends with when no fairy is spent (``settled_exit`` is linear: the fairies
+        # spent add their own part, the same for every state)
+        ended = moved(keys[short][order], settled_exit(*(array[short][order] for array in (o, j, w, f)), 0, takes),
+                      layout.unit)
         kinds, first = np.unique(kind, return_index=True)
         for t, at, end in zip(kinds.tolist(), first.tolist(), [*first[1:].tolist(), len(kind)]):
             rest, held = divmod(t, most_fh)
             left, fairies = divmod(rest, most_f)
             orders = math.comb(left + fairies, left)
             for spent, ways in spent_orders(left, fairies, held).items():
-                exits[0].append(ends[spent][at:end])
+                exits[0].append(ended[at:end] + moved(0, settled_exit(0, 0, 0, 0, spent, takes), layout.unit))
                 exits[1].append(whole_short[at:end] * ways // orders)
     win = ~short
     if not win.any():
