@@ -6,6 +6,9 @@ tests hold ``toolkit.games.diamoniak.solo.solo_odds`` and its passes (``solo_pas
 * ``solve`` walks the draw-by-draw chain backwards, depth first, with gmpy2's mpq (``DEFAULT_NUMBER``),
   and hands the whole chain to ``Chain`` when it meets a cycle (``solve_general``; slow on large
   cyclic decks: a cross-check). benchmarks/bench_odds.py --backward times it.
+
+Besides, ``decks`` draws small random solo decks, and ``engine_game`` is a solo deck as the game's own
+engine plays it (the tests hold the model's draws and answers to the game's).
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ import math
 import sys
 from dataclasses import dataclass
 from fractions import Fraction
+
+from hypothesis import strategies as st
 
 from toolkit.games.diamoniak.solo_model import DOOMED, WON, Epoch, SoloDeck, drawn_from, moves, pile_size
 from toolkit.odds.chain import DEFAULT_NUMBER, Chain
@@ -202,3 +207,27 @@ def _falling(n_max: int, n: int) -> int:
 
 def _common_denominator(values) -> int:
     return math.lcm(*(value.denominator for value in values))
+
+
+@st.composite
+def decks(draw, most: int = 11):
+    size = draw(st.integers(1, 3))
+    counts = draw(st.lists(st.integers(0, 4), min_size=1, max_size=3))
+    deck = SoloDeck(castles=tuple((f"c{i}", n) for i, n in enumerate(counts) if n),
+                    diamonds=draw(st.integers(0, 3)), witches=draw(st.integers(0, 3)),
+                    fairies=draw(st.integers(0, 2)), size=size, takes=draw(st.integers(1, 3)))
+    if deck.total > most:
+        deck = SoloDeck(deck.castles, min(deck.diamonds, 1), min(deck.witches, 2), min(deck.fairies, 1),
+                        size, deck.takes)
+    return deck
+
+
+def engine_game(deck: SoloDeck):
+    """The solo deck as the game's own engine plays it: one seat, a castle card type per colour."""
+    from toolkit.games.diamoniak.engine import DiamoniakGame
+
+    cards = [(colour, "castle", colour, n) for colour, n in deck.castles]
+    cards += [("diamond", "diamond", None, deck.diamonds), ("witch", "witch", None, deck.witches),
+              ("fairy", "fairy", None, deck.fairies)]
+    names, kinds, colours, counts = zip(*cards)
+    return DiamoniakGame(names, kinds, colours, counts, castle_size=deck.size, price=2, witch_takes=deck.takes)

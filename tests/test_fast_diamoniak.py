@@ -216,3 +216,31 @@ def test_odd_decks_play_the_same(case):
     g, policies, seed, max_turns = case
     assert kernel.supports(g, policies)
     same_records(g, policies, seed, 0, 12, max_turns)
+
+
+def interpreted_batch(g, policies, run_seed, start, count, max_turns=10_000):
+    """``kernel.batch`` with its loop and every step run as plain Python (the functions as written, not
+    their compiled clones; only the card orders' random numbers, ``toolkit.fast.rng``, are compiled)."""
+    kinds, colours, counts, colour_ok, numbers = kernel._encode_game(g)
+    out = np.zeros((len(kernel.FIELDS), count), dtype=np.int64)
+    with np.errstate(over="ignore"):
+        kernel._play_batch(kinds, colours, counts, colour_ok, numbers, kernel._encode_policies(policies),
+                           np.uint64(run_seed), np.uint64(start), count, max_turns, out,
+                           *kernel._scratch(kinds.size, g.players, numbers[kernel.G_DECK]))
+    return {name: out[i] for i, name in enumerate(kernel.FIELDS)}
+
+
+@pytest.mark.parametrize("players, variants, names", [
+    (1, (), ["default"]),
+    (2, ("free-colour",), ["odds-10,keep-diamonds", "stop-on-castle,never-buy"]),
+    (3, ("diamonds-to-discard",), ["save-fairy", "stop-after-2,risk-2,odds-20,stop-on-castle", "risk-0,never-buy"]),
+])
+def test_the_kernels_steps_run_interpreted_play_the_same_games(players, variants, names):
+    """The step functions are the product's one copy of the rules: run as plain Python they play the
+    compiled kernel's games and the engine's, record for record."""
+    g, policies = game(players, variants), [parse(name) for name in names]
+    expected = same_records(g, policies, 9, 3, 40)
+    got = interpreted_batch(g, policies, 9, 3, 40)
+    assert all(np.array_equal(got[name], expected[name]) for name in expected)
+    assert not hasattr(kernel._decide, "py_func")  # plain functions: the compiled ones are kernel.compiled()'s
+    assert hasattr(kernel.compiled()._decide, "py_func")

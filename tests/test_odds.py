@@ -10,6 +10,7 @@ from math import comb
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
 
 import solo_reference
 from conftest import builtin_doc, write_catalogue
@@ -103,6 +104,17 @@ def test_the_solo_chain_is_the_engines_chain(tmp_path, counts):
     game = DiamoniakGame.from_catalogue(cat, players=1)
     walked = engine_chain.solve(game.new_initial_state(), [parse("default")], 1)
     assert walked.expected_turns == lumped and walked.win_probability == (1,)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(solo_reference.decks(most=9))
+def test_the_solo_chain_is_the_engines_chain_on_small_decks(deck):
+    """The same on small random decks (colours too small among them): the solo solver's figures are
+    those of the chain walked through the engine and the default player."""
+    assume(any(n >= deck.size for _, n in deck.castles))  # else the engine stalls at once
+    odds = diamoniak_solo.solo_odds(deck)
+    walked = engine_chain.solve(solo_reference.engine_game(deck).new_initial_state(), [parse("default")], 1)
+    assert walked.expected_turns == odds.expected_turns and walked.win_probability == (1 - odds.never,)
 
 
 def test_a_colour_too_small_makes_the_expectation_infinite(run):

@@ -9,30 +9,18 @@ chain when it is cyclic), on many small random decks.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from fractions import Fraction
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
 
 import solo_reference
 from toolkit.games.diamoniak import solo as diamoniak_solo
 from toolkit.games.diamoniak import pile_system
-from toolkit.games.diamoniak import solo_passes
+from toolkit.games.diamoniak import solo_model, solo_passes
 from toolkit.odds.chain import Chain
 from toolkit.games.diamoniak.solo import SoloDeck
-
-
-@st.composite
-def decks(draw, most: int = 11):
-    size = draw(st.integers(1, 3))
-    counts = draw(st.lists(st.integers(0, 4), min_size=1, max_size=3))
-    deck = SoloDeck(castles=tuple((f"c{i}", n) for i, n in enumerate(counts) if n),
-                    diamonds=draw(st.integers(0, 3)), witches=draw(st.integers(0, 3)),
-                    fairies=draw(st.integers(0, 2)), size=size, takes=draw(st.integers(1, 3)))
-    if deck.total > most:
-        deck = SoloDeck(deck.castles, min(deck.diamonds, 1), min(deck.witches, 2), min(deck.fairies, 1),
-                        size, deck.takes)
-    return deck
 
 
 def _pile_starts(deck: SoloDeck) -> list:
@@ -47,7 +35,7 @@ def _pile_starts(deck: SoloDeck) -> list:
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(decks())
+@given(solo_reference.decks())
 def test_the_vectorised_passes_are_the_reference_passes(deck):
     starts = _pile_starts(deck)
     separate = solo_passes.pile_passes(deck, [{state: Fraction(1)} for state in starts])
@@ -63,7 +51,7 @@ def test_the_vectorised_passes_are_the_reference_passes(deck):
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(decks(most=9))
+@given(solo_reference.decks(most=9))
 def test_solo_odds_equals_the_backward_walk(deck):
     odds = diamoniak_solo.solo_odds(deck)
     backward = solo_reference.solve(deck)
@@ -94,7 +82,7 @@ def test_the_pile_chain_solve_is_the_general_solvers(tmp_path):
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(decks())
+@given(solo_reference.decks())
 def test_the_compiled_passes_are_the_array_passes(deck):
     """``solo_kernel`` (residues, a hash table) gives the numpy passes' whole numbers, pass by pass."""
     starts = _pile_starts(deck)
@@ -220,3 +208,96 @@ def test_a_long_solve_says_first_how_long_it_will_take(monkeypatch):
 def test_durations_read_as_a_person_would_say_them():
     said = [diamoniak_solo.duration(s) for s in (0.2, 1.4, 40, 89, 600, 3000, 5400, 3 * 86400)]
     assert said == ["a second", "a second", "40 seconds", "89 seconds", "10 minutes", "50 minutes", "2 hours", "3 days"]
+
+
+def _representative(game, deck: SoloDeck, state):
+    """An engine state at the start of a turn that the lumped ``state`` stands for: its junk as diamonds
+    (the player loses other colours' cards before diamonds, and neither is ever built)."""
+    es = game.new_initial_state()
+    types = len(game.names)
+    diamond, witch, fairy = types - 3, types - 2, types - 1
+    pile, discard, castle, side = [0] * types, [0] * types, [0] * types, [0] * types
+    if state[0] == "pre":
+        _, j, w, f, h, fh = state
+        colour = None
+        for k, (_, n) in enumerate(deck.castles):
+            pile[k] = n
+        junk_total = deck.diamonds
+    else:
+        own_total, junk_total, o, j, w, f, c, h, fh = state
+        k = next(k for k, (_, n) in enumerate(deck.castles) if n == own_total)  # a colour of that many cards
+        colour = deck.castles[k][0]
+        pile[k], castle[k], discard[k] = o, c, own_total - o - c
+    pile[diamond], side[diamond], discard[diamond] = j, h, junk_total - j - h
+    pile[witch], discard[witch] = w, deck.witches - w
+    pile[fairy], side[fairy], discard[fairy] = f, fh, deck.fairies - f - fh
+    es.pile, es.discard = pile, discard
+    es.hands[0].colour, es.hands[0].castle, es.hands[0].side = colour, castle, side
+    es.phase = "turn"
+    return es
+
+
+def _lumped(es, deck: SoloDeck, source):
+    """The solo model's state of an engine state after a draw (at the next decision to draw, or over)."""
+    from toolkit.games.diamoniak.solo_model import DOOMED, WON
+
+    if es.is_terminal():
+        return WON if es.winner == 0 else DOOMED
+    hand, kinds = es.hands[0], es.game.kinds
+    diamond, witch, fairy = (kinds.index(kind) for kind in ("diamond", "witch", "fairy"))
+    if hand.colour is None:
+        assert not any(hand.castle) and all(es.pile[k] == n for k, (_, n) in enumerate(deck.castles))
+        return ("pre", es.pile[diamond], es.pile[witch], es.pile[fairy], hand.side[diamond], hand.side[fairy])
+    k = es.game.colours.index(hand.colour)
+    own_total = dict(deck.castles)[hand.colour] if source[0] == "pre" else source[0]
+    junk_total = deck.diamonds + deck.castle_total - own_total
+    others = [i for i in range(len(deck.castles)) if i != k]
+    return (own_total, junk_total, es.pile[k], es.pile[diamond] + sum(es.pile[i] for i in others), es.pile[witch],
+            es.pile[fairy], hand.castle[k], hand.side[diamond] + sum(hand.side[i] for i in others), hand.side[fairy])
+
+
+def _engine_moves(game, deck: SoloDeck, state, player) -> Counter:
+    """{(lumped state after, a witch was drawn): weight} of one draw of the engine from ``state``'s
+    representative, the player's decisions (a witch's loss) played until its next draw."""
+    es = _representative(game, deck, state)
+    out: Counter = Counter()
+    if player.act(es) != ("draw",):  # an empty pile with nothing to reshuffle
+        return out
+    es.apply_action(("draw",))
+    for card, weight in es.chance_outcomes():
+        after = es.clone()
+        after.apply_action(card)
+        while after.phase == "witch":
+            after.apply_action(player.act(after))
+        assert after.is_terminal() or after.phase in ("more", "turn")
+        out[_lumped(after, deck, state), game.kinds[card] == "witch"] += weight
+    return out
+
+
+def _check_lumped_draws(deck: SoloDeck) -> None:
+    from toolkit.games.diamoniak.policies import parse
+
+    game, player = solo_reference.engine_game(deck), parse("default")
+    for state in solo_reference.explore(deck):
+        lumped: Counter = Counter()
+        for weight, after, is_witch in solo_model.moves(deck, state):
+            lumped[after, is_witch] += weight
+        assert lumped == _engine_moves(game, deck, state, player), state
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(solo_reference.decks(most=10))
+def test_the_lumped_draws_are_the_games_draws(deck):
+    """Every state the solo model reaches: its draws (``solo_model.moves``, the rules of ``solo_kernel``)
+    are the game's own, played by its engine and default player from a state it stands for, lumped back."""
+    assume(any(n >= deck.size for _, n in deck.castles))  # else the game stalls at once: no castle can be built
+    _check_lumped_draws(deck)
+
+
+@pytest.mark.parametrize("deck", [
+    SoloDeck(castles=(("red", 4), ("blue", 3), ("green", 2)), diamonds=3, witches=3, fairies=2, size=3, takes=2),
+    SoloDeck(castles=(("red", 3), ("blue", 3)), diamonds=2, witches=2, fairies=1, size=3, takes=3),
+    SoloDeck(castles=(("red", 1), ("blue", 2)), diamonds=1, witches=2, fairies=0, size=1, takes=1),
+])
+def test_the_lumped_draws_are_the_games_draws_on_larger_decks(deck):
+    _check_lumped_draws(deck)

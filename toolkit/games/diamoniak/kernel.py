@@ -14,20 +14,22 @@ A game keeps its state in a few scratch arrays of the deck's size, reused from g
 grows with ``count`` only through the output (nine int64 numbers a game).
 
 The rules and the policies are written once, as step functions (a card drawn, a purchase, a witch's
-loss, a fairy spent, the end of a turn, the start of a draw with its reshuffle, and the seat's
-decision at each kind of point), and two loops call them: ``_play_one``, which plays a game from a
-card order, and ``walk_chance_points``, which expands the chance points of the exact walk
-(``toolkit.games.diamoniak.walk``) into every card type the pile holds. Both live in this file, so that
+loss, a fairy spent, the end of a turn, the start of a draw with its reshuffle), the seat's decision
+(``_choose``) apart from the rules that play it (``_apply``), and two loops call them: ``_play_one``,
+which plays a game from a card order, and ``walk_chance_points``, which expands the chance points of
+the exact walk (``toolkit.games.diamoniak.walk``) into every card type the pile holds. Both live in this file, so that
 numba's cache, which checks each function's own file, never keeps one of them on an older step.
+The steps are plain Python marked ``@step`` (``toolkit.fast.steps``): imported, they run interpreted;
+``compiled()`` is this module compiled, which ``batch`` and the walk call.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, uint64
-from numba.cpython.unsafe.tuple import tuple_setitem
 
+from toolkit.fast import steps
 from toolkit.fast.rng import game_seed, shuffle_into
+from toolkit.fast.steps import step, tuple_setitem, uint64
 from toolkit.sim.card_order import MASK
 from toolkit.games.diamoniak.policies import (
     AnyStop,
@@ -62,6 +64,11 @@ G_CASTLE_SIZE, G_PRICE, G_WITCH_TAKES, G_PLAYERS, G_TO_DISCARD, G_FREE_COLOUR, G
 
 # game phases, as in the engine
 TURN, CHANCE, MORE, WITCH_PHASE, OVER = 0, 1, 2, 3, 4
+
+# a seat's decision (``_choose``), as the engine's actions: draw, stop, pass, buy, spend a fairy, lose cards
+DRAW, STOP, PASS, BUY, SPEND_FAIRY, LOSE = range(6)
+# the rows of a loss (``loss``): cards lost from the right side, from the castle, by card type
+LOSS_SIDE, LOSS_CASTLE = 0, 1
 
 # a game's numbers (the tuple ``s`` of the step functions): phase, seat to move, turns started, cards drawn
 # this turn, whether the last card went into the seat's castle, turns in a row nobody could act, the
@@ -174,20 +181,25 @@ def batch(game, policies, run_seed: int, start: int, count: int, max_turns: int 
     kinds, colours, counts, colour_ok, numbers = _encode_game(game)
     table = _encode_policies(policies)
     out = np.zeros((len(FIELDS), count), dtype=np.int64)
-    _play_batch(kinds, colours, counts, colour_ok, numbers, table, np.uint64(run_seed & MASK),
+    compiled()._play_batch(kinds, colours, counts, colour_ok, numbers, table, np.uint64(run_seed & MASK),
                 np.uint64(start & MASK), count, max_turns, out, *_scratch(kinds.size, game.players, numbers[G_DECK]))
     return {name: out[i] for i, name in enumerate(FIELDS)}
 
 
+def compiled():
+    """This module with its step functions and loops compiled (numba; from its cache after the first time)."""
+    return steps.compiled(__name__)
+
+
 def _scratch(types: int, players: int, deck: int) -> tuple:
-    """The arrays ``_play_batch`` plays its games in (those of ``_play_one``, from ``pile`` to ``result``),
+    """The arrays ``_play_batch`` plays its games in (those of ``_play_one``, from ``pile`` to ``loss``),
     made here: that loop is compiled without reference counting, so it allocates nothing."""
     by_type = [np.zeros(types, dtype=np.int64) for _ in range(2)]  # pile, discard
     by_seat_and_type = [np.zeros((players, types), dtype=np.int64) for _ in range(2)]  # castle, side
     by_seat = [np.zeros(players, dtype=np.int64) for _ in range(6)]  # hand_colour, csum, ssum, diamonds, fairies, worst
     order = np.zeros(max(deck, 1), dtype=np.uint32)  # card types, unsigned as the seat (``_seat``)
     return (*by_type, *by_seat_and_type, *by_seat, order, np.zeros(1, dtype=np.uint64),
-            np.zeros(len(FIELDS), dtype=np.int64))
+            np.zeros(len(FIELDS), dtype=np.int64), np.zeros((2, types), dtype=np.int64))
 
 
 # --- the compiled game: one step function per rule, shared by the simulation and the exact walk ------
@@ -204,7 +216,7 @@ def _scratch(types: int, players: int, deck: int) -> tuple:
 # step costs an atomic count up and down, which took more than half of the game's time (the game
 # played at a third of its speed). Their callers allocate the arrays and keep them alive.
 
-@njit(cache=True)
+@step(cache=True)
 def _anyone_can_win(colour_ok, hand_colour, players, free_colour):
     """The engine's ``_anyone_can_win``: some player can still complete a castle."""
     if free_colour:  # every colour is open to someone whose castle empties
@@ -229,56 +241,85 @@ def _anyone_can_win(colour_ok, hand_colour, players, free_colour):
     return False
 
 
-@njit(cache=True, inline="always")
+@step(cache=True, inline="always")
+def _can_buy(me, seller, colours, kinds, side, hand_colour, diamonds, price):
+    """The rule of a purchase (the engine's ``sellers``): ``me`` has a colour and ``price`` diamonds, and
+    ``seller``, another seat, has a castle card of that colour on the right."""
+    mine = hand_colour[me]
+    if seller == me or mine < 0 or diamonds[me] < price:
+        return False
+    for i in range(kinds.size):
+        if colours[i] == mine and kinds[i] == CASTLE and side[seller, i] > 0:
+            return True
+    return False
+
+
+@step(cache=True, inline="always")
 def _sellers_best(me, colours, kinds, side, hand_colour, diamonds, price, players, never_buy):
     """The seller a buy rule picks this turn, or -1. buy-most: the seller holding most cards of the
     buyer's colour, ties to the nearest seat clockwise; never-buy: the first seller by seat (the
     engine's first legal action), used only when no card can be drawn."""
     mine = hand_colour[me]
-    if mine < 0 or diamonds[me] < price:
-        return -1
     best, best_held, best_gap = -1, -1, 0
     for p in range(players):
-        if p == me:
+        if not _can_buy(me, p, colours, kinds, side, hand_colour, diamonds, price):
             continue
-        sells = False
+        if never_buy:
+            return p
         held = 0
         for i in range(kinds.size):
             if colours[i] == mine:
                 held += side[p, i]
-                if kinds[i] == CASTLE and side[p, i] > 0:
-                    sells = True
-        if not sells:
-            continue
-        if never_buy:
-            return p
         gap = (p - me) % players
         if held > best_held or (held == best_held and gap < best_gap):
             best, best_held, best_gap = p, held, gap
     return best
 
 
-@njit(cache=True, inline="always")
+@step(cache=True, inline="always")
 def _discard_to_pile(pile, discard):
     for i in range(pile.size):
         pile[i] = discard[i]
         discard[i] = 0
 
 
-@njit(cache=True, inline="always")
+@step(cache=True, inline="always")
 def _put(s, field, value):
     """``s`` with one of its numbers changed (a tuple: the compiled code keeps it in registers)."""
     return tuple_setitem(s, field, value)
 
 
-@njit(cache=True, inline="always")
+@step(cache=True, inline="always")
 def _seat(s):
     """The seat to move, as an unsigned number: numba indexes arrays by it without first checking for a
     negative index (that check, on every array a step reads per seat, was a fifth of a game's instructions)."""
     return np.uint32(s[S_PLAYER])
 
 
-@njit(cache=True, inline="always")
+@step(cache=True, inline="always")
+def _can_draw(s):
+    """The engine's ``_can_draw``: a card is left in the pile or in the discard area."""
+    return s[S_PILE_N] > 0 or s[S_DISC_N] > 0
+
+
+@step(cache=True, inline="always")
+def _check_win(player, csum, numbers, s):
+    """The engine's ``_check_win``: a complete castle ends the game, won. (s, True) then."""
+    if csum[player] >= numbers[G_CASTLE_SIZE]:
+        s = _put(s, S_WINNER, np.int64(player))
+        return _put(s, S_PHASE, OVER), True
+    return s, False
+
+
+@step(cache=True, inline="always")
+def _start(colour_ok, hand_colour, numbers, s):
+    """The start of a game: stalled before the first turn when nobody can ever complete a castle."""
+    if not _anyone_can_win(colour_ok, hand_colour, numbers[G_PLAYERS], numbers[G_FREE_COLOUR] == 1):
+        return _put(s, S_PHASE, OVER)
+    return s
+
+
+@step(cache=True, inline="always")
 def _end_turn(s, players):
     """The engine's ``_end_turn``: the next seat's turn begins."""
     s = _put(s, S_PLAYER, (s[S_PLAYER] + 1) % players)
@@ -287,7 +328,7 @@ def _end_turn(s, players):
     return _put(s, S_PHASE, TURN)
 
 
-@njit(cache=True, inline="always")
+@step(cache=True, inline="always")
 def _start_draw(pile, discard, s):
     """The engine's ``_start_draw``: rule 6 (an empty pile takes the discard area) and then a chance
     point. (s, True) when the discard area became the pile (the simulation must shuffle it again)."""
@@ -303,7 +344,7 @@ def _start_draw(pile, discard, s):
     return _put(s, S_PHASE, CHANCE), reshuffled
 
 
-@njit(cache=True, inline="always")
+@step(cache=True, inline="always")
 def _resolve(card, kinds, colours, colour_ok, numbers,
              pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s):
     """The engine's ``_resolve``: card type ``card`` comes off the pile and goes where the rules say."""
@@ -351,15 +392,15 @@ def _resolve(card, kinds, colours, colour_ok, numbers,
             diamonds[player] += 1
         else:
             fairies[player] += 1
-    if csum[player] >= numbers[G_CASTLE_SIZE]:
-        s = _put(s, S_WINNER, np.int64(player))
-        return _put(s, S_PHASE, OVER)
+    s, won = _check_win(player, csum, numbers, s)
+    if won:
+        return s
     if claimed and not _anyone_can_win(colour_ok, hand_colour, players, numbers[G_FREE_COLOUR] == 1):
         return _put(s, S_PHASE, OVER)
     return _put(s, S_PHASE, MORE)
 
 
-@njit(cache=True, inline="always")
+@step(cache=True, inline="always")
 def _buy(seller, kinds, colours, numbers, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s):
     """The engine's ``_buy``: the seller's card of the buyer's colour held most (ties to the lowest
     type) joins the buyer's castle, paid with ``price`` diamonds (to the seller, or to the discard
@@ -398,13 +439,13 @@ def _buy(seller, kinds, colours, numbers, discard, castle, side, hand_colour, cs
             diamonds[seller] += paid
     s = _put(s, S_PURCHASES, s[S_PURCHASES] + 1)
     s = _put(s, S_PASSES, 0)
-    if csum[player] >= numbers[G_CASTLE_SIZE]:
-        s = _put(s, S_WINNER, np.int64(player))
-        return _put(s, S_PHASE, OVER)
+    s, won = _check_win(player, csum, numbers, s)
+    if won:
+        return s
     return _end_turn(s, numbers[G_PLAYERS])
 
 
-@njit(cache=True, inline="always")
+@step(cache=True, inline="always")
 def _wants_more(row, numbers, csum, ssum, fairies, s):
     """The seat's draw rule, every part of it (``AnyStop``: stop as soon as one part says stop)."""
     if row[P_STOPS] == 0:
@@ -430,7 +471,7 @@ def _wants_more(row, numbers, csum, ssum, fairies, s):
     return True
 
 
-@njit(cache=True, inline="always")
+@step(cache=True, inline="always")
 def _spend_fairy(kinds, numbers, discard, side, ssum, fairies, s):
     """The engine's ``_spend_fairy``: the first fairy type held goes to the discard area; the turn ends."""
     player = _seat(s)
@@ -446,17 +487,63 @@ def _spend_fairy(kinds, numbers, discard, side, ssum, fairies, s):
     return _end_turn(s, numbers[G_PLAYERS])
 
 
-@njit(cache=True, inline="always")
-def _lose_by_order(row, kinds, colour_ok, numbers, discard, castle, side, hand_colour, csum, ssum, diamonds,
-                   fairies, s):
-    """The witch rule's ``_loss_by_order`` played by the engine's ``_lose``: up to ``witch_takes`` cards,
-    zone by zone in the seat's order, in each zone the type held most first (ties to the lowest)."""
-    types = kinds.size
+@step(cache=True, inline="always")
+def _losable(player, csum, ssum, fairies):
+    """The engine's ``losable``: the cards a witch can take from a seat (every card held but fairies)."""
+    return csum[player] + ssum[player] - fairies[player]
+
+
+@step(cache=True, inline="always")
+def _pass(s, players):
+    """A turn with nothing to do: the game stalls when every seat in a row passed."""
+    s = _put(s, S_PASSES, s[S_PASSES] + 1)
+    if s[S_PASSES] >= players:
+        return _put(s, S_PHASE, OVER)
+    return _end_turn(s, players)
+
+
+@step(cache=True, inline="always")
+def _lose(loss, kinds, colour_ok, numbers, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s):
+    """The engine's ``_lose``: the cards of ``loss`` (rows LOSS_SIDE and LOSS_CASTLE, by card type) go to
+    the discard area; an empty castle frees its colour (free-colour); the game stalls when nobody can
+    complete a castle any more, else the turn ends."""
     player = _seat(s)
     free_colour = numbers[G_FREE_COLOUR] == 1
-    left = min(numbers[G_WITCH_TAKES], csum[player] + ssum[player] - fairies[player])
+    for i in range(kinds.size):
+        lost_side, lost_castle = loss[LOSS_SIDE, i], loss[LOSS_CASTLE, i]
+        if lost_side + lost_castle == 0:
+            continue
+        side[player, i] -= lost_side
+        ssum[player] -= lost_side
+        if kinds[i] == DIAMOND:
+            diamonds[player] -= lost_side
+        elif kinds[i] == FAIRY:
+            fairies[player] -= lost_side
+        castle[player, i] -= lost_castle
+        csum[player] -= lost_castle
+        discard[i] += lost_side + lost_castle
+        s = _put(s, S_DISC_N, s[S_DISC_N] + lost_side + lost_castle)
+    if free_colour and csum[player] == 0:
+        hand_colour[player] = -1
+    if not _anyone_can_win(colour_ok, hand_colour, numbers[G_PLAYERS], free_colour):
+        return _put(s, S_PHASE, OVER)
+    return _end_turn(s, numbers[G_PLAYERS])
+
+
+@step(cache=True, inline="always")
+def _loss_by_order(row, kinds, numbers, castle, side, csum, ssum, fairies, s, loss):
+    """The witch rule's ``_loss_by_order``, written into ``loss``: up to ``witch_takes`` cards, zone by zone
+    in the seat's order, in each zone the type held most first (ties to the lowest), counting what is
+    held less what is already chosen."""
+    types = kinds.size
+    player = _seat(s)
+    for i in range(types):
+        loss[LOSS_SIDE, i] = 0
+        loss[LOSS_CASTLE, i] = 0
+    left = min(numbers[G_WITCH_TAKES], _losable(player, csum, ssum, fairies))
     for slot in range(3):
         zone = row[P_ZONE0 + slot]
+        at = LOSS_CASTLE if zone == OWN_CASTLE else LOSS_SIDE
         while left > 0:
             best, most = -1, 0
             for i in range(types):
@@ -466,81 +553,92 @@ def _lose_by_order(row, kinds, colour_ok, numbers, discard, castle, side, hand_c
                     held = side[player, i]
                 else:
                     held = 0
+                held -= loss[at, i]
                 if held > most:
                     best, most = i, held
             if best < 0:
                 break
             n = min(left, most)
-            if zone == OWN_CASTLE:
-                castle[player, best] -= n
-                csum[player] -= n
-            else:
-                side[player, best] -= n
-                ssum[player] -= n
-                if zone == DIAMONDS:
-                    diamonds[player] -= n
-            discard[best] += n
-            s = _put(s, S_DISC_N, s[S_DISC_N] + n)
-            if kinds[best] == WITCH:
-                s = _put(s, S_DISC_W, s[S_DISC_W] + n)
+            loss[at, best] += n
             left -= n
-    if free_colour and csum[player] == 0:
-        hand_colour[player] = -1
-    if not _anyone_can_win(colour_ok, hand_colour, numbers[G_PLAYERS], free_colour):
-        return _put(s, S_PHASE, OVER)
-    return _end_turn(s, numbers[G_PLAYERS])
 
 
-@njit(cache=True, inline="always")
-def _decide(row, kinds, colours, colour_ok, numbers,
-            pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s):
-    """One decision of the seat to move, by its policy ``row``, played by the rules: at the start of
-    a turn buy, draw or pass; after a card draw again or stop; after a witch spend a fairy or lose
-    cards. (s, True) when it reshuffled the discard area into the pile."""
+@step(cache=True, inline="always")
+def _choose(row, kinds, colours, numbers, castle, side, hand_colour, csum, ssum, diamonds, fairies, s, loss):
+    """The decision of the seat to move by its policy ``row`` (the policies' ``act``), as (verb, argument):
+    at the start of a turn buy (from seat ``argument``), draw or pass; after a card draw again or stop;
+    after a witch spend a fairy or lose cards (those written into ``loss``)."""
     player = _seat(s)
-    players = numbers[G_PLAYERS]
-    price = numbers[G_PRICE]
     phase = s[S_PHASE]
     if phase == TURN:
-        can_draw = s[S_PILE_N] > 0 or s[S_DISC_N] > 0
+        price = numbers[G_PRICE]
+        players = numbers[G_PLAYERS]
+        can_draw = _can_draw(s)
         seller = -1
         if row[P_NEVER_BUY] == 0:
             seller = _sellers_best(player, colours, kinds, side, hand_colour, diamonds, price, players, False)
         elif not can_draw:
             seller = _sellers_best(player, colours, kinds, side, hand_colour, diamonds, price, players, True)
         if seller >= 0:
-            s = _buy(seller, kinds, colours, numbers, discard, castle, side, hand_colour, csum, ssum, diamonds,
-                     fairies, s)
-        elif can_draw:
-            return _start_draw(pile, discard, s)
-        else:
-            s = _put(s, S_PASSES, s[S_PASSES] + 1)
-            if s[S_PASSES] >= players:
-                s = _put(s, S_PHASE, OVER)  # stalled: nobody can act any more
-            else:
-                s = _end_turn(s, players)
-    elif phase == MORE:
-        if _wants_more(row, numbers, csum, ssum, fairies, s) and (s[S_PILE_N] > 0 or s[S_DISC_N] > 0):
-            return _start_draw(pile, discard, s)
+            return BUY, seller
+        if can_draw:
+            return DRAW, 0
+        return PASS, 0
+    if phase == MORE:
+        if _wants_more(row, numbers, csum, ssum, fairies, s) and _can_draw(s):
+            return DRAW, 0
+        return STOP, 0
+    if row[P_FAIRY] == 1 and fairies[player] > 0:  # a witch
+        return SPEND_FAIRY, 0
+    _loss_by_order(row, kinds, numbers, castle, side, csum, ssum, fairies, s, loss)
+    return LOSE, 0
+
+
+@step(cache=True, inline="always")
+def _apply(verb, argument, kinds, colours, colour_ok, numbers,
+           pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s, loss):
+    """A decision played by the rules (the engine's ``apply_action``). (s, True) when it reshuffled the
+    discard area into the pile."""
+    players = numbers[G_PLAYERS]
+    if verb == DRAW:
+        return _start_draw(pile, discard, s)
+    if verb == BUY:
+        s = _buy(argument, kinds, colours, numbers, discard, castle, side, hand_colour, csum, ssum, diamonds,
+                 fairies, s)
+    elif verb == STOP:
         s = _end_turn(s, players)
-    elif row[P_FAIRY] == 1 and fairies[player] > 0:  # a witch
+    elif verb == PASS:
+        s = _pass(s, players)
+    elif verb == SPEND_FAIRY:
         s = _spend_fairy(kinds, numbers, discard, side, ssum, fairies, s)
     else:
-        s = _lose_by_order(row, kinds, colour_ok, numbers, discard, castle, side, hand_colour, csum, ssum, diamonds,
-                           fairies, s)
+        s = _lose(loss, kinds, colour_ok, numbers, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies,
+                  s)
     return s, False
 
 
-@njit(cache=True, inline="always")
+@step(cache=True, inline="always")
+def _decide(row, kinds, colours, colour_ok, numbers,
+            pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s, loss):
+    """One decision of the seat to move, by its policy ``row``, played by the rules. (s, True) when it
+    reshuffled the discard area into the pile."""
+    verb, argument = _choose(row, kinds, colours, numbers, castle, side, hand_colour, csum, ssum, diamonds, fairies,
+                             s, loss)
+    return _apply(verb, argument, kinds, colours, colour_ok, numbers,
+                  pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s, loss)
+
+
+@step(cache=True, inline="always")
 def _new_numbers(pile_n, pile_w, turns):
     """The numbers ``s`` of a state at the start of a turn, nothing drawn, no winner yet."""
     s = (TURN, 0, turns, 0, 0, 0, -1, pile_n, pile_w, 0, 0, 0, 0, 0, 0)
     return s
 
 
-@njit(cache=True, inline="always")
+@step(cache=True, inline="always")
 def _play_one(kinds, colours, counts, colour_ok, numbers, table, max_turns,
-              pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, worst, order, stream, result):
+              pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, worst, order, stream, result,
+              loss):
     """One game from the card order of ``stream``; its record goes into ``result`` (order of FIELDS)."""
     types = kinds.size
     players = numbers[G_PLAYERS]
@@ -567,14 +665,13 @@ def _play_one(kinds, colours, counts, colour_ok, numbers, table, max_turns,
     changes = 0
     order_n = 0  # cards left in the shuffled order
     order_valid = False  # the order knows the pile's cards (false before the first draw, after a reshuffle)
-    if not _anyone_can_win(colour_ok, hand_colour, players, numbers[G_FREE_COLOUR] == 1):
-        s = _put(s, S_PHASE, OVER)  # stalled before the first turn
+    s = _start(colour_ok, hand_colour, numbers, s)  # stalled before the first turn?
     looked_turns = s[S_TURNS]
     # one pass: a decision and, when it draws, the card drawn (the game stops at a decision past the turn
     # limit, before its card); only decisions end turns, so the race is looked at after both
     while s[S_PHASE] != OVER:
         s, reshuffled = _decide(table[_seat(s)], kinds, colours, colour_ok, numbers,
-                                pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s)
+                                pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s, loss)
         if reshuffled:
             order_valid = False
         turns = s[S_TURNS]
@@ -619,15 +716,17 @@ def _play_one(kinds, colours, counts, colour_ok, numbers, table, max_turns,
     result[8] = s[S_SPENT]
 
 
-@njit(cache=True, _nrt=False)  # no reference counting: see the note above the step functions
+@step(cache=True, _nrt=False)  # no reference counting: see the note above the step functions
 def _play_batch(kinds, colours, counts, colour_ok, numbers, table, run_seed, start, count, max_turns, out,
-                pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, worst, order, stream, result):
+                pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, worst, order, stream, result,
+                loss):
     """Games ``start .. start+count-1``: game ``g`` writes column ``g`` of ``out`` (rows in FIELDS order),
     played in the arrays of ``_scratch``."""
     for g in range(count):
         stream[0] = game_seed(run_seed, start + uint64(g))
         _play_one(kinds, colours, counts, colour_ok, numbers, table, max_turns,
-                  pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, worst, order, stream, result)
+                  pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, worst, order, stream, result,
+                  loss)
         for f in range(out.shape[0]):
             out[f, g] = result[f]
 
@@ -657,7 +756,7 @@ WALK_DONE, WALK_PAUSE, WALK_ROOM, WALK_TOO_MANY, WALK_OVERFLOW = range(5)
 L_WORD, L_SHIFT, L_MASK = range(3)
 
 
-@njit(cache=True, inline="always")
+@step(cache=True, inline="always")
 def _vector_of(pile, discard, castle, side, hand_colour, drawn, player, with_drawn, v):
     """The key vector of a chance point (see above)."""
     types = pile.size
@@ -675,7 +774,7 @@ def _vector_of(pile, discard, castle, side, hand_colour, drawn, player, with_dra
         at += 1 + 2 * types
 
 
-@njit(cache=True, inline="always")
+@step(cache=True, inline="always")
 def _pack(v, layout, out):
     """``v`` into the words ``out`` by the bit fields of ``layout``; False when a number does not fit."""
     for w in range(out.size):
@@ -689,7 +788,7 @@ def _pack(v, layout, out):
     return True
 
 
-@njit(cache=True, inline="always")
+@step(cache=True, inline="always")
 def _swapped(v, perm, colour_map, colour_at, out):
     """The colour-swapped twin of ``v``: positions read through ``perm``, colours + 1 through ``colour_map``."""
     for k in range(v.size):
@@ -698,7 +797,7 @@ def _swapped(v, perm, colour_map, colour_at, out):
         out[colour_at[k]] = colour_map[out[colour_at[k]]]
 
 
-@njit(cache=True, inline="always")
+@step(cache=True, inline="always")
 def _hash(words, bits):
     h = uint64(0x243F6A8885A308D3)
     for w in range(words.size):
@@ -706,7 +805,7 @@ def _hash(words, bits):
     return np.int64(h >> uint64(64 - bits))
 
 
-@njit(cache=True, inline="always")
+@step(cache=True, inline="always")
 def _find(index, keys, words, bits):
     """(the slot of ``words`` in the table ``index``, the state there or -1 for an empty slot)."""
     mask = (np.int64(1) << bits) - 1
@@ -725,7 +824,7 @@ def _find(index, keys, words, bits):
         at = (at + 1) & mask
 
 
-@njit(cache=True)
+@step(cache=True)
 def rehash(keys, states, index, bits):
     """Put states ``0 .. states-1`` (their packed ``keys``) into the empty table ``index`` of 2**bits slots."""
     for state in range(states):
@@ -733,7 +832,7 @@ def rehash(keys, states, index, bits):
         index[at] = state
 
 
-@njit(cache=True, inline="always")
+@step(cache=True, inline="always")
 def _end_target(kind, end_of, end_kinds, counters):
     """The target of an absorbing end (-1 - its number), numbered as first met: ``kind`` is a winner's
     seat, ``players`` for a stalled game, ``players + 1`` for decisions that never end."""
@@ -744,12 +843,13 @@ def _end_target(kind, end_of, end_kinds, counters):
     return -1 - end_of[kind]
 
 
-@njit(cache=True, _nrt=False)  # no reference counting: see the note above the step functions
+@step(cache=True, _nrt=False)  # no reference counting: see the note above the step functions
 def walk_chance_points(kinds, colours, colour_ok, numbers, table, layout, perm, colour_map, colour_at, options,
                        with_drawn, bits, keys, flipped, index, stack, counters, row_of, state_of_row, offsets,
                        targets, weights, rewards, totals, end_of, end_kinds,
                        base_pile, base_discard, base_castle, base_side, base_colour,
-                       pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, v, twin, words, other):
+                       pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, v, twin, words, other,
+                       loss):
     """Expand the stacked chance points until none is left (WALK_DONE), ``counters[C_PAUSE]`` rows are
     done (WALK_PAUSE: the caller reports progress), the arrays have no room for one more state's
     outcomes (WALK_ROOM: the caller grows them and calls again), a new state would pass
@@ -843,7 +943,7 @@ def walk_chance_points(kinds, colours, colour_ok, numbers, table, layout, perm, 
                     looped = True
                     break
                 s, _ = _decide(table[_seat(s)], kinds, colours, colour_ok, numbers,
-                               pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s)
+                               pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s, loss)
                 decisions += 1
             total += weight
             if looped:
@@ -891,7 +991,7 @@ def walk_chance_points(kinds, colours, colour_ok, numbers, table, layout, perm, 
     return WALK_DONE
 
 
-@njit(cache=True)
+@step(cache=True)
 def intern_start(layout, perm, colour_map, colour_at, swap, bits, keys, flipped, index, stack, counters, row_of, v):
     """Chance point ``v`` (a key vector) as state 0 of an empty walk, stacked to be expanded first;
     False when a count does not fit its bit field."""

@@ -1,27 +1,151 @@
-"""The solo passes' draws compiled with numba: one pile size of many passes per call.
+"""The solo model's rules, each written once, and the compiled passes that play them.
 
-``solo_passes.whole_passes`` pushes every pass of a sweep through the pile sizes in numpy arrays,
-a dozen array operations and a sort per pile size. On the decks whose pile-start chain is large
-(witch=12: 700 passes, 4 million states) that is most of the solve, so there the same draws run
-here, state by state in one compiled loop: a state is the same int64 key (``solo_passes._Layout``),
-its mass the residues of the exact whole number modulo a few primes below 2**50
-(``toolkit.odds.residues``), and equal states of the next pile size meet in an open-addressing
-table instead of a sort. The draws are ``solo_model.moves`` and the one-step end of a pile whose
-witches can take no castle card any more is ``solo_passes._settle``; the tests hold this module to
-both passes, fraction for fraction. Compiling takes a few seconds once per machine (numba's cache);
-loading it about 0.6 s, which is why small decks do not come here.
+The rules (shared/rules/diamoniak.md, "The solo model") are steps (``toolkit.fast.steps``): plain
+functions of a state's counts in branch-free arithmetic (``lesser``, comparisons as masks), so
+one function serves the three solvers of the model: the pure-Python model (``solo_model.moves``, on
+Python ints), the numpy passes (``solo_passes``, on int64 arrays of many states) and, compiled by
+``steps.compiled(__name__)``, the loop ``level`` below (numba scalars). Importing this module loads
+no numba. A change to a rule is a change here; the tests hold the solvers to each other and to the
+independent solvers of tests/solo_reference.py.
+
+``level`` runs one pile size of many passes in one compiled loop, for the decks whose pile-start
+chain is large (witch=12: 700 passes, 4 million states): a state is the int64 key of
+``solo_passes._Layout``, its mass the residues of the exact whole number modulo a few primes below
+2**50 (``toolkit.odds.residues``), and equal states of the next pile size meet in an open-addressing
+table instead of a sort. Compiling takes a few seconds once per machine (numba's cache, which checks
+only this file: the loop and every step it plays stay in it); loading it about 0.6 s, which is why
+small decks do not come here.
 """
 
 from __future__ import annotations
 
-import numba
+import functools
+
 import numpy as np
 
-# the fields of a key, as ``solo_passes._FIELDS``: where each starts and how wide it is
+from toolkit.fast.steps import step
+
+# the fields of a state after the colour is fixed, in key order (most significant first): the pass it
+# belongs to, its colour, then pile (own cards o, junk j, witches w, fairies f) and hand (castle c,
+# junk h, fairies fh), as ``solo_model`` orders them
 SRC, COLOUR, O, J, W, F, C, H, FH = range(9)
+FIELDS = 9
+# the kinds of card a draw takes once the colour is fixed (before, every castle card is of a colour
+# and fixes it: ``first_castle``; diamonds are the junk)
+OWN, JUNK, FAIRY, WITCH = range(4)
+# what the first castle card drawn does: fixes its colour, completes a castle of one card, or fixes a
+# colour with fewer cards than a castle needs (the game cannot end)
+FIXED, COMPLETE, TOO_SMALL = range(3)
 
 
-@numba.njit(cache=True, inline="always")
+@step(cache=True, inline="always")
+def drawn(kind, c, h, fh, takes):
+    """The change of the pile and hand ``(o, j, w, f, c, h, fh)`` when a card of ``kind`` is drawn,
+    the hand holding castle ``c``, junk ``h`` and fairies ``fh``: an own card joins the castle, junk
+    and fairies the hand; a witch spends a held fairy, or else takes ``takes`` cards, junk first."""
+    if kind == OWN:
+        return -1, 0, 0, 0, 1, 0, 0
+    if kind == JUNK:
+        return 0, -1, 0, 0, 0, 1, 0
+    if kind == FAIRY:
+        return 0, 0, 0, -1, 0, 0, 1
+    spent = lesser(fh, 1)  # 1 when a fairy is held: it saves the hand
+    taken = 1 - spent  # 1 when none is: the witch takes cards
+    lost_junk = lesser(h, takes)
+    lost_own = lesser(c, takes - lost_junk)
+    return 0, 0, -1, 0, -taken * lost_own, -taken * lost_junk, -spent
+
+
+@step(cache=True, inline="always")
+def lesser(a, b):
+    """The smaller of ``a`` and ``b`` (elementwise), in arithmetic that Python ints, numpy arrays and
+    numba scalars all take: Python ints stay Python ints (no numpy scalar reaches a fraction or the
+    DRN export), at a tenth of ``np.minimum``'s cost on them."""
+    return b + (a - b) * (a < b)
+
+
+@step(cache=True, inline="always")
+def completes(c, size):
+    """Whether an own card drawn onto castle ``c`` completes a castle of ``size`` cards."""
+    return c + 1 >= size
+
+
+@step(cache=True, inline="always")
+def first_castle(own, castles, size):
+    """The first castle card drawn (every castle card is in the pile until then), of a colour with
+    ``own`` of the deck's ``castles`` cards: what it does (``FIXED``, ``COMPLETE``, ``TOO_SMALL``),
+    and the change of ``(o, j, c)`` when it fixes the colour: that colour's other cards become the own
+    cards, the other colours' join the junk, the card starts the castle."""
+    ends = TOO_SMALL if own < size else (COMPLETE if completes(0, size) else FIXED)
+    return ends, own - 1, castles - own, 1
+
+
+def colour_totals(own: int, castles: int, diamonds: int) -> tuple[int, int]:
+    """A fixed colour's own and junk cards in the whole deck: its castle cards; the diamonds and the
+    other colours' castle cards."""
+    return own, diamonds + castles - own
+
+
+@step(cache=True, inline="always")
+def reshuffled(own_total, junk_total, c, h, fh, witches, fairies):
+    """The pile ``(o, j, w, f)`` after a reshuffle: what is neither in the pile (it is empty) nor held."""
+    return own_total - c, junk_total - h, witches, fairies - fh
+
+
+@step(cache=True, inline="always")
+def settled(w, h, fh, takes):
+    """Whether no own card can be lost any more in this pile: the held fairies, or the held junk,
+    cover every witch left in it (the pile then ends in one step: ``castle_in_pile``)."""
+    return (fh >= w) | (h >= takes * w)
+
+
+@step(cache=True, inline="always")
+def castle_in_pile(o, c, size):
+    """Whether a settled pile completes the castle: every own card left joins it."""
+    return o >= size - c
+
+
+@step(cache=True, inline="always")
+def settled_exit(o, j, w, f, spent, takes):
+    """The change of ``(o, j, w, f, c, h, fh)`` from a settled pile that does not complete the castle
+    to its end: every card left joins the hand, every witch goes, and each of the ``w - spent`` that
+    find no fairy held takes ``takes`` junk."""
+    return -o, -j, -w, -f, o, j - takes * (w - spent), f - spent
+
+
+def castle_orders(needed, o, w, k, choose):
+    """(orders in which ``k`` of the ``w`` witches left come before the ``needed``-th of the ``o`` own
+    cards left, orders of those cards): a settled pile's castle, after k more witches (a negative
+    hypergeometric law). ``choose[n, k]`` is C(n, k); any argument but ``choose`` may be an array."""
+    return choose[needed - 1 + k, k] * choose[o - needed + w - k, w - k], choose[o + w, w]
+
+
+@functools.cache
+def spent_orders(witches: int, fairies: int, held: int) -> dict[int, int]:
+    """Over the orders of ``witches`` witches and ``fairies`` fairies left in a settled pile (``held``
+    fairies in hand at first): how many orders spend each number of fairies (a witch spends one if
+    one is held)."""
+    if not witches:
+        return {0: 1}
+    out: dict[int, int] = {}
+    for spent, ways in spent_orders(witches - 1, fairies, held - 1 if held else 0).items():  # a witch first
+        spent += 1 if held else 0
+        out[spent] = out.get(spent, 0) + ways
+    if fairies:
+        for spent, ways in spent_orders(witches, fairies - 1, held + 1).items():
+            out[spent] = out.get(spent, 0) + ways
+    return out
+
+
+@step(cache=True, inline="always")
+def moved(key, delta, unit):
+    """A state's key (``solo_passes._Layout``) after ``delta``, the change of ``(o, j, w, f, c, h, fh)``."""
+    do, dj, dw, df, dc, dh, dfh = delta
+    return key + (do * unit[O] + dj * unit[J] + dw * unit[W] + df * unit[F] + dc * unit[C] + dh * unit[H]
+                  + dfh * unit[FH])
+
+
+@step(cache=True, inline="always")
 def _mulmod(a, b, p, inverse_p):
     """``a * b % p`` for residues below ``p < 2**50``: a float64 quotient (``inverse_p = 1 / p``), off by
     one at most, and the exact remainder from wrapping 64-bit arithmetic."""
@@ -34,9 +158,9 @@ def _mulmod(a, b, p, inverse_p):
     return r
 
 
-@numba.njit(cache=True, nogil=True)
-def level(keys, masses, extra_keys, extra_masses, size, shift, field_mask, witches, takes, size_to_win, p, inverse_p,
-          factorial, win_share, spent_share, spent_any, castles, won, doomed, seen):
+@step(cache=True, nogil=True)
+def level(keys, masses, extra_keys, extra_masses, size, shift, field_mask, witches, takes, size_to_win, castle_total, p,
+          inverse_p, factorial, win_share, spent_share, spent_any, castles, won, doomed, seen):
     """Every draw from the states of pile size ``size`` (unique ``keys``, residues ``masses``).
 
     Returns the states of pile size ``size - 1`` (unique, ``extra_keys``/``extra_masses`` merged
@@ -47,8 +171,9 @@ def level(keys, masses, extra_keys, extra_masses, size, shift, field_mask, witch
 
     A state whose colour is not fixed yet has the colour ``len(castles) - 1`` (one past the
     colours that can win), no own cards and no castle: its pile holds every castle card besides,
-    and its diamonds, fairies and witches are drawn as a fixed colour's are. ``castles[k]`` is (own cards, cards of that many in the deck, castle cards of the other colours)
-    for colour k; its last row is (0, the cards of the colours too small to win, 0).
+    and its diamonds, fairies and witches are drawn as a fixed colour's are. ``castles[k]`` is (own
+    cards, cards of the colours of that many) for colour k; its last row is (0, the cards of the
+    colours too small to win): 0 is below any castle's size.
     """
     n, count = masses.shape
     unit = np.empty(9, dtype=np.int64)
@@ -87,58 +212,56 @@ def level(keys, masses, extra_keys, extra_masses, size, shift, field_mask, witch
         fh = (key >> shift[FH]) & field_mask[FH]
         seen[g] += 1
         colour = (key >> shift[COLOUR]) & field_mask[COLOUR]
-        if colour == len(castles) - 1:  # the colour is not fixed yet: solo_model.moves of ("pre", ...)
-            for k in range(len(castles) - 1):  # a castle card fixes the colour (or wins a castle of one)
-                if size_to_win <= 1:
-                    _win(won, g, witches - w, masses, i, castles[k, 1], factorial[size - 1], p, inverse_p)
-                else:
-                    after = (key + (k - colour) * unit[COLOUR] + (castles[k, 0] - 1) * unit[O]
-                             + castles[k, 2] * unit[J] + unit[C])
+        if colour == len(castles) - 1:  # the colour is not fixed yet: a castle card fixes it
+            for k in range(len(castles)):
+                if castles[k, 1] == 0:
+                    continue
+                ends, do, dj, dc = first_castle(castles[k, 0], castle_total, size_to_win)
+                if ends == FIXED:
+                    after = key + (k - colour) * unit[COLOUR] + do * unit[O] + dj * unit[J] + dc * unit[C]
                     filled = _add(index, out_keys, out_masses, filled, after, masses, i, castles[k, 1], mask, bits, p)
-            if castles[colour, 1] > 0:  # a colour too small: the game cannot end
-                for r in range(count):
-                    value = _mulmod((masses[i, r] * castles[colour, 1]) % p[r], factorial[size - 1, r], p[r],
-                                    inverse_p[r])
-                    total = doomed[g, r] + value
-                    doomed[g, r] = total - p[r] if total >= p[r] else total
-        elif fh >= w or h >= takes * w:  # settled: no castle card can be lost any more (solo_passes._settle)
+                elif ends == COMPLETE:
+                    _win(won, g, witches - w, masses, i, castles[k, 1], factorial[size - 1], p, inverse_p)
+                else:  # a colour too small: the game cannot end
+                    for r in range(count):
+                        value = _mulmod((masses[i, r] * castles[k, 1]) % p[r], factorial[size - 1, r], p[r],
+                                        inverse_p[r])
+                        total = doomed[g, r] + value
+                        doomed[g, r] = total - p[r] if total >= p[r] else total
+        elif settled(w, h, fh, takes):  # no castle card can be lost any more: the pile ends in one step
             for r in range(count):
                 whole[r] = _mulmod(masses[i, r], factorial[size, r], p[r], inverse_p[r])
-            needed = size_to_win - c
-            if o < needed:  # every card joins the hand, every witch goes: the fairies spent decide the rest
-                base = (key + (unit[C] - unit[O]) * o + (unit[H] - unit[J]) * j + (unit[FH] - unit[F]) * f
-                        - unit[W] * w - takes * unit[H] * w)
+            if not castle_in_pile(o, c, size_to_win):  # the fairies spent decide the hand it ends with
                 for spent in range(min(w, fh + f) + 1):
                     if not spent_any[w, f, fh, spent]:
                         continue  # no order of the witches and fairies left spends that many
-                    exit_keys[exits] = base + spent * (takes * unit[H] - unit[FH])
+                    exit_keys[exits] = moved(key, settled_exit(o, j, w, f, spent, takes), unit)
                     for r in range(count):
                         exit_masses[exits, r] = _mulmod(whole[r], spent_share[w, f, fh, spent, r], p[r], inverse_p[r])
                     exits += 1
-            else:  # k of the w witches left come before the needed-th own card
+            else:  # k of the w witches left come before the castle is complete
                 for k in range(w + 1):
-                    drawn = witches - w + k
+                    drawn_witches = witches - w + k
                     for r in range(count):
-                        total = won[g, drawn, r] + _mulmod(whole[r], win_share[needed, o, w, k, r], p[r], inverse_p[r])
-                        won[g, drawn, r] = total - p[r] if total >= p[r] else total
+                        total = won[g, drawn_witches, r] + _mulmod(whole[r], win_share[size_to_win - c, o, w, k, r],
+                                                                   p[r], inverse_p[r])
+                        won[g, drawn_witches, r] = total - p[r] if total >= p[r] else total
             continue
         if o > 0:  # own card: the castle grows, or is complete
-            if c + 1 >= size_to_win:
+            if completes(c, size_to_win):
                 _win(won, g, witches - w, masses, i, o, factorial[size - 1], p, inverse_p)
             else:
-                filled = _add(index, out_keys, out_masses, filled, key - unit[O] + unit[C], masses, i, o, mask, bits, p)
-        if j > 0:  # junk into the hand
-            filled = _add(index, out_keys, out_masses, filled, key - unit[J] + unit[H], masses, i, j, mask, bits, p)
-        if f > 0:  # fairy into the hand
-            filled = _add(index, out_keys, out_masses, filled, key - unit[F] + unit[FH], masses, i, f, mask, bits, p)
-        if w > 0:  # witch: a held fairy is spent, or cards go, junk first
-            if fh > 0:
-                after = key - unit[W] - unit[FH]
-            else:
-                lost_junk = min(h, takes)
-                lost_own = min(c, takes - lost_junk)
-                after = key - unit[W] - lost_junk * unit[H] - lost_own * unit[C]
-            filled = _add(index, out_keys, out_masses, filled, after, masses, i, w, mask, bits, p)
+                filled = _add(index, out_keys, out_masses, filled, moved(key, drawn(OWN, c, h, fh, takes), unit),
+                              masses, i, o, mask, bits, p)
+        if j > 0:
+            filled = _add(index, out_keys, out_masses, filled, moved(key, drawn(JUNK, c, h, fh, takes), unit),
+                          masses, i, j, mask, bits, p)
+        if f > 0:
+            filled = _add(index, out_keys, out_masses, filled, moved(key, drawn(FAIRY, c, h, fh, takes), unit),
+                          masses, i, f, mask, bits, p)
+        if w > 0:
+            filled = _add(index, out_keys, out_masses, filled, moved(key, drawn(WITCH, c, h, fh, takes), unit),
+                          masses, i, w, mask, bits, p)
 
     result = out_masses[:filled].copy()
     for row in range(filled):
@@ -147,17 +270,17 @@ def level(keys, masses, extra_keys, extra_masses, size, shift, field_mask, witch
     return out_keys[:filled].copy(), result, exit_keys[:exits].copy(), exit_masses[:exits].copy()
 
 
-@numba.njit(cache=True, inline="always")
-def _win(won, g, drawn, masses, i, weight, factorial, p, inverse_p):
+@step(cache=True, inline="always")
+def _win(won, g, drawn_witches, masses, i, weight, factorial, p, inverse_p):
     """A castle completed by one of ``weight`` cards: ``masses[i] * weight`` at pile size 0 (times
-    ``factorial``, the next pile size's factorial) into ``won[g, drawn]``."""
+    ``factorial``, the next pile size's factorial) into ``won[g, drawn_witches]``."""
     for r in range(masses.shape[1]):
         value = _mulmod((masses[i, r] * weight) % p[r], factorial[r], p[r], inverse_p[r])
-        total = won[g, drawn, r] + value
-        won[g, drawn, r] = total - p[r] if total >= p[r] else total
+        total = won[g, drawn_witches, r] + value
+        won[g, drawn_witches, r] = total - p[r] if total >= p[r] else total
 
 
-@numba.njit(cache=True, inline="always")
+@step(cache=True, inline="always")
 def _row(index, out_keys, out_masses, filled, key, mask, bits):
     """The row of ``key`` among the next pile size's states, a new zero row if it is not there yet.
 
@@ -175,7 +298,7 @@ def _row(index, out_keys, out_masses, filled, key, mask, bits):
     return filled, filled + 1
 
 
-@numba.njit(cache=True, inline="always")
+@step(cache=True, inline="always")
 def _add(index, out_keys, out_masses, filled, key, masses, i, weight, mask, bits, p):
     """Add ``masses[i] * weight`` (a card count, below 2**12: a product below 2**62) at ``key``.
 

@@ -12,15 +12,19 @@ then on every diamond and every castle card of another colour is junk, so a stat
 
 The discard is what is neither in the pile nor held. A state whose pile is empty reshuffles the
 discard into a new pile when it draws. The chain's steps are single draws; the number of turns is
-1 + the number of witches drawn before the castle is complete.
+1 + the number of witches drawn before the castle is complete. The rules of a draw are
+``solo_kernel``'s steps, which every solver of the model plays.
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from fractions import Fraction
 
 from toolkit.catalogue.model import Catalogue
+from toolkit.games.diamoniak.solo_kernel import (COMPLETE, FAIRY, JUNK, OWN, TOO_SMALL, WITCH, colour_totals, completes,
+                                                 drawn, first_castle, reshuffled)
 
 WON = "won"
 DOOMED = "doomed"  # the fixed colour has fewer cards than a castle needs: the game cannot end
@@ -59,6 +63,16 @@ class SoloDeck:
     def total(self) -> int:
         return self.castle_total + self.diamonds + self.witches + self.fairies
 
+    @functools.cached_property
+    def first_castles(self) -> tuple[tuple[int, int, tuple[int, int], tuple[int, int, int]], ...]:
+        """Each colour's castle card drawn before the colour is fixed (``solo_kernel.first_castle``), the
+        same from any state: (its cards, what it does, the colour's totals, the change of (o, j, c))."""
+        draws = []
+        for _, n in self.castles:
+            ends, *change = first_castle(n, self.castle_total, self.size)
+            draws.append((n, ends, colour_totals(n, self.castle_total, self.diamonds), tuple(change)))
+        return tuple(draws)
+
     def start(self) -> tuple:
         return ("pre", self.diamonds, self.witches, self.fairies, 0, 0)
 
@@ -81,53 +95,40 @@ def drawn_from(deck: SoloDeck, state) -> tuple[int, int]:
         return deck.castle_total + j + w + f, w
     O, J, o, j, w, f, c, h, fh = state
     if o + j + w + f == 0:
-        return (O - c) + (J - h) + deck.witches + (deck.fairies - fh), deck.witches
+        o, j, w, f = reshuffled(O, J, c, h, fh, deck.witches, deck.fairies)
     return o + j + w + f, w
 
 
 def moves(deck: SoloDeck, state) -> list[tuple[int, object, bool]]:
     """The draws from ``state``: ``(weight, next state, is a witch)``; weights are card counts."""
     takes = deck.takes
+    out = []
     if state[0] == "pre":
         _, j, w, f, h, fh = state
-        out = []
-        if j:
-            out.append((j, ("pre", j - 1, w, f, h + 1, fh), False))
-        if f:
-            out.append((f, ("pre", j, w, f - 1, h, fh + 1), False))
-        if w:
-            after = ("pre", j, w - 1, f, h, fh - 1) if fh else ("pre", j, w - 1, f, h - min(h, takes), fh)
-            out.append((w, after, True))
-        junk_castles = deck.castle_total
-        for _, n in deck.castles:
-            if n < deck.size:
+        for kind, weight in ((JUNK, j), (FAIRY, f), (WITCH, w)):
+            if weight:
+                _, dj, dw, df, _, dh, dfh = drawn(kind, 0, h, fh, takes)
+                out.append((weight, ("pre", j + dj, w + dw, f + df, h + dh, fh + dfh), kind == WITCH))
+        for n, ends, totals, (do, dj, dc) in deck.first_castles:
+            if ends == TOO_SMALL:
                 out.append((n, DOOMED, False))
-            elif deck.size <= 1:
+            elif ends == COMPLETE:
                 out.append((n, WON, False))
             else:
-                own_total, junk_total = n, deck.diamonds + junk_castles - n
-                out.append((n, (own_total, junk_total, n - 1, j + junk_castles - n, w, f, 1, h, fh), False))
+                out.append((n, (*totals, do, j + dj, w, f, dc, h, fh), False))
         return out
     O, J, o, j, w, f, c, h, fh = state
     if o + j + w + f == 0:  # reshuffle: the discard becomes the pile
-        o, j, w, f = O - c, J - h, deck.witches, deck.fairies - fh
-    out = []
-    if o:
-        out.append((o, WON if c + 1 >= deck.size else (O, J, o - 1, j, w, f, c + 1, h, fh), False))
-    if j:
-        out.append((j, (O, J, o, j - 1, w, f, c, h + 1, fh), False))
-    if f:
-        out.append((f, (O, J, o, j, w, f - 1, c, h, fh + 1), False))
-    if w:
-        if fh:
-            after = (O, J, o, j, w - 1, f, c, h, fh - 1)
+        o, j, w, f = reshuffled(O, J, c, h, fh, deck.witches, deck.fairies)
+    for kind, weight in ((OWN, o), (JUNK, j), (FAIRY, f), (WITCH, w)):
+        if not weight:
+            continue
+        if kind == OWN and completes(c, deck.size):
+            out.append((weight, WON, False))
         else:
-            lost_junk = min(h, takes)
-            lost_own = min(c, takes - lost_junk)
-            after = (O, J, o, j, w - 1, f, c - lost_own, h - lost_junk, fh)
-        out.append((w, after, True))
+            do, dj, dw, df, dc, dh, dfh = drawn(kind, c, h, fh, takes)
+            out.append((weight, (O, J, o + do, j + dj, w + dw, f + df, c + dc, h + dh, fh + dfh), kind == WITCH))
     return out
-
 
 
 @dataclass(frozen=True)

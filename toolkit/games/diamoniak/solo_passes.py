@@ -10,54 +10,53 @@ sort. A state whose held fairies or junk cover every witch left in its pile lose
 more, so its pile is finished in one step (``_settle``). Masses stay exact
 Python integers (numpy object arrays: a pass's masses are whole numbers
 over ``n!/(n-k)!``, a few hundred bits, and objects cost less than enough 31-bit primes to hold
-them). The draws themselves are those of ``solo_model.moves``: states before the colour is
-fixed (only the first pile has them, a few thousand) go through ``moves`` itself, and the tests
-hold this module to ``epoch_pass`` and to the backward walk ``solve``.
+them). The draws themselves are the rules of ``solo_kernel`` (``drawn``, ``settled``...), on arrays:
+states before the colour is fixed (only the first pile has them, a few thousand) go through
+``solo_model.moves``, and the tests hold this module to ``epoch_pass`` and to the backward walk
+``solve``.
 """
 
 from __future__ import annotations
 
 import functools
 import math
+import threading
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 
+from toolkit.games.diamoniak import solo_kernel
+from toolkit.games.diamoniak.solo_kernel import (C, COLOUR, F, FH, FIELDS, FAIRY, H, J, JUNK, O, OWN, SRC, W, WITCH,
+                                                 castle_in_pile, castle_orders, colour_totals, completes, drawn,
+                                                 moved, reshuffled, settled, settled_exit, spent_orders)
 from toolkit.games.diamoniak.solo_model import DOOMED, WON, Epoch, drawn_from, moves
 from toolkit.odds.engine_chain import TooManyStates
 
-# the fields of a fixed-colour state, in key order (most significant first): the pass it belongs to,
-# its colour's (own, junk) totals, then pile (o, j, w, f) and hand (c, h, fh), as in solo_model
-_FIELDS = ("src", "colour", "o", "j", "w", "f", "c", "h", "fh")
-
 
 class _Layout:
-    """How the fields of a fixed-colour state pack into one int64 key."""
+    """How the fields of a fixed-colour state (``solo_kernel.FIELDS``, in key order) pack into one int64 key."""
 
     def __init__(self, deck, colours: list[tuple[int, int]], sources: int):
         most_own = max((own for own, _ in colours), default=0)
         most_junk = max(max((junk for _, junk in colours), default=0), deck.diamonds)  # before a colour: diamonds
-        top = {"src": sources, "colour": len(colours), "o": most_own, "j": most_junk, "w": deck.witches,
-               "f": deck.fairies, "c": deck.size, "h": most_junk, "fh": deck.fairies}
-        self.shift: dict[str, int] = {}
-        at = 0
-        for name in reversed(_FIELDS):
-            self.shift[name] = at
-            at += max(int(top[name]).bit_length(), 1)
-        if at > 63:
+        top = {SRC: sources, COLOUR: len(colours), O: most_own, J: most_junk, W: deck.witches, F: deck.fairies,
+               C: deck.size, H: most_junk, FH: deck.fairies}
+        width = [max(int(top[k]).bit_length(), 1) for k in range(FIELDS)]
+        self.shift = [sum(width[k + 1:]) for k in range(FIELDS)]  # Python ints: a field of a Python int key stays one
+        if sum(width) > 63:
             raise OverflowError("a solo state does not fit in 64 bits")
-        self.shifts = [self.shift[name] for name in _FIELDS]
-        self.mask = {name: (1 << max(int(top[name]).bit_length(), 1)) - 1 for name in _FIELDS}
-        self.unit = {name: np.int64(1 << self.shift[name]) for name in _FIELDS}
+        self.mask = [(1 << n) - 1 for n in width]
+        self.unit = np.array([1 << n for n in self.shift], dtype=np.int64)  # a field's 1 in a key
 
-    def field(self, keys: np.ndarray, name: str) -> np.ndarray:
-        return (keys >> self.shift[name]) & self.mask[name]
+    def field(self, keys, k: int):
+        """Field ``k`` of ``keys`` (an array, or one Python int)."""
+        return (keys >> self.shift[k]) & self.mask[k]
 
     def pack(self, *values: int) -> int:
-        """The key of a state given as its fields in ``_FIELDS`` order."""
+        """The key of a state given as its fields in ``FIELDS`` order."""
         key = 0
-        for value, shift in zip(values, self.shifts):
+        for value, shift in zip(values, self.shift):
             key |= value << shift
         return key
 
@@ -83,7 +82,7 @@ def whole_passes(deck, groups: list[dict], progress=None, limit: int | None = No
     ``solo_kernel`` (the same draws, compiled, masses as residues) instead of numpy arrays.
     """
     witches, fairies = deck.witches, deck.fairies
-    colours = sorted({(n, deck.diamonds + deck.castle_total - n) for _, n in deck.castles if n >= deck.size})
+    colours = sorted({colour_totals(n, deck.castle_total, deck.diamonds) for _, n in deck.castles if n >= deck.size})
     colour_of = {pair: i for i, pair in enumerate(colours)}
     layout = _Layout(deck, colours, len(groups))
 
@@ -110,7 +109,7 @@ def whole_passes(deck, groups: list[dict], progress=None, limit: int | None = No
                 continue
             O, J, o, j, w, f, c, h, fh = state
             if o + j + w + f == 0:
-                o, j, w, f = O - c, J - h, witches, fairies - fh
+                o, j, w, f = reshuffled(O, J, c, h, fh, witches, fairies)
             key = layout.pack(g, colour_of[O, J], o, j, w, f, c, h, fh)
             level = fixed.setdefault(size, {})
             level[key] = level.get(key, 0) + numerator
@@ -124,10 +123,10 @@ def whole_passes(deck, groups: list[dict], progress=None, limit: int | None = No
         below_pre: dict = pre.setdefault(size - 1, {})
         for (g, state), mass in pre.pop(size, {}).items():
             seen[g] += 1
-            drawn = witches - state[2]
+            witches_drawn = witches - state[2]
             for weight, after, _ in moves(deck, state):
                 if after is WON:
-                    wins[g, drawn, size - 1] = wins.get((g, drawn, size - 1), 0) + mass * weight
+                    wins[g, witches_drawn, size - 1] = wins.get((g, witches_drawn, size - 1), 0) + mass * weight
                 elif after is DOOMED:
                     doomed[g, size - 1] = doomed.get((g, size - 1), 0) + mass * weight
                 elif after[0] == "pre":
@@ -157,18 +156,18 @@ def whole_passes(deck, groups: list[dict], progress=None, limit: int | None = No
         return quotient
 
     results = [WholePass(dens[g] * arranged[g], {}, 0, {}, seen[g]) for g in range(len(groups))]
-    for (g, drawn, size), numerator in wins.items():  # over den * top! / size!
+    for (g, witches_drawn, size), numerator in wins.items():  # over den * top! / size!
         by_witches = results[g].wins
-        by_witches[drawn] = by_witches.get(drawn, 0) + whole(g, numerator * math.factorial(size))
-    for (g, drawn), numerator in won.items():  # over den * arranged (compiled) or den * top!
+        by_witches[witches_drawn] = by_witches.get(witches_drawn, 0) + whole(g, numerator * math.factorial(size))
+    for (g, witches_drawn), numerator in won.items():  # over den * arranged (compiled) or den * top!
         by_witches = results[g].wins
-        by_witches[drawn] = by_witches.get(drawn, 0) + (numerator if compiled else whole(g, numerator))
+        by_witches[witches_drawn] = by_witches.get(witches_drawn, 0) + (numerator if compiled else whole(g, numerator))
     for (g, size), numerator in doomed.items():  # over den * top! / size! (or den * arranged, compiled)
         results[g].doomed += numerator if compiled else whole(g, numerator * math.factorial(size))
     for (g, state), numerator in pre.pop(0, {}).items():
         results[g].exits[state] = whole(g, numerator)
     for key, numerator in zip(keys.tolist(), masses):
-        g, colour, _, j, w, f, c, h, fh = ((key >> layout.shift[name]) & layout.mask[name] for name in _FIELDS)
+        g, colour, _, j, w, f, c, h, fh = (layout.field(key, k) for k in range(FIELDS))
         numerator = numerator if compiled else whole(g, numerator)
         if colour == len(colours):  # the kernel's key of a state before the colour is fixed (no castle cards)
             results[g].exits["pre", j, w, f, h, fh] = numerator
@@ -189,7 +188,7 @@ def arrangements(deck, state) -> int:
     else:
         O, J, o, j, w, f, c, h, fh = state
         if o + j + w + f == 0:  # it starts a pile: the pile is what is not held
-            o, j, w, f = O - c, J - h, deck.witches, deck.fairies - fh
+            o, j, w, f = reshuffled(O, J, c, h, fh, deck.witches, deck.fairies)
         counts = [o, j, w, f]
     ways = math.factorial(sum(counts))
     for n in counts:
@@ -202,7 +201,7 @@ def _array_levels(deck, layout: _Layout, fixed: dict, top: int, seen: list, wins
     """The pile sizes from ``top`` down in numpy arrays, masses Python integers. Castles completed go into
     ``wins`` by pile size; returns the settled piles' wins (over the whole denominator) and the exits."""
     witches, takes, size_to_win = deck.witches, deck.takes, deck.size
-    field, unit = layout.field, layout.unit
+    field = layout.field
     exits: tuple[list, list] = ([], [])  # settled states' exits (keys, masses at pile size 0)
     keys = np.zeros(0, dtype=np.int64)
     masses = np.zeros(0, dtype=object)
@@ -216,48 +215,31 @@ def _array_levels(deck, layout: _Layout, fixed: dict, top: int, seen: list, wins
                                   [masses, np.array(list(from_pre.values()), dtype=object)])
         if not len(keys):
             continue
-        src = field(keys, "src")
+        src = field(keys, SRC)
         counted = np.bincount(src, minlength=len(seen))
         for g in np.flatnonzero(counted):
             seen[g] += int(counted[g])
         if limit is not None and sum(seen) > limit:
             raise TooManyStates(limit)
-        o, j, w, f = (field(keys, name) for name in ("o", "j", "w", "f"))
-        c, h, fh = (field(keys, name) for name in ("c", "h", "fh"))
-        settled = (fh >= w) | (h >= takes * w)
-        if settled.any():  # the rest of this pile is known in one step: no card can be lost any more
-            _settle(layout, keys[settled], masses[settled], size, size_to_win - c[settled], witches, takes, wins,
-                    exits)
-            keep = ~settled
+        o, j, w, f, c, h, fh = (field(keys, k) for k in (O, J, W, F, C, H, FH))
+        settles = settled(w, h, fh, takes)
+        if settles.any():  # the rest of this pile is known in one step: no card can be lost any more
+            _settle(layout, keys[settles], masses[settles], size, c[settles], size_to_win, witches, takes, wins, exits)
+            keep = ~settles
             keys, masses, src = keys[keep], masses[keep], src[keep]
             o, j, w, f, c, h, fh = (array[keep] for array in (o, j, w, f, c, h, fh))
-        weight = {name: count.astype(object) for name, count in (("o", o), ("j", j), ("w", w), ("f", f))}
         out_keys, out_masses = [], []
-        # own card: the castle grows, or is complete
         has = o > 0
-        done = has & (c + 1 >= size_to_win)
+        done = has & completes(c, size_to_win)  # own card: the castle is complete
         if done.any():
-            drawn = witches - w[done]
-            tally = src[done] * (witches + 1) + drawn
-            for t, total in _sums(tally, masses[done] * weight["o"][done]):
+            drawn_witches = witches - w[done]
+            tally = src[done] * (witches + 1) + drawn_witches
+            for t, total in _sums(tally, masses[done] * o[done].astype(object)):
                 g, d = divmod(int(t), witches + 1)
                 wins[g, d, size - 1] = wins.get((g, d, size - 1), 0) + total
-        grow = has & ~done
-        out_keys.append(keys[grow] - unit["o"] + unit["c"])
-        out_masses.append(masses[grow] * weight["o"][grow])
-        for pile_field, hand_field in (("j", "h"), ("f", "fh")):  # junk, fairy: into the hand
-            has = (j if pile_field == "j" else f) > 0
-            out_keys.append(keys[has] - unit[pile_field] + unit[hand_field])
-            out_masses.append(masses[has] * weight[pile_field][has])
-        # witch: a held fairy is spent, or min(takes, held) cards go, junk first
-        spend = (w > 0) & (fh > 0)
-        out_keys.append(keys[spend] - unit["w"] - unit["fh"])
-        out_masses.append(masses[spend] * weight["w"][spend])
-        take = (w > 0) & (fh == 0)
-        lost_junk = np.minimum(h[take], takes)
-        lost_own = np.minimum(c[take], takes - lost_junk)
-        out_keys.append(keys[take] - unit["w"] - lost_junk * unit["h"] - lost_own * unit["c"])
-        out_masses.append(masses[take] * weight["w"][take])
+        for kind, weight, can in ((OWN, o, has & ~done), (JUNK, j, j > 0), (FAIRY, f, f > 0), (WITCH, w, w > 0)):
+            out_keys.append(moved(keys, drawn(kind, c, h, fh, takes), layout.unit)[can])
+            out_masses.append(masses[can] * weight[can].astype(object))
         keys, masses = _merge(out_keys, out_masses)
     last = fixed.pop(0, {})  # a first castle card drawn as the pile's last card
     keys, masses = _merge([keys, np.fromiter(last, dtype=np.int64, count=len(last)), *exits[0]],
@@ -275,16 +257,15 @@ def _compiled_levels(deck, colours: list[tuple[int, int]], layout: _Layout, fixe
     The kernel's masses are over den * top! (a draw multiplies by a card count only), a number too
     large for ``most``'s primes; but a figure over den * arranged[g] is that one times
     arranged[g] / top!, which the primes (all above top) can divide by, and which they hold whole."""
-    from toolkit.games.diamoniak import solo_kernel
     from toolkit.odds.residues import Residues
 
     witches, fairies = deck.witches, deck.fairies
     mod = Residues(most.bit_length())
-    shift = np.array([layout.shift[name] for name in _FIELDS], dtype=np.int64)
-    field_mask = np.array([layout.mask[name] for name in _FIELDS], dtype=np.int64)
+    shift = np.array(layout.shift, dtype=np.int64)
+    field_mask = np.array(layout.mask, dtype=np.int64)
     tables = _kernel_tables(mod.moduli, top, deck.size, max((n for _, n in deck.castles), default=0), witches, fairies)
-    castles = np.array([(own, sum(n for _, n in deck.castles if n == own), deck.castle_total - own) for own, _ in colours]
-                       + [(0, sum(n for _, n in deck.castles if n < deck.size), 0)], dtype=np.int64)
+    castles = np.array([(own, sum(n for _, n in deck.castles if n == own)) for own, _ in colours]
+                       + [(0, sum(n for _, n in deck.castles if n < deck.size))], dtype=np.int64)
     inverse_p = 1 / mod.p.astype(np.float64)  # the kernel's float quotients multiply by it
     won = np.zeros((len(seen), witches + 1, mod.count), dtype=np.int64)
     doomed = np.zeros((len(seen), mod.count), dtype=np.int64)
@@ -292,13 +273,14 @@ def _compiled_levels(deck, colours: list[tuple[int, int]], layout: _Layout, fixe
     start = fixed.pop(top, {})
     keys, masses = np.fromiter(start, dtype=np.int64, count=len(start)), mod.of(start.values())
     exits: tuple[list, list] = ([], [])
+    kernel = _compiled_kernel()
     for size in range(top, 0, -1):
         if progress:
             progress(1)
         extra = fixed.pop(size - 1, {})
-        keys, masses, exit_keys, exit_masses = solo_kernel.level(
+        keys, masses, exit_keys, exit_masses = kernel.level(
             keys, masses, np.fromiter(extra, dtype=np.int64, count=len(extra)), mod.of(extra.values()), size, shift,
-            field_mask, witches, deck.takes, deck.size, mod.p, inverse_p, *tables, castles, won,
+            field_mask, witches, deck.takes, deck.size, deck.castle_total, mod.p, inverse_p, *tables, castles, won,
             doomed, counted)
         exits[0].append(exit_keys)
         exits[1].append(exit_masses)
@@ -309,14 +291,25 @@ def _compiled_levels(deck, colours: list[tuple[int, int]], layout: _Layout, fixe
     keys, masses = mod.sum_by(np.concatenate([keys, *exits[0]]), np.concatenate([masses, *exits[1]]))
     # from over den * top! to over den * arranged[g]
     down = np.array([[n * pow(math.factorial(top), -1, p) % p for p in mod.moduli] for n in arranged], dtype=np.int64)
-    masses = mod.mulmod(masses, down[(keys >> layout.shift["src"]) & layout.mask["src"]])
+    masses = mod.mulmod(masses, down[layout.field(keys, SRC)])
     won = mod.mulmod(won, down[:, None, :])
     doomed = mod.mulmod(doomed, down)
     tally = {}
-    for (g, drawn), numerator in zip(np.ndindex(won.shape[:2]), mod.integers(won.reshape(-1, mod.count))):
+    for (g, witches_drawn), numerator in zip(np.ndindex(won.shape[:2]), mod.integers(won.reshape(-1, mod.count))):
         if numerator:
-            tally[g, drawn] = numerator
+            tally[g, witches_drawn] = numerator
     return tally, mod.integers(doomed), keys, mod.integers(masses)
+
+
+_LOADING = threading.Lock()
+
+
+def _compiled_kernel():
+    """``solo_kernel`` compiled (numba: loaded once, and the sweeps of one solve may ask from threads at once)."""
+    from toolkit.fast import steps
+
+    with _LOADING:
+        return steps.compiled(solo_kernel.__name__)
 
 
 # the most entries the compiled passes' tables (``_kernel_tables``) may have: they are built in Python,
@@ -337,7 +330,7 @@ def kernel_fits(deck) -> bool:
 def _kernel_tables(moduli: tuple[int, ...], top: int, size: int, most_own: int, witches: int, fairies: int) -> tuple:
     """What ``solo_kernel.level`` looks up, modulo each prime: ``n!`` for n up to ``top``; for a castle
     short of ``needed`` cards with ``o`` own cards and ``w`` witches left in a settled pile, the share of
-    the orders with ``k`` witches before the castle (``_settle``'s negative hypergeometric law); and for
+    the orders with ``k`` witches before the castle (``solo_kernel.castle_orders``); and for
     w witches and f fairies left with fh fairies held, the share of their orders that spend s fairies
     (and whether any does). A share's denominator is a count of orders, far below the primes."""
     def residues(value) -> list[int]:
@@ -345,19 +338,18 @@ def _kernel_tables(moduli: tuple[int, ...], top: int, size: int, most_own: int, 
 
     factorial = np.array([residues(Fraction(math.factorial(n))) for n in range(top + 1)], dtype=np.int64)
     win = np.zeros((size + 1, most_own + 1, witches + 1, witches + 1, len(moduli)), dtype=np.int64)
+    choose = _binomials(most_own + witches)
     for needed in range(1, size + 1):
         for o in range(needed, most_own + 1):
             for w in range(witches + 1):
-                orders = math.comb(o + w, w)
                 for k in range(w + 1):
-                    ways = math.comb(needed - 1 + k, k) * math.comb(o - needed + w - k, w - k)
-                    win[needed, o, w, k] = residues(Fraction(ways, orders))
+                    win[needed, o, w, k] = residues(Fraction(*castle_orders(needed, o, w, k, choose)))
     share = np.zeros((witches + 1, fairies + 1, fairies + 1, min(witches, fairies) + 1, len(moduli)), dtype=np.int64)
     any_ = np.zeros(share.shape[:4], dtype=np.bool_)
     for w in range(witches + 1):
         for f in range(fairies + 1):
             for fh in range(fairies + 1 - f):
-                for spent, ways in _spent(w, f, fh).items():
+                for spent, ways in spent_orders(w, f, fh).items():
                     share[w, f, fh, spent] = residues(Fraction(ways, math.comb(w + f, w)))
                     any_[w, f, fh, spent] = True
     return factorial, win, share, any_
@@ -373,52 +365,48 @@ def pile_passes(deck, groups: list[dict], progress=None, limit: int | None = Non
             for r in whole_passes(deck, groups, progress, limit, compiled)]
 
 
-def _settle(layout: _Layout, keys: np.ndarray, masses: np.ndarray, size: int, needed: np.ndarray, witches: int,
-            takes: int, wins: dict, exits: tuple[list, list]) -> None:
-    """Finish the pile of states that can lose no own card any more, in one step.
+def _settle(layout: _Layout, keys: np.ndarray, masses: np.ndarray, size: int, c: np.ndarray, size_to_win: int,
+            witches: int, takes: int, wins: dict, exits: tuple[list, list]) -> None:
+    """Finish the pile of states that can lose no own card any more (``solo_kernel.settled``), in one step.
 
-    Those are the states whose held fairies cover every witch left in the pile (``fh >= w``) or
-    whose held junk does (``h >= takes * w``). Every own, junk and fairy card left joins the hand,
-    so the castle is complete in this pile if the own cards left suffice (``o >= needed``), and
-    then the witches drawn before it are those of the ``w`` left that come before the
-    ``needed``-th own card, k of them in ``C(needed-1+k, k) C(o-needed+w-k, w-k)`` of the
-    ``C(o+w, w)`` orders (a negative hypergeometric law). Else the pile ends with the hand
-    ``(c + o, h + j - takes * (w - s), fh + f - s)``, ``s`` the fairies spent, counted over the
-    orders of the witches and fairies left (``_spent``). Masses at pile size ``size`` are over
-    ``top!/size!``, so an outcome's mass at size 0 is the mass times ``size!`` times its chance.
+    Every own, junk and fairy card left joins the hand, so the castle is complete in this pile if the
+    own cards left suffice (``castle_in_pile``), and then the witches drawn before it are those of the
+    ``w`` left that come before the castle's last card (``castle_orders``). Else the pile ends with the
+    hand ``settled_exit`` gives for ``s`` fairies spent, counted over the orders of the witches and
+    fairies left (``spent_orders``). Masses at pile size ``size`` are over ``top!/size!``, so an
+    outcome's mass at size 0 is the mass times ``size!`` times its chance.
     """
-    field, unit = layout.field, layout.unit
-    o, j, w, f, fh = (field(keys, name) for name in ("o", "j", "w", "f", "fh"))
+    o, j, w, f, fh = (layout.field(keys, k) for k in (O, J, W, F, FH))
     whole = masses * math.factorial(size)
-    short = o < needed
+    short = ~castle_in_pile(o, c, size_to_win)
     if short.any():
-        keys_short, whole_short, w_short, f_short, fh_short = keys[short], whole[short], w[short], f[short], fh[short]
-        # every card left joins the hand, every witch goes: then the fairies spent decide the rest
-        base = (keys_short + (unit["c"] - unit["o"]) * o[short] + (unit["h"] - unit["j"]) * j[short]
-                + (unit["fh"] - unit["f"]) * f_short - unit["w"] * w_short - takes * unit["h"] * w_short)
+        w_short, f_short, fh_short = w[short], f[short], fh[short]
         most_f, most_fh = int(f_short.max()) + 1, int(fh_short.max()) + 1
-        kind = (w_short * most_f + f_short) * most_fh + fh_short
+        kind = (w_short * most_f + f_short) * most_fh + fh_short  # the states of one (w, f, fh) end alike
         order = np.argsort(kind, kind="stable")
-        kind, base, whole_short = kind[order], base[order], whole_short[order]
+        kind, whole_short = kind[order], whole[short][order]
+        # the key each state ends with when no fairy is spent (``settled_exit`` is linear: the fairies
+        # spent add their own part, the same for every state)
+        ended = moved(keys[short][order], settled_exit(*(array[short][order] for array in (o, j, w, f)), 0, takes),
+                      layout.unit)
         kinds, first = np.unique(kind, return_index=True)
         for t, at, end in zip(kinds.tolist(), first.tolist(), [*first[1:].tolist(), len(kind)]):
             rest, held = divmod(t, most_fh)
             left, fairies = divmod(rest, most_f)
             orders = math.comb(left + fairies, left)
-            for spent, ways in _spent(left, fairies, held).items():
-                exits[0].append(base[at:end] + spent * (takes * unit["h"] - unit["fh"]))
+            for spent, ways in spent_orders(left, fairies, held).items():
+                exits[0].append(ended[at:end] + moved(0, settled_exit(0, 0, 0, 0, spent, takes), layout.unit))
                 exits[1].append(whole_short[at:end] * ways // orders)
     win = ~short
     if not win.any():
         return
     # k of the w witches left come before the castle: for each k at once over the states (exact integers)
-    src, o, w, needed, whole = field(keys[win], "src"), o[win], w[win], needed[win], whole[win]
+    src, o, w, needed, whole = layout.field(keys[win], SRC), o[win], w[win], size_to_win - c[win], whole[win]
     choose = _binomials(int((o + w).max()))
-    orders = choose[o + w, w]
     for k in range(int(w.max()) + 1):
         can = w >= k
-        ways = choose[needed[can] - 1 + k, k] * choose[o[can] - needed[can] + w[can] - k, w[can] - k]
-        for t, total in _sums(src[can] * (witches + 1) + witches - w[can] + k, whole[can] * ways // orders[can]):
+        ways, orders = castle_orders(needed[can], o[can], w[can], k, choose)
+        for t, total in _sums(src[can] * (witches + 1) + witches - w[can] + k, whole[can] * ways // orders):
             if total:
                 key = (*divmod(t, witches + 1), 0)
                 wins[key] = wins.get(key, 0) + total
@@ -428,22 +416,6 @@ def _settle(layout: _Layout, keys: np.ndarray, masses: np.ndarray, size: int, ne
 def _binomials(most: int) -> np.ndarray:
     """``C(n, k)`` for ``0 <= n, k <= most`` as Python integers (0 where ``k > n``)."""
     return np.array([[math.comb(n, k) for k in range(most + 1)] for n in range(most + 1)], dtype=object)
-
-
-@functools.lru_cache(maxsize=None)
-def _spent(witches: int, fairies: int, held: int) -> dict[int, int]:
-    """Over the orders of ``witches`` witches and ``fairies`` fairies (``held`` fairies in hand at
-    first): how many orders spend each number of fairies (a witch spends one if one is held)."""
-    if not witches:
-        return {0: 1}
-    out: dict[int, int] = {}
-    for spent, ways in _spent(witches - 1, fairies, held - 1 if held else 0).items():  # a witch comes first
-        spent += 1 if held else 0
-        out[spent] = out.get(spent, 0) + ways
-    if fairies:
-        for spent, ways in _spent(witches, fairies - 1, held + 1).items():
-            out[spent] = out.get(spent, 0) + ways
-    return out
 
 
 def _merge(keys: list[np.ndarray], masses: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:

@@ -129,8 +129,10 @@ def walk(first, policies, max_states: int, progress=None, max_decisions: int | N
     if done is not None:
         raise ValueError("the compiled walk of Diamoniak knows no question's own end (done)")
 
-    from toolkit.games.diamoniak import kernel
+    from toolkit.games.diamoniak.kernel import compiled
     from toolkit.odds.engine_chain import MAX_DECISIONS
+
+    kernel = compiled()
 
     game = first.game
     arguments = key_arguments(policies)
@@ -155,7 +157,8 @@ def walk(first, policies, max_states: int, progress=None, max_decisions: int | N
                np.zeros((players, types), dtype=np.int64), np.zeros((players, types), dtype=np.int64),
                *(np.zeros(players, dtype=np.int64) for _ in range(5)),
                np.zeros(lay.size, dtype=np.int64), np.zeros(lay.size, dtype=np.int64),
-               np.zeros(lay.words, dtype=np.uint64), np.zeros(lay.words, dtype=np.uint64))
+               np.zeros(lay.words, dtype=np.uint64), np.zeros(lay.words, dtype=np.uint64),
+               np.zeros((2, types), dtype=np.int64))  # a witch's loss (``kernel._choose``)
 
     def step():
         return kernel.walk_chance_points(

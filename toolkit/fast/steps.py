@@ -1,0 +1,61 @@
+"""Step functions written once, run interpreted or compiled.
+
+A rule is a plain Python function marked ``@step(...)`` (the marker keeps numba's options and returns
+the function unchanged): imported normally it runs interpreted, with no numba loaded. ``compiled(module)``
+imports numba and gives the same module compiled: every marked function of the module cloned (same code,
+same file, same name) into one namespace whose globals are the clones' dispatchers, so a compiled step
+calls compiled steps, and numba's ``uint64`` and ``tuple_setitem`` in place of the plain twins below.
+
+numba caches a clone under its file and name, as it would the decorated function, and checks only that
+file when it loads the cache: a loop and every step it inlines stay in one file.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import types
+
+import numpy as np
+
+_OPTIONS = "__step_options__"
+
+uint64 = np.uint64  # numba's ``uint64`` in compiled code
+
+
+def tuple_setitem(values: tuple, at: int, value) -> tuple:
+    """``values`` with item ``at`` replaced (numba's ``tuple_setitem`` in compiled code)."""
+    return values[:at] + (value,) + values[at + 1:]
+
+
+def step(**options):
+    """Mark a function as a step of its module, compiled by ``compiled`` with numba's ``options``
+    (``cache``, ``inline``, ``_nrt``...)."""
+
+    def mark(function):
+        setattr(function, _OPTIONS, options)
+        return function
+
+    return mark
+
+
+@functools.cache
+def compiled(name: str) -> types.SimpleNamespace:
+    """Module ``name`` with its marked functions compiled: its globals, marked functions as numba dispatchers."""
+    import numba
+    from numba.cpython.unsafe.tuple import tuple_setitem as numba_tuple_setitem
+
+    module = importlib.import_module(name)
+    space = dict(vars(module))
+    space.update(uint64=numba.uint64, tuple_setitem=numba_tuple_setitem)
+    for key, value in vars(module).items():
+        options = getattr(value, _OPTIONS, None)
+        if options is None or not isinstance(value, types.FunctionType):
+            continue
+        if value.__module__ != name:  # a step imported from another module: that module's compiled one
+            space[key] = getattr(compiled(value.__module__), value.__name__)
+            continue
+        clone = types.FunctionType(value.__code__, space, value.__name__, value.__defaults__, value.__closure__)
+        clone.__qualname__, clone.__module__, clone.__doc__ = value.__qualname__, name, value.__doc__
+        space[key] = numba.njit(**options)(clone)
+    return types.SimpleNamespace(**space)
