@@ -57,6 +57,10 @@ class ToolkitGroup(click.Group):
             _fail(f"cannot write to standard output: {err.strerror or err}")
         sys.exit(result if isinstance(result, int) else 0)
 
+    def format_epilog(self, ctx, formatter):
+        super().format_epilog(ctx, formatter)
+        docs_line(formatter, f"{DOCS}/index.md (each command: {DOCS}/commands/<command>.md)")
+
     def invoke(self, ctx):
         # click would answer Ctrl-C itself with an empty line on stderr: say it in one line instead
         try:
@@ -85,8 +89,26 @@ class ToolkitCommand(click.Command):
             seen[option.name] = name
         return super().parse_args(ctx, args)
 
+    def format_epilog(self, ctx, formatter):
+        super().format_epilog(ctx, formatter)
+        docs_line(formatter, command_page(self.name))
+
 
 ToolkitGroup.command_class = ToolkitCommand
+
+# Where the documentation lives (in the repository, and as the site ``mkdocs build`` makes of it): every
+# help text ends with the page it has, ``toolkit --help`` with the index.
+DOCS = "docs"
+
+
+def command_page(name: str) -> str:
+    """The docs page of a command: ``docs/commands/<name>.md``."""
+    return f"{DOCS}/commands/{name}.md"
+
+
+def docs_line(formatter, page: str) -> None:
+    formatter.write_paragraph()
+    formatter.write_text(f"Docs: {page}")
 
 
 class Interrupted(BaseException):
