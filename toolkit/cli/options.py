@@ -241,12 +241,15 @@ def game_help() -> str:
     return f"Game whose built-in catalogue to use [default: {default_id()}]."
 
 
+CATALOGUE_HELP = f"Load this catalogue TOML file instead of a built-in game (its keys and limits: {DOCS}/catalogue.md)."
+
+
 def catalogue_options(func):
     """--game, --catalogue and --set: the options of every command that reads the catalogue."""
 
     @click.option("--game", cls=LazyHelpOption, type=GameChoice(), help_text=game_help)
     @click.option("--catalogue", "catalogue_path", type=click.Path(dir_okay=False),
-                  help="Load this catalogue TOML file instead of a built-in game.")
+                  help=CATALOGUE_HELP)
     @click.option("--set", "overrides", multiple=True, metavar="ID=N",
                   help="Override one card count for this run (repeatable), e.g. --set witch=8.")
     @functools.wraps(func)
