@@ -3,7 +3,8 @@
 * ``print-sheet.png``: the first sheet of the Palaces print-and-play PDF (English) and the page of
   backs printed behind it, side by side on grey;
 * ``rulebook-en.png`` and ``rulebook-ru.png``: page 1 of the English Diamoniak and the Russian Palaces
-  rulebooks.
+  rulebooks;
+* ``odds-chart.png``: ``toolkit odds --plot`` of the default (solo Diamoniak) model.
 
 Pages are rendered with pypdfium2 (the ``test`` extra installs it).
 """
@@ -57,6 +58,8 @@ def main() -> None:
         side_by_side(sheets).save(DOCS / "print-sheet.png", optimize=True)
         for name, pdf in (("rulebook-en.png", "en.pdf"), ("rulebook-ru.png", "ru.pdf")):
             page(work / pdf, 0, 990).quantize(colors=256).save(DOCS / name, optimize=True)
+        toolkit("odds", "--plot", str(work / "odds.png"))
+        Image.open(work / "odds.png").convert("RGB").quantize(colors=256).save(DOCS / "odds-chart.png", optimize=True)
 
 
 if __name__ == "__main__":

@@ -59,6 +59,15 @@ _RULE_NAME = re.compile(r"[a-z_][a-z0-9_]*")
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]{1,40}")
 _LANG_NAMES = {"ru": "Russian", "en": "English"}
 
+# The keys of each table: (required, optional). docs/generate.py writes docs/catalogue.md's reference
+# from these and model.py's limits, and the messages of a wrong or missing key name that page.
+DOCUMENT_KEYS = ({"game", "rules", "colours", "cards"}, {"tokens"})
+GAME_KEYS = ({"id", "title", "players", "age", "minutes", "back_art"}, {"note", "seconds_per_turn"})
+COLOUR_KEYS = ({"id", "name", "rgb", "symbol"}, set())
+CARD_KEYS = ({"id", "kind", "count", "name", "text", "art"}, {"colour"})
+TOKEN_KEYS = ({"id", "value", "count", "name"}, set())
+DOCS_PAGE = "docs/catalogue.md"
+
 
 def builtin_path(game: str) -> Path:
     """The catalogue that ships with a registered game."""
@@ -165,10 +174,10 @@ class _Reader:
         for key in data:
             if key not in required | optional:
                 key = _key(key)
-                raise self.fail(f"{where}.{key}" if where else key, "unknown key")
+                raise self.fail(f"{where}.{key}" if where else key, f"unknown key (the keys: {DOCS_PAGE})")
         for key in sorted(required):
             if key not in data:
-                raise self.fail(f"{where}.{key}" if where else key, "missing")
+                raise self.fail(f"{where}.{key}" if where else key, f"missing (the keys: {DOCS_PAGE})")
         return data
 
     def string(self, value: Any, where: str) -> str:
@@ -322,10 +331,8 @@ class _Reader:
         except RecursionError:
             raise UserError(f"{self.name}: not valid TOML: arrays or tables nested too deeply") from None
 
-        self.table(doc, "", {"game", "rules", "colours", "cards"}, {"tokens"})
-        game = self.table(
-            doc["game"], "game", {"id", "title", "players", "age", "minutes", "back_art"}, {"note", "seconds_per_turn"}
-        )
+        self.table(doc, "", *DOCUMENT_KEYS)
+        game = self.table(doc["game"], "game", *GAME_KEYS)
         game_id = self.ident(game["id"], "game.id")
         from toolkit.games.registry import games
 
@@ -380,7 +387,7 @@ class _Reader:
         result, seen = [], set()
         for i, item in enumerate(self.array(data, "colours")):
             where = f"colours[{i}]"
-            item = self.table(item, where, {"id", "name", "rgb", "symbol"})
+            item = self.table(item, where, *COLOUR_KEYS)
             colour_id = self.ident(item["id"], f"{where}.id")
             self.unique(seen, colour_id, f"{where}.id", "colour")
             rgb = self.string(item["rgb"], f"{where}.rgb")
@@ -406,7 +413,7 @@ class _Reader:
             raise self.fail("cards", f"{len(items)} card types, at most {MAX_CARD_TYPES}")
         for i, item in enumerate(items):
             where = f"cards[{i}]"
-            item = self.table(item, where, {"id", "kind", "count", "name", "text", "art"}, {"colour"})
+            item = self.table(item, where, *CARD_KEYS)
             card_id = self.ident(item["id"], f"{where}.id")
             if card_id in RESERVED_CARD_IDS:
                 raise self.fail(
@@ -449,7 +456,7 @@ class _Reader:
         result, seen = [], set()
         for i, item in enumerate(self.array(data, "tokens")):
             where = f"tokens[{i}]"
-            item = self.table(item, where, {"id", "value", "count", "name"})
+            item = self.table(item, where, *TOKEN_KEYS)
             token_id = self.ident(item["id"], f"{where}.id")
             if token_id in card_ids or token_id in RESERVED_CARD_IDS:
                 what = "a card's id" if token_id in card_ids else "reserved for the card back's file"

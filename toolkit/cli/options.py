@@ -57,6 +57,10 @@ class ToolkitGroup(click.Group):
             _fail(f"cannot write to standard output: {err.strerror or err}")
         sys.exit(result if isinstance(result, int) else 0)
 
+    def format_epilog(self, ctx, formatter):
+        super().format_epilog(ctx, formatter)
+        docs_line(formatter, f"{DOCS}/index.md (each command: {DOCS}/commands/<command>.md)")
+
     def invoke(self, ctx):
         # click would answer Ctrl-C itself with an empty line on stderr: say it in one line instead
         try:
@@ -85,8 +89,26 @@ class ToolkitCommand(click.Command):
             seen[option.name] = name
         return super().parse_args(ctx, args)
 
+    def format_epilog(self, ctx, formatter):
+        super().format_epilog(ctx, formatter)
+        docs_line(formatter, command_page(self.name))
+
 
 ToolkitGroup.command_class = ToolkitCommand
+
+# Where the documentation lives (in the repository, and as the site ``mkdocs build`` makes of it): every
+# help text ends with the page it has, ``toolkit --help`` with the index.
+DOCS = "docs"
+
+
+def command_page(name: str) -> str:
+    """The docs page of a command: ``docs/commands/<name>.md``."""
+    return f"{DOCS}/commands/{name}.md"
+
+
+def docs_line(formatter, page: str) -> None:
+    formatter.write_paragraph()
+    formatter.write_text(f"Docs: {page}")
 
 
 class Interrupted(BaseException):
@@ -219,12 +241,15 @@ def game_help() -> str:
     return f"Game whose built-in catalogue to use [default: {default_id()}]."
 
 
+CATALOGUE_HELP = f"Load this catalogue TOML file instead of a built-in game (its keys and limits: {DOCS}/catalogue.md)."
+
+
 def catalogue_options(func):
     """--game, --catalogue and --set: the options of every command that reads the catalogue."""
 
     @click.option("--game", cls=LazyHelpOption, type=GameChoice(), help_text=game_help)
     @click.option("--catalogue", "catalogue_path", type=click.Path(dir_okay=False),
-                  help="Load this catalogue TOML file instead of a built-in game.")
+                  help=CATALOGUE_HELP)
     @click.option("--set", "overrides", multiple=True, metavar="ID=N",
                   help="Override one card count for this run (repeatable), e.g. --set witch=8.")
     @functools.wraps(func)

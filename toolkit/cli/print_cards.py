@@ -30,7 +30,7 @@ from toolkit.cli.options import (Millimetres, Offset, ToolkitCommand, card_optio
                    "what --calibration measures for your printer.")
 @click.option("--calibration", is_flag=True,
               help="Print a two-sided calibration sheet instead of the cards: its marks show how far "
-                   "your printer shifts the back side (see the README).")
+                   "your printer shifts the back side (see the docs page below).")
 @click.option("--out", type=click.Path(dir_okay=False), help="PDF to write [default: output/<game>-cards-<lang>.pdf].")
 def print_cards_command(game, catalogue_path, overrides, lang, paper, card_size, bleed, gutter, margin, duplex,
                         crop_marks, aids, back_offset, calibration, out):

@@ -8,8 +8,8 @@ CSV and JSON (``sweep_output``), with an optional ranking by goals (``sweep_targ
 
 import click
 
-from toolkit.cli.options import (GameChoice, LazyHelpOption, Progress, ToolkitCommand, Whole, check_numba_environment,
-                                 game_help, one_source, refuse_given, say)
+from toolkit.cli.options import (CATALOGUE_HELP, GameChoice, LazyHelpOption, Progress, ToolkitCommand, Whole,
+                                 check_numba_environment, game_help, one_source, refuse_given, say)
 
 DEFAULT_METRICS = "completion,mean_rounds,balance,first_player_advantage"
 SHOWN_ROWS = 40  # rows printed on standard output (all of them are in the files)
@@ -19,7 +19,7 @@ SHOWN_RANKS = 10
 @click.command("sweep", cls=ToolkitCommand)
 @click.option("--game", cls=LazyHelpOption, type=GameChoice(), help_text=game_help)
 @click.option("--catalogue", "catalogue_path", type=click.Path(dir_okay=False),
-              help="Load this catalogue TOML file instead of a built-in game.")
+              help=CATALOGUE_HELP)
 @click.option("--set", "sets", multiple=True, metavar="ID=VALUES",
               help="An axis of card counts (repeatable): ID=N, ID=A..B, ID=A,B,C or a mix, e.g. witch=5..9.")
 @click.option("--players", metavar="VALUES", help="Player counts (1-4), e.g. 2..4 or 2,4 [default: the box's range].")
