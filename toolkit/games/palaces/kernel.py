@@ -359,6 +359,32 @@ def refill(g, s):
 
 
 @step(cache=True, error_model="numpy", _nrt=False)
+def start(g, s):
+    """A new game in ``s``: every card in the pile, no palace, no ruins, turn 1; stalled at once when no
+    palace can ever be completed, else the deal begins."""
+    s[:] = 0
+    for i in range(g[G_TYPES]):
+        s[g[O_PILE] + i] = g[g[O_COUNTS] + i]
+    for p in range(g[G_PLAYERS]):
+        s[g[O_SITE] + p] = NONE
+    s[S_TURNS] = 1
+    s[S_DRAW_TO] = g[G_HAND]
+    s[S_WINNER] = -1
+    s[S_LEADER] = -1
+    s[S_DIRTY] = 1
+    if not can_still_end(g, s):
+        stall(s)
+    else:
+        deal(g, s)
+
+
+@step(cache=True, error_model="numpy", _nrt=False)
+def first_palace(g, s):
+    """The first-palace question's end: some palace is complete (``engine.first_palace_complete``)."""
+    return s[g[O_STATS] + C_COMPLETED] >= 1
+
+
+@step(cache=True, error_model="numpy", _nrt=False)
 def stall(s):
     s[S_PHASE] = OVER
     s[S_STALLED] = 1
@@ -1217,26 +1243,12 @@ def pick_from_hand(g, s, r, v):
 @step(cache=True, error_model="numpy", _nrt=False, inline="always")
 def play_one(g, s, r, pol, seeds, seed, max_turns, out, row, random_play):
     """One game from the card order of ``seed``, as ``play_ordered``; its record into ``out[row]``."""
-    players, types = g[G_PLAYERS], g[G_TYPES]
-    s[:] = 0
-    for i in range(types):
-        s[g[O_PILE] + i] = g[g[O_COUNTS] + i]
-    for p in range(players):
-        s[g[O_SITE] + p] = NONE
-    s[S_TURNS] = 1
-    s[S_DRAW_TO] = g[G_HAND]
-    s[S_WINNER] = -1
-    s[S_LEADER] = -1
-    s[S_DIRTY] = 1
+    players = g[G_PLAYERS]
+    start(g, s)
     r[0] = uint64(seed)
     for p in range(players):
         for k in range(2):  # the turn rule's stream (1), the give rule's (2)
             r[1 + 2 * p + k] = rule_seed(seed, seeds[p, k], p, k + 1)
-    if not can_still_end(g, s):
-        s[S_PHASE] = OVER
-        s[S_STALLED] = 1
-    else:
-        deal(g, s)
     turns = s[S_TURNS]
     while s[S_PHASE] != OVER:
         phase = s[S_PHASE]
@@ -1566,7 +1578,6 @@ def walk_chance_points(g, pol, r, layout, options, bits, keys, index, stack, cou
     max_states = options[WO_MAX_STATES]
     max_decisions = options[WO_MAX_DECISIONS]
     done = options[WO_DONE] == 1
-    completed = g[O_STATS] + C_COMPLETED
     while counters[W_TOP] > 0:
         if counters[W_ROWS] == counters[W_PAUSE]:
             return WALK_PAUSE
@@ -1604,10 +1615,10 @@ def walk_chance_points(g, pol, r, layout, options, bits, keys, index, stack, cou
                 target = _end_target(players + 1, end_of, end_kinds, counters)
             elif s[S_PHASE] == OVER:
                 winner = s[S_WINNER]
-                kind = winner if winner >= 0 else players + 2 if done and s[completed] >= 1 else players
+                kind = winner if winner >= 0 else players + 2 if done and first_palace(g, s) else players
                 target = _end_target(kind, end_of, end_kinds, counters)
                 reward += weight * s[S_TURNS]
-            elif done and s[completed] >= 1:
+            elif done and first_palace(g, s):
                 target = _end_target(players + 2, end_of, end_kinds, counters)
                 reward += weight * s[S_TURNS]
             else:
