@@ -144,3 +144,32 @@ def test_unknown_rules_are_left_to_the_engine():
     assert not palaces_kernel.supports(g, [PalacesPolicy(Custom(), GiveWorst()), parse("default")])
     assert not palaces_kernel.supports(g, [parse("default")])  # one policy for two seats
     assert not palaces_kernel.supports(object(), [parse("default")] * 2)
+
+
+def interpreted_batch(g, policies, run_seed, start, count, max_turns=10_000):
+    """``kernel.batch`` with its loop and every step run as plain Python (the functions as written, not
+    their compiled clones; the random numbers by their plain twins)."""
+    k = palaces_kernel
+    numbers = k._encode_game(g)
+    pol, seeds = k._encode_policies(policies)
+    out = np.zeros((count, len(k.FIELDS)), np.int64)
+    s, r = np.zeros(numbers[k.S_SIZE], np.int64), np.zeros(1 + 2 * g.players, np.uint64)
+    k.play_rows(numbers, pol, seeds, np.uint64(run_seed), np.int64(start), np.int64(0), np.int64(count),
+                np.int64(max_turns), out, s, r, True)
+    return {name: out[:, i] for i, name in enumerate(k.FIELDS)}
+
+
+@pytest.mark.parametrize("players, variants, names", [
+    (1, (), ["default"]),
+    (2, ("exchange-face-up", "ruins-card-to-clear"), ["aggressive,give-random-3", "random-2"]),
+    (3, ("palaces-to-pile", "one-per-colour"), ["no-attack", "random-5,give-worst", "default,give-random"]),
+])
+def test_the_kernels_steps_run_interpreted_play_the_same_games(players, variants, names):
+    """The step functions run as plain Python play the compiled kernel's games and the engine's, record
+    for record."""
+    g, policies = game(players, variants), [parse(name) for name in names]
+    expected = assert_same(g, names, 8, run_seed=5, start=2, max_turns=400)
+    got = interpreted_batch(g, policies, 5, 2, 8, max_turns=400)
+    assert all(np.array_equal(got[name], expected[name]) for name in expected)
+    assert not hasattr(palaces_kernel.decide, "py_func")  # plain: the compiled ones are kernel.compiled()'s
+    assert hasattr(palaces_kernel.compiled().decide, "py_func")

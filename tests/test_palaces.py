@@ -38,33 +38,36 @@ def table(g, hands=None, palaces=None, site=None, discard=(), tokens=None, playe
     s = g.new_initial_state()
     n = len(g.names)
     used = [0] * n
-    s.hands = [[0] * n for _ in range(g.players)]
+    # each field is built here and then assigned whole (a state's fields may be copies, not its own lists)
+    in_hands = [[0] * n for _ in range(g.players)]
     for p, cards in (hands or {}).items():
         for c in cards:
-            s.hands[p][idx(g, c)] += 1
+            in_hands[p][idx(g, c)] += 1
             used[idx(g, c)] += 1
-    s.palaces = [[] for _ in range(g.players)]
+    s.hands = in_hands
+    built = [[] for _ in range(g.players)]
     for p, pals in (palaces or {}).items():
         for foundation, floors, ruins in pals:
             cards = [foundation, *floors] + ([ruins] if ruins else [])
             for c in cards:
                 used[idx(g, c)] += 1
-            s.palaces[p].append((idx(g, foundation), tuple(sorted(idx(g, c) for c in floors)),
-                                 idx(g, ruins) if ruins else NO_RUINS))
-        s.palaces[p].sort()
-    s.site = [NO_RUINS] * g.players
+            built[p].append((idx(g, foundation), tuple(sorted(idx(g, c) for c in floors)),
+                             idx(g, ruins) if ruins else NO_RUINS))
+        built[p].sort()
+    s.palaces = built
+    sites = [NO_RUINS] * g.players
     for p, ruins in (site or {}).items():
-        s.site[p] = idx(g, ruins)
+        sites[p] = idx(g, ruins)
         used[idx(g, ruins)] += 1
-    s.discard = [0] * n
+    s.site = sites
+    discarded = [0] * n
     for c in discard:
-        s.discard[idx(g, c)] += 1
+        discarded[idx(g, c)] += 1
         used[idx(g, c)] += 1
     left = [total - u for total, u in zip(g.counts, used)]
     assert min(left) >= 0, "more cards on the table than in the deck"
     s.pile = left if rest == "pile" else [0] * n
-    if rest == "discard":
-        s.discard = [a + b for a, b in zip(s.discard, left)]
+    s.discard = [a + b for a, b in zip(discarded, left)] if rest == "discard" else discarded
     s.tokens = list(tokens or [0] * g.players)
     s.player, s.phase, s.turns = player, "turn", 1
     return s

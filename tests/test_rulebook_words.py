@@ -102,13 +102,14 @@ def palaces_state(variants_on=()):
     s = g.new_initial_state()
     n = len(g.names)
     ix = g.names.index
-    s.hands = [[0] * n for _ in range(2)]
+    hands = [[0] * n for _ in range(2)]  # built, then assigned whole (a state's fields may be copies)
     for card in ("ruins", "exchange", "tower", "tower"):
-        s.hands[0][ix(card)] += 1
-    s.hands[1][ix("flood")] += 3
+        hands[0][ix(card)] += 1
+    hands[1][ix("flood")] += 3
+    s.hands = hands
     s.palaces = [[], []]
     s.site = [ix("ruins"), NO_RUINS]
-    used = [sum(h[i] for h in s.hands) + (i == ix("ruins")) for i in range(n)]
+    used = [sum(h[i] for h in hands) + (i == ix("ruins")) for i in range(n)]
     s.pile, s.discard = [c - u for c, u in zip(g.counts, used)], [0] * n
     s.tokens, s.player, s.phase, s.turns = [0, 0], 0, "turn", 1
     return g, s
@@ -150,8 +151,10 @@ def test_the_exchange_card_and_book_say_set_aside_then_draw_blind_then_give(book
 def test_the_roof_card_accepts_a_tower(lang):
     g, s = palaces_state()
     ix = g.names.index
-    s.palaces[0] = [(ix("foundation-red"), (ix("tower"),), NO_RUINS)]
-    s.hands[0][ix("roof-red")] += 1
+    s.palaces = [[(ix("foundation-red"), (ix("tower"),), NO_RUINS)], []]
+    hands = [list(hand) for hand in s.hands]
+    hands[0][ix("roof-red")] += 1
+    s.hands = hands
     assert s.can_build(0, ix("roof-red"), 0)  # a tower alone is floor enough for a roof
     text = card_texts("palaces", lang)["roof-red"]
     assert {"en": "floor or tower", "ru": "этаж или башня"}[lang] in text, text

@@ -1,21 +1,75 @@
 """The compiled twin of ``toolkit.sim.card_order``: the same splitmix64 numbers, inside numba code.
 
 A stream is a one-element ``uint64`` array (its state), so a kernel can pass it around and advance it
-in place. ``tests/test_fast_rng.py`` holds every function here to its plain-integer original.
+in place. The functions are steps (``toolkit.fast.steps``): compiled, the bodies below run (numba's
+``uint64`` wraps as splitmix64 wants); interpreted, each runs its plain twin, ``card_order``'s own
+arithmetic in Python's integers (numpy's ``uint64`` scalars would warn at every wrap), returning
+numpy's types where the compiled body has numba's. ``tests/test_fast_rng.py`` holds both to the plain-integer originals.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, uint64
 
-GOLDEN = uint64(0x9E3779B97F4A7C15)
-_M1 = uint64(0xBF58476D1CE4E5B9)
-_M2 = uint64(0x94D049BB133111EB)
-_GAMES = uint64(0xD1B54A32D192ED03)
+from toolkit.fast.steps import step, uint64
+from toolkit.sim import card_order
+
+GOLDEN = np.uint64(card_order.GOLDEN)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_GAMES = np.uint64(0xD1B54A32D192ED03)
 
 
-@njit(cache=True, inline="always")
+# --- the plain twins (interpreted) ------------------------------------------------------------------
+
+def _plain_stream(stream) -> card_order.CardOrder:
+    return card_order.CardOrder(int(stream[0]))
+
+
+def _plain_mix64(z):
+    return np.uint64(card_order.mix64(int(z)))
+
+
+def _plain_game_seed(run_seed, index):
+    return np.uint64(card_order.game_seed(int(run_seed), int(index)))
+
+
+def _plain_rule_seed(game, seed, seat, which):
+    return np.uint64(card_order.rule_seed(int(game), int(seed), int(seat), int(which)))
+
+
+def _plain_next64(stream):
+    plain = _plain_stream(stream)
+    value = plain.next()
+    stream[0] = plain.state
+    return np.uint64(value)
+
+
+def _plain_below(stream, n):
+    plain = _plain_stream(stream)
+    value = plain.below(int(n))
+    stream[0] = plain.state
+    return np.int64(value)
+
+
+def _plain_shuffle_into(counts, order, stream):
+    plain = _plain_stream(stream)
+    cards = plain.shuffled(counts.tolist())
+    order[:len(cards)] = cards
+    stream[0] = plain.state
+    return len(cards)
+
+
+def _plain_pick(counts, stream):
+    plain = _plain_stream(stream)
+    card = plain.pick(counts.tolist())
+    stream[0] = plain.state
+    return card
+
+
+# --- the compiled bodies ------------------------------------------------------------------------------
+
+@step(cache=True, inline="always", python=_plain_mix64)
 def mix64(z):
     z = uint64(z)
     z = (z ^ (z >> uint64(30))) * _M1
@@ -23,35 +77,35 @@ def mix64(z):
     return z ^ (z >> uint64(31))
 
 
-@njit(cache=True)
+@step(cache=True, python=_plain_game_seed)
 def game_seed(run_seed, index):
     return mix64(mix64(uint64(run_seed)) ^ (uint64(index) * _GAMES))
 
 
-@njit(cache=True)
+@step(cache=True, python=_plain_rule_seed)
 def rule_seed(game, seed, seat, which):
     return mix64(uint64(game) ^ mix64(uint64(seed) * uint64(8) + uint64(seat) * uint64(2) + uint64(which)))
 
 
-@njit(cache=True, inline="always")
+@step(cache=True, inline="always", python=_plain_next64)
 def next64(stream):
     stream[0] = stream[0] + GOLDEN
     return mix64(stream[0])
 
 
-@njit(cache=True, inline="always")
+@step(cache=True, inline="always", python=_plain_below)
 def below(stream, n):
     return np.int64(next64(stream) % uint64(n))
 
 
-@njit(cache=True)
+@step(cache=True)
 def new_stream(seed):
     stream = np.empty(1, dtype=np.uint64)
     stream[0] = uint64(seed)
     return stream
 
 
-@njit(cache=True)
+@step(cache=True, python=_plain_shuffle_into)
 def shuffle_into(counts, order, stream):
     """Lay the cards of ``counts`` out by type into ``order`` and shuffle them (Fisher-Yates, as
     ``CardOrder.shuffled``); returns how many cards there are (the top card is ``order[n-1]``)."""
@@ -69,7 +123,7 @@ def shuffle_into(counts, order, stream):
     return n
 
 
-@njit(cache=True)
+@step(cache=True, python=_plain_pick)
 def pick(counts, stream):
     """One card type of ``counts``, each card equally likely (as ``CardOrder.pick``)."""
     total = 0

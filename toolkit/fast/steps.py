@@ -5,6 +5,9 @@ the function unchanged): imported normally it runs interpreted, with no numba lo
 imports numba and gives the same module compiled: every marked function of the module cloned (same code,
 same file, same name) into one namespace whose globals are the clones' dispatchers, so a compiled step
 calls compiled steps, and numba's ``uint64`` and ``tuple_setitem`` in place of the plain twins below.
+A step whose body only numba runs as meant (64-bit unsigned arithmetic that wraps, which numpy's scalars
+warn about) names a plain twin, ``@step(python=twin)``: the module's name is then the twin (same
+answers, in Python's integers) and ``compiled`` compiles the body.
 
 numba caches a clone under its file and name, as it would the decorated function, and checks only that
 file when it loads the cache: a loop and every step it inlines stay in one file.
@@ -19,6 +22,7 @@ import types
 import numpy as np
 
 _OPTIONS = "__step_options__"
+_BODY = "__step_body__"  # the body ``compiled`` compiles, when the plain step is a twin
 
 uint64 = np.uint64  # numba's ``uint64`` in compiled code
 
@@ -28,13 +32,20 @@ def tuple_setitem(values: tuple, at: int, value) -> tuple:
     return values[:at] + (value,) + values[at + 1:]
 
 
-def step(**options):
+def step(python=None, **options):
     """Mark a function as a step of its module, compiled by ``compiled`` with numba's ``options``
-    (``cache``, ``inline``, ``_nrt``...)."""
+    (``cache``, ``inline``, ``_nrt``...). ``python``: the plain twin run in its place when interpreted
+    (given the step's name; the function itself is what ``compiled`` compiles)."""
 
     def mark(function):
-        setattr(function, _OPTIONS, options)
-        return function
+        plain = function
+        if python is not None:
+            plain = types.FunctionType(python.__code__, python.__globals__, function.__name__, python.__defaults__,
+                                       python.__closure__)
+            plain.__qualname__, plain.__doc__ = function.__qualname__, function.__doc__
+            setattr(plain, _BODY, function)
+        setattr(plain, _OPTIONS, options)
+        return plain
 
     return mark
 
@@ -55,7 +66,8 @@ def compiled(name: str) -> types.SimpleNamespace:
         if value.__module__ != name:  # a step imported from another module: that module's compiled one
             space[key] = getattr(compiled(value.__module__), value.__name__)
             continue
-        clone = types.FunctionType(value.__code__, space, value.__name__, value.__defaults__, value.__closure__)
-        clone.__qualname__, clone.__module__, clone.__doc__ = value.__qualname__, name, value.__doc__
+        body = getattr(value, _BODY, value)
+        clone = types.FunctionType(body.__code__, space, value.__name__, body.__defaults__, body.__closure__)
+        clone.__qualname__, clone.__module__, clone.__doc__ = body.__qualname__, name, body.__doc__
         space[key] = numba.njit(**options)(clone)
     return types.SimpleNamespace(**space)

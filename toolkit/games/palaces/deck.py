@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from toolkit.catalogue.model import Catalogue
 from toolkit.catalogue.origin import deck_origin
+from toolkit.games.palaces.engine import completable_colours
 from toolkit.rulebook.deck import DeckError, fields_text
 
 
@@ -22,11 +23,9 @@ def check(catalogue: Catalogue) -> None:
         raise DeckError(f"{origin('floor', 'tower')}: the deck has no floor and no tower, so no palace can be "
                         "completed")
 
-    def has(kind: str, colour: str) -> bool:
-        return any(card.count for card in catalogue.of_kind(kind) if card.colour == colour)
-
-    if not any(has("foundation", c.id) and has("roof", c.id) and (has("floor", c.id) or count("tower"))
-               for c in catalogue.colours):
+    cards = catalogue.cards
+    if not completable_colours([c.id for c in catalogue.colours], [card.kind for card in cards],
+                               [card.colour for card in cards], [card.count for card in cards]):
         raise DeckError(f"{origin('foundation', 'floor', 'roof', 'tower')}: no colour has a foundation, a roof "
                         "and a floor (or a tower), so no palace can be completed")
     hand, players = catalogue.rules["hand_size"], catalogue.players[1]

@@ -65,6 +65,17 @@ def first_palace_complete(state) -> bool:
     return state.counters()["palaces_completed"] >= 1
 
 
+def completable_colours(palette, kinds, colours, counts) -> frozenset[str]:
+    """The colours of ``palette`` whose palace a deck (per card type: kind, colour, count) can finish: a
+    foundation, a roof, and a floor or a tower. The one rule behind the stall (``_can_still_end``, the
+    kernel's ``G_ENDABLE``), the deck check of a rulebook (``deck.check``) and ``no_winner_reason``."""
+    def total(kind, colour=None):
+        return sum(n for n, k, c in zip(counts, kinds, colours) if k == kind and (colour is None or c == colour))
+
+    towers = total("tower")
+    return frozenset(c for c in palette if total("foundation", c) and total("roof", c) and total("floor", c) + towers)
+
+
 @dataclass(frozen=True)
 class PalacesGame:
     """The fixed part of a game: the deck, the rule numbers, the variants, the number of players."""
@@ -119,12 +130,8 @@ class PalacesGame:
 
     @cached_property
     def completable(self) -> frozenset[str]:
-        """Colours whose palace the deck can finish: a foundation, a roof, and a floor or a tower."""
-        towers = self.total("tower")
-        return frozenset(
-            c for c in self.palette
-            if self.total("foundation", c) and self.total("roof", c) and self.total("floor", c) + towers
-        )
+        """Colours whose palace the deck can finish (``completable_colours``)."""
+        return completable_colours(self.palette, self.kinds, self.colours, self.counts)
 
     def new_initial_state(self) -> PalacesState:
         return PalacesState(self)

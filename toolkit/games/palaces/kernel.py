@@ -50,6 +50,10 @@ which plays every outcome of every chance point (the exact walk of
 
 One module on purpose: numba's cache checks only the file of the function it compiled, so rules
 kept in another file could change under a stale cached kernel.
+
+The steps are plain Python marked ``@step`` (``toolkit.fast.steps``): imported, they run interpreted
+(no numba loaded; ``below`` and the streams of ``toolkit.fast.rng`` then run their plain twins);
+``compiled()`` is this module compiled, which ``batch`` and the walk call.
 """
 
 from __future__ import annotations
@@ -57,11 +61,12 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
-from numba import config, njit, uint64
 
+from toolkit.fast import steps
 from toolkit.fast.rng import GOLDEN, game_seed, mix64, rule_seed
+from toolkit.fast.steps import step, uint64
 from toolkit.games.palaces.engine import PalacesGame
-from toolkit.sim.card_order import MASK
+from toolkit.sim.card_order import MASK, CardOrder
 from toolkit.sim.ordered import BASE_FIELDS
 from toolkit.games.palaces.policies import Builder, GiveRandom, GiveWorst, PalacesPolicy, RandomPlay
 
@@ -140,7 +145,16 @@ def layout(rules, kinds, colours, compl, counts):
 
 # --- chance streams -------------------------------------------------------------------------------
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+def _plain_below(r, k, n):
+    """``below`` interpreted: ``CardOrder``'s arithmetic in Python's integers (numpy's ``uint64``
+    scalars would warn at every wrap)."""
+    stream = CardOrder(int(r[k]))
+    value = stream.below(int(n))
+    r[k] = stream.state
+    return np.int64(value)
+
+
+@step(cache=True, error_model="numpy", _nrt=False, python=_plain_below)
 def below(r, k, n):
     """``CardOrder.below`` on stream ``k`` of ``r``."""
     r[k] = r[k] + GOLDEN
@@ -149,7 +163,7 @@ def below(r, k, n):
 
 # --- palaces, kept sorted -------------------------------------------------------------------------
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False)
 def palace_less(g, s, p, a, b):
     """Is palace ``a`` of player ``p`` before palace ``b`` (the engine's tuple order)?"""
     ms, fl = g[G_SLOTS], g[G_FLOORS]
@@ -167,7 +181,7 @@ def palace_less(g, s, p, a, b):
     return s[g[O_PR] + ia] < s[g[O_PR] + ib]
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False)
 def swap_palaces(g, s, p, a, b):
     ms, fl = g[G_SLOTS], g[G_FLOORS]
     ia, ib = p * ms + a, p * ms + b
@@ -180,7 +194,7 @@ def swap_palaces(g, s, p, a, b):
     s[on + ia], s[on + ib] = s[on + ib], s[on + ia]
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False)
 def settle(g, s, p, k):
     """Palace ``k`` of player ``p`` changed (or was appended): move it to its sorted place."""
     n = s[g[O_NPAL] + p]
@@ -192,7 +206,7 @@ def settle(g, s, p, k):
         k += 1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False)
 def remove_palace(g, s, p, k):
     """Take palace ``k`` off player ``p``'s table (the others keep their order)."""
     n = s[g[O_NPAL] + p]
@@ -201,7 +215,7 @@ def remove_palace(g, s, p, k):
     s[g[O_NPAL] + p] = n - 1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False)
 def to_bin(g, s, card):
     """One card of a completed or flooded palace: to the discard pile, or (variant) into the pile."""
     if g[G_TO_PILE]:
@@ -211,7 +225,7 @@ def to_bin(g, s, card):
         s[g[O_DISC] + card] += 1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False)
 def palace_to_bin(g, s, p, k):
     """A palace leaves the table: foundation, floors and its ruins (if any)."""
     i = p * g[G_SLOTS] + k
@@ -225,7 +239,7 @@ def palace_to_bin(g, s, p, k):
 
 # --- questions ------------------------------------------------------------------------------------
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False)
 def can_found(g, s, p, card):
     types = g[G_TYPES]
     if s[g[O_HANDS] + p * types + card] == 0 or g[g[O_KIND] + card] != FOUNDATION:
@@ -241,7 +255,7 @@ def can_found(g, s, p, card):
     return True
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False)
 def can_build(g, s, p, card, k):
     types = g[G_TYPES]
     if s[g[O_HANDS] + p * types + card] == 0 or k < 0 or k >= s[g[O_NPAL] + p]:
@@ -260,14 +274,14 @@ def can_build(g, s, p, card, k):
     return False
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False)
 def exchange_size(g, s, p, target):
     if target == p or target < 0 or target >= g[G_PLAYERS]:
         return 0
     return min(g[G_EXCH], s[g[O_HSUM] + p] - 1, s[g[O_HSUM] + target])
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False)
 def can_still_end(g, s):
     """The engine's ``_can_still_end``: can some sequence of actions still complete a palace?"""
     if not g[G_ENDABLE]:
@@ -296,7 +310,7 @@ def can_still_end(g, s):
 
 # --- the flow of a game ---------------------------------------------------------------------------
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False)
 def available(g, s):
     """Can a card be drawn? An empty pile is replaced by the discard pile (a reshuffle)."""
     types, op, od = g[G_TYPES], g[O_PILE], g[O_DISC]
@@ -318,7 +332,7 @@ def available(g, s):
     return True
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False)
 def deal(g, s):
     while s[S_DRAWER] < g[G_PLAYERS]:
         if s[g[O_HSUM] + s[S_DRAWER]] < s[S_DRAW_TO] and available(g, s):
@@ -330,7 +344,7 @@ def deal(g, s):
     s[S_PHASE] = TURN
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False)
 def refill(g, s):
     """End the turn: the owner draws back to ``S_DRAW_TO`` cards (the hand size, more after a discard), then
     the next seat."""
@@ -344,13 +358,39 @@ def refill(g, s):
     s[S_PHASE] = TURN
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False)
+def start(g, s):
+    """A new game in ``s``: every card in the pile, no palace, no ruins, turn 1; stalled at once when no
+    palace can ever be completed, else the deal begins."""
+    s[:] = 0
+    for i in range(g[G_TYPES]):
+        s[g[O_PILE] + i] = g[g[O_COUNTS] + i]
+    for p in range(g[G_PLAYERS]):
+        s[g[O_SITE] + p] = NONE
+    s[S_TURNS] = 1
+    s[S_DRAW_TO] = g[G_HAND]
+    s[S_WINNER] = -1
+    s[S_LEADER] = -1
+    s[S_DIRTY] = 1
+    if not can_still_end(g, s):
+        stall(s)
+    else:
+        deal(g, s)
+
+
+@step(cache=True, error_model="numpy", _nrt=False)
+def first_palace(g, s):
+    """The first-palace question's end: some palace is complete (``engine.first_palace_complete``)."""
+    return s[g[O_STATS] + C_COMPLETED] >= 1
+
+
+@step(cache=True, error_model="numpy", _nrt=False)
 def stall(s):
     s[S_PHASE] = OVER
     s[S_STALLED] = 1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False)
 def draw(g, s, card):
     d = s[S_DRAWER]
     s[g[O_PILE] + card] -= 1
@@ -363,7 +403,7 @@ def draw(g, s, card):
         refill(g, s)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False)
 def steal(g, s, card):
     types, oh, osum, ohd = g[G_TYPES], g[O_HANDS], g[O_HSUM], g[O_HANDING]
     v, p = s[S_VICTIM], s[S_PLAYER]
@@ -381,7 +421,7 @@ def steal(g, s, card):
     refill(g, s)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False)
 def next_giver(g, s):
     """Skip players with nothing to give; once everyone has chosen, pass the sets clockwise."""
     seats, types, oh, osum, ogv = g[G_PLAYERS], g[G_TYPES], g[O_HANDS], g[O_HSUM], g[O_GIVING]
@@ -401,7 +441,7 @@ def next_giver(g, s):
     refill(g, s)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False)
 def give(g, s):
     """The giver sets aside the cards counted at ``O_GA``."""
     types, oh, osum, ogv, oga = g[G_TYPES], g[O_HANDS], g[O_HSUM], g[O_GIVING], g[O_GA]
@@ -417,7 +457,7 @@ def give(g, s):
     next_giver(g, s)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False)
 def act(g, s):
     """The player to move takes the action at ``O_A`` (cards at ``O_GA``, ``O_TA``), as ``apply_action``."""
     types, ms = g[G_TYPES], g[G_SLOTS]
@@ -615,7 +655,7 @@ def _encode_policies(policies):
 
 # --- judging cards ----------------------------------------------------------------------------------
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False)
 def card_values(g, s, p, attacks):
     """``card_values(state, p, attacks)`` in half points at ``O_VALS``. Colour sets are rows of flags
     indexed by colour + 1: building, floored, foundations in hand, started, floors and roofs in hand."""
@@ -676,7 +716,7 @@ def card_values(g, s, p, attacks):
         s[ov + i] = v
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False)
 def worst(g, s, hand, n, out, sign):
     """The ``n`` least valuable cards (``sign`` ``LEAST``; ``MOST``: the most valuable) of the counts at ``hand``,
     ties to the lower index, counted per type at ``out``."""
@@ -694,7 +734,7 @@ def worst(g, s, hand, n, out, sign):
         left -= take
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False)
 def give_random(g, s, r, k, hand, n, out):
     """``GiveRandom.give`` from stream ``k``: the first ``n`` places of a partial Fisher-Yates."""
     types, oc = g[G_TYPES], g[O_CARDS]
@@ -712,7 +752,7 @@ def give_random(g, s, r, k, hand, n, out):
         s[out + s[oc + j]] += 1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False)
 def choose_cards(g, s, r, pol, p, hand, n, out, sign):
     """Seat ``p``'s give rule: ``n`` cards of the counts at ``hand`` (``sign`` ``MOST``: the face-up take)."""
     if pol[p, P_GIVE] == 1:
@@ -723,13 +763,13 @@ def choose_cards(g, s, r, pol, p, hand, n, out, sign):
 
 # --- the builder ------------------------------------------------------------------------------------
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False)
 def set_action(g, s, verb, card, seat, slot):
     oa = g[O_A]
     s[oa], s[oa + 1], s[oa + 2], s[oa + 3] = verb, card, seat, slot
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False)
 def attack(g, s, p, eager):
     """``Builder._attack``: flood or lay ruins on the palace that hurts most; True if it acts."""
     types, players, ms = g[G_TYPES], g[G_PLAYERS], g[G_SLOTS]
@@ -785,7 +825,7 @@ def attack(g, s, p, eager):
     return False
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False)
 def unblock(g, s, p):
     """``Builder._unblock``: with ruins-card-to-clear, blocked everywhere and no ruins card in hand,
     flood an opponent's ruined palace; True if it acts."""
@@ -822,7 +862,7 @@ def unblock(g, s, p):
     return True
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False)
 def builder(g, s, r, pol, p):
     """``Builder.choose`` for seat ``p`` (its ``attacks`` and ``eager`` from ``pol``) into ``O_A``.."""
     types, players, ms = g[G_TYPES], g[G_PLAYERS], g[G_SLOTS]
@@ -955,7 +995,7 @@ def builder(g, s, r, pol, p):
 
 # --- the legal actions, in the engine's order -------------------------------------------------------
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False)
 def submultisets(g, s, counts, size, index, out):
     """The sub-multisets of the counts at ``counts`` in ``_submultisets`` order: all non-empty ones
     (``size`` -1) or those of ``size`` cards. ``index`` -1: how many; else write that one at ``out``."""
@@ -990,7 +1030,7 @@ def submultisets(g, s, counts, size, index, out):
             return c
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False)
 def ruined_slot(g, s, p, k):
     """The ``k``-th of player ``p``'s ruined places: the building place (-1) first, then palace slots."""
     if s[g[O_SITE] + p] != NONE:
@@ -1005,7 +1045,7 @@ def ruined_slot(g, s, p, k):
     return NONE
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False)
 def legal(g, s, p, index):
     """``legal_actions()`` of the player ``p`` to move: how many (``index`` -1), or write the one at
     ``index`` into ``O_A``.. (and return ``index``)."""
@@ -1115,7 +1155,7 @@ def legal(g, s, p, index):
 # ``toolkit.games.palaces.walk``). They live in this file, as every step they call, so that
 # numba's cache, which checks each function's own file, never keeps one of them on an older rule.
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False)
 def outcome(g, s, card):
     """A chance point's outcome ``card``, as the engine's ``apply_action`` at a chance point: the card
     type drawn (a deal or a refill) or taken from the victim's hand (a blind exchange)."""
@@ -1125,7 +1165,7 @@ def outcome(g, s, card):
         draw(g, s, card)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@step(cache=True, error_model="numpy", _nrt=False, inline="always")
 def decide(g, s, r, pol, random_play):
     """The seat to move decides, by its policy (``pol``'s row; seeded rules draw from ``r``), and the
     decision is played: a turn's action (``TURN``) or the cards a giver sets aside (``GIVE``).
@@ -1153,7 +1193,7 @@ def decide(g, s, r, pol, random_play):
 
 # --- one game, a batch ------------------------------------------------------------------------------
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False)
 def look(g, s):
     """``_Race.look`` at the scores (tokens): the leader, the lead changes, each seat's worst deficit."""
     players, ot, ow = g[G_PLAYERS], g[O_TOKENS], g[O_WORST]
@@ -1172,7 +1212,7 @@ def look(g, s):
         s[S_LEADER] = leader
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False)
 def shuffle_pile(g, s, r):
     """``CardOrder.shuffled(pile)`` into ``O_ORDER`` (as ``toolkit.fast.rng.shuffle_into``); the top is last."""
     types, op, oo = g[G_TYPES], g[O_PILE], g[O_ORDER]
@@ -1188,7 +1228,7 @@ def shuffle_pile(g, s, r):
     s[S_DIRTY] = 0
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False)
 def pick_from_hand(g, s, r, v):
     """``CardOrder.pick`` over player ``v``'s hand."""
     types, hand = g[G_TYPES], g[O_HANDS] + v * g[G_TYPES]
@@ -1200,29 +1240,15 @@ def pick_from_hand(g, s, r, v):
     return -1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@step(cache=True, error_model="numpy", _nrt=False, inline="always")
 def play_one(g, s, r, pol, seeds, seed, max_turns, out, row, random_play):
     """One game from the card order of ``seed``, as ``play_ordered``; its record into ``out[row]``."""
-    players, types = g[G_PLAYERS], g[G_TYPES]
-    s[:] = 0
-    for i in range(types):
-        s[g[O_PILE] + i] = g[g[O_COUNTS] + i]
-    for p in range(players):
-        s[g[O_SITE] + p] = NONE
-    s[S_TURNS] = 1
-    s[S_DRAW_TO] = g[G_HAND]
-    s[S_WINNER] = -1
-    s[S_LEADER] = -1
-    s[S_DIRTY] = 1
+    players = g[G_PLAYERS]
+    start(g, s)
     r[0] = uint64(seed)
     for p in range(players):
         for k in range(2):  # the turn rule's stream (1), the give rule's (2)
             r[1 + 2 * p + k] = rule_seed(seed, seeds[p, k], p, k + 1)
-    if not can_still_end(g, s):
-        s[S_PHASE] = OVER
-        s[S_STALLED] = 1
-    else:
-        deal(g, s)
     turns = s[S_TURNS]
     while s[S_PHASE] != OVER:
         phase = s[S_PHASE]
@@ -1251,7 +1277,7 @@ def play_one(g, s, r, pol, seeds, seed, max_turns, out, row, random_play):
         out[row, 5 + k] = s[g[O_STATS] + k]
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@step(cache=True, error_model="numpy", _nrt=False, inline="always")
 def play_rows(g, pol, seeds, run_seed, start, first, stop, max_turns, out, s, r, random_play):
     """Rows ``first .. stop-1`` of ``out``: games ``start + row`` of the run seeded ``run_seed``, in one
     state array ``s`` and chance streams ``r``."""
@@ -1262,13 +1288,13 @@ def play_rows(g, pol, seeds, run_seed, start, first, stop, max_turns, out, s, r,
 # The compiled entry points (no lock held: the slices of a batch play on threads of their own), one
 # with the random rule and one without, each compiled when first used.
 
-@njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
+@step(cache=True, nogil=True, error_model="numpy", _nrt=False)
 def play_rows_builders(g, pol, seeds, run_seed, start, first, stop, max_turns, out, s, r):
     """``play_rows`` where no seat plays at random."""
     play_rows(g, pol, seeds, run_seed, start, first, stop, max_turns, out, s, r, False)
 
 
-@njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
+@step(cache=True, nogil=True, error_model="numpy", _nrt=False)
 def play_rows_any(g, pol, seeds, run_seed, start, first, stop, max_turns, out, s, r):
     """``play_rows`` for any seats."""
     play_rows(g, pol, seeds, run_seed, start, first, stop, max_turns, out, s, r, True)
@@ -1278,12 +1304,15 @@ def batch(game, policies, run_seed: int, start: int, count: int, max_turns: int 
     """Games ``start .. start+count-1`` of the run seeded ``run_seed``, one int64 array per record field."""
     if count <= 0:  # as engine_batch: no records, only the base fields
         return {name: np.zeros(0, dtype=np.int64) for name in BASE_FIELDS}
+    from numba import config
+
     g = _encode_game(game)
     pol, seeds = _encode_policies(policies)
     out = np.zeros((count, len(FIELDS)), np.int64)
     slices = max(1, min(config.NUMBA_NUM_THREADS, count // 64))
     bounds = [count * k // slices for k in range(slices + 1)]
-    rows = play_rows_any if (pol[:, P_PLAY] == 1).any() else play_rows_builders
+    kernel = compiled()
+    rows = kernel.play_rows_any if (pol[:, P_PLAY] == 1).any() else kernel.play_rows_builders
 
     def play(k: int) -> None:
         s, r = np.zeros(g[S_SIZE], np.int64), np.zeros(1 + 2 * g[G_PLAYERS], np.uint64)
@@ -1296,6 +1325,11 @@ def batch(game, policies, run_seed: int, start: int, count: int, max_turns: int 
         with ThreadPoolExecutor(slices) as pool:
             list(pool.map(play, range(slices)))
     return {name: out[:, k].copy() for k, name in enumerate(FIELDS)}
+
+
+def compiled():
+    """This module with its step functions and loops compiled (numba; from its cache after the first time)."""
+    return steps.compiled(__name__)
 
 
 # --- the exact walk's compiled part (``toolkit.games.palaces.walk``) -------------------------
@@ -1340,7 +1374,7 @@ def vector_at(types: int, players: int, slots: int) -> dict[str, int]:
     return at
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@step(cache=True, error_model="numpy", _nrt=False, inline="always")
 def _vector_parts(g):
     types, players, slots = g[G_TYPES], g[G_PLAYERS], g[G_SLOTS]
     pile = V_HEAD + types
@@ -1350,7 +1384,7 @@ def _vector_parts(g):
     return pile, hands, palaces, site
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False)
 def vector_of(g, s, v):
     """The key vector of the chance point in ``s`` (see above)."""
     types, players, ms, fl = g[G_TYPES], g[G_PLAYERS], g[G_SLOTS], g[G_FLOORS]
@@ -1385,7 +1419,7 @@ def vector_of(g, s, v):
         v[site + players + p] = s[g[O_TOKENS] + p]
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False)
 def load(g, v, s):
     """The chance point of key vector ``v`` into ``s`` (its game part, up to the pile's order): what
     the engine's state holds there, with no turns counted yet and every counter 0."""
@@ -1438,7 +1472,7 @@ def load(g, v, s):
         s[g[O_TOKENS] + p] = v[site + players + p]
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@step(cache=True, error_model="numpy", _nrt=False, inline="always")
 def _pack(v, layout, out):
     """``v`` into the words ``out`` by the bit fields of ``layout``; False when a number does not fit
     (a position with no bits must hold 0)."""
@@ -1453,7 +1487,7 @@ def _pack(v, layout, out):
     return True
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@step(cache=True, error_model="numpy", _nrt=False, inline="always")
 def _unpack(keys, state, layout, v):
     """The key vector packed as state ``state`` of ``keys``, into ``v``."""
     for k in range(v.size):
@@ -1461,7 +1495,7 @@ def _unpack(keys, state, layout, v):
         v[k] = np.int64((keys[state, layout[L_WORD, k]] >> uint64(layout[L_SHIFT, k])) & uint64(mask)) if mask else 0
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@step(cache=True, error_model="numpy", _nrt=False, inline="always")
 def _hash(words, bits):
     h = uint64(0x243F6A8885A308D3)
     for w in range(words.size):
@@ -1469,7 +1503,7 @@ def _hash(words, bits):
     return np.int64(h >> uint64(64 - bits))
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@step(cache=True, error_model="numpy", _nrt=False, inline="always")
 def _find(index, keys, words, bits):
     """(the slot of ``words`` in the table ``index``, the state there or -1 for an empty slot)."""
     mask = (np.int64(1) << bits) - 1
@@ -1488,7 +1522,7 @@ def _find(index, keys, words, bits):
         at = (at + 1) & mask
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False)
 def rehash(keys, states, index, bits):
     """Put states ``0 .. states-1`` (their packed ``keys``) into the empty table ``index`` of 2**bits slots."""
     for state in range(states):
@@ -1496,7 +1530,7 @@ def rehash(keys, states, index, bits):
         index[at] = state
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False)
 def intern_start(layout, bits, keys, index, stack, counters, row_of, v, words):
     """Chance point ``v`` (a key vector) as state 0 of an empty walk, stacked to be expanded first
     (packed in ``words``); False when a number does not fit its bit field."""
@@ -1513,7 +1547,7 @@ def intern_start(layout, bits, keys, index, stack, counters, row_of, v, words):
     return True
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@step(cache=True, error_model="numpy", _nrt=False, inline="always")
 def _end_target(kind, end_of, end_kinds, counters):
     """The target of an absorbing end (-1 - its number), numbered as first met: ``kind`` is a winner's
     seat, ``players`` a stalled game, ``players + 1`` decisions that never end, ``players + 2`` the
@@ -1525,7 +1559,7 @@ def _end_target(kind, end_of, end_kinds, counters):
     return -1 - end_of[kind]
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False)
 def walk_chance_points(g, pol, r, layout, options, bits, keys, index, stack, counters, row_of, state_of_row,
                        offsets, targets, weights, rewards, totals, end_of, end_kinds, base, s, v, words):
     """Expand the stacked chance points until none is left (WALK_DONE), ``counters[W_PAUSE]`` rows are
@@ -1544,7 +1578,6 @@ def walk_chance_points(g, pol, r, layout, options, bits, keys, index, stack, cou
     max_states = options[WO_MAX_STATES]
     max_decisions = options[WO_MAX_DECISIONS]
     done = options[WO_DONE] == 1
-    completed = g[O_STATS] + C_COMPLETED
     while counters[W_TOP] > 0:
         if counters[W_ROWS] == counters[W_PAUSE]:
             return WALK_PAUSE
@@ -1582,10 +1615,10 @@ def walk_chance_points(g, pol, r, layout, options, bits, keys, index, stack, cou
                 target = _end_target(players + 1, end_of, end_kinds, counters)
             elif s[S_PHASE] == OVER:
                 winner = s[S_WINNER]
-                kind = winner if winner >= 0 else players + 2 if done and s[completed] >= 1 else players
+                kind = winner if winner >= 0 else players + 2 if done and first_palace(g, s) else players
                 target = _end_target(kind, end_of, end_kinds, counters)
                 reward += weight * s[S_TURNS]
-            elif done and s[completed] >= 1:
+            elif done and first_palace(g, s):
                 target = _end_target(players + 2, end_of, end_kinds, counters)
                 reward += weight * s[S_TURNS]
             else:

@@ -55,8 +55,7 @@ def may_apply(start, done=None) -> bool:
 
 
 def applies(start, policies, done=None) -> bool:
-    """Can the compiled walk build ``engine_chain.build``'s chain from ``start`` for these players?
-    (This loads the compiled code, numba and all, the first time.)"""
+    """Can the compiled walk build ``engine_chain.build``'s chain from ``start`` for these players?"""
     if not may_apply(start, done):
         return False
     from toolkit.games.palaces.policies import Builder, GiveWorst, PalacesPolicy
@@ -186,23 +185,24 @@ def walk(first, policies, max_states: int, progress=None, max_decisions: int | N
     lay = _Layout(game, kernel)
     g = lay.g
     table, _ = kernel._encode_policies(policies)
+    fast = kernel.compiled()
     types, players = len(lay.kept), game.players
     options = np.array([max_states, MAX_DECISIONS if max_decisions is None else max_decisions,
                         int(done is not None)], dtype=np.int64)
     at = (kernel.W_STATES, kernel.W_ROWS, kernel.W_TARGETS, kernel.W_ENDS, kernel.W_PAUSE)
     a = WalkArrays(ROOM, lay.words, players + 3, at, progress)
     words = np.zeros(lay.words, dtype=np.uint64)
-    if not kernel.intern_start(lay.layout, a.bits, a.keys, a.index, a.stack, a.counters, a.row_of,
-                               lay.vector(first, kernel), words):
+    if not fast.intern_start(lay.layout, a.bits, a.keys, a.index, a.stack, a.counters, a.row_of,
+                             lay.vector(first, kernel), words):
         raise _overflow()
     r = np.zeros(1 + 2 * players, dtype=np.uint64)  # no seeded rule plays here: never drawn from
     base, s = np.zeros(g[kernel.S_SIZE], dtype=np.int64), np.zeros(g[kernel.S_SIZE], dtype=np.int64)
     v = np.zeros(lay.size, dtype=np.int64)
 
     def step():
-        return kernel.walk_chance_points(g, table, r, lay.layout, options, a.bits, a.keys, a.index, a.stack,
-                                         a.counters, a.row_of, a.state_of_row, a.offsets, a.targets, a.weights,
-                                         a.rewards, a.totals, a.end_of, a.end_kinds, base, s, v, words)
+        return fast.walk_chance_points(g, table, r, lay.layout, options, a.bits, a.keys, a.index, a.stack,
+                                       a.counters, a.row_of, a.state_of_row, a.offsets, a.targets, a.weights,
+                                       a.rewards, a.totals, a.end_of, a.end_kinds, base, s, v, words)
 
-    a.run(step, kernel, types, progress, max_states, _overflow)
+    a.run(step, fast, types, progress, max_states, _overflow)
     return a.transitions(players)
