@@ -242,5 +242,5 @@ def test_the_kernels_steps_run_interpreted_play_the_same_games(players, variants
     expected = same_records(g, policies, 9, 3, 40)
     got = interpreted_batch(g, policies, 9, 3, 40)
     assert all(np.array_equal(got[name], expected[name]) for name in expected)
-    assert not hasattr(kernel._decide, "py_func")  # plain functions: the compiled ones are kernel.compiled()'s
-    assert hasattr(kernel.compiled()._decide, "py_func")
+    assert not hasattr(kernel._choose, "py_func")  # plain functions: the compiled ones are kernel.compiled()'s
+    assert hasattr(kernel.compiled()._choose, "py_func")

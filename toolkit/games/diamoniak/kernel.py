@@ -618,17 +618,6 @@ def _apply(verb, argument, kinds, colours, colour_ok, numbers,
 
 
 @step(cache=True, inline="always")
-def _decide(row, kinds, colours, colour_ok, numbers,
-            pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s, loss):
-    """One decision of the seat to move, by its policy ``row``, played by the rules. (s, True) when it
-    reshuffled the discard area into the pile."""
-    verb, argument = _choose(row, kinds, colours, numbers, castle, side, hand_colour, csum, ssum, diamonds, fairies,
-                             s, loss)
-    return _apply(verb, argument, kinds, colours, colour_ok, numbers,
-                  pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s, loss)
-
-
-@step(cache=True, inline="always")
 def _new_numbers(pile_n, pile_w, turns):
     """The numbers ``s`` of a state at the start of a turn, nothing drawn, no winner yet."""
     s = (TURN, 0, turns, 0, 0, 0, -1, pile_n, pile_w, 0, 0, 0, 0, 0, 0)
@@ -670,8 +659,10 @@ def _play_one(kinds, colours, counts, colour_ok, numbers, table, max_turns,
     # one pass: a decision and, when it draws, the card drawn (the game stops at a decision past the turn
     # limit, before its card); only decisions end turns, so the race is looked at after both
     while s[S_PHASE] != OVER:
-        s, reshuffled = _decide(table[_seat(s)], kinds, colours, colour_ok, numbers,
-                                pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s, loss)
+        verb, argument = _choose(table[_seat(s)], kinds, colours, numbers, castle, side, hand_colour, csum, ssum,
+                                 diamonds, fairies, s, loss)
+        s, reshuffled = _apply(verb, argument, kinds, colours, colour_ok, numbers,
+                               pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s, loss)
         if reshuffled:
             order_valid = False
         turns = s[S_TURNS]
@@ -942,8 +933,10 @@ def walk_chance_points(kinds, colours, colour_ok, numbers, table, layout, perm, 
                 if decisions == max_decisions:
                     looped = True
                     break
-                s, _ = _decide(table[_seat(s)], kinds, colours, colour_ok, numbers,
-                               pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s, loss)
+                verb, argument = _choose(table[_seat(s)], kinds, colours, numbers, castle, side, hand_colour, csum,
+                                         ssum, diamonds, fairies, s, loss)
+                s, _ = _apply(verb, argument, kinds, colours, colour_ok, numbers,
+                              pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s, loss)
                 decisions += 1
             total += weight
             if looped:
