@@ -81,6 +81,10 @@ class DiamoniakGame:
     def colour_total(self, colour: str) -> int:
         return sum(n for n, c, k in zip(self.counts, self.colours, self.kinds) if k == "castle" and c == colour)
 
+    def completable(self, colour: str) -> bool:
+        """Whether the castle cards of ``colour`` are enough to complete a castle (the kernel's ``colour_ok``)."""
+        return self.colour_total(colour) >= self.castle_size
+
     @cached_property
     def colour_swap(self) -> tuple | None:
         """How ``DiamoniakState.key(swap=True)`` exchanges the deck's two castle colours, or None when

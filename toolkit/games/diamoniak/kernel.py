@@ -86,7 +86,7 @@ def _encode_game(game):
     """(kinds, colours, counts, colour_ok, numbers): the deck by card type, and the rule numbers.
 
     ``colours`` numbers each distinct colour name (-1: none); ``colour_ok[c]`` says whether the castle
-    cards of colour ``c`` are enough to complete a castle (the engine's ``colour_total >= castle_size``).
+    cards of colour ``c`` are enough to complete a castle (``game.completable``).
     """
     kinds = np.array([_KINDS[kind] for kind in game.kinds], dtype=np.int64)
     names = []
@@ -94,7 +94,7 @@ def _encode_game(game):
         if colour is not None and colour not in names:
             names.append(colour)
     colours = np.array([-1 if c is None else names.index(c) for c in game.colours], dtype=np.int64)
-    colour_ok = np.array([game.colour_total(c) >= game.castle_size for c in names] or [0], dtype=np.int64)
+    colour_ok = np.array([game.completable(c) for c in names] or [0], dtype=np.int64)
     counts = np.array(game.counts, dtype=np.int64)
     numbers = np.array([game.castle_size, game.price, game.witch_takes, game.players,
                         int("diamonds-to-discard" in game.variants), int("free-colour" in game.variants),
