@@ -22,6 +22,7 @@ the arrays as plain Python values. The readable engine this was written from is
 
 from __future__ import annotations
 
+import functools
 from array import array
 from collections import Counter
 from dataclasses import dataclass
@@ -193,8 +194,16 @@ def _ints(values) -> list[int]:
 
 
 def _row_of(values, row: int, columns: int) -> list[int]:
-    """Row ``row`` of a table of numbers (``_Grid`` or numpy) as Python ints."""
-    return [int(values[row, c]) for c in range(columns)]
+    """Row ``row`` of a table of numbers (``_Grid``, of Python ints, or numpy) as Python ints."""
+    if isinstance(values, np.ndarray):
+        return values[row].tolist()
+    return list(map(values.__getitem__, _cells(row, columns)))
+
+
+@functools.cache
+def _cells(row: int, columns: int) -> tuple:
+    """The keys of row ``row`` of a ``_Grid``."""
+    return tuple((row, c) for c in range(columns))
 
 
 _new = object.__new__  # a state made without __init__, to be filled by a copy
