@@ -1,7 +1,9 @@
 """The compiled walk (toolkit.games.diamoniak.walk) builds the engine walk's chain, array for array.
 
-Each comparison walks one deck twice, by the rules engine (``engine_chain.build(compiled=False)``)
-and by the compiled walk (``compiled=True``), and asks for the same ``Transitions``: the state of
+Each comparison walks one deck three times, by the oracle engine and players (``tests/oracles``, the
+readable rules) and by the product's state (the kernel's steps, interpreted) through
+``engine_chain.build(compiled=False)``, and by the compiled walk (``compiled=True``), and asks for the
+same ``Transitions``: the state of
 each row, the outcomes of each state with their weights and successors (state numbers and
 absorbing ends), the turns started per row, the ends in the order first met. The engine walk numbers
 states as it meets them, so equal arrays mean the same states, the same keys' lumping (colour swap,
@@ -23,6 +25,8 @@ from toolkit.games.diamoniak.engine import DiamoniakGame, DiamoniakState
 from toolkit.odds import drn, engine_chain
 from toolkit.games.diamoniak import walk as compiled_walk
 from toolkit.games.diamoniak import policies as diamoniak_policies
+
+from oracles import oracle_game, oracle_policies
 
 DRAW_RULES = ("until-witch", "stop-after-1", "stop-after-2", "stop-on-castle", "risk-0", "risk-1", "odds-30",
               "stop-after-2,risk-1", "stop-after-3,stop-on-castle", "risk-2,odds-20")
@@ -47,11 +51,14 @@ def arrays(transitions):
 
 
 def both_walks(game, seats, limit=LIMIT):
-    """(the engine walk's chain, the compiled walk's), or the TooManyStates each raised."""
+    """(the oracle engine walk's chain, the product state's, the compiled walk's), or the TooManyStates each
+    raised."""
     result = []
-    for compiled in (False, True):
+    for start_state, players, compiled in ((oracle_game(game).new_initial_state(), oracle_policies(seats), False),
+                                           (game.new_initial_state(), seats, False),
+                                           (game.new_initial_state(), seats, True)):
         try:
-            transitions, start, rewards = engine_chain.build(game.new_initial_state(), seats, limit, compiled=compiled)
+            transitions, start, rewards = engine_chain.build(start_state, players, limit, compiled=compiled)
         except engine_chain.TooManyStates as err:
             result.append(("too many", str(err)))
         else:
@@ -72,9 +79,9 @@ def test_the_compiled_walk_is_the_engine_walk_array_for_array(colours, diamonds,
     game = diamoniak_game(colours, diamonds, witches, fairies, min(size, colours[0]), takes, price, players, variants)
     seats = [diamoniak_policies.parse(f"{draws[k % len(draws)]},{others[k % len(others)]}") for k in range(players)]
     assert compiled_walk.applies(game.new_initial_state(), seats)
-    engine, compiled = both_walks(game, seats)
+    oracle, engine, compiled = both_walks(game, seats)
     event("over the budget" if engine[0] == "too many" else "walked" if engine[1][0] else "over before any draw")
-    assert compiled == engine
+    assert compiled == engine == oracle
 
 
 SEEDED = [  # (colours, diamonds, witches, fairies, size, takes, price, players, variants, policy)
@@ -95,11 +102,13 @@ def test_chosen_decks_walk_alike_and_give_the_same_fractions(case):
     *deck, players, variants, policy = case
     game = diamoniak_game(*deck, players=players, variants=variants)
     seats = [diamoniak_policies.parse(policy)] * players
-    engine, compiled = both_walks(game, seats, limit=20_000)
-    assert compiled == engine
+    oracle, engine, compiled = both_walks(game, seats, limit=20_000)
+    assert compiled == engine == oracle
     answers = [engine_chain.solve(game.new_initial_state(), seats, players, 20_000, compiled=flag)
                for flag in (False, True)]
-    assert answers[0] == answers[1]
+    answers.append(engine_chain.solve(oracle_game(game).new_initial_state(), oracle_policies(seats), players, 20_000,
+                                      compiled=False))
+    assert answers[0] == answers[1] == answers[2]
 
 
 def test_the_budget_stops_both_walks_at_the_same_state():
@@ -107,10 +116,10 @@ def test_the_budget_stops_both_walks_at_the_same_state():
     seats = [diamoniak_policies.parse("default")] * 2
     states = len(engine_chain.build(game.new_initial_state(), seats, compiled=False)[0])
     for limit in (1, states - 1):
-        engine, compiled = both_walks(game, seats, limit)
-        assert engine == compiled == ("too many", str(engine_chain.TooManyStates(limit)))
-    engine, compiled = both_walks(game, seats, states)
-    assert engine == compiled and engine[1][0] and len(engine[1][0]) == states
+        oracle, engine, compiled = both_walks(game, seats, limit)
+        assert oracle == engine == compiled == ("too many", str(engine_chain.TooManyStates(limit)))
+    oracle, engine, compiled = both_walks(game, seats, states)
+    assert oracle == engine == compiled and engine[1][0] and len(engine[1][0]) == states
 
 
 def test_the_chain_grows_its_arrays_and_reports_progress_as_the_engine_walk(monkeypatch):
@@ -175,15 +184,15 @@ def test_a_key_that_forgets_a_field_is_caught(monkeypatch):
     stop-after player reads: states the engine keeps apart are lumped."""
     game = diamoniak_game((3, 3, 0, 0), 2, 1, 1, 3, 2, 2)
     seats = [diamoniak_policies.parse("stop-after-2")] * 2
-    engine, compiled = both_walks(game, seats, 20_000)
-    assert engine == compiled
+    oracle, engine, compiled = both_walks(game, seats, 20_000)
+    assert oracle == engine == compiled
     original = compiled_walk._Layout.__init__
 
     def forgetful(self, game, kernel, swap, with_drawn):
         original(self, game, kernel, swap, False)
 
     monkeypatch.setattr(compiled_walk._Layout, "__init__", forgetful)
-    _, lumped = both_walks(game, seats, 20_000)
+    _, _, lumped = both_walks(game, seats, 20_000)
     assert lumped != engine and len(lumped[1][0]) < len(engine[1][0])
 
 
@@ -195,5 +204,5 @@ def test_decisions_that_do_not_reach_a_chance_point_end_alike(monkeypatch, limit
     monkeypatch.setattr(engine_chain, "MAX_DECISIONS", limit)
     game = diamoniak_game((3, 3, 0, 0), 2, 1, 1, 3, 2, 1)
     seats = [diamoniak_policies.parse("stop-after-1,keep-diamonds")] * 2
-    engine, compiled = both_walks(game, seats, 20_000)
-    assert engine == compiled and (engine_chain.LOOP in engine[1][7]) == (limit < 5)
+    oracle, engine, compiled = both_walks(game, seats, 20_000)
+    assert oracle == engine == compiled and (engine_chain.LOOP in engine[1][7]) == (limit < 5)

@@ -1,8 +1,10 @@
-"""Diamoniak's rules, each on a hand-built state, plus invariants under random play."""
+"""Diamoniak's rules, each on a hand-built state, plus invariants under random play: every test on the
+product's state (the kernel's steps) and on the oracle engine (tests/oracles), with the same assertions."""
 
 from __future__ import annotations
 
 import random
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -15,7 +17,19 @@ from toolkit.games.diamoniak.engine import DiamoniakGame
 from toolkit.games.diamoniak.policies import parse
 from toolkit.sim.runner import play
 
+from oracles import diamoniak_engine, diamoniak_policies
+
 CAT = load("diamoniak", require_art=False)
+
+
+@pytest.fixture(autouse=True, scope="module", params=["product", "oracle"])
+def engine(request):
+    """Every test plays the product's engine and players, then the oracle's (module-wide, for hypothesis)."""
+    with pytest.MonkeyPatch.context() as patch:
+        if request.param == "oracle":
+            patch.setattr(sys.modules[__name__], "DiamoniakGame", diamoniak_engine.DiamoniakGame)
+            patch.setattr(sys.modules[__name__], "parse", diamoniak_policies.parse)
+        yield request.param
 
 
 def game(players=2, variants=(), overrides=()):

@@ -24,6 +24,8 @@ from toolkit.odds import engine_chain
 from toolkit.games.diamoniak import policies as diamoniak_policies
 from toolkit.games.palaces import policies as palaces_policies
 
+from oracles import oracle_game, oracle_policies
+
 POLICY_ONLY = frozenset({"drawn_this_turn", "last_built"})
 READS = {"stop-after": "drawn_this_turn", "stop-on-castle": "last_built"}  # the draw rules that read one
 
@@ -229,6 +231,7 @@ def test_the_diamoniak_walk_is_the_plain_walk_transition_for_transition(colours,
     except AssertionError:  # kept small, so that the test stays fast
         assume(False)
     assert walked(game, seats) == walked(game, seats, remember=False) == walked(game, seats, compiled=True) == plain
+    assert walked(oracle_game(game), oracle_policies(seats)) == plain  # the readable engine and players (tests/oracles)
 
 
 @settings(max_examples=12, deadline=None)

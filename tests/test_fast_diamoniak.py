@@ -1,7 +1,9 @@
 """The compiled Diamoniak kernel plays the engine's games: the same record, field for field, per card order.
 
-Every comparison plays the same games twice, once by ``engine_batch`` (the rules engine driven by
-``toolkit.sim.ordered``) and once by ``diamoniak_kernel.batch``, and asks for equal arrays. Together
+Every comparison plays the same games three ways: by ``engine_batch`` (driven by ``toolkit.sim.ordered``)
+on the oracle engine and players (``tests/oracles``, the readable rules), by ``diamoniak_kernel.batch``,
+and, its first games, by ``engine_batch`` on the product's state (the kernel's steps, interpreted); it
+asks for equal arrays. Together
 the tests below compare several thousand card orders: every draw rule (with several numbers, alone
 and combined), every witch rule, both buy rules, both variants, 1-4 players, mixed seats, odd decks,
 games cut by the turn limit and decks that stall.
@@ -21,6 +23,8 @@ from toolkit.games.diamoniak.policies import AnyStop, DiamoniakPolicy, StopAfter
 from toolkit.sim.ordered import engine_batch
 from toolkit.sim.records import kernel_for, play_records
 
+from oracles import oracle_game, oracle_policies
+
 CAT = load("diamoniak", require_art=False)
 VARIANT_SETS = [(), ("diamonds-to-discard",), ("free-colour",), ("diamonds-to-discard", "free-colour")]
 DRAW_RULES = ["until-witch", "stop-after-1", "stop-after-2", "stop-after-5", "risk-0", "risk-1", "risk-3",
@@ -36,16 +40,24 @@ def game(players=2, variants=(), overrides=()):
     return DiamoniakGame.from_catalogue(cat, players=players, variants=variants)
 
 
+THIN = 30  # games of each comparison the product's own state plays too (its steps interpreted)
+
+
 def same_records(g, policies, run_seed, start, count, max_turns=10_000):
-    """Play the games both ways and check every field; return the engine's records."""
-    expected = engine_batch(g, policies, run_seed, start, count, max_turns)
+    """Play the games three ways and check every field: the oracle engine (``engine_batch``), the kernel,
+    and, on the first THIN games, ``engine_batch`` on the product's state; return the oracle's records."""
+    expected = engine_batch(oracle_game(g), oracle_policies(policies), run_seed, start, count, max_turns)
     got = kernel.batch(g, policies, run_seed, start, count, max_turns)
-    assert list(got) == list(expected)
+    thin = engine_batch(g, policies, run_seed, start, min(count, THIN), max_turns)
+    assert list(got) == list(expected) == list(thin)
     for name in expected:
         assert got[name].dtype == np.int64
         mismatch = np.flatnonzero(got[name] != expected[name])
         assert mismatch.size == 0, (f"{name} differs in game {start + mismatch[0]}: engine "
                                     f"{expected[name][mismatch[0]]}, kernel {got[name][mismatch[0]]}")
+        mismatch = np.flatnonzero(thin[name] != expected[name][:THIN])
+        assert mismatch.size == 0, (f"{name} differs in game {start + mismatch[0]}: engine "
+                                    f"{expected[name][mismatch[0]]}, product state {thin[name][mismatch[0]]}")
     return expected
 
 
@@ -242,5 +254,34 @@ def test_the_kernels_steps_run_interpreted_play_the_same_games(players, variants
     expected = same_records(g, policies, 9, 3, 40)
     got = interpreted_batch(g, policies, 9, 3, 40)
     assert all(np.array_equal(got[name], expected[name]) for name in expected)
-    assert not hasattr(kernel._decide, "py_func")  # plain functions: the compiled ones are kernel.compiled()'s
-    assert hasattr(kernel.compiled()._decide, "py_func")
+    assert not hasattr(kernel._choose, "py_func")  # plain functions: the compiled ones are kernel.compiled()'s
+    assert hasattr(kernel.compiled()._choose, "py_func")
+
+
+def test_the_state_on_compiled_steps_plays_as_on_interpreted_ones():
+    """``DiamoniakState.compiled()``: the same state on the kernel's compiled steps; random play and the
+    built-in players give the same actions, keys and records as the interpreted state, action for action."""
+    import random
+
+    g = game(3, ("diamonds-to-discard", "free-colour"))
+    seats = [parse(name) for name in ("default", "stop-after-2,keep-diamonds", "risk-1,save-fairy,never-buy")]
+    rng = random.Random(5)
+    plain = g.new_initial_state()
+    fast = plain.compiled()
+    assert fast.steps is kernel.compiled() and plain.steps is kernel
+    for step in range(600):
+        if plain.is_terminal():
+            break
+        assert fast.key() == plain.key() and fast.legal_actions() == plain.legal_actions()
+        assert fast.current_player() == plain.current_player()
+        if plain.is_chance_node():
+            action = rng.choice(plain.chance_outcomes())[0]
+        else:
+            chosen = seats[plain.player].act(plain)
+            assert seats[plain.player].act(fast) == chosen
+            action = chosen if step % 3 else rng.choice(plain.legal_actions())
+        plain.apply_action(action)
+        fast.apply_action(action)
+    assert plain.is_terminal() and fast.is_terminal()
+    assert (fast.counters(), fast.scores(), fast.winner, fast.turns) == (plain.counters(), plain.scores(), plain.winner,
+                                                                         plain.turns)

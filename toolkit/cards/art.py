@@ -564,15 +564,19 @@ def write_art(catalogue: Catalogue, out_dir: Path) -> list[Path]:
     pictures = {path: png_bytes(draw_face(card, catalogue) if card is not None else draw_back(catalogue), marked=True)
                 for path, _, card in jobs}
     for path, data in pictures.items():  # someone's own picture is never replaced (nothing written yet)
-        if (path.exists() or path.is_symlink()) and not path.is_dir() and not drawn_here(path) \
-                and not _same_bytes(path, data):
+        if _someone_elses(path, data):
             raise UserError(f"{path}: this picture was not drawn by 'toolkit art', which would replace it; "
                             "move it, or draw into another --out-dir")
     return write_many(pictures)
 
 
-def _same_bytes(path: Path, data: bytes) -> bool:
+def _someone_elses(path: Path, data: bytes) -> bool:
+    """Whether a file at ``path`` would be replaced that this module did not draw (nor holds ``data`` already)."""
     try:
-        return path.stat().st_size == len(data) and path.read_bytes() == data
-    except OSError:
+        if not (path.exists() or path.is_symlink()) or path.is_dir():
+            return False
+        if drawn_here(path):
+            return False
+        return not (path.stat().st_size == len(data) and path.read_bytes() == data)
+    except OSError:  # a path that cannot be looked at cannot be written either: writing says why, in one line
         return False

@@ -4,9 +4,9 @@ A rule is a plain Python function marked ``@step(...)`` (the marker keeps numba'
 the function unchanged): imported normally it runs interpreted, with no numba loaded. ``compiled(module)``
 imports numba and gives the same module compiled: every marked function of the module cloned (same code,
 same file, same name) into one namespace whose globals are the clones' dispatchers, so a compiled step
-calls compiled steps, and numba's ``uint64`` and ``tuple_setitem`` in place of the plain twins below.
-A step whose body only numba runs as meant (64-bit unsigned arithmetic that wraps, which numpy's scalars
-warn about) names a plain twin, ``@step(python=twin)``: the module's name is then the twin (same
+calls compiled steps, and numba's ``uint64``, ``uint32`` and ``tuple_setitem`` in place of the plain twins
+below. A step whose body only numba runs as meant (64-bit unsigned arithmetic that wraps, which numpy's
+scalars warn about) names a plain twin, ``@step(python=twin)``: the module's name is then the twin (same
 answers, in Python's integers) and ``compiled`` compiles the body.
 
 numba caches a clone under its file and name, as it would the decorated function, and checks only that
@@ -25,11 +25,18 @@ _OPTIONS = "__step_options__"
 _BODY = "__step_body__"  # the body ``compiled`` compiles, when the plain step is a twin
 
 uint64 = np.uint64  # numba's ``uint64`` in compiled code
+uint32 = int  # numba's ``uint32`` in compiled code, for numbers never negative (an index without its sign check)
 
 
-def tuple_setitem(values: tuple, at: int, value) -> tuple:
-    """``values`` with item ``at`` replaced (numba's ``tuple_setitem`` in compiled code)."""
-    return values[:at] + (value,) + values[at + 1:]
+def tuple_setitem(values: tuple | list, at: int, value) -> tuple | list:
+    """``values`` with item ``at`` replaced (numba's ``tuple_setitem`` in compiled code). A list, such as the
+    numbers an interpreted state keeps, is changed in place and returned (its owner keeps no older copy)."""
+    if type(values) is list:
+        values[at] = value
+        return values
+    changed = list(values)
+    changed[at] = value
+    return tuple(changed)
 
 
 def step(python=None, **options):
@@ -58,7 +65,7 @@ def compiled(name: str) -> types.SimpleNamespace:
 
     module = importlib.import_module(name)
     space = dict(vars(module))
-    space.update(uint64=numba.uint64, tuple_setitem=numba_tuple_setitem)
+    space.update(uint64=numba.uint64, uint32=numba.uint32, tuple_setitem=numba_tuple_setitem)
     for key, value in vars(module).items():
         options = getattr(value, _OPTIONS, None)
         if options is None or not isinstance(value, types.FunctionType):

@@ -45,8 +45,7 @@ class Diamoniak(Game):
     }
 
     def no_winner_reason(self, game):
-        colours = {c for c, k in zip(game.colours, game.kinds) if k == "castle"}
-        if not any(game.colour_total(c) >= game.castle_size for c in colours):
+        if game.new_initial_state().stalled:  # the rules' start (``kernel._start``): nobody can ever complete one
             return f"no colour has the {game.castle_size} castle cards a castle needs"
         return None
 

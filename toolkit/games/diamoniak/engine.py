@@ -1,4 +1,4 @@
-"""Diamoniak's rules engine (shared/rules/diamoniak.md), for any deck the catalogue describes.
+"""Diamoniak as an OpenSpiel-style state (shared/rules/diamoniak.md), for any deck the catalogue describes.
 
 A state moves through four kinds of points:
 
@@ -10,18 +10,35 @@ A state moves through four kinds of points:
   ``(zone, card_index, n)`` with zone ``"side"`` (right side) or ``"castle"`` (own castle).
 
 Card types are indexed in catalogue order; ``game.names[i]`` is the id of type ``i``.
+
+The state is the kernel's (``toolkit.games.diamoniak.kernel``): its arrays (pile, discard area, castles
+and right sides by card type, the seats' colours and sums) and its numbers ``s``; every rule is the
+kernel's step function, played here on them as the simulation and the walks play it. By default the
+steps run interpreted (plain Python, no numba); ``compiled()`` gives the same state on the compiled
+steps, for large Python-driven work. The fields (``pile``, ``hands``, ``phase``...) are read back from
+the arrays as plain Python values. The readable engine this was written from is
+``tests/oracles/diamoniak_engine.py``; the tests hold the two to the same games and chains.
 """
 
 from __future__ import annotations
 
+import functools
 from array import array
+from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import combinations_with_replacement
-from collections import Counter
+
+import numpy as np
 
 from toolkit.catalogue.model import Catalogue
 from toolkit.games import CHANCE, TERMINAL, check_setup
+from toolkit.games.diamoniak import kernel
+from toolkit.games.diamoniak.kernel import (
+    BUY, DRAW, FAIRY, G_WITCH_TAKES, LOSE, LOSS_CASTLE, LOSS_SIDE, MORE, OVER, PASS,
+    S_DRAWN, S_LAST_BUILT, S_PASSES, S_PHASE, S_PLAYER, S_PURCHASES, S_RESHUFFLES,
+    S_SPENT, S_TURNS, S_WINNER, S_WITCHES, SPEND_FAIRY, STOP, TURN, WITCH, WITCH_PHASE,
+)
 
 VARIANTS = {
     "diamonds-to-discard": "the diamonds paid for a purchase go to the discard area, not to the seller",
@@ -65,6 +82,10 @@ class DiamoniakGame:
     def colour_total(self, colour: str) -> int:
         return sum(n for n, c, k in zip(self.counts, self.colours, self.kinds) if k == "castle" and c == colour)
 
+    def completable(self, colour: str) -> bool:
+        """Whether the castle cards of ``colour`` are enough to complete a castle (the kernel's ``colour_ok``)."""
+        return self.colour_total(colour) >= self.castle_size
+
     @cached_property
     def colour_swap(self) -> tuple | None:
         """How ``DiamoniakState.key(swap=True)`` exchanges the deck's two castle colours, or None when
@@ -97,12 +118,32 @@ class DiamoniakGame:
                 order[start + a], order[start + b] = start + b, start + a
         return (tuple(order), tuple(marks), self.colours.index(self.colours[a]), self.colours.index(self.colours[b]))
 
+    @cached_property
+    def arrays(self) -> tuple:
+        """The kernel's numbers of this game (``kernel._encode_game``: kinds, colours, counts, colour_ok,
+        numbers), and per colour number the first card type of that colour (a key's colour)."""
+        first = {}
+        for i, colour in enumerate(self.colours):
+            if colour is not None:
+                first.setdefault(colour, i)
+        return (*kernel._encode_game(self), tuple(first.values()))
+
+    @cached_property
+    def plain_arrays(self) -> tuple:
+        """``arrays`` as Python rows, for the interpreted steps (a Python list reads a number several
+        times faster than a numpy array)."""
+        *numbers, first = self.arrays
+        return (*(_Row(row.tolist()) for row in numbers), first)
+
     def new_initial_state(self) -> DiamoniakState:
         return DiamoniakState(self)
 
 
-_PHASES = {"turn": 0, "chance": 1, "more": 2, "witch": 3, "over": 4}
+
+_PHASE_NAMES = ("turn", "chance", "more", "witch", "over")  # by the kernel's phase numbers
 _HEAD = 7  # the numbers a key starts with, before the pile (``DiamoniakState.key``)
+_VERBS = {DRAW: ("draw",), STOP: ("stop",), PASS: ("pass",), SPEND_FAIRY: ("fairy",)}
+_ACTIONS = {"draw": DRAW, "stop": STOP, "pass": PASS, "fairy": SPEND_FAIRY}
 
 
 def _packed(values: list[int]) -> bytes:
@@ -114,113 +155,178 @@ def _packed(values: list[int]) -> bytes:
         return b"\xff\xff" + array("H", values).tobytes()
 
 
-_new = object.__new__  # a state or a hand made without __init__, to be filled by a copy
-
-
 class Player:
-    """What one player holds: a castle colour, the castle, and the right side, as counts per type."""
+    """What one player holds, as read from the state: a castle colour, the castle, and the right side,
+    as counts per type (a copy: changing it changes no state)."""
 
     __slots__ = ("colour", "castle", "side")
 
-    def __init__(self, types: int):
-        self.colour: str | None = None
-        self.castle = [0] * types
-        self.side = [0] * types
+    def __init__(self, colour: str | None, castle: list[int], side: list[int]):
+        self.colour, self.castle, self.side = colour, castle, side
 
-    def copy(self) -> Player:
-        other = _new(Player)
-        other.colour, other.castle, other.side = self.colour, self.castle[:], self.side[:]
-        return other
 
-    def key(self) -> tuple:
-        return (self.colour, tuple(self.castle), tuple(self.side))
+class _Row(list):
+    """A row of numbers as the interpreted steps read it: a Python list with numpy's ``size`` and a ``copy``
+    of its own kind."""
+
+    @property
+    def size(self) -> int:
+        return len(self)
+
+    def copy(self) -> _Row:
+        return _Row(self)
+
+
+class _Grid(dict):
+    """A table of numbers by (row, column), as the interpreted steps read it (``castle[p, i]``)."""
+
+    def copy(self) -> _Grid:
+        return _Grid(self)
+
+
+def _grid(rows: int, columns: int) -> _Grid:
+    return _Grid({(r, c): 0 for r in range(rows) for c in range(columns)})
+
+
+def _ints(values) -> list[int]:
+    """A row of numbers (``_Row``, of Python ints, or numpy) as Python ints."""
+    return values.tolist() if isinstance(values, np.ndarray) else list(values)
+
+
+def _row_of(values, row: int, columns: int) -> list[int]:
+    """Row ``row`` of a table of numbers (``_Grid``, of Python ints, or numpy) as Python ints."""
+    if isinstance(values, np.ndarray):
+        return values[row].tolist()
+    return list(map(values.__getitem__, _cells(row, columns)))
+
+
+@functools.cache
+def _cells(row: int, columns: int) -> tuple:
+    """The keys of row ``row`` of a ``_Grid``."""
+    return tuple((row, c) for c in range(columns))
+
+
+_new = object.__new__  # a state made without __init__, to be filled by a copy
+_ARRAYS = ("_pile", "_discard", "_castle", "_side", "_colour", "_csum", "_ssum", "_diamonds", "_fairies", "_loss")
 
 
 class DiamoniakState:
-    """One moment of a game. Mutable: ``apply_action`` changes it in place; ``clone`` copies it."""
+    """One moment of a game. Mutable: ``apply_action`` changes it in place; ``clone`` copies it.
+
+    ``steps`` plays the rules: the kernel module, its step functions interpreted on Python rows (``_Row``,
+    ``_Grid``), or ``kernel.compiled()`` on numpy arrays (``compiled``).
+    """
 
     def __init__(self, game: DiamoniakGame):
         self.game = game
-        types = len(game.names)
-        self.pile = list(game.counts)
-        self.discard = [0] * types
-        self.hands = [Player(types) for _ in range(game.players)]
-        self.player = 0  # whose turn it is
-        self.phase = "turn"  # turn | chance | more | witch | over
-        self.turns = 1  # turns started so far, this one included
-        self.drawn_this_turn = 0
-        self.last_built = False  # the last card drawn went into the player's own castle
-        self.passes = 0  # turns in a row in which nobody could act
-        self.winner: int | None = None
-        self.stalled = False  # the game can no longer end
-        self.witches = self.purchases = self.reshuffles = self.fairies_spent = 0
-        self._witch = game.indices("witch")
-        self._fairy = game.indices("fairy")
-        self._diamond = game.indices("diamond")
-        if not self._anyone_can_win():
-            self.phase, self.stalled = "over", True
+        self.steps = kernel
+        self._arrays = game.plain_arrays
+        kinds, _, counts, colour_ok, numbers, _ = self._arrays
+        types, players = len(kinds), game.players
+        self._pile = counts.copy()
+        self._discard = _Row([0] * types)
+        self._castle, self._side, self._loss = _grid(players, types), _grid(players, types), _grid(2, types)
+        self._colour = _Row([-1] * players)
+        self._csum, self._ssum, self._diamonds, self._fairies = (_Row([0] * players) for _ in range(4))
+        witches = sum(n for n, kind in zip(counts, kinds) if kind == WITCH)
+        # the numbers ``s``, as a list the interpreted steps change in place (``steps.tuple_setitem``)
+        self._s = kernel._start(colour_ok, self._colour, numbers, list(kernel._new_numbers(sum(counts), witches, 1)))
+
+    def compiled(self) -> DiamoniakState:
+        """This state on the compiled steps (numba; loaded from its cache after the first time), for large
+        Python-driven work: its arrays as numpy arrays."""
+        other = _new(DiamoniakState)
+        other.game, other.steps, other._s, other._arrays = self.game, kernel.compiled(), tuple(self._s), self.game.arrays
+        types, players = len(self.game.names), self.game.players
+        for name in _ARRAYS:
+            values = getattr(self, name)
+            if isinstance(values, _Row):
+                values = np.array(values, dtype=np.int64)
+            elif isinstance(values, _Grid):
+                rows = 2 if name == "_loss" else players
+                values = np.array([_row_of(values, r, types) for r in range(rows)], dtype=np.int64)
+            setattr(other, name, values.copy())
+        return other
 
     # --- the OpenSpiel-style interface ------------------------------------------------------------
 
     def current_player(self) -> int:
-        if self.phase == "over":
+        phase = self._s[S_PHASE]
+        if phase == OVER:
             return TERMINAL
-        return CHANCE if self.phase == "chance" else self.player
+        return CHANCE if phase == kernel.CHANCE else self._s[S_PLAYER]
 
     def is_terminal(self) -> bool:
-        return self.phase == "over"
+        return self._s[S_PHASE] == OVER
 
     def is_chance_node(self) -> bool:
-        return self.phase == "chance"
+        return self._s[S_PHASE] == kernel.CHANCE
 
     def chance_outcomes(self) -> list[tuple[int, int]]:
         """(card index, weight): one outcome per card type left in the pile, weighted by its count."""
-        return [(i, n) for i, n in enumerate(self.pile) if n]
+        return [(i, int(n)) for i, n in enumerate(self._pile) if n]
 
     def legal_actions(self) -> list[tuple]:
-        if self.phase == "turn":
+        phase = self._s[S_PHASE]
+        if phase == TURN:
             actions = [("buy", seller) for seller in self.sellers()]
-            if self._can_draw():
+            if self.steps._can_draw(self._s):
                 actions.append(("draw",))
             return actions or [("pass",)]
-        if self.phase == "more":
-            return [("draw",), ("stop",)] if self._can_draw() else [("stop",)]
-        if self.phase == "witch":
+        if phase == MORE:
+            return [("draw",), ("stop",)] if self.steps._can_draw(self._s) else [("stop",)]
+        if phase == WITCH_PHASE:
             return self._witch_actions()
         return []
 
     def apply_action(self, action) -> None:
-        if self.phase == "chance":
-            self._resolve(action)
-        elif action[0] == "draw":
-            self._start_draw()
-        elif action[0] == "stop" or action[0] == "pass":
-            if action[0] == "pass":
-                self.passes += 1
-                if self.passes >= self.game.players:
-                    self.phase, self.stalled = "over", True
-                    return
-            self._end_turn()
-        elif action[0] == "buy":
-            self._buy(action[1])
-        elif action[0] == "fairy":
-            self._spend_fairy()
+        k, s = self.steps, self._s
+        kinds, colours, _, colour_ok, numbers, _ = self._arrays
+        if s[S_PHASE] == kernel.CHANCE:
+            if not self._pile[action]:
+                raise ValueError(f"no {self.game.names[action]} left in the pile")
+            self._s = k._resolve(action, kinds, colours, colour_ok, numbers, self._pile, self._discard, self._castle,
+                                 self._side, self._colour, self._csum, self._ssum, self._diamonds, self._fairies, s)
+            return
+        verb, argument = _ACTIONS.get(action[0]), 0
+        if action[0] == "buy":
+            verb, argument = BUY, action[1]
+            if argument not in self.sellers():
+                raise ValueError(f"cannot buy from player {argument}")
         elif action[0] == "lose":
-            self._lose(action[1])
-        else:
+            verb = LOSE
+            self._check_loss(action[1])
+        elif verb is None:
             raise ValueError(f"unknown action {action!r}")
+        elif verb == SPEND_FAIRY and not self._fairies[s[S_PLAYER]]:
+            raise ValueError("no fairy to spend")
+        self._s, _ = k._apply(verb, argument, kinds, colours, colour_ok, numbers, self._pile, self._discard,
+                              self._castle, self._side, self._colour, self._csum, self._ssum, self._diamonds,
+                              self._fairies, s, self._loss)
+
+    def choose(self, row: tuple) -> tuple:
+        """The action a built-in player whose policy row is ``row`` takes here (the kernel's ``_choose``)."""
+        s = self._s
+        if s[S_PHASE] not in (TURN, MORE, WITCH_PHASE):
+            raise ValueError(f"no decision to take in phase {self.phase}")
+        kinds, colours, _, _, numbers, _ = self._arrays
+        table_row = row if self.steps is kernel else _row_array(row)
+        verb, argument = self.steps._choose(table_row, kinds, colours, numbers, self._castle, self._side,
+                                            self._colour, self._csum, self._ssum, self._diamonds, self._fairies, s,
+                                            self._loss)
+        if verb == BUY:
+            return ("buy", int(argument))
+        if verb == LOSE:
+            return ("lose", self._loss_read())
+        return _VERBS[verb]
 
     def clone(self) -> DiamoniakState:
-        """A copy to play on: one copy of the attributes, then of the mutable parts (the exact walk
-        makes one per chance outcome, so this is written out rather than through ``Player.copy``)."""
+        """A copy to play on: the same game and steps, its own arrays."""
         other = _new(DiamoniakState)
-        other.__dict__ = fields = self.__dict__.copy()
-        fields["pile"], fields["discard"] = self.pile[:], self.discard[:]
-        fields["hands"] = hands = []
-        for hand in self.hands:
-            copied = _new(Player)
-            copied.colour, copied.castle, copied.side = hand.colour, hand.castle[:], hand.side[:]
-            hands.append(copied)
+        other.game, other.steps, other._arrays = self.game, self.steps, self._arrays
+        other._s = self._s.copy() if type(self._s) is list else self._s
+        for name in _ARRAYS:
+            setattr(other, name, getattr(self, name).copy())
         return other
 
     def key(self, ignore: frozenset[str] = frozenset(), swap: bool = False) -> bytes:
@@ -236,18 +342,19 @@ class DiamoniakState:
         (``DiamoniakGame.colour_swap``; the players must treat the colours alike, as the built-in
         ones do there: ``policy.colours_alike``).
         """
-        phase = self.phase
-        chance = phase == "chance"
-        winner = self.winner
-        values = [_PHASES[phase], self.player, 255 if winner is None else winner, self.stalled,
-                  0 if chance else self.passes, 0 if "drawn_this_turn" in ignore else self.drawn_this_turn,
-                  not chance and "last_built" not in ignore and self.last_built, *self.pile, *self.discard]
-        colours = self.game.colours
-        for hand in self.hands:
-            colour = hand.colour
-            values.append(255 if colour is None else colours.index(colour))
-            values += hand.castle
-            values += hand.side
+        s = self._s
+        phase = s[S_PHASE]
+        chance = phase == kernel.CHANCE
+        winner = s[S_WINNER]
+        values = [phase, s[S_PLAYER], 255 if winner < 0 else winner, phase == OVER and winner < 0,
+                  0 if chance else s[S_PASSES], 0 if "drawn_this_turn" in ignore else s[S_DRAWN],
+                  not chance and "last_built" not in ignore and s[S_LAST_BUILT], *_ints(self._pile),
+                  *_ints(self._discard)]
+        first, types = self._arrays[5], len(self.game.names)
+        for seat, colour in enumerate(self._colour):
+            values.append(255 if colour < 0 else first[colour])
+            values += _row_of(self._castle, seat, types)
+            values += _row_of(self._side, seat, types)
         if swap:
             exchange = self.game.colour_swap
             if exchange is not None:
@@ -264,182 +371,161 @@ class DiamoniakState:
             return _packed(values)
 
     def counters(self) -> dict[str, int]:
-        return {"witch_strikes": self.witches, "purchases": self.purchases, "reshuffles": self.reshuffles,
-                "fairies_spent": self.fairies_spent}
+        s = self._s
+        return {"witch_strikes": s[S_WITCHES], "purchases": s[S_PURCHASES], "reshuffles": s[S_RESHUFFLES],
+                "fairies_spent": s[S_SPENT]}
 
     def scores(self) -> list[int]:
         """How far each player is in the race: the cards in their castle."""
-        return [sum(hand.castle) for hand in self.hands]
+        return _ints(self._csum)
 
-    # --- questions policies ask ------------------------------------------------------------------
+    # --- the fields, read from the arrays ----------------------------------------------------------
+
+    @property
+    def pile(self) -> list[int]:
+        return _ints(self._pile)
+
+    @property
+    def discard(self) -> list[int]:
+        return _ints(self._discard)
+
+    @property
+    def hands(self) -> list[Player]:
+        names = self.game.colours
+        first, types = self._arrays[5], len(names)
+        return [Player(None if colour < 0 else names[first[colour]], _row_of(self._castle, seat, types),
+                       _row_of(self._side, seat, types)) for seat, colour in enumerate(self._colour)]
+
+    @property
+    def player(self) -> int:
+        """Whose turn it is."""
+        return self._s[S_PLAYER]
+
+    @property
+    def phase(self) -> str:
+        """turn | chance | more | witch | over"""
+        return _PHASE_NAMES[self._s[S_PHASE]]
+
+    @property
+    def turns(self) -> int:
+        """Turns started so far, this one included."""
+        return self._s[S_TURNS]
+
+    @property
+    def drawn_this_turn(self) -> int:
+        return self._s[S_DRAWN]
+
+    @property
+    def last_built(self) -> bool:
+        """The last card drawn went into the player's own castle."""
+        return bool(self._s[S_LAST_BUILT])
+
+    @property
+    def passes(self) -> int:
+        """Turns in a row in which nobody could act."""
+        return self._s[S_PASSES]
+
+    @property
+    def winner(self) -> int | None:
+        winner = self._s[S_WINNER]
+        return None if winner < 0 else int(winner)
+
+    @property
+    def stalled(self) -> bool:
+        """The game can no longer end: over without a winner."""
+        return self._s[S_PHASE] == OVER and self._s[S_WINNER] < 0
+
+    @property
+    def witches(self) -> int:
+        return self._s[S_WITCHES]
+
+    @property
+    def purchases(self) -> int:
+        return self._s[S_PURCHASES]
+
+    @property
+    def reshuffles(self) -> int:
+        return self._s[S_RESHUFFLES]
+
+    @property
+    def fairies_spent(self) -> int:
+        return self._s[S_SPENT]
+
+    # --- questions about a seat ---------------------------------------------------------------------
 
     def castle_size(self, player: int) -> int:
-        return sum(self.hands[player].castle)
+        return int(self._csum[player])
 
     def diamonds(self, player: int) -> int:
-        side = self.hands[player].side
-        return sum(side[i] for i in self._diamond)
+        return int(self._diamonds[player])
 
     def fairies(self, player: int) -> int:
-        side = self.hands[player].side
-        return sum(side[i] for i in self._fairy)
+        return int(self._fairies[player])
 
     def losable(self, player: int) -> int:
         """Cards a witch can take from this player (everything but fairies)."""
-        hand = self.hands[player]
-        return sum(hand.castle) + sum(hand.side) - self.fairies(player)
-
-    def witch_chance(self) -> tuple[int, int]:
-        """(witches, cards) in the pile the next draw comes from (after a reshuffle if it is empty)."""
-        pile = self.pile if any(self.pile) else self.discard
-        return sum(pile[i] for i in self._witch), sum(pile)
+        return int(self.steps._losable(player, self._csum, self._ssum, self._fairies))
 
     def sellers(self) -> list[int]:
-        """Players the current player may buy a castle card of their colour from."""
-        game, me = self.game, self.hands[self.player]
-        if self.phase != "turn" or me.colour is None or self.diamonds(self.player) < game.price:
+        """Players the current player may buy a castle card of their colour from (the kernel's ``_can_buy``)."""
+        s = self._s
+        if s[S_PHASE] != TURN:
             return []
-        mine = [i for i, c in enumerate(game.colours) if c == me.colour and game.kinds[i] == "castle"]
-        return [p for p, hand in enumerate(self.hands) if p != self.player and any(hand.side[i] for i in mine)]
+        kinds, colours, _, _, numbers, _ = self._arrays
+        me, price, can_buy = s[S_PLAYER], numbers[kernel.G_PRICE], self.steps._can_buy
+        return [p for p in range(self.game.players)
+                if can_buy(me, p, colours, kinds, self._side, self._colour, self._diamonds, price)]
 
-    # --- the rules --------------------------------------------------------------------------------
-
-    def _can_draw(self) -> bool:
-        return any(self.pile) or any(self.discard)
-
-    def _start_draw(self) -> None:
-        if not any(self.pile):
-            # Rule 6: the discard area is shuffled into a new pile when a card must be drawn.
-            self.pile, self.discard = self.discard, [0] * len(self.discard)
-            self.reshuffles += 1
-        self.phase = "chance"
-
-    def _resolve(self, card: int) -> None:
-        game, hand = self.game, self.hands[self.player]
-        if not self.pile[card]:
-            raise ValueError(f"no {game.names[card]} left in the pile")
-        self.pile[card] -= 1
-        self.drawn_this_turn += 1
-        self.passes = 0
-        self.last_built = False
-        kind = game.kinds[card]
-        if kind == "witch":
-            self.witches += 1
-            self.discard[card] += 1
-            self.phase = "witch"
-            return
-        claimed = False
-        if kind == "castle":
-            colour = game.colours[card]
-            if hand.colour == colour:
-                hand.castle[card] += 1
-                self.last_built = True
-            elif hand.colour is None and all(other.colour != colour for other in self.hands):
-                hand.colour = colour
-                hand.castle[card] += 1
-                self.last_built = claimed = True
-            else:
-                hand.side[card] += 1
-        else:  # diamond or fairy
-            hand.side[card] += 1
-        if self._check_win():
-            return
-        if claimed and not self._anyone_can_win():  # e.g. alone, with a colour too small to finish
-            self.phase, self.stalled = "over", True
-            return
-        self.phase = "more"
+    # --- a witch's loss ------------------------------------------------------------------------------
 
     def _witch_actions(self) -> list[tuple]:
-        hand = self.hands[self.player]
-        actions = [("fairy",)] if self.fairies(self.player) else []
-        pool = [("side", i) for i, n in enumerate(hand.side) for _ in range(n) if self.game.kinds[i] != "fairy"]
-        pool += [("castle", i) for i, n in enumerate(hand.castle) for _ in range(n)]
-        take = min(self.game.witch_takes, len(pool))
-        kinds = sorted(set(pool))
+        """Spend a fairy (when one is held), or lose any ``min(witch_takes, losable)`` cards but fairies."""
+        player = self._s[S_PLAYER]
+        kinds = self._arrays[0]
+        actions = [("fairy",)] if self._fairies[player] else []
+        types = len(kinds)
+        side, castle = _row_of(self._side, player, types), _row_of(self._castle, player, types)
+        pool = [("side", i) for i, n in enumerate(side) for _ in range(n) if kinds[i] != FAIRY]
+        pool += [("castle", i) for i, n in enumerate(castle) for _ in range(n)]
+        take = min(int(self._arrays[4][G_WITCH_TAKES]), self.losable(player))
         have = Counter(pool)
-        seen = set()
-        for combo in combinations_with_replacement(kinds, take):
+        for combo in combinations_with_replacement(sorted(have), take):
             counted = Counter(combo)
-            if all(counted[k] <= have[k] for k in counted) and combo not in seen:
-                seen.add(combo)
+            if all(counted[k] <= have[k] for k in counted):
                 actions.append(("lose", tuple((zone, i, n) for (zone, i), n in sorted(counted.items()))))
         return actions
 
-    def _spend_fairy(self) -> None:
-        hand = self.hands[self.player]
-        fairy = next(i for i in self._fairy if hand.side[i])
-        hand.side[fairy] -= 1
-        self.discard[fairy] += 1
-        self.fairies_spent += 1
-        self._end_turn()
-
-    def _lose(self, loss) -> None:
-        hand = self.hands[self.player]
+    def _check_loss(self, loss) -> None:
+        """Write ``loss`` into the loss array, or ValueError when the witch cannot take those cards."""
+        player = self._s[S_PLAYER]
+        kinds, numbers = self._arrays[0], self._arrays[4]
+        for row in (LOSS_SIDE, LOSS_CASTLE):
+            for card in range(len(kinds)):
+                self._loss[row, card] = 0
         total = 0
         for zone, card, n in loss:
-            held = hand.side if zone == "side" else hand.castle
-            if n < 1 or held[card] < n or (zone == "side" and self.game.kinds[card] == "fairy"):
+            row, held = (LOSS_SIDE, self._side) if zone == "side" else (LOSS_CASTLE, self._castle)
+            if n < 1 or held[player, card] - self._loss[row, card] < n or (zone == "side" and kinds[card] == FAIRY):
                 raise ValueError(f"illegal loss {loss!r}")
-            held[card] -= n
-            self.discard[card] += n
+            self._loss[row, card] += n
             total += n
-        if total != min(self.game.witch_takes, total + self.losable(self.player)):
-            raise ValueError(f"a witch takes {self.game.witch_takes} cards, not {total}")
-        if "free-colour" in self.game.variants and not any(hand.castle):
-            hand.colour = None
-        if not self._anyone_can_win():
-            self.phase, self.stalled = "over", True
-            return
-        self._end_turn()
+        takes = int(numbers[G_WITCH_TAKES])
+        if total != min(takes, self.losable(player)):
+            raise ValueError(f"a witch takes {takes} cards, not {total}")
 
-    def _buy(self, seller: int) -> None:
-        game, me, other = self.game, self.hands[self.player], self.hands[seller]
-        if seller not in self.sellers():
-            raise ValueError(f"cannot buy from player {seller}")
-        card = max((i for i, c in enumerate(game.colours) if c == me.colour and other.side[i]),
-                   key=lambda i: other.side[i])
-        other.side[card] -= 1
-        me.castle[card] += 1
-        to_pay = game.price
-        for i in self._diamond:
-            paid = min(to_pay, me.side[i])
-            me.side[i] -= paid
-            to_pay -= paid
-            if "diamonds-to-discard" in game.variants:
-                self.discard[i] += paid
-            else:
-                other.side[i] += paid
-        self.purchases += 1
-        self.passes = 0
-        if not self._check_win():
-            self._end_turn()
+    def _loss_read(self) -> tuple:
+        """The loss array as the loss of a ``("lose", loss)`` action: (zone, card, n), sorted."""
+        types = len(self.game.names)
+        castle, side = _row_of(self._loss, LOSS_CASTLE, types), _row_of(self._loss, LOSS_SIDE, types)
+        return (*(("castle", i, n) for i, n in enumerate(castle) if n), *(("side", i, n) for i, n in enumerate(side) if n))
 
-    def _check_win(self) -> bool:
-        if sum(self.hands[self.player].castle) >= self.game.castle_size:
-            self.winner, self.phase = self.player, "over"
-            return True
-        return False
 
-    def _end_turn(self) -> None:
-        self.player = (self.player + 1) % self.game.players
-        self.turns += 1
-        self.drawn_this_turn = 0
-        self.phase = "turn"
+_ROWS: dict[tuple, np.ndarray] = {}
 
-    def _anyone_can_win(self) -> bool:
-        """False once no player can ever complete a castle (too few cards of every reachable colour)."""
-        game = self.game
-        size = game.castle_size
-        colours = {c for c, k in zip(game.colours, game.kinds) if k == "castle"}
-        claimed = {hand.colour for hand in self.hands if hand.colour is not None}
-        freeable = "free-colour" in game.variants
-        for hand in self.hands:
-            if hand.colour is not None:
-                if game.colour_total(hand.colour) >= size:
-                    return True
-                if not freeable:
-                    continue
-            open_colours = colours if freeable else colours - claimed
-            if any(game.colour_total(c) >= size for c in open_colours):
-                return True
-        return False
+
+def _row_array(row: tuple) -> np.ndarray:
+    """A policy row as the int64 array the kernel reads (one per distinct row)."""
+    array_row = _ROWS.get(row)
+    if array_row is None:
+        array_row = _ROWS[row] = np.array(row, dtype=np.int64)
+    return array_row

@@ -1,14 +1,15 @@
-"""Diamoniak played by compiled code (numba): the same games as the rules engine, many times faster.
+"""Diamoniak's rules and built-in players, once: step functions that the simulation and the exact walk
+run compiled (numba) and the OpenSpiel-style state (``toolkit.games.diamoniak.engine``) runs interpreted.
 
 ``batch`` gives, for games ``start .. start+count-1`` of a run, exactly the records of
-``toolkit.sim.ordered.engine_batch``: the kernel is a full port of ``toolkit.games.diamoniak.engine`` (every
-rule, both variants, passes and stalls) and of the policies of ``toolkit.games.diamoniak.policies``
-(every draw, witch and buy rule, combined stopping rules, per seat), and it draws chance as
-``toolkit.sim.ordered`` does: the pile's cards are shuffled into an order (``toolkit.fast.rng``) at the
-first draw and again after each reshuffle of the discard area (the only times the pile holds cards the
-order does not know), and each draw takes the order's top card.
+``toolkit.sim.ordered.engine_batch`` on the product's state (every rule, both variants, passes and stalls;
+every draw, witch and buy rule of ``toolkit.games.diamoniak.policies``, combined stopping rules, per
+seat), and it draws chance as ``toolkit.sim.ordered`` does: the pile's cards are shuffled into an order
+(``toolkit.fast.rng``) at the first draw and again after each reshuffle of the discard area (the only
+times the pile holds cards the order does not know), and each draw takes the order's top card. The tests
+hold it and the state to the readable engine and players of ``tests/oracles``.
 
-The game and the policies become small integer arrays here (``_encode_game``, ``_encode_policies``);
+The game and the policies become small integer arrays (``_encode_game``, ``_encode_policies``);
 one compiled function then plays every game of the batch and fills one preallocated array per field.
 A game keeps its state in a few scratch arrays of the deck's size, reused from game to game, so memory
 grows with ``count`` only through the output (nine int64 numbers a game).
@@ -28,37 +29,23 @@ from __future__ import annotations
 import numpy as np
 
 from toolkit.fast import steps
-from toolkit.fast.rng import game_seed, shuffle_into
-from toolkit.fast.steps import step, tuple_setitem, uint64
+from toolkit.fast.steps import step, tuple_setitem, uint32, uint64
 from toolkit.sim.card_order import MASK
 from toolkit.games.diamoniak.policies import (
-    AnyStop,
-    BuyFromRichest,
-    DiamoniakPolicy,
-    NeverBuy,
-    StopAfter,
-    StopAtOdds,
-    StopAtRisk,
-    StopOnCastle,
-    UntilWitch,
-    WitchOrder,
+    COLUMNS, DIAMONDS, OTHERS, OWN_CASTLE, P_FAIRY, P_NEVER_BUY, P_ODDS, P_ON_CASTLE, P_RISK, P_STOP_AFTER, P_STOPS,
+    P_ZONE0,
 )
 from toolkit.sim.ordered import BASE_FIELDS
+
+# the card orders' random numbers (``toolkit.fast.rng``, compiled by numba), which only the loops call: loaded
+# with the compiled module (``compiled``), so that the steps run interpreted without numba
+game_seed = shuffle_into = None
 
 FIELDS = (*BASE_FIELDS, "witch_strikes", "purchases", "reshuffles", "fairies_spent")
 
 # card kinds, as the kernel numbers them
 CASTLE, DIAMOND, WITCH, FAIRY = 0, 1, 2, 3
 _KINDS = {"castle": CASTLE, "diamond": DIAMOND, "witch": WITCH, "fairy": FAIRY}
-# the zones a witch takes cards from (``_loss_by_order``)
-OTHERS, DIAMONDS, OWN_CASTLE = 0, 1, 2
-_ZONES = {"others": OTHERS, "diamonds": DIAMONDS, "castle": OWN_CASTLE}
-
-# one row of the policy table per seat
-# (P_STOPS: the seat has some stopping rule; 0 draws until a witch, and the others are not read)
-P_STOP_AFTER, P_RISK, P_ODDS, P_ON_CASTLE, P_FAIRY, P_ZONE0, P_ZONE1, P_ZONE2, P_NEVER_BUY, P_STOPS = range(10)
-_POLICY_COLUMNS = 10
-
 # the game's numbers
 G_CASTLE_SIZE, G_PRICE, G_WITCH_TAKES, G_PLAYERS, G_TO_DISCARD, G_FREE_COLOUR, G_DECK = range(7)
 
@@ -83,68 +70,23 @@ def _is_game(game) -> bool:
     return type(game).__name__ == "DiamoniakGame" and hasattr(game, "castle_size")
 
 
-def _draw_row(rule, row) -> bool:
-    """Fill the draw columns of a seat's row from one draw rule; False for a rule the kernel does not know
-    (exact classes only: a subclass may decide otherwise)."""
-    parts = rule.parts if type(rule) is AnyStop else (rule,)
-    kinds = [type(part) for part in parts]
-    if len(set(kinds)) != len(kinds):  # one column per kind (``parse`` never makes such a combination)
-        return False
-    for part in parts:
-        kind = type(part)
-        if kind is UntilWitch:
-            continue
-        row[P_STOPS] = 1
-        if kind is StopAfter:
-            row[P_STOP_AFTER] = part.k
-        elif kind is StopAtRisk:
-            row[P_RISK] = part.h
-        elif kind is StopAtOdds:
-            row[P_ODDS] = part.p
-        elif kind is StopOnCastle:
-            row[P_ON_CASTLE] = 1
-        else:
-            return False
-    return True
-
-
-def _policy_row(policy):
-    """A seat's policy as one row of integers, or None when some rule is not one the kernel plays."""
-    if type(policy) is not DiamoniakPolicy:
-        return None
-    row = np.zeros(_POLICY_COLUMNS, dtype=np.int64)
-    row[P_RISK] = -1  # no risk rule
-    if not _draw_row(policy.draw, row):
-        return None
-    witch = policy.witch
-    if type(witch) is not WitchOrder:
-        return None
-    if sorted(witch.order) != sorted(_ZONES) or len(witch.order) != 3:
-        return None
-    row[P_FAIRY] = 1 if witch.fairy else 0
-    for slot, zone in enumerate(witch.order):
-        row[P_ZONE0 + slot] = _ZONES[zone]
-    if type(policy.buy) is BuyFromRichest:
-        row[P_NEVER_BUY] = 0
-    elif type(policy.buy) is NeverBuy:
-        row[P_NEVER_BUY] = 1
-    else:
-        return None
-    return row
-
-
 def _encode_policies(policies):
-    rows = [_policy_row(policy) for policy in policies]
-    if any(row is None for row in rows):
-        return None
-    return np.array(rows, dtype=np.int64).reshape(len(rows), _POLICY_COLUMNS)
+    """The seats' policies as the policy table (one row each, ``policy.row()``), or None when some seat's
+    is not one the kernel plays."""
+    rows = []
+    for policy in policies:
+        row = policy.row() if callable(getattr(policy, "row", None)) else None
+        if row is None:
+            return None
+        rows.append(row)
+    return np.array(rows, dtype=np.int64).reshape(len(rows), COLUMNS)
 
 
 def _encode_game(game):
     """(kinds, colours, counts, colour_ok, numbers): the deck by card type, and the rule numbers.
 
     ``colours`` numbers each distinct colour name (-1: none); ``colour_ok[c]`` says whether the castle
-    cards of colour ``c`` are enough to complete a castle (the engine's ``colour_total >= castle_size``).
+    cards of colour ``c`` are enough to complete a castle (``game.completable``).
     """
     kinds = np.array([_KINDS[kind] for kind in game.kinds], dtype=np.int64)
     names = []
@@ -152,7 +94,7 @@ def _encode_game(game):
         if colour is not None and colour not in names:
             names.append(colour)
     colours = np.array([-1 if c is None else names.index(c) for c in game.colours], dtype=np.int64)
-    colour_ok = np.array([game.colour_total(c) >= game.castle_size for c in names] or [0], dtype=np.int64)
+    colour_ok = np.array([game.completable(c) for c in names] or [0], dtype=np.int64)
     counts = np.array(game.counts, dtype=np.int64)
     numbers = np.array([game.castle_size, game.price, game.witch_takes, game.players,
                         int("diamonds-to-discard" in game.variants), int("free-colour" in game.variants),
@@ -188,6 +130,8 @@ def batch(game, policies, run_seed: int, start: int, count: int, max_turns: int 
 
 def compiled():
     """This module with its step functions and loops compiled (numba; from its cache after the first time)."""
+    global game_seed, shuffle_into
+    from toolkit.fast.rng import game_seed, shuffle_into
     return steps.compiled(__name__)
 
 
@@ -207,7 +151,8 @@ def _scratch(types: int, players: int, deck: int) -> tuple:
 # A game's state is a few arrays of the deck's size (``pile``, ``discard``, per seat ``castle`` and
 # ``side``), the seats' colours (``hand_colour``, -1: none), four sums per seat kept beside them
 # (``csum`` castle cards, ``ssum`` cards on the right, ``diamonds``, ``fairies``) and the numbers in
-# the tuple ``s`` (indexed by the S_ names). A step changes the arrays in place and returns the new ``s``.
+# the tuple ``s`` (indexed by the S_ names; a tuple, so that the compiled code keeps it in registers, changed
+# by ``tuple_setitem``). A step changes the arrays in place and returns the new ``s``.
 #
 # The steps are inlined into the loops that call them (the games of ``_play_batch``, each played by the
 # inlined ``_play_one``, and the exact walk's ``walk_chance_points``), which allocate nothing and are
@@ -270,7 +215,7 @@ def _sellers_best(me, colours, kinds, side, hand_colour, diamonds, price, player
         for i in range(kinds.size):
             if colours[i] == mine:
                 held += side[p, i]
-        gap = (p - me) % players
+        gap = (p + players - me) % players  # never negative: ``me`` is unsigned (``_seat``)
         if held > best_held or (held == best_held and gap < best_gap):
             best, best_held, best_gap = p, held, gap
     return best
@@ -284,16 +229,10 @@ def _discard_to_pile(pile, discard):
 
 
 @step(cache=True, inline="always")
-def _put(s, field, value):
-    """``s`` with one of its numbers changed (a tuple: the compiled code keeps it in registers)."""
-    return tuple_setitem(s, field, value)
-
-
-@step(cache=True, inline="always")
 def _seat(s):
     """The seat to move, as an unsigned number: numba indexes arrays by it without first checking for a
     negative index (that check, on every array a step reads per seat, was a fifth of a game's instructions)."""
-    return np.uint32(s[S_PLAYER])
+    return uint32(s[S_PLAYER])
 
 
 @step(cache=True, inline="always")
@@ -306,8 +245,8 @@ def _can_draw(s):
 def _check_win(player, csum, numbers, s):
     """The engine's ``_check_win``: a complete castle ends the game, won. (s, True) then."""
     if csum[player] >= numbers[G_CASTLE_SIZE]:
-        s = _put(s, S_WINNER, np.int64(player))
-        return _put(s, S_PHASE, OVER), True
+        s = tuple_setitem(s, S_WINNER, np.int64(player))
+        return tuple_setitem(s, S_PHASE, OVER), True
     return s, False
 
 
@@ -315,17 +254,17 @@ def _check_win(player, csum, numbers, s):
 def _start(colour_ok, hand_colour, numbers, s):
     """The start of a game: stalled before the first turn when nobody can ever complete a castle."""
     if not _anyone_can_win(colour_ok, hand_colour, numbers[G_PLAYERS], numbers[G_FREE_COLOUR] == 1):
-        return _put(s, S_PHASE, OVER)
+        return tuple_setitem(s, S_PHASE, OVER)
     return s
 
 
 @step(cache=True, inline="always")
 def _end_turn(s, players):
     """The engine's ``_end_turn``: the next seat's turn begins."""
-    s = _put(s, S_PLAYER, (s[S_PLAYER] + 1) % players)
-    s = _put(s, S_TURNS, s[S_TURNS] + 1)
-    s = _put(s, S_DRAWN, 0)
-    return _put(s, S_PHASE, TURN)
+    s = tuple_setitem(s, S_PLAYER, (s[S_PLAYER] + 1) % players)
+    s = tuple_setitem(s, S_TURNS, s[S_TURNS] + 1)
+    s = tuple_setitem(s, S_DRAWN, 0)
+    return tuple_setitem(s, S_PHASE, TURN)
 
 
 @step(cache=True, inline="always")
@@ -335,13 +274,13 @@ def _start_draw(pile, discard, s):
     reshuffled = False
     if s[S_PILE_N] == 0:
         _discard_to_pile(pile, discard)
-        s = _put(s, S_PILE_N, s[S_DISC_N])
-        s = _put(s, S_PILE_W, s[S_DISC_W])
-        s = _put(s, S_DISC_N, 0)
-        s = _put(s, S_DISC_W, 0)
-        s = _put(s, S_RESHUFFLES, s[S_RESHUFFLES] + 1)
+        s = tuple_setitem(s, S_PILE_N, s[S_DISC_N])
+        s = tuple_setitem(s, S_PILE_W, s[S_DISC_W])
+        s = tuple_setitem(s, S_DISC_N, 0)
+        s = tuple_setitem(s, S_DISC_W, 0)
+        s = tuple_setitem(s, S_RESHUFFLES, s[S_RESHUFFLES] + 1)
         reshuffled = True
-    return _put(s, S_PHASE, CHANCE), reshuffled
+    return tuple_setitem(s, S_PHASE, CHANCE), reshuffled
 
 
 @step(cache=True, inline="always")
@@ -351,25 +290,25 @@ def _resolve(card, kinds, colours, colour_ok, numbers,
     players = numbers[G_PLAYERS]
     player = _seat(s)
     pile[card] -= 1
-    s = _put(s, S_PILE_N, s[S_PILE_N] - 1)
-    s = _put(s, S_DRAWN, s[S_DRAWN] + 1)
-    s = _put(s, S_PASSES, 0)
-    s = _put(s, S_LAST_BUILT, 0)
+    s = tuple_setitem(s, S_PILE_N, s[S_PILE_N] - 1)
+    s = tuple_setitem(s, S_DRAWN, s[S_DRAWN] + 1)
+    s = tuple_setitem(s, S_PASSES, 0)
+    s = tuple_setitem(s, S_LAST_BUILT, 0)
     kind = kinds[card]
     if kind == WITCH:
         discard[card] += 1
-        s = _put(s, S_PILE_W, s[S_PILE_W] - 1)
-        s = _put(s, S_WITCHES, s[S_WITCHES] + 1)
-        s = _put(s, S_DISC_N, s[S_DISC_N] + 1)
-        s = _put(s, S_DISC_W, s[S_DISC_W] + 1)
-        return _put(s, S_PHASE, WITCH_PHASE)
+        s = tuple_setitem(s, S_PILE_W, s[S_PILE_W] - 1)
+        s = tuple_setitem(s, S_WITCHES, s[S_WITCHES] + 1)
+        s = tuple_setitem(s, S_DISC_N, s[S_DISC_N] + 1)
+        s = tuple_setitem(s, S_DISC_W, s[S_DISC_W] + 1)
+        return tuple_setitem(s, S_PHASE, WITCH_PHASE)
     claimed = False
     if kind == CASTLE:
         colour = colours[card]
         if hand_colour[player] == colour:
             castle[player, card] += 1
             csum[player] += 1
-            s = _put(s, S_LAST_BUILT, 1)
+            s = tuple_setitem(s, S_LAST_BUILT, 1)
         else:
             free = hand_colour[player] < 0
             if free:
@@ -380,7 +319,7 @@ def _resolve(card, kinds, colours, colour_ok, numbers,
                 hand_colour[player] = colour
                 castle[player, card] += 1
                 csum[player] += 1
-                s = _put(s, S_LAST_BUILT, 1)
+                s = tuple_setitem(s, S_LAST_BUILT, 1)
                 claimed = True
             else:
                 side[player, card] += 1
@@ -396,8 +335,8 @@ def _resolve(card, kinds, colours, colour_ok, numbers,
     if won:
         return s
     if claimed and not _anyone_can_win(colour_ok, hand_colour, players, numbers[G_FREE_COLOUR] == 1):
-        return _put(s, S_PHASE, OVER)
-    return _put(s, S_PHASE, MORE)
+        return tuple_setitem(s, S_PHASE, OVER)
+    return tuple_setitem(s, S_PHASE, MORE)
 
 
 @step(cache=True, inline="always")
@@ -432,13 +371,13 @@ def _buy(seller, kinds, colours, numbers, discard, castle, side, hand_colour, cs
         to_pay -= paid
         if to_discard:
             discard[i] += paid
-            s = _put(s, S_DISC_N, s[S_DISC_N] + paid)
+            s = tuple_setitem(s, S_DISC_N, s[S_DISC_N] + paid)
         else:
             side[seller, i] += paid
             ssum[seller] += paid
             diamonds[seller] += paid
-    s = _put(s, S_PURCHASES, s[S_PURCHASES] + 1)
-    s = _put(s, S_PASSES, 0)
+    s = tuple_setitem(s, S_PURCHASES, s[S_PURCHASES] + 1)
+    s = tuple_setitem(s, S_PASSES, 0)
     s, won = _check_win(player, csum, numbers, s)
     if won:
         return s
@@ -481,9 +420,9 @@ def _spend_fairy(kinds, numbers, discard, side, ssum, fairies, s):
             ssum[player] -= 1
             fairies[player] -= 1
             discard[i] += 1
-            s = _put(s, S_DISC_N, s[S_DISC_N] + 1)
+            s = tuple_setitem(s, S_DISC_N, s[S_DISC_N] + 1)
             break
-    s = _put(s, S_SPENT, s[S_SPENT] + 1)
+    s = tuple_setitem(s, S_SPENT, s[S_SPENT] + 1)
     return _end_turn(s, numbers[G_PLAYERS])
 
 
@@ -496,9 +435,9 @@ def _losable(player, csum, ssum, fairies):
 @step(cache=True, inline="always")
 def _pass(s, players):
     """A turn with nothing to do: the game stalls when every seat in a row passed."""
-    s = _put(s, S_PASSES, s[S_PASSES] + 1)
+    s = tuple_setitem(s, S_PASSES, s[S_PASSES] + 1)
     if s[S_PASSES] >= players:
-        return _put(s, S_PHASE, OVER)
+        return tuple_setitem(s, S_PHASE, OVER)
     return _end_turn(s, players)
 
 
@@ -522,11 +461,11 @@ def _lose(loss, kinds, colour_ok, numbers, discard, castle, side, hand_colour, c
         castle[player, i] -= lost_castle
         csum[player] -= lost_castle
         discard[i] += lost_side + lost_castle
-        s = _put(s, S_DISC_N, s[S_DISC_N] + lost_side + lost_castle)
+        s = tuple_setitem(s, S_DISC_N, s[S_DISC_N] + lost_side + lost_castle)
     if free_colour and csum[player] == 0:
         hand_colour[player] = -1
     if not _anyone_can_win(colour_ok, hand_colour, numbers[G_PLAYERS], free_colour):
-        return _put(s, S_PHASE, OVER)
+        return tuple_setitem(s, S_PHASE, OVER)
     return _end_turn(s, numbers[G_PLAYERS])
 
 
@@ -618,17 +557,6 @@ def _apply(verb, argument, kinds, colours, colour_ok, numbers,
 
 
 @step(cache=True, inline="always")
-def _decide(row, kinds, colours, colour_ok, numbers,
-            pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s, loss):
-    """One decision of the seat to move, by its policy ``row``, played by the rules. (s, True) when it
-    reshuffled the discard area into the pile."""
-    verb, argument = _choose(row, kinds, colours, numbers, castle, side, hand_colour, csum, ssum, diamonds, fairies,
-                             s, loss)
-    return _apply(verb, argument, kinds, colours, colour_ok, numbers,
-                  pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s, loss)
-
-
-@step(cache=True, inline="always")
 def _new_numbers(pile_n, pile_w, turns):
     """The numbers ``s`` of a state at the start of a turn, nothing drawn, no winner yet."""
     s = (TURN, 0, turns, 0, 0, 0, -1, pile_n, pile_w, 0, 0, 0, 0, 0, 0)
@@ -670,8 +598,10 @@ def _play_one(kinds, colours, counts, colour_ok, numbers, table, max_turns,
     # one pass: a decision and, when it draws, the card drawn (the game stops at a decision past the turn
     # limit, before its card); only decisions end turns, so the race is looked at after both
     while s[S_PHASE] != OVER:
-        s, reshuffled = _decide(table[_seat(s)], kinds, colours, colour_ok, numbers,
-                                pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s, loss)
+        verb, argument = _choose(table[_seat(s)], kinds, colours, numbers, castle, side, hand_colour, csum, ssum,
+                                 diamonds, fairies, s, loss)
+        s, reshuffled = _apply(verb, argument, kinds, colours, colour_ok, numbers,
+                               pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s, loss)
         if reshuffled:
             order_valid = False
         turns = s[S_TURNS]
@@ -929,11 +859,11 @@ def walk_chance_points(kinds, colours, colour_ok, numbers, table, layout, perm, 
                 diamonds[p] = d_n
                 fairies[p] = f_n
             s = _new_numbers(pile_n, pile_w, 0)
-            s = _put(s, S_PHASE, CHANCE)
-            s = _put(s, S_PLAYER, player)
-            s = _put(s, S_DRAWN, drawn)
-            s = _put(s, S_DISC_N, disc_n)
-            s = _put(s, S_DISC_W, disc_w)
+            s = tuple_setitem(s, S_PHASE, CHANCE)
+            s = tuple_setitem(s, S_PLAYER, player)
+            s = tuple_setitem(s, S_DRAWN, drawn)
+            s = tuple_setitem(s, S_DISC_N, disc_n)
+            s = tuple_setitem(s, S_DISC_W, disc_w)
             s = _resolve(card, kinds, colours, colour_ok, numbers,
                          pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s)
             decisions = 0
@@ -942,8 +872,10 @@ def walk_chance_points(kinds, colours, colour_ok, numbers, table, layout, perm, 
                 if decisions == max_decisions:
                     looped = True
                     break
-                s, _ = _decide(table[_seat(s)], kinds, colours, colour_ok, numbers,
-                               pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s, loss)
+                verb, argument = _choose(table[_seat(s)], kinds, colours, numbers, castle, side, hand_colour, csum,
+                                         ssum, diamonds, fairies, s, loss)
+                s, _ = _apply(verb, argument, kinds, colours, colour_ok, numbers,
+                              pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s, loss)
                 decisions += 1
             total += weight
             if looped:

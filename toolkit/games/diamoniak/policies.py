@@ -3,15 +3,29 @@
 A player's policy is three rules, one per decision, each chosen by name; ``parse("stop-after-3,never-buy")``
 replaces the named parts of the default (``until-witch,fairy-first,buy-most``). The draw decision may
 join stopping rules of different kinds (``stop-after-3,risk-2``): the player stops when any says stop.
+
+The rules here are names, numbers and what each reads; the decisions themselves are the kernel's step
+``_choose`` (``toolkit.games.diamoniak.kernel``), which the simulation, the exact walks and ``act``
+all play: a policy becomes one row of integers (``row``), and ``act`` asks ``_choose`` on the state's
+arrays. The readable players these were written from are ``tests/oracles/diamoniak_policies.py``.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 from toolkit.errors import UserError
 from toolkit.sim.policy import other_game
+
+# one row of the policy table per seat (the kernel's ``_choose`` reads it)
+# (P_STOPS: the seat has some stopping rule; 0 draws until a witch, and the others are not read)
+P_STOP_AFTER, P_RISK, P_ODDS, P_ON_CASTLE, P_FAIRY, P_ZONE0, P_ZONE1, P_ZONE2, P_NEVER_BUY, P_STOPS = range(10)
+COLUMNS = 10
+# the zones a witch takes cards from, as a row numbers them
+OTHERS, DIAMONDS, OWN_CASTLE = 0, 1, 2
+ZONES = {"others": OTHERS, "diamonds": DIAMONDS, "castle": OWN_CASTLE}
 
 
 # --- when to stop drawing ---------------------------------------------------------------------------
@@ -22,9 +36,6 @@ class UntilWitch:
 
     name = "until-witch"
     ignores = frozenset({"drawn_this_turn", "last_built"})  # state fields this rule never reads
-
-    def wants_more(self, state) -> bool:
-        return True
 
 
 @dataclass(frozen=True)
@@ -38,9 +49,6 @@ class StopAfter:
     def name(self) -> str:
         return f"stop-after-{self.k}"
 
-    def wants_more(self, state) -> bool:
-        return state.drawn_this_turn < self.k
-
 
 @dataclass(frozen=True)
 class StopAtRisk:
@@ -52,11 +60,6 @@ class StopAtRisk:
     @property
     def name(self) -> str:
         return f"risk-{self.h}"
-
-    def wants_more(self, state) -> bool:
-        me = state.player
-        at_risk = 0 if state.fairies(me) else min(state.game.witch_takes, state.losable(me))
-        return at_risk <= self.h
 
 
 @dataclass(frozen=True)
@@ -70,10 +73,6 @@ class StopAtOdds:
     def name(self) -> str:
         return f"odds-{self.p}"
 
-    def wants_more(self, state) -> bool:
-        witches, cards = state.witch_chance()
-        return cards == 0 or 100 * witches < self.p * cards
-
 
 @dataclass(frozen=True)
 class StopOnCastle:
@@ -81,9 +80,6 @@ class StopOnCastle:
 
     name = "stop-on-castle"
     ignores = frozenset({"drawn_this_turn"})
-
-    def wants_more(self, state) -> bool:
-        return not state.last_built
 
 
 # the kinds of stopping rule a combination may join, in the order its name lists them
@@ -114,9 +110,6 @@ class AnyStop:
         """A field is left out only if no part reads it."""
         return frozenset.intersection(*(frozenset(getattr(part, "ignores", ())) for part in self.parts))
 
-    def wants_more(self, state) -> bool:
-        return all(part.wants_more(state) for part in self.parts)
-
 
 def _combined(draws: list, option: str):
     """One draw rule from the draw rules a policy names: a single rule as it is, several as an AnyStop."""
@@ -136,39 +129,14 @@ def _combined(draws: list, option: str):
 
 # --- what a witch takes -----------------------------------------------------------------------------
 
-def _loss_by_order(state, order: tuple[str, ...]) -> tuple:
-    """Take the witch's cards from the zones in ``order`` ("others", "diamonds", "castle")."""
-    game, hand = state.game, state.hands[state.player]
-    left = min(game.witch_takes, state.losable(state.player))
-    loss = []
-    for zone in order:
-        if zone == "castle":
-            pool = [("castle", i) for i, n in enumerate(hand.castle) if n]
-            held = hand.castle
-        else:
-            wanted = "castle" if zone == "others" else "diamond"
-            pool = [("side", i) for i, n in enumerate(hand.side) if n and game.kinds[i] == wanted]
-            held = hand.side
-        for where, i in sorted(pool, key=lambda p: (-held[p[1]], p[1])):
-            n = min(left, held[i])
-            if n:
-                loss.append((where, i, n))
-                left -= n
-    return ("lose", tuple(sorted(loss)))
-
-
 @dataclass(frozen=True)
 class WitchOrder:
-    """Spend a fairy first if ``fairy`` and one is held; then lose cards zone by zone in ``order``."""
+    """Spend a fairy first if ``fairy`` and one is held; then lose cards zone by zone in ``order``
+    ("others", "diamonds", "castle"), in each zone the card type held most first (ties to card order)."""
 
     name: str
     fairy: bool
     order: tuple[str, ...]
-
-    def choose(self, state) -> tuple:
-        if self.fairy and state.fairies(state.player):
-            return ("fairy",)
-        return _loss_by_order(state, self.order)
 
 
 FAIRY_FIRST = WitchOrder("fairy-first", True, ("others", "diamonds", "castle"))
@@ -180,21 +148,10 @@ SAVE_FAIRY = WitchOrder("save-fairy", False, ("others", "diamonds", "castle"))
 
 @dataclass(frozen=True)
 class BuyFromRichest:
-    """Buy whenever possible, from the player holding most cards of one's colour."""
+    """Buy whenever possible, from the player holding most cards of one's colour (ties to the nearest
+    seat clockwise)."""
 
     name = "buy-most"
-
-    def choose(self, state) -> int | None:
-        sellers = state.sellers()
-        if not sellers:
-            return None
-        colour = state.hands[state.player].colour
-        game = state.game
-
-        def held(p):
-            return sum(n for i, n in enumerate(state.hands[p].side) if game.colours[i] == colour)
-
-        return max(sellers, key=lambda p: (held(p), -((p - state.player) % game.players)))
 
 
 @dataclass(frozen=True)
@@ -203,8 +160,52 @@ class NeverBuy:
 
     name = "never-buy"
 
-    def choose(self, state) -> int | None:
+
+# --- a policy as the kernel's row -------------------------------------------------------------------
+
+def _draw_row(rule, row: list) -> bool:
+    """Fill the draw columns of a seat's row from one draw rule; False for a rule the kernel does not know
+    (exact classes only: a subclass may decide otherwise)."""
+    parts = rule.parts if type(rule) is AnyStop else (rule,)
+    kinds = [type(part) for part in parts]
+    if len(set(kinds)) != len(kinds):  # one column per kind (``parse`` never makes such a combination)
+        return False
+    for part in parts:
+        kind = type(part)
+        if kind is UntilWitch:
+            continue
+        row[P_STOPS] = 1
+        if kind is StopAfter:
+            row[P_STOP_AFTER] = part.k
+        elif kind is StopAtRisk:
+            row[P_RISK] = part.h
+        elif kind is StopAtOdds:
+            row[P_ODDS] = part.p
+        elif kind is StopOnCastle:
+            row[P_ON_CASTLE] = 1
+        else:
+            return False
+    return True
+
+
+def _row(draw, witch, buy) -> tuple | None:
+    """The three rules as one row of integers (COLUMNS), or None when some rule is not one the kernel plays."""
+    row = [0] * COLUMNS
+    row[P_RISK] = -1  # no risk rule
+    if not _draw_row(draw, row):
         return None
+    if type(witch) is not WitchOrder or sorted(witch.order) != sorted(ZONES) or len(witch.order) != 3:
+        return None
+    row[P_FAIRY] = 1 if witch.fairy else 0
+    for slot, zone in enumerate(witch.order):
+        row[P_ZONE0 + slot] = ZONES[zone]
+    if type(buy) is BuyFromRichest:
+        row[P_NEVER_BUY] = 0
+    elif type(buy) is NeverBuy:
+        row[P_NEVER_BUY] = 1
+    else:
+        return None
+    return tuple(row)
 
 
 # --- a whole player ---------------------------------------------------------------------------------
@@ -233,20 +234,22 @@ class DiamoniakPolicy:
         ``last_built``); a draw rule that does not say reads everything."""
         return getattr(self.draw, "ignores", frozenset())
 
+    @cached_property
+    def _rules_row(self) -> tuple | None:
+        return _row(self.draw, self.witch, self.buy)
+
+    def row(self) -> tuple | None:
+        """This player as one row of the kernel's policy table, or None where the kernel cannot play it for
+        certain: a subclass may decide otherwise (the simulation and the compiled walk then play ``act``)."""
+        return self._rules_row if type(self) is DiamoniakPolicy else None
+
     def act(self, state) -> tuple:
-        if state.phase == "turn":
-            seller = self.buy.choose(state)
-            if seller is not None:
-                return ("buy", seller)
-            actions = state.legal_actions()
-            return ("draw",) if ("draw",) in actions else actions[0]
-        if state.phase == "more":
-            if self.draw.wants_more(state) and ("draw",) in state.legal_actions():
-                return ("draw",)
-            return ("stop",)
-        if state.phase == "witch":
-            return self.witch.choose(state)
-        raise ValueError(f"no decision to take in phase {state.phase}")
+        """The action this player takes at ``state`` (a ``DiamoniakState`` at a decision): the kernel's
+        ``_choose`` on the state's arrays."""
+        row = self._rules_row
+        if row is None:
+            raise ValueError(f"no Diamoniak player plays the rules {self.name}")
+        return state.choose(row)
 
 
 FIXED = {
@@ -262,8 +265,6 @@ FIXED = {
 NUMBERED = {"stop-after": ("draw", StopAfter, 1, 1000), "risk": ("draw", StopAtRisk, 0, 1000),
              "odds": ("draw", StopAtOdds, 1, 100)}
 NAMES = (*FIXED, "stop-after-K", "risk-H", "odds-P")
-
-
 def parse(text: str, option: str | None = None) -> DiamoniakPolicy:
     """``"default"`` or a comma-separated list of rule names, e.g. ``"stop-after-2,never-buy"``.
 
