@@ -8,13 +8,14 @@ process plays games with the engine meanwhile, then loads the kernel from that c
 second (``toolkit.sim.records.record_batches``).
 
 The child belongs to this process. It runs in a session of its own (a Ctrl-C at the terminal reaches
-this process only; and where the CPU is shared between sessions first, as Linux's autogroup does,
-the compile keeps a whole share of a busy machine beside the games played here), and it ends with it: ``stop`` ends it when this process is interrupted (Ctrl-C,
-SIGTERM, an error), and the child ends by itself when this process is gone (its stdin closes). A stop
-never cuts the saving of a compiled function into numba's cache in the middle (numba writes an index
-and then the code it names): the child stops once that save is whole. When this process has played
-every game before the child has finished, ``finish_at_exit`` lets the child finish when this process
-exits (after its output), so that the next run finds the kernel compiled.
+this process only; and where the CPU is shared between sessions first, as Linux's autogroup does, the
+compile keeps a whole share of a busy machine beside the games played here), and it ends with it:
+``stop`` ends it when this process is interrupted (Ctrl-C, SIGTERM, an error), and the child ends by
+itself when this process is gone (its stdin closes). A stop never cuts the saving of a compiled function
+into numba's cache in the middle (numba writes an index and then the code it names): the child stops
+once that save is whole. When this process has played every game before the child has finished,
+``finish_at_exit`` lets the child finish when this process exits (after its output), so that the next
+run finds the kernel compiled.
 """
 
 from __future__ import annotations
