@@ -51,6 +51,9 @@ class Child:
     def succeeded(self) -> bool:
         return self.status == 0
 
+    def wait(self, seconds: float) -> None:
+        pass
+
     def stop(self) -> None:
         self.ended = "stopped"
 

@@ -78,6 +78,13 @@ class Compile:
         """The child has compiled the kernel into numba's cache (it has ended, with status 0)."""
         return self.child is not None and self.child.poll() == 0
 
+    def wait(self, seconds: float) -> None:
+        """Wait ``seconds``, or less if the child ends before."""
+        try:
+            self.child.wait(seconds)
+        except subprocess.TimeoutExpired:
+            pass
+
     def close(self) -> None:
         """Once the child has ended: let it go (its pipe, the signal handlers)."""
         if self.child is not None:
