@@ -26,11 +26,14 @@ loads.
 rounds, so that two versions are compared under the same load.
 
 ``--first-game`` measures instead what a fresh install's first simulation costs: each command of
-``FIRST_GAME`` (the first ``simulate`` of each game, with just enough games to be played by the
-compiled kernel, ``toolkit.sim.simulate.FAST_FROM``) runs whole in a fresh interpreter with an
-empty numba cache (a new ``NUMBA_CACHE_DIR`` each run), so it compiles the kernel before its first
-game; wall-clock seconds and the CPU seconds the run used (on a busy machine the wall clock waits
-for other work, the CPU time much less so). With ``--beside`` both versions run in the same rounds.
+``FIRST_GAME`` (the first ``simulate`` of each game, with its default number of games) runs whole in a
+fresh interpreter with an empty numba cache (a new ``NUMBA_CACHE_DIR`` each round), then once more with
+that cache (warm: the kernel is loaded, not compiled). For the first run: the wall-clock seconds until
+its first game was played (the first time the run tells its progress bar of games played: its first
+batch of records exists; the bar's own delay before it is drawn does not count), the whole run's
+wall-clock seconds and the CPU seconds it used, its children included (on a busy machine the wall clock
+waits for other work, the CPU time much less so); for the warm run its wall-clock seconds. With
+``--beside`` both versions run in the same rounds.
 
 Python compiles a module's source at every import unless it may keep the bytecode: with
 ``PYTHONDONTWRITEBYTECODE`` set (as in some sandboxes) the toolkit's own modules are compiled at
@@ -67,19 +70,35 @@ COMMANDS = [
     ["analyse", "--players", "2", "--precision", "0.25", "--max-games", "1000"],
     ["sweep", "--set", "witch=5,6", "--players", "2", "--games", "10", "--out", "{tmp}/sweep"],
 ]
-# The first simulation of each game (--first-game): --games FAST_FROM, so that the kernel plays them.
+# The first simulation of each game (--first-game), with the default number of games.
 FIRST_GAME = [
-    ["simulate", "--game", "palaces", "--players", "4", "--games", "2000"],
-    ["simulate", "--games", "2000"],
+    ["simulate", "--game", "palaces", "--players", "4"],
+    ["simulate"],
 ]
 # Libraries worth naming when a run imports them (each costs tens of ms or more).
 HEAVY = ("numpy", "numba", "dask", "matplotlib", "reportlab", "PIL", "pypdf", "fontTools", "gmpy2",
          "flint", "babel", "importlib.metadata")
 
 # Runs the command line as the console script does; with "stop", ends the process (status 0) at the
-# moment the command's own function would be called.
+# moment the command's own function would be called; with "first", writes "first game played at
+# <time.time()>" on stderr when the run first tells its progress bar of games played.
 DRIVER = """
 import sys
+if sys.argv[1] == "first":
+    import os
+    import time
+
+    from toolkit.cli.options import Progress
+
+    tell = Progress.__call__
+
+    def first_told(self, n):
+        if not getattr(Progress, "told_once", False):
+            Progress.told_once = True
+            os.write(2, f"first game played at {time.time()}\\n".encode())
+        tell(self, n)
+
+    Progress.__call__ = first_told
 if sys.argv[1] == "stop":
     import os
     import click
@@ -122,39 +141,41 @@ def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def cold_run(command: list[str], cwd: str, env: dict) -> tuple[float, float]:
-    """(wall-clock s, CPU s) of one whole run of ``command`` with an empty numba cache."""
+def first_runs(command: list[str], cwd: str, env: dict) -> tuple[float, float, float, float]:
+    """Seconds until the first game was played, whole run and CPU of a first ``command`` with an empty
+    numba cache; and the wall-clock seconds of a second run with the cache the first one left."""
     with tempfile.TemporaryDirectory() as cache:
+        env = {**env, "NUMBA_CACHE_DIR": cache}
         before = os.times()
-        started = time.perf_counter()
-        done = subprocess.run([sys.executable, "-c", DRIVER, "whole", *command], capture_output=True, text=True,
-                              cwd=cwd, env={**env, "NUMBA_CACHE_DIR": cache})
+        started, clock = time.perf_counter(), time.time()
+        done = subprocess.run([sys.executable, "-c", DRIVER, "first", *command], capture_output=True, text=True,
+                              cwd=cwd, env=env)
         took = time.perf_counter() - started
         after = os.times()
-    if done.returncode != 0:
-        raise SystemExit(f"{' '.join(command)}: exit {done.returncode}: {done.stderr.strip()}")
-    return took, (after.children_user - before.children_user) + (after.children_system - before.children_system)
+        if done.returncode != 0:
+            raise SystemExit(f"{' '.join(command)}: exit {done.returncode}: {done.stderr.strip()}")
+        first = float(done.stderr.split("first game played at ", 1)[1].split()[0]) - clock
+        warm = wall_ms([sys.executable, "-c", DRIVER, "whole", *command], cwd, env) / 1000
+    return first, took, (after.children_user - before.children_user) + (after.children_system - before.children_system), warm
 
 
 def first_game(runs: int, versions: dict[str, dict]) -> None:
-    """The ``--first-game`` table: each command of ``FIRST_GAME``, from start to its games played with an
-    empty numba cache, per version, the rounds interleaved."""
-    print(f"{os.cpu_count()} cores; load average {load()} (1, 5, 15 min) before; an empty numba cache every run")
-    wall = {(v, i): [] for v in versions for i in range(len(FIRST_GAME))}
-    cpu = {(v, i): [] for v in versions for i in range(len(FIRST_GAME))}
+    """The ``--first-game`` table: each command of ``FIRST_GAME``, a first run with an empty numba cache
+    and a second one with the cache it left, per version, the rounds interleaved."""
+    print(f"{os.cpu_count()} cores; load average {load()} (1, 5, 15 min) before; an empty numba cache every round")
+    figures = {(v, i): [] for v in versions for i in range(len(FIRST_GAME))}
     with tempfile.TemporaryDirectory() as tmp:
         for _ in range(runs):
             for i, command in enumerate(FIRST_GAME):
                 for v, env in versions.items():
-                    took, used = cold_run(command, tmp, env)
-                    wall[v, i].append(took)
-                    cpu[v, i].append(used)
-    print(f"{'command (whole run, compile included)':<70} {'wall s':>14} {'CPU s':>14}")
+                    figures[v, i].append(first_runs(command, tmp, env))
+    print(f"{'command':<50} {'first game played s':>20} {'whole run s':>12} {'CPU s':>12} {'warm run s':>12}")
     for i, command in enumerate(FIRST_GAME):
         for v in versions:
             shown = v + "toolkit " + " ".join(command)
-            print(f"{shown:<70} {statistics.median(wall[v, i]):>7.1f} ({min(wall[v, i]):.1f})"
-                  f" {statistics.median(cpu[v, i]):>7.1f} ({min(cpu[v, i]):.1f})")
+            columns = list(zip(*figures[v, i]))
+            print(f"{shown:<50} " + " ".join(f"{statistics.median(c):>{w - 6}.1f} ({min(c):>3.1f})"
+                                            for c, w in zip(columns, (20, 12, 12, 12))))
     print(f"median (fastest) of {runs} round(s); load average {load()} after")
 
 

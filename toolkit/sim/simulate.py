@@ -14,7 +14,7 @@ from toolkit.catalogue.model import Catalogue
 from toolkit.errors import UserError
 from toolkit.games.registry import make_game, policy_module
 from toolkit.sim.ordered import BASE_FIELDS
-from toolkit.sim.records import play_records
+from toolkit.sim.records import record_batches
 from toolkit.sim.stats import Summary, Tally
 
 CHUNK = 10_000  # games played (and counted) together
@@ -39,7 +39,8 @@ def simulate(catalogue: Catalogue, *, players: int, games: int, seed: int, polic
     """Play ``games`` seeded games (each stopped after ``max_turns`` turns) and summarise them.
 
     Game ``i`` is the game of card order ``game_seed(seed, i)`` (``toolkit.sim.card_order``), played
-    by a compiled kernel or by the engine (``toolkit.sim.records``): the same games either way.
+    by a compiled kernel or by the engine (``toolkit.sim.records``): the same games either way; while a
+    kernel not yet compiled on this machine compiles in another process, the engine plays the first games.
     ``progress(n)`` is told of every ``n`` games played. ``max_work`` bounds the turns of all games
     together: once they pass it, no new game starts (``Summary.games`` then says how many were played).
     """
@@ -50,29 +51,30 @@ def simulate(catalogue: Catalogue, *, players: int, games: int, seed: int, polic
     game = make_game(catalogue, players, variants)
     seats = seat_policies(catalogue.game, players, policies or {})
     tally = Tally(players)
-    fast = games >= FAST_FROM
     chunk = CHUNK if max_work is None else WORK_CHUNK
     played = work = reported = 0
-    while played < games and (max_work is None or work < max_work):
-        records = play_records(game, seats, seed, played, min(chunk, games - played), max_turns, fast=fast)
-        turns = records["turns"]
-        if max_work is not None:  # no game starts once the games before it have played max_work turns
-            before = work + np.cumsum(turns) - turns
-            keep = int(np.count_nonzero(before < max_work))
-            records = {name: values[:keep] for name, values in records.items()}
+    with record_batches(game, seats, seed, games, chunk, max_turns, fast=games >= FAST_FROM) as batches:
+        for records in batches:
             turns = records["turns"]
-        won = records["winner"] >= 0
-        rounds = np.where(won, (turns + players - 1) // players, 0)
-        counters = {name: values for name, values in records.items() if name not in BASE_FIELDS}
-        tally.add(rounds, records["winner"], counters, records["stalled"] > 0)
-        played += int(turns.size)
-        work += int(turns.sum())
-        del records, turns, won, rounds, counters  # one batch in memory at a time
-        if progress:
-            mark = progress_mark(played, games, work, max_work)
-            if mark > reported:
-                progress(mark - reported)
-                reported = mark
+            if max_work is not None:  # no game starts once the games before it have played max_work turns
+                before = work + np.cumsum(turns) - turns
+                keep = int(np.count_nonzero(before < max_work))
+                records = {name: values[:keep] for name, values in records.items()}
+                turns = records["turns"]
+            won = records["winner"] >= 0
+            rounds = np.where(won, (turns + players - 1) // players, 0)
+            counters = {name: values for name, values in records.items() if name not in BASE_FIELDS}
+            tally.add(rounds, records["winner"], counters, records["stalled"] > 0)
+            played += int(turns.size)
+            work += int(turns.sum())
+            del records, turns, won, rounds, counters  # one batch in memory at a time
+            if progress:
+                mark = progress_mark(played, games, work, max_work)
+                if mark > reported:
+                    progress(mark - reported)
+                    reported = mark
+            if max_work is not None and work >= max_work:
+                break
     return tally.summary(game=catalogue.game, policies=[policy.name for policy in seats], variants=sorted(variants),
                          seed=seed, turn_limit=max_turns)
 
