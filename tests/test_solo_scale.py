@@ -275,9 +275,11 @@ def _engine_moves(game, deck: SoloDeck, state, player) -> Counter:
 
 
 def _check_lumped_draws(deck: SoloDeck) -> None:
-    from toolkit.games.diamoniak.policies import parse
+    """Against the readable engine (the oracle, whose fields a test may set; the three-way tests hold it
+    to the product's steps)."""
+    from oracles import diamoniak_policies, oracle_game
 
-    game, player = solo_reference.engine_game(deck), parse("default")
+    game, player = oracle_game(solo_reference.engine_game(deck)), diamoniak_policies.parse("default")
     for state in solo_reference.explore(deck):
         lumped: Counter = Counter()
         for weight, after, is_witch in solo_model.moves(deck, state):

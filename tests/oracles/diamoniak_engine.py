@@ -1,4 +1,4 @@
-"""Diamoniak's rules engine (shared/rules/diamoniak.md), for any deck the catalogue describes.
+"""Diamoniak's rules engine (docs/rules/diamoniak.md), for any deck the catalogue describes.
 
 The test oracle: the readable engine the product's kernel steps were written from (once
 ``toolkit/games/diamoniak/engine.py``), kept verbatim to hold the product to the same games and chains.

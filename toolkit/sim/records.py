@@ -8,13 +8,12 @@ another process, when it is not compiled on this machine yet (``toolkit.sim.ahea
 
 from __future__ import annotations
 
-import sys
-import threading
 import time
 from contextlib import contextmanager
 
 import numpy as np
 
+from toolkit.fast.notice import said_if_slow, say
 from toolkit.sim.ordered import engine_batch
 
 STEP = 16  # games the engine plays between two looks at a kernel compiling beside it
@@ -44,8 +43,7 @@ def _kernel(game, policies):
 
 
 _READY: set[str] = set()
-# seconds before a kernel still compiling is announced: on a terminal, and off one (as a whole line)
-NOTE_AFTER = {True: 1.0, False: 3.0}
+COMPILING = "preparing the fast simulator (compiled once on this machine; this takes up to a minute)"
 
 
 def _prepare(module, game, policies) -> None:
@@ -53,22 +51,9 @@ def _prepare(module, game, policies) -> None:
     second) before its first batch, saying so on stderr when that takes long."""
     if module.__name__ in _READY:
         return
-    timer = threading.Timer(NOTE_AFTER[sys.stderr.isatty()], _say_compiling)
-    timer.daemon = True
-    timer.start()
-    try:
+    with said_if_slow(COMPILING):
         module.batch(game, policies, 0, 0, 1)
-    finally:
-        timer.cancel()
     _READY.add(module.__name__)
-
-
-def _say_compiling(meanwhile: str = "") -> None:
-    try:
-        print("toolkit: note: preparing the fast simulator (compiled once on this machine; this takes up to a "
-              f"minute){meanwhile}", file=sys.stderr, flush=True)
-    except (OSError, ValueError):
-        pass
 
 
 class _NotCached(Exception):
@@ -141,7 +126,7 @@ def record_batches(game, policies, run_seed: int, count: int, chunk: int, max_tu
 def _batches(game, policies, run_seed, count, chunk, max_turns, kernel, ahead):
     played = 0
     if ahead is not None:
-        _say_compiling("; the first games are played meanwhile")
+        say(f"{COMPILING}; the first games are played meanwhile")
         while played < count and ahead.running():
             began = time.monotonic()
             step = min(STEP, count - played)

@@ -1,4 +1,4 @@
-"""Diamoniak as an OpenSpiel-style state (shared/rules/diamoniak.md), for any deck the catalogue describes.
+"""Diamoniak as an OpenSpiel-style state (docs/rules/diamoniak.md), for any deck the catalogue describes.
 
 A state moves through four kinds of points:
 

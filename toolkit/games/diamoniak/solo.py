@@ -1,4 +1,4 @@
-"""Solo Diamoniak, solved exactly (the model: ``solo_model``, shared/rules/diamoniak.md, "The solo model").
+"""Solo Diamoniak, solved exactly (the model: ``solo_model``, docs/rules/diamoniak.md, "The solo model").
 
 ``solo_odds`` (what `toolkit odds` uses) pushes the probability forward pile by pile: between two
 reshuffles the pile only shrinks, so each pile is a layered acyclic pass in integer arithmetic

@@ -1,6 +1,6 @@
 """The solo model's rules, each written once, and the compiled passes that play them.
 
-The rules (shared/rules/diamoniak.md, "The solo model") are steps (``toolkit.fast.steps``): plain
+The rules (docs/rules/diamoniak.md, "The solo model") are steps (``toolkit.fast.steps``): plain
 functions of a state's counts in branch-free arithmetic (``lesser``, comparisons as masks), so
 one function serves the three solvers of the model: the pure-Python model (``solo_model.moves``, on
 Python ints), the numpy passes (``solo_passes``, on int64 arrays of many states) and, compiled by

@@ -1,4 +1,4 @@
-"""The solo Diamoniak model (shared/rules/diamoniak.md, "The solo model"): the deck's numbers, the
+"""The solo Diamoniak model (docs/rules/diamoniak.md, "The solo model"): the deck's numbers, the
 states and the draws, which both exact solvers of the solo game read (``solo.solo_odds``, pile by pile,
 and its numpy and compiled passes, ``solo_passes``).
 

@@ -26,6 +26,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from toolkit.fast.notice import said_if_slow
 from toolkit.games.diamoniak import solo_kernel
 from toolkit.games.diamoniak.solo_kernel import (C, COLOUR, F, FH, FIELDS, FAIRY, H, J, JUNK, O, OWN, SRC, W, WITCH,
                                                  castle_in_pile, castle_orders, colour_totals, completes, drawn,
@@ -278,10 +279,10 @@ def _compiled_levels(deck, colours: list[tuple[int, int]], layout: _Layout, fixe
         if progress:
             progress(1)
         extra = fixed.pop(size - 1, {})
-        keys, masses, exit_keys, exit_masses = kernel.level(
-            keys, masses, np.fromiter(extra, dtype=np.int64, count=len(extra)), mod.of(extra.values()), size, shift,
-            field_mask, witches, deck.takes, deck.size, deck.castle_total, mod.p, inverse_p, *tables, castles, won,
-            doomed, counted)
+        keys, masses, exit_keys, exit_masses = _level(
+            kernel, keys, masses, np.fromiter(extra, dtype=np.int64, count=len(extra)), mod.of(extra.values()), size,
+            shift, field_mask, witches, deck.takes, deck.size, deck.castle_total, mod.p, inverse_p, *tables, castles,
+            won, doomed, counted)
         exits[0].append(exit_keys)
         exits[1].append(exit_masses)
         if limit is not None and int(counted.sum()) > limit:
@@ -302,6 +303,22 @@ def _compiled_levels(deck, colours: list[tuple[int, int]], layout: _Layout, fixe
 
 
 _LOADING = threading.Lock()
+
+
+COMPILING = "preparing the fast solver (compiled once on this machine; this takes up to a minute)"
+_level_ran = False  # whether ``level`` has run in this process (compiled, or loaded from numba's cache)
+
+
+def _level(kernel, *args):
+    """``kernel.level(*args)``; its first call in a process compiles it (once per machine), which is said
+    on stderr when it takes long."""
+    global _level_ran
+    if _level_ran:
+        return kernel.level(*args)
+    with said_if_slow(COMPILING):
+        out = kernel.level(*args)
+    _level_ran = True
+    return out
 
 
 def _compiled_kernel():

@@ -1,4 +1,4 @@
-"""Palaces' rules engine (shared/rules/palaces.md), for any deck the catalogue describes.
+"""Palaces' rules engine (docs/rules/palaces.md), for any deck the catalogue describes.
 
 A state moves through these points (``state.phase``):
 
