@@ -199,15 +199,20 @@ def test_text_stays_inside_the_safe_zone(run, tmp_path, doc, target, size):
     margin happens to be enough for the text, and the art test below is the one that tells)."""
     for card in doc["cards"]:
         card["count"] = 0
-    doc["cards"][0].update(count=3, name={"en": "Wide " * 12, "ru": "Широкие " * 12},
-                           text={"en": "Wide words " * 60, "ru": "Широкие слова " * 60})
     doc["cards"][1].update(count=3, name={"en": "Short", "ru": "Коротко"},
                            text={"en": "Move on.", "ru": "Дальше."})
-    path = write_catalogue(tmp_path, doc)
-    for art in (doc["cards"][0]["art"], doc["cards"][1]["art"], doc["game"]["back_art"]):
-        Image.new("RGB", (815, 1110), (253, 249, 238)).save(tmp_path / art)  # plain paper
     out = tmp_path / "out"
-    export(run, out, "--catalogue", str(path), "--target", target, "--card", size, "--no-aids")
+    for words in (60, 40, 30, 24, 20, 16):  # the longest text that still fits (60 is refused, not cut)
+        doc["cards"][0].update(count=3, name={"en": "Wide " * 12, "ru": "Широкие " * 12},
+                               text={"en": "Wide words " * words, "ru": "Широкие слова " * words})
+        path = write_catalogue(tmp_path, doc)
+        for art in (doc["cards"][0]["art"], doc["cards"][1]["art"], doc["game"]["back_art"]):
+            Image.new("RGB", (815, 1110), (253, 249, 238)).save(tmp_path / art)  # plain paper
+        result = run("export-cards", "--catalogue", str(path), "--target", target, "--card", size, "--no-aids",
+                     "--out", str(out))
+        if result.exit_code == 0:
+            break
+        assert "does not fit" in result.stderr and words > 16, result.stderr
     from toolkit.print.targets import service_target
 
     safe = service_target(target).sizes[size].safe_px

@@ -42,7 +42,8 @@ def big_deck(tmp_path_factory):
         art = folder / f"{i}.png"
         Image.new("RGB", (63, 88), _colour(i)).save(art)
         cards.append(dataclasses.replace(diamoniak.cards[i % len(diamoniak.cards)], id=f"card-{i}", count=1,
-                                         name={"en": f"Card {i}", "ru": f"Карта {i}"}, art_path=art))
+                                         name={"en": f"Card {i}", "ru": f"Карта {i}"}, text={"en": "", "ru": ""},
+                                         art_path=art))  # no rules text: it would not fit a 25 x 35 mm card
     return dataclasses.replace(diamoniak, cards=tuple(cards))
 
 

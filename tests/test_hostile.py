@@ -329,3 +329,28 @@ def test_multi_says_turns_whether_exact_or_simulated(tmp_path, doc):
     assert abs(summary["mean_turns"] - exact.data["expected_turns_float"]) < 4 * summary["stderr_turns"]
     assert any(line.startswith("expected turns (all seats together): ") for line in exact.lines)
     assert any(line.startswith("  expected turns (all seats together): ") for line in simulated.lines)
+
+
+def test_card_text_that_cannot_fit_is_refused_never_cut(run, tmp_path, monkeypatch, doc):
+    """A 1,000-character text, a 100-letter name: one line naming the card, no sheet, no export (they
+    were printed cut with "…")."""
+    from conftest import write_catalogue
+
+    monkeypatch.chdir(tmp_path)
+    for field, value, what in (("text", "word " * 199 + "words", "text (1,000 characters)"),
+                               ("name", "W" * 100, "name (100 characters)")):
+        doc["cards"][0][field] = {"ru": value, "en": value}
+        path = write_catalogue(tmp_path, doc, with_art=False)  # the game's own pictures
+        for args in (["print-cards", "--out", "sheet.pdf"], ["export-cards", "--target", "png", "--out", "png"]):
+            line = one_error_line(run(*args, "--catalogue", str(path)), f"mine.toml: card '{doc['cards'][0]['id']}'",
+                                  f"its {what} does not fit a poker 63 x 88 mm card")
+            assert "shorten it" in line
+        assert not (tmp_path / "sheet.pdf").exists() and not (tmp_path / "png").exists()
+        doc["cards"][0][field] = builtin_doc_value(field)
+
+
+def builtin_doc_value(field):
+    from conftest import builtin_doc
+
+    card = builtin_doc("diamoniak")["cards"][0]
+    return card[field]

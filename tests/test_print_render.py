@@ -11,6 +11,7 @@ import pytest
 from PIL import Image
 
 from toolkit.cards import render
+from toolkit.errors import UserError
 from toolkit.catalogue import load
 from toolkit.games.registry import ids
 
@@ -65,11 +66,12 @@ def test_text_on_poker_cards_is_readable(catalogues):
                 assert lines[0].size * render.PT_PER_MM >= 10
 
 
-def test_far_too_long_text_is_cut_not_overflowing():
+def test_far_too_long_text_is_refused_not_cut():
     panel, badge = render.panel_box((44, 63), 0), render.badge_corner((44, 63), 0)
-    lines = render.layout_text("Очень длинное название карты", "слово " * 400, panel, badge)
-    check_lines(lines, panel, badge)
-    assert lines[-1].text.endswith("…")
+    with pytest.raises(render.TextTooLong, match="text"):
+        render.layout_text("Очень длинное название карты", "слово " * 400, panel, badge)
+    with pytest.raises(render.TextTooLong, match="name"):
+        render.layout_text("W" * 100, "", panel, badge)
 
 
 def test_user_art_of_any_shape_covers_the_card(tmp_path, catalogues):
@@ -152,20 +154,29 @@ ODD_TEXTS = [
 
 @pytest.mark.parametrize("card_mm", [(63, 88), (44, 63), (20, 20), (20, 500), (500, 20), (500, 500)])
 @pytest.mark.parametrize("name, text", ODD_TEXTS)
-def test_odd_text_is_shrunk_or_cut_inside_the_panel(card_mm, name, text):
+def test_odd_text_is_shrunk_inside_the_panel_or_refused(card_mm, name, text):
     for bleed in (0.0, 10.0):
         panel, badge = render.panel_box(card_mm, bleed), render.badge_corner(card_mm, bleed)
-        lines = render.layout_text(name, text, panel, badge)
+        try:
+            lines = render.layout_text(name, text, panel, badge)
+        except render.TextTooLong:
+            # refused only what cannot fit: an ordinary name and text fit every card but the smallest
+            assert len(name + text) > 30 or min(card_mm) < 44, (name, text, card_mm)
+            continue
         check_lines(lines, panel, badge)
         assert all(line.text for line in lines)
         if (name + text).strip():
             assert lines, "nothing at all is printed"  # even on a card as narrow as 20 x 500 mm
 
 
-def test_a_card_with_a_far_too_long_name_is_drawn_by_both_renderers(catalogues):
+def test_a_card_with_a_far_too_long_name_or_text_is_refused_in_one_line(catalogues):
     card = catalogues["diamoniak"].card("witch")
-    long = dataclasses.replace(card, name=type(card.name)("Ведьма " * 50, "W" * 300))
-    for lang in ("ru", "en"):
-        face = render.card_face(long, lang, (44, 63), 3.0)
-        check_lines(face.lines, render.panel_box((44, 63), 3.0), render.badge_corner((44, 63), 3.0))
-        assert render.card_image(face).size == render.size_px((44, 63), 3.0)
+    long = dataclasses.replace(card, name=type(card.name)("Ведьма " * 50, "W" * 100))
+    for lang, length in (("ru", 350), ("en", 100)):
+        with pytest.raises(UserError, match=rf"^here: card 'witch': its name \({length} characters\) does not fit a "
+                                            r"mini 44 x 63 mm card even at 3\.5 pt; shorten it, or print on larger"):
+            render.card_face(long, lang, (44, 63), 3.0, source="here")
+    wordy = dataclasses.replace(card, text=type(card.text)("слово " * 166, "word " * 200))
+    with pytest.raises(UserError, match=r"card 'witch': its text \(1,000 characters\) does not fit a poker"):
+        render.card_face(wordy, "en")
+    assert render.card_face(card, "en", (44, 63), 3.0).lines  # the card as it is fits

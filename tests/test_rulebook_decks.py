@@ -14,6 +14,8 @@ import pypdf
 import pypdfium2 as pdfium
 import pytest
 
+from toolkit.errors import UserError
+
 from conftest import builtin_doc, write_catalogue
 from toolkit.catalogue import load
 from toolkit.catalogue.model import Text
@@ -190,7 +192,7 @@ def _outside(pdf: bytes, side: float) -> list:
 @pytest.mark.parametrize("game, kwargs", [
     ("diamoniak", {"name": "Fish & <chips> </b>", "title": "A & <B>"}),
     ("palaces", {"name": "Long name " * 30, "token": "Token a<b& " + "T" * 90}),
-    ("diamoniak", {"name": "W" * 300, "title": "T" * 100}),
+    ("diamoniak", {"name": "W" * 30, "title": "T" * 100}),
 ])
 def test_long_and_odd_names_stay_on_the_page(game, kwargs):
     result = build_rulebook(_renamed(game, **kwargs), "en")
@@ -198,6 +200,11 @@ def test_long_and_odd_names_stay_on_the_page(game, kwargs):
     text = text_of(result.pdf)
     if "&" in kwargs.get("name", ""):
         assert "Fish & <chips> </b> ×6" in text and "A & <B>" in text  # printed as written, not as markup
+
+
+def test_a_name_no_card_can_hold_is_refused_not_cut():
+    with pytest.raises(UserError, match=r"card 'castle-red': its name \(300 characters\) does not fit a poker"):
+        build_rulebook(_renamed("diamoniak", name="W" * 300), "en")
 
 
 def test_a_long_title_is_cut_in_the_footer_before_the_page_number():

@@ -156,7 +156,7 @@ PANEL_PAD_X = 2.2         # mm inside the panel's sides (at poker size; scaled w
 PANEL_PAD_Y = 1.7         # mm inside its top and bottom
 NAME_MAX = 0.175          # largest name size, as a fraction of the panel height
 TEXT_MAX = 0.118          # largest rules-text size, the same way
-TEXT_MIN_MM = 1.25        # 3.5 pt: the text never gets smaller than this, it is cut with "…" instead
+TEXT_MIN_MM = 1.25        # 3.5 pt: the text never gets smaller; what does not fit then is refused
 SHRINK = 0.96             # each try is this much smaller
 LEADING = 1.2             # baseline to baseline, in font sizes
 NAME_GAP = 0.45           # space between name and rules text, in rules-text sizes
@@ -296,7 +296,8 @@ def layout_text(name: str, text: str, panel: tuple[float, float, float, float],
                 badge: tuple[float, float], lang: str = "en") -> tuple[Line, ...]:
     """The name (PT Sans Bold, one line, two if it must) and the rules text (PT Serif), as large as
     fits the panel: lines that reach down beside the badge are narrowed on both sides, so that the
-    text stays centred and clear of it. Never overflows: at the smallest size the text is cut.
+    text stays centred and clear of it. Never overflows, never cuts: what does not fit at the smallest
+    size (``TEXT_MIN_MM``) raises ``TextTooLong``.
     Lines end only at ordinary spaces, never where ``typography.bind`` put a no-break space for
     ``lang`` (``справа от себя`` keeps ``от себя`` together)."""
     name, text = bind(name, lang), bind(text, lang)
@@ -351,35 +352,13 @@ def layout_text(name: str, text: str, panel: tuple[float, float, float, float],
                         break
                 return tuple(lines + [Line(t, "text", text_size, centre, b) for t, b, _ in body])
         if text_size <= TEXT_MIN_MM:
-            return _cut_to_fit(name, text, name_size, text_size, top, bottom, centre, full, width_at)
+            raise TextTooLong("name" if name_lines is None else "text")
         scale *= SHRINK
 
 
-def _cut_to_fit(name, text, name_size, text_size, top, bottom, centre, full, width_at) -> tuple[Line, ...]:
-    """Last resort for text far too long for its card: the smallest size, cut with an ellipsis."""
-    name_asc, name_desc = font_metrics("name")
-    text_asc, text_desc = font_metrics("text")
-    name_size = min(name_size, max(text_size, name_size * full / max(text_width(name, "name", name_size), 1e-9)))
-    baseline = top + name_asc * name_size
-    shown = ellipsize(name, "name", name_size, full)
-    lines = [Line(shown, "name", name_size, centre, baseline)] if shown else []
-    baseline += name_desc * name_size + NAME_GAP * text_size + text_asc * text_size
-    words = breakable(text)
-    while words and baseline + text_desc * text_size <= bottom:
-        available = width_at(baseline - text_asc * text_size, baseline + text_desc * text_size)
-        j = 0
-        while j < len(words) and text_width(" ".join(words[:j + 1]), "text", text_size) <= available:
-            j += 1
-        last = baseline + LEADING * text_size + text_desc * text_size > bottom
-        if j == 0 or (last and j < len(words)):
-            piece = ellipsize(" ".join(words), "text", text_size, available)
-            words = []
-        else:
-            piece, words = " ".join(words[:j]), words[j:]
-        if piece:
-            lines.append(Line(piece, "text", text_size, centre, baseline))
-        baseline += LEADING * text_size
-    return tuple(lines)
+class TextTooLong(Exception):
+    """A card's name (``args[0] == "name"``) or rules text does not fit its panel even at the smallest
+    size: it is refused, never cut."""
 
 
 # --- the art ---------------------------------------------------------------------------------------
@@ -510,7 +489,14 @@ def card_face(card: CardType, lang: str, card_mm: tuple[float, float] = CARD_SIZ
     plain = has_plain_panel(image, card_mm, bleed_mm, safe_mm)
     # On a panel of our own the art's corner badge is covered, so the text may use the whole panel.
     badge = badge_corner(card_mm, bleed_mm, safe_mm) if plain else (panel[2], panel[3])
-    lines = layout_text(card.name[lang], card.text[lang], panel, badge, lang)
+    try:
+        lines = layout_text(card.name[lang], card.text[lang], panel, badge, lang)
+    except TextTooLong as err:
+        what = err.args[0]
+        words = card.name[lang] if what == "name" else card.text[lang]
+        raise UserError(f"{where}: its {what} ({len(words):,} characters) does not fit a {card_size_name(card_mm)} "
+                        f"card even at {TEXT_MIN_MM * PT_PER_MM:.1f} pt; shorten it, or print on larger cards "
+                        "(--card)") from None
     return CardFace(f"card:{card.id}", tuple(card_mm), bleed_mm, image, lines, None if plain else panel)
 
 
