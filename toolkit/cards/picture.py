@@ -25,8 +25,7 @@ def as_viewed(image: Image.Image) -> Image.Image:
     """``image`` (loaded) upright, 8 bits a channel, in sRGB, transparency on white: an RGB image."""
     ImageOps.exif_transpose(image, in_place=True)
     if image.mode in _WIDE_GREY:
-        image = image.point(lambda v: v / 257).convert("L") if image.mode == "I" else \
-            image.convert("I").point(lambda v: v / 257).convert("L")
+        image = image.convert("I").point(lambda v: v / 257).convert("L")
     elif image.mode == "F":  # floating-point grey, 0.0 (black) to 1.0 (white)
         image = image.point(lambda v: v * 255).convert("L")
     image = _to_srgb(image)

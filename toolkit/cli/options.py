@@ -271,18 +271,19 @@ def check_numba_environment() -> None:
     """Refuse, before any work, numba settings under which the compiled simulator and solvers cannot
     run: numba reads them with int(), fails on a thread count below 1 and prints a traceback as a
     warning for a value it cannot read; its pure-Python mode cannot run the kernels."""
-    for name, lowest in (("NUMBA_NUM_THREADS", 1), ("NUMBA_DISABLE_JIT", 0)):
-        value = os.environ.get(name)
-        if value is None:
-            continue
-        try:
-            number = int(value)
-        except ValueError:
-            number = None
-        if name == "NUMBA_NUM_THREADS" and (number is None or number < lowest):
-            raise UserError(f"{name}={value!r}: expected a number of threads from 1 (or unset it)")
-        if name == "NUMBA_DISABLE_JIT" and number != 0:
-            raise UserError(f"{name}={value!r}: the simulator and the solvers run only compiled: unset it")
+    threads, jit_off = os.environ.get("NUMBA_NUM_THREADS"), os.environ.get("NUMBA_DISABLE_JIT")
+    if threads is not None and (_whole(threads) or 0) < 1:
+        raise UserError(f"NUMBA_NUM_THREADS={threads!r}: expected a number of threads from 1 (or unset it)")
+    if jit_off is not None and _whole(jit_off) != 0:
+        raise UserError(f"NUMBA_DISABLE_JIT={jit_off!r}: the simulator and the solvers run only compiled: unset it")
+
+
+def _whole(text: str) -> int | None:
+    """``text`` as numba reads it (``int()``), or None when it is no whole number."""
+    try:
+        return int(text)
+    except ValueError:
+        return None
 
 
 def wants_aids(catalogue, lang: str, aids: bool | None) -> bool:
