@@ -1,8 +1,10 @@
 """The compiled walk of Palaces (toolkit.games.palaces.walk) builds the engine walk's chain, array for array.
 
-Each comparison walks one deck twice, by the rules engine (``engine_chain.build(compiled=False)``,
-with its decisions remembered per decision point as the engine walk does by default) and by the
-compiled walk (``compiled=True``), and asks for the same ``Transitions``: the state of each row,
+Each comparison walks one deck three times, by the oracle engine and players (``tests/oracles``, the
+readable rules) and by the product's state (the kernel's steps, interpreted) through
+``engine_chain.build(compiled=False)``, with the decisions remembered per decision point as the engine
+walk does by default, and by the compiled walk (``compiled=True``), and asks for the same
+``Transitions``: the state of each row,
 the outcomes of each state with their weights and successors (state numbers and absorbing ends),
 the turns started per row, the ends in the order first met. The engine walk numbers states as it
 meets them, so equal arrays mean the same states, the same keys and the same rules and decisions
@@ -21,11 +23,15 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from toolkit.catalogue import load
+from toolkit.games.palaces import engine as palaces_engine
 from toolkit.games.palaces import kernel as palaces_kernel
+from toolkit.games.palaces import policies as palaces_policies
 from toolkit.games.palaces.engine import VARIANTS, PalacesGame, PalacesState, first_palace_complete
 from toolkit.odds import drn, engine_chain
 from toolkit.games.palaces import walk as compiled_palaces_walk
 from toolkit.games.palaces.policies import parse
+
+from oracles import oracle_game, oracle_policies
 
 CATALOGUE = load("palaces", require_art=False)
 BASE = PalacesGame.from_catalogue(CATALOGUE, players=2)
@@ -52,12 +58,14 @@ def arrays(transitions):
 
 
 def both_walks(game, seats, done, limit=LIMIT):
-    """(the engine walk's chain, the compiled walk's), or the TooManyStates each raised."""
+    """(the oracle engine walk's chain, the product state's, the compiled walk's), or the TooManyStates each
+    raised."""
     result = []
-    for compiled in (False, True):
+    for start_state, players, compiled in ((oracle_game(game).new_initial_state(), oracle_policies(seats), False),
+                                           (game.new_initial_state(), seats, False),
+                                           (game.new_initial_state(), seats, True)):
         try:
-            transitions, start, rewards = engine_chain.build(game.new_initial_state(), seats, limit, done,
-                                                             compiled=compiled)
+            transitions, start, rewards = engine_chain.build(start_state, players, limit, done, compiled=compiled)
         except engine_chain.TooManyStates as err:
             result.append(("too many", str(err)))
         else:
@@ -94,13 +102,13 @@ def small_games(draw):
 def test_the_compiled_walk_is_the_engine_walk_array_for_array(case):
     game, seats, done = case
     assert compiled_palaces_walk.applies(game.new_initial_state(), seats, done)
-    engine, compiled = both_walks(game, seats, done)
+    oracle, engine, compiled = both_walks(game, seats, done)
     if engine[0] == "too many":
         event("over the budget")
     else:
         event("walked" if engine[1][0] else "over before any chance point")
         event(f"ends: {sorted(map(str, engine[1][7]))}")
-    assert compiled == engine
+    assert compiled == engine == oracle
 
 
 RED = {"foundation-red": 2, "floor-red": 3, "roof-red": 2}
@@ -133,11 +141,13 @@ def test_chosen_decks_walk_alike_and_give_the_same_fractions(case):
     game = palaces_game(counts, players, variants, **rules)
     seats = [parse(policy)] * players
     done = first_palace if done else None
-    engine, compiled = both_walks(game, seats, done, limit=20_000)
-    assert compiled == engine and engine[0] != "too many"
+    oracle, engine, compiled = both_walks(game, seats, done, limit=20_000)
+    assert compiled == engine == oracle and engine[0] != "too many"
     answers = [engine_chain.solve(game.new_initial_state(), seats, players, 20_000, done, compiled=flag)
                for flag in (False, True)]
-    assert answers[0] == answers[1]
+    answers.append(engine_chain.solve(oracle_game(game).new_initial_state(), oracle_policies(seats), players, 20_000,
+                                      done, compiled=False))
+    assert answers[0] == answers[1] == answers[2]
 
 
 def test_the_budget_stops_both_walks_at_the_same_state():
@@ -145,10 +155,10 @@ def test_the_budget_stops_both_walks_at_the_same_state():
     seats = [parse("default")]
     states = len(engine_chain.build(game.new_initial_state(), seats, done=first_palace, compiled=False)[0])
     for limit in (1, states - 1):
-        engine, compiled = both_walks(game, seats, first_palace, limit)
-        assert engine == compiled == ("too many", str(engine_chain.TooManyStates(limit)))
-    engine, compiled = both_walks(game, seats, first_palace, states)
-    assert engine == compiled and engine[1][0] and len(engine[1][0]) == states
+        oracle, engine, compiled = both_walks(game, seats, first_palace, limit)
+        assert oracle == engine == compiled == ("too many", str(engine_chain.TooManyStates(limit)))
+    oracle, engine, compiled = both_walks(game, seats, first_palace, states)
+    assert oracle == engine == compiled and engine[1][0] and len(engine[1][0]) == states
 
 
 def test_the_chain_grows_its_arrays_and_reports_progress_as_the_engine_walk(monkeypatch):
@@ -228,8 +238,8 @@ def test_a_key_that_mixes_two_fields_is_caught(monkeypatch):
     counts, players, variants, policy, rules = MULTI
     game = palaces_game(counts, players, variants, **rules)
     seats = [parse(policy)] * players
-    engine, compiled = both_walks(game, seats, None, 20_000)
-    assert engine == compiled
+    oracle, engine, compiled = both_walks(game, seats, None, 20_000)
+    assert oracle == engine == compiled
     original = compiled_palaces_walk._Layout.__init__
 
     def mixing(self, game, kernel):
@@ -249,29 +259,29 @@ def test_a_rule_or_a_decision_played_otherwise_is_caught(monkeypatch, mutation):
     counts, players, variants, policy, rules = MULTI
     game = palaces_game({**counts, "ruins": 1}, players, variants, **rules)
     seats = [parse(policy)] * players
-    engine, compiled = both_walks(game, seats, None, 20_000)
-    assert engine == compiled
-    encode_game, encode_policies = palaces_kernel._encode_game, palaces_kernel._encode_policies
+    oracle, engine, compiled = both_walks(game, seats, None, 20_000)
+    assert oracle == engine == compiled
+    encode_game, encode_policies = palaces_engine._encode_game, palaces_policies._encode_policies
     if mutation == "hand size":
         def changed(game):
             g = encode_game(game)
             g[palaces_kernel.G_HAND] -= 1
             return g
-        monkeypatch.setattr(palaces_kernel, "_encode_game", changed)
+        monkeypatch.setattr(palaces_engine, "_encode_game", changed)
     elif mutation == "palaces at once":  # one, not three: the deck's second foundation waits
         def changed(game):
             g = encode_game(game)
             g[palaces_kernel.G_MAXP] = 1
             return g
-        monkeypatch.setattr(palaces_kernel, "_encode_game", changed)
+        monkeypatch.setattr(palaces_engine, "_encode_game", changed)
     else:
         def changed(policies):
             table, seeds = encode_policies(policies)
             table[1, palaces_kernel.P_EAGER] = 1
             return table, seeds
-        monkeypatch.setattr(palaces_kernel, "_encode_policies", changed)
-    _, mutated = both_walks(game, seats, None, 20_000)
-    assert mutated != engine
+        monkeypatch.setattr(palaces_policies, "_encode_policies", changed)
+    _, _, mutated = both_walks(game, seats, None, 20_000)
+    assert mutated != oracle
 
 
 @pytest.mark.parametrize("limit", [1, 2])
@@ -282,8 +292,8 @@ def test_decisions_that_do_not_reach_a_chance_point_end_alike(monkeypatch, limit
     game = palaces_game({"foundation-red": 1, "floor-red": 1, "roof-red": 1, "general-exchange": 2}, 2,
                         hand_size=2, goal=3)
     seats = [parse("default")] * 2
-    engine, compiled = both_walks(game, seats, None, 20_000)
-    assert engine == compiled and engine_chain.LOOP in engine[1][7]
+    oracle, engine, compiled = both_walks(game, seats, None, 20_000)
+    assert oracle == engine == compiled and engine_chain.LOOP in engine[1][7]
 
 
 @pytest.mark.parametrize("case", SEEDED[:6])
@@ -302,3 +312,49 @@ def test_the_walk_of_every_card_type_is_the_walk_of_the_deck_s_types(monkeypatch
             monkeypatch.setattr(compiled_palaces_walk, "_present", lambda game: (game, list(range(len(game.names)))))
         chains.append(arrays(engine_chain.build(game.new_initial_state(), seats, 20_000, done, compiled=True)[0]))
     assert chains[0] == chains[1]
+
+
+KEYED = [  # (counts, players, variants, rules): small decks whose random games come back to the same points
+    ({"foundation-red": 1, "floor-red": 2, "roof-red": 1, "exchange": 1, "general-exchange": 1, "ruins": 1}, 2, (),
+     {"hand_size": 2, "goal": 3}),
+    ({"foundation-red": 2, "floor-red": 1, "roof-red": 1, "exchange": 2, "flood": 1}, 2, ("exchange-face-up",),
+     {"hand_size": 2, "goal": 3}),
+    ({"foundation-red": 1, "floor-red": 1, "roof-red": 1, "tower": 1, "general-exchange": 1, "ruins": 2}, 3,
+     ("ruins-card-to-clear", "palaces-to-pile"), {"hand_size": 2, "goal": 3}),
+]
+
+
+@pytest.mark.parametrize("case", KEYED)
+def test_the_state_keys_points_as_the_oracle_does(case):
+    """Random games played on the oracle engine and on the product's state side by side (the same chance
+    outcomes and actions, both listing the same ones): two points share a product key exactly when they
+    share an oracle key, at every kind of point (deal, turn, give, steal, refill, over)."""
+    import random
+
+    counts, players, variants, rules = case
+    game = palaces_game(counts, players, variants, **rules)
+    rng = random.Random(7)
+    product_of, oracle_of, phases, visits = {}, {}, set(), 0
+    for _ in range(40):
+        product, oracle = game.new_initial_state(), oracle_game(game).new_initial_state()
+        for _ in range(200):
+            mine, theirs = product.key(), oracle.key()
+            assert product_of.setdefault(theirs, mine) == mine and oracle_of.setdefault(mine, theirs) == theirs
+            visits += 1
+            phases.add(oracle.phase)
+            if oracle.is_terminal():
+                break
+            if oracle.is_chance_node():
+                options = oracle.chance_outcomes()
+                assert product.chance_outcomes() == options
+                action = rng.choices([card for card, _ in options], [weight for _, weight in options])[0]
+            else:
+                options = oracle.legal_actions()
+                assert product.legal_actions() == options
+                action = rng.choice(options)
+            oracle.apply_action(action)
+            product.apply_action(action)
+    assert visits - len(product_of) >= 200, visits  # points met again, by other ways
+    expected = {"deal", "turn", "refill", "over", "give" if "general-exchange" in counts else "turn",
+                "turn" if "exchange-face-up" in variants or "exchange" not in counts else "steal"}
+    assert phases >= expected, phases

@@ -255,6 +255,8 @@ def test_the_palaces_walk_is_the_plain_walk_transition_for_transition(floors, to
     except AssertionError:
         assume(False)
     assert walked(game, seats, first_palace) == walked(game, seats, first_palace, remember=False) == plain
+    # the readable engine and players (tests/oracles)
+    assert walked(oracle_game(game), oracle_policies(seats), first_palace) == plain
 
 
 def test_decisions_are_remembered_only_for_players_who_decide_by_the_state_alone():

@@ -1,9 +1,11 @@
-"""The compiled Palaces kernel plays the engine's games: record for record, field for field.
+"""The compiled Palaces kernel plays the oracle engine's games: record for record, field for field.
 
-Every test plays the same card orders twice, by ``toolkit.sim.ordered.engine_batch`` (the rules
-engine and the policies) and by ``toolkit.games.palaces.kernel.batch``, and asks for equal arrays: every
-play rule with every give rule, 1-4 players, each variant alone and in combinations, mixed seats, odd
-decks (Hypothesis), a small turn limit: some 2,100 card orders in all.
+Every test plays the same card orders three ways: by ``toolkit.sim.ordered.engine_batch`` on the oracle
+engine and players (``tests/oracles``, the readable rules), by the kernel's ``batch``
+(``toolkit.games.palaces.policies.batch``: the compiled steps), and, its first games, by ``engine_batch``
+on the product's state (the kernel's steps, interpreted); it asks for equal arrays: every play rule with
+every give rule, 1-4 players, each variant alone and in combinations, mixed seats, odd decks
+(Hypothesis), a small turn limit: some 2,100 card orders in all.
 """
 
 from __future__ import annotations
@@ -17,16 +19,20 @@ from hypothesis import strategies as st
 
 from toolkit.catalogue.loader import load
 from toolkit.games.palaces import kernel as palaces_kernel
-from toolkit.games.palaces.engine import VARIANTS, PalacesGame
+from toolkit.games.palaces import policies as palaces_policies
+from toolkit.games.palaces.engine import VARIANTS, PalacesGame, _encode_game
 from toolkit.sim.ordered import engine_batch
-from toolkit.games.palaces.policies import Builder, GiveWorst, PalacesPolicy, parse
+from toolkit.games.palaces.policies import Builder, GiveWorst, PalacesPolicy, _encode_policies, parse
 from toolkit.sim.records import kernel_for, play_records
+
+from oracles import oracle_game, oracle_policies
 
 CATALOGUE = load("palaces", require_art=False)
 PLAYS = ("builder", "no-attack", "aggressive", "random-3")
 GIVES = ("give-worst", "give-random-4")
 # the other seats of a mixed table (a random seat among builders, so games end)
 OTHERS = ("default", "aggressive,give-random-2", "no-attack", "random-9,give-worst")
+THIN = 2  # the games of each comparison that the product's state plays too (interpreted: slower)
 
 
 def game(players=2, variants=()):
@@ -35,15 +41,17 @@ def game(players=2, variants=()):
 
 def assert_same(g, names, count, run_seed=7, start=0, max_turns=2_000):
     policies = [parse(name) for name in names]
-    assert palaces_kernel.supports(g, policies)
-    engine = engine_batch(g, policies, run_seed, start, count, max_turns)
-    kernel = palaces_kernel.batch(g, policies, run_seed, start, count, max_turns)
-    assert list(kernel) == list(engine)
+    assert palaces_policies.supports(g, policies)
+    engine = engine_batch(oracle_game(g), oracle_policies(policies), run_seed, start, count, max_turns)
+    kernel = palaces_policies.batch(g, policies, run_seed, start, count, max_turns)
+    thin = engine_batch(g, policies, run_seed, start, min(count, THIN), max_turns)
+    assert list(kernel) == list(engine) == list(thin)
     for field in engine:
         differ = np.nonzero(engine[field] != kernel[field])[0]
         assert differ.size == 0, (f"{field} differs in game {start + differ[0]} of run {run_seed} "
                                   f"({names}, {sorted(g.variants)}): engine {engine[field][differ[0]]}, "
                                   f"kernel {kernel[field][differ[0]]}")
+        assert np.array_equal(thin[field], engine[field][:THIN]), (field, names, sorted(g.variants))
     return engine
 
 
@@ -117,13 +125,13 @@ def test_a_deck_that_cannot_end_stalls_before_the_deal():
 def test_batches_are_independent_of_their_split_and_of_the_games_before():
     g = game(4, ["palaces-to-pile"])
     policies = [parse(name) for name in ("random-4", "default,give-random", "aggressive", "no-attack,give-random-3")]
-    whole = palaces_kernel.batch(g, policies, 99, 0, 300)
-    parts = [palaces_kernel.batch(g, policies, 99, start, 100) for start in (0, 100, 200)]
+    whole = palaces_policies.batch(g, policies, 99, 0, 300)
+    parts = [palaces_policies.batch(g, policies, 99, start, 100) for start in (0, 100, 200)]
     for field, values in whole.items():
         assert np.array_equal(values, np.concatenate([part[field] for part in parts]))
-    late = palaces_kernel.batch(g, policies, 99, 250, 1)
+    late = palaces_policies.batch(g, policies, 99, 250, 1)
     assert all(late[field][0] == whole[field][250] for field in whole)
-    none, engine_none = palaces_kernel.batch(g, policies, 99, 5, 0), engine_batch(g, policies, 99, 5, 0)
+    none, engine_none = palaces_policies.batch(g, policies, 99, 5, 0), engine_batch(g, policies, 99, 5, 0)
     assert list(none) == list(engine_none) and all(v.size == 0 for v in none.values())
     assert whole["winner"].std() > 0 and len(set(whole["turns"])) > 20  # different games, not one repeated
 
@@ -131,7 +139,7 @@ def test_batches_are_independent_of_their_split_and_of_the_games_before():
 def test_the_dispatcher_takes_the_kernel_and_gives_the_engines_records():
     g = game(2)
     policies = [parse("default"), parse("random-1")]
-    assert kernel_for(g, policies) is palaces_kernel
+    assert kernel_for(g, policies) is palaces_policies
     fast, slow = play_records(g, policies, 3, 10, 25), play_records(g, policies, 3, 10, 25, fast=False)
     assert all(np.array_equal(fast[field], slow[field]) for field in slow)
 
@@ -141,17 +149,17 @@ def test_unknown_rules_are_left_to_the_engine():
         pass
 
     g = game(2)
-    assert not palaces_kernel.supports(g, [PalacesPolicy(Custom(), GiveWorst()), parse("default")])
-    assert not palaces_kernel.supports(g, [parse("default")])  # one policy for two seats
-    assert not palaces_kernel.supports(object(), [parse("default")] * 2)
+    assert not palaces_policies.supports(g, [PalacesPolicy(Custom(), GiveWorst()), parse("default")])
+    assert not palaces_policies.supports(g, [parse("default")])  # one policy for two seats
+    assert not palaces_policies.supports(object(), [parse("default")] * 2)
 
 
 def interpreted_batch(g, policies, run_seed, start, count, max_turns=10_000):
     """``kernel.batch`` with its loop and every step run as plain Python (the functions as written, not
     their compiled clones; the random numbers by their plain twins)."""
     k = palaces_kernel
-    numbers = k._encode_game(g)
-    pol, seeds = k._encode_policies(policies)
+    numbers = _encode_game(g)
+    pol, seeds = _encode_policies(policies)
     out = np.zeros((count, len(k.FIELDS)), np.int64)
     s, r = np.zeros(numbers[k.S_SIZE], np.int64), np.zeros(1 + 2 * g.players, np.uint64)
     k.play_rows(numbers, pol, seeds, np.uint64(run_seed), np.int64(start), np.int64(0), np.int64(count),

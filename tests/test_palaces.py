@@ -1,8 +1,11 @@
-"""Palaces' rules, each on a hand-built state, plus invariants under random play and the policies."""
+"""Palaces' rules, each on a hand-built state, plus invariants under random play and the policies: every
+test on the product's state (the kernel's steps) and players, and on the oracle engine and players
+(tests/oracles), with the same assertions."""
 
 from __future__ import annotations
 
 import random
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -15,7 +18,19 @@ from toolkit.games.palaces.engine import NO_RUINS, VARIANT_SEATS, VARIANTS, Pala
 from toolkit.games.palaces.policies import NAMES, parse
 from toolkit.sim.runner import play, sample_outcome
 
+from oracles import palaces_engine, palaces_policies
+
 CAT = load("palaces", require_art=False)
+
+
+@pytest.fixture(autouse=True, scope="module", params=["product", "oracle"])
+def engine(request):
+    """Every test plays the product's engine and players, then the oracle's (module-wide, for hypothesis)."""
+    with pytest.MonkeyPatch.context() as patch:
+        if request.param == "oracle":
+            patch.setattr(sys.modules[__name__], "PalacesGame", palaces_engine.PalacesGame)
+            patch.setattr(sys.modules[__name__], "parse", palaces_policies.parse)
+        yield request.param
 
 
 def game(players=2, variants=(), overrides=()):
@@ -682,20 +697,29 @@ def test_the_builder_plays_general_exchanges_in_most_default_games():
 
 def test_seeded_rules_restart_with_every_game_and_differ_by_seat():
     g = game(players=3)
-    s = table(g, hands={0: ["roof-blue", "floor-green", "tower", "floor-red", "flood"], 1: ["ruins"], 2: ["tower"]},
-              palaces={1: [("foundation-red", ["floor-red"], None)]})
+    hands = [["roof-blue", "floor-green", "tower", "floor-red", "flood"], ["ruins"], ["tower"]]
+
+    def seen_from(seat):
+        """The same position with every seat's cards moved ``seat`` places on, ``seat`` to move: the same legal
+        actions in the same order, whichever seat plays them."""
+        return table(g, hands={(p + seat) % 3: cards for p, cards in enumerate(hands)},
+                     palaces={(1 + seat) % 3: [("foundation-red", ["floor-red"], None)]}, player=seat)
+
     policy = parse("random-3")
     runs = []
     for seat in (0, 0, 1):
+        s = seen_from(seat)
         policy.start_game(42, seat)
-        runs.append([policy.play.choose(s, policy.give) for _ in range(6)] +
-                    [policy.give.give(s, seat, s.hands[0], 2) for _ in range(6)])
+        actions = s.legal_actions()
+        turns = [actions.index(policy.act(s)) for _ in range(6)]  # the turn rule's stream (legal: index finds it)
+        s.phase, s.giver = "give", seat
+        runs.append(turns + [policy.act(s) for _ in range(6)])  # the give rule's stream
     assert runs[0] == runs[1] != runs[2]
-    assert all(action in s.legal_actions() for action in runs[0][:6])
     fresh = parse("random-3")  # before any start_game: the streams of game seed 0
     fresh.start_game(0, 0)
     other = parse("random-3")
-    assert [fresh.play.choose(s, None) for _ in range(4)] == [other.play.choose(s, None) for _ in range(4)]
+    s = seen_from(0)
+    assert [fresh.act(s) for _ in range(4)] == [other.act(s) for _ in range(4)]
 
 
 def test_no_attack_players_never_flood_or_lay_ruins():

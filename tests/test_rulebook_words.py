@@ -16,6 +16,8 @@ from toolkit.games.palaces.engine import NO_RUINS, PalacesGame
 from toolkit.games.registry import get
 from toolkit.rulebook import build_rulebook, variants
 
+from oracles import palaces_engine
+
 GAMES = ("diamoniak", "palaces")
 BOOKS = {f"{game}-{lang}": (game, lang, ()) for game in GAMES for lang in ("ru", "en", "ru+en")}
 BOOKS["diamoniak-ru-one"] = ("diamoniak", "ru", ("fairy=1", "witch=1"))
@@ -95,10 +97,14 @@ def test_the_documents_properties_speak_its_language(books, key, subject):
 
 # --- the cards agree with the engines --------------------------------------------------------------
 
-def palaces_state(variants_on=()):
+# the product's Palaces (the kernel's steps) and the oracle engine (tests/oracles): the cards must agree with both
+PALACES_ENGINES = pytest.mark.parametrize("engine", [PalacesGame, palaces_engine.PalacesGame], ids=["product", "oracle"])
+
+
+def palaces_state(variants_on=(), engine=PalacesGame):
     """Player 0 to move in a two-player Palaces game: ruins lie on their own empty building place,
     they hold a ruins card and an exchange with two towers, the opponent holds three floods."""
-    g = PalacesGame.from_catalogue(load("palaces", require_art=False), players=2, variants=list(variants_on))
+    g = engine.from_catalogue(load("palaces", require_art=False), players=2, variants=list(variants_on))
     s = g.new_initial_state()
     n = len(g.names)
     ix = g.names.index
@@ -115,23 +121,25 @@ def palaces_state(variants_on=()):
     return g, s
 
 
+@PALACES_ENGINES
 @pytest.mark.parametrize("lang", ["ru", "en"])
-def test_the_ruins_card_describes_the_default_rule(lang):
-    g, s = palaces_state()
+def test_the_ruins_card_describes_the_default_rule(lang, engine):
+    g, s = palaces_state(engine=engine)
     clearing = [a for a in s.legal_actions() if a[0] == "ruins" and a[2] == 0]
     assert clearing == [("ruins", None, 0, None)]  # by default clearing one's own ruins takes no card
     text = card_texts("palaces", lang)["ruins"]
     own = {"en": r"\bown\b|your palace|yours", "ru": r"сво(й|его|ём|их)|убери"}[lang]
     assert not re.search(own, text), text  # so the card must not offer clearing one's own ruins
-    g, s = palaces_state(["ruins-card-to-clear"])
+    g, s = palaces_state(["ruins-card-to-clear"], engine)
     assert [a for a in s.legal_actions() if a[0] == "ruins" and a[2] == 0] == [("ruins", g.names.index("ruins"), 0, None)]
     # Ruins never lie on ruins: the card says so (the engine offers no such action, see test_palaces).
     assert re.search({"en": r"no ruins lie there yet", "ru": r"ещё нет руин"}[lang], text), text
 
 
+@PALACES_ENGINES
 @pytest.mark.parametrize("lang", ["ru", "en"])
-def test_the_exchange_card_and_book_say_set_aside_then_draw_blind_then_give(books, lang):
-    g, s = palaces_state()
+def test_the_exchange_card_and_book_say_set_aside_then_draw_blind_then_give(books, lang, engine):
+    g, s = palaces_state(engine=engine)
     ix = g.names.index
     tower = ix("tower")
     s.apply_action(("special", ix("exchange"), 1, (tower, tower)))
@@ -147,9 +155,10 @@ def test_the_exchange_card_and_book_say_set_aside_then_draw_blind_then_give(book
     assert {"en": "draw as many cards blind", "ru": "вытяни у него вслепую"}[lang] in book
 
 
+@PALACES_ENGINES
 @pytest.mark.parametrize("lang", ["ru", "en"])
-def test_the_roof_card_accepts_a_tower(lang):
-    g, s = palaces_state()
+def test_the_roof_card_accepts_a_tower(lang, engine):
+    g, s = palaces_state(engine=engine)
     ix = g.names.index
     s.palaces = [[(ix("foundation-red"), (ix("tower"),), NO_RUINS)], []]
     hands = [list(hand) for hand in s.hands]

@@ -20,7 +20,7 @@ class Palaces(Game):
         "exchange_cards": (1, 10),
     }
     engine_class = "PalacesGame"
-    kernel_module = "kernel"
+    kernel_module = "policies"  # the players, as the compiled kernel plays them: ``supports``, ``batch``
     walk_module = "walk"
     odds_models = ("opening", "first-palace", "draws", "hand", "multi")
     rulebook_model = "first-palace"

@@ -1,4 +1,4 @@
-"""Palaces' rules engine (docs/rules/palaces.md), for any deck the catalogue describes.
+"""Palaces as an OpenSpiel-style state (docs/rules/palaces.md), for any deck the catalogue describes.
 
 A state moves through these points (``state.phase``):
 
@@ -32,13 +32,21 @@ palaces are kept sorted, so ``slot`` numbers and ``key()`` are canonical; a pala
 ``(foundation, floors, ruins)``: the foundation's type index, a sorted tuple of the floor and tower
 indices on it, and the index of the ruins card lying on it (``-1`` for none). ``site[p]`` is the
 ruins card lying on player ``p``'s empty building place (``-1`` for none).
+
+The state is the kernel's (``toolkit.games.palaces.kernel``): its fixed numbers ``g`` and its numbers
+``s``; every rule is the kernel's step function, played here on them as the simulation and the walks
+play it. By default the steps run interpreted (plain Python on lists, no numba); ``compiled()`` gives
+the same state on the compiled steps. The fields (``pile``, ``hands``, ``palaces``...) are read back
+from ``s`` as plain Python values, and a field assigned is written into ``s`` (palaces in their sorted
+order). The readable engine this was written from is ``tests/oracles/palaces_engine.py``; the tests
+hold the two to the same games and chains.
 """
 
 from __future__ import annotations
 
+import functools
 from array import array
 from dataclasses import dataclass
-from functools import cached_property
 
 from toolkit.catalogue.model import Catalogue
 from toolkit.games import CHANCE, TERMINAL, check_setup
@@ -55,8 +63,10 @@ VARIANTS = {
 VARIANT_SEATS = {"short-two-player": (2,)}
 
 NO_RUINS = -1
-_new = object.__new__  # a state made without __init__, to be filled by a copy
-_PHASES = {"deal": 0, "turn": 1, "give": 2, "steal": 3, "refill": 4, "over": 5}  # for key()
+# the card kinds by the kernel's numbers (``kernel.FOUNDATION`` .. ``kernel.FLOOD``)
+KINDS = {"foundation": 0, "floor": 1, "tower": 2, "roof": 3, "ruins": 4, "exchange": 5, "general-exchange": 6,
+         "flood": 7}
+_PHASES = ("deal", "turn", "give", "steal", "refill", "over")  # by the kernel's phase numbers
 
 
 def first_palace_complete(state) -> bool:
@@ -67,8 +77,9 @@ def first_palace_complete(state) -> bool:
 
 def completable_colours(palette, kinds, colours, counts) -> frozenset[str]:
     """The colours of ``palette`` whose palace a deck (per card type: kind, colour, count) can finish: a
-    foundation, a roof, and a floor or a tower. The one rule behind the stall (``_can_still_end``, the
-    kernel's ``G_ENDABLE``), the deck check of a rulebook (``deck.check``) and ``no_winner_reason``."""
+    foundation, a roof, and a floor or a tower. The one rule behind the stall (the kernel's ``G_ENDABLE``
+    and ``G_COMPL``, read by ``can_still_end``), the deck check of a rulebook (``deck.check``) and
+    ``no_winner_reason``."""
     def total(kind, colour=None):
         return sum(n for n, k, c in zip(counts, kinds, colours) if k == kind and (colour is None or c == colour))
 
@@ -128,7 +139,7 @@ class PalacesGame:
         return sum(n for n, k, c in zip(self.counts, self.kinds, self.colours)
                    if k == kind and (colour is None or c == colour))
 
-    @cached_property
+    @property
     def completable(self) -> frozenset[str]:
         """Colours whose palace the deck can finish (``completable_colours``)."""
         return completable_colours(self.palette, self.kinds, self.colours, self.counts)
@@ -137,235 +148,465 @@ class PalacesGame:
         return PalacesState(self)
 
 
-def _submultisets(counts: list[int], size: int | None = None) -> list[tuple[int, ...]]:
-    """Sorted tuples of card indices drawn from ``counts``: all non-empty ones, or those of ``size``."""
-    held = [(i, n) for i, n in enumerate(counts) if n]
-    out: list[tuple[int, ...]] = []
+def _encode_game(game: PalacesGame):
+    """The kernel's fixed numbers ``g`` of a game (``kernel.layout``): the rule numbers, then per card type its
+    kind, colour number, whether its colour can be completed, its count."""
+    palette = {c: k for k, c in enumerate(game.palette)}
+    colours = [palette.get(c, len(palette)) if c is not None else -1 for c in game.colours]
+    kinds = [KINDS[k] for k in game.kinds]
+    completable = game.completable
+    compl = [c is not None and c in completable for c in game.colours]
+    variants = game.variants
+    rules = (len(game.names), game.players, game.hand_size, game.max_palaces, game.to_win, game.exchange_cards,
+             "exchange-face-up" in variants, "palaces-to-pile" in variants, "one-per-colour" in variants,
+             "ruins-card-to-clear" in variants, game.total("ruins"), game.total("flood"),
+             game.hand_size >= 1 and game.max_palaces >= 1 and bool(completable), len(palette) + 2)
+    return _kernel().layout([int(x) for x in rules], kinds, colours, compl, list(game.counts))
 
-    def walk(pos: int, chosen: tuple[int, ...], left: int | None) -> None:
-        if pos == len(held):
-            if (left == 0) if size is not None else chosen:
-                out.append(chosen)
-            return
-        i, n = held[pos]
-        top = n if left is None else min(n, left)
-        for k in range(top + 1):
-            walk(pos + 1, chosen + (i,) * k, None if left is None else left - k)
 
-    walk(0, (), size)
-    return out
+def _kernel():
+    """The kernel module (imported when a state is first made: it needs numpy, reading a game does not)."""
+    from toolkit.games.palaces import kernel
+
+    return kernel
+
+
+@functools.cache
+def _key_size(types: int, players: int, slots: int) -> int:
+    return _kernel().vector_at(types, players, slots)["key_size"]
+
+
+class Decided(tuple):
+    """A turn's action the state itself made (one of its ``legal_actions``, or the choice of a built-in player,
+    ``PalacesState.choose``): the action's tuple, carrying the kernel's numbers of it (``numbers``), which
+    ``apply_action`` writes back as they are: no decoding, no search among the legal actions."""
+
+    numbers: tuple
+
+
+_new = object.__new__  # a state made without __init__, to be filled by a copy
 
 
 class PalacesState:
-    """One moment of a game. Mutable: ``apply_action`` changes it in place; ``clone`` copies it."""
+    """One moment of a game. Mutable: ``apply_action`` changes it in place; ``clone`` copies it.
+
+    ``steps`` plays the rules: the kernel module, its step functions interpreted on Python lists ``g`` and
+    ``s``, or ``kernel.compiled()`` on numpy arrays (``compiled``).
+    """
 
     def __init__(self, game: PalacesGame):
         self.game = game
-        types = len(game.names)
-        seats = game.players
-        self.pile = list(game.counts)
-        self.discard = [0] * types
-        self.hands = [[0] * types for _ in range(seats)]
-        self.palaces: list[list[tuple]] = [[] for _ in range(seats)]
-        self.site = [NO_RUINS] * seats  # ruins lying on a player's empty building place
-        self.tokens = [0] * seats
-        self.player = 0  # whose turn it is
-        self.phase = "deal"  # deal | turn | give | steal | refill | over
-        self.turns = 1  # turns started so far, this one included
-        self.drawer = 0  # who the current chance draw is for (deal and refill)
-        self.draw_to = game.hand_size  # the hand size the current deal or refill fills up to
-        self.giver = 0  # who chooses next in a general exchange
-        self.giving: tuple[tuple[int, ...], ...] = ()  # cards set aside so far in a general exchange
-        self.victim = 0  # whose hand a blind exchange takes from
-        self.steal_left = 0
-        self.handing: tuple[int, ...] = ()  # the cards the actor gives in a blind exchange
-        self.passes = 0  # turns in a row in which nobody could act
-        self.winner: int | None = None
-        self.stalled = False  # the game can no longer end
-        self._stats = dict.fromkeys(
-            ("palaces_completed", "tokens_scored", "foundations_laid", "floods", "exchanges",
-             "general_exchanges", "ruins_laid", "ruins_removed", "discards", "cards_discarded",
-             "passes", "reshuffles"), 0)
-        self._ruins_total = game.total("ruins")
-        self._flood_total = game.total("flood")
-        self._colour_of = game.colours
-        self._kinds = game.kinds
-        if not self._can_still_end():
-            self.phase, self.stalled = "over", True
-        else:
-            self._deal()
+        self.steps = k = _kernel()
+        self.g = _encode_game(game).tolist()
+        self.s = [0] * self.g[k.S_SIZE]
+        k.start(self.g, self.s)
+
+    def compiled(self) -> PalacesState:
+        """This state on the compiled steps (numba; loaded from its cache after the first time), for large
+        Python-driven work: ``g`` and ``s`` as numpy arrays."""
+        import numpy as np
+
+        other = _new(PalacesState)
+        other.game, other.steps = self.game, self.steps.compiled()
+        other.g, other.s = np.array(self.g, dtype=np.int64), np.array(self.s, dtype=np.int64)
+        return other
+
+    # --- reading and writing ``s`` ----------------------------------------------------------------
+
+    def _at(self, part: int) -> int:
+        return int(self.g[part])
+
+    def _row(self, part: int, n: int, first: int = 0) -> list[int]:
+        at = self._at(part) + first
+        return [int(x) for x in self.s[at:at + n]]
+
+    def _write(self, part: int, values, first: int = 0) -> None:
+        at = self._at(part) + first
+        for k, x in enumerate(values):
+            self.s[at + k] = int(x)
+
+    def _scalar(self, at: int) -> int:
+        return int(self.s[at])
+
+    @property
+    def _types(self) -> int:
+        return len(self.game.names)
 
     # --- the OpenSpiel-style interface ------------------------------------------------------------
 
     def current_player(self) -> int:
-        phase = self.phase
-        if phase == "turn":
-            return self.player
-        if phase == "give":
-            return self.giver
-        return TERMINAL if phase == "over" else CHANCE
+        k, s = self.steps, self.s
+        phase = s[k.S_PHASE]
+        if phase == k.TURN:
+            return int(s[k.S_PLAYER])
+        if phase == k.GIVE:
+            return int(s[k.S_GIVER])
+        return TERMINAL if phase == k.OVER else CHANCE
 
     def is_terminal(self) -> bool:
-        return self.phase == "over"
+        return self.s[self.steps.S_PHASE] == self.steps.OVER
 
     def is_chance_node(self) -> bool:
-        return self.phase in ("deal", "refill", "steal")
+        k = self.steps
+        return self.s[k.S_PHASE] in (k.DEAL, k.REFILL, k.STEAL)
 
     def draws_from_pile(self) -> bool:
         """At a chance point: a draw from the pile, not a card taken blind from the victim's hand."""
-        return self.phase != "steal"
+        return self.s[self.steps.S_PHASE] != self.steps.STEAL
 
     def chance_outcomes(self) -> list[tuple[int, int]]:
         """(card index, weight): the pile's card types by count, or the victim's hand in a blind exchange."""
-        if self.phase == "steal":
-            return [(i, n) for i, n in enumerate(self.hands[self.victim]) if n]
-        if self.phase in ("deal", "refill"):
-            return [(i, n) for i, n in enumerate(self.pile) if n]
-        return []
+        k, s, types = self.steps, self.s, self._types
+        phase = s[k.S_PHASE]
+        if phase == k.STEAL:
+            counts = self._row(k.O_HANDS, types, int(s[k.S_VICTIM]) * types)
+        elif phase in (k.DEAL, k.REFILL):
+            counts = self._row(k.O_PILE, types)
+        else:
+            return []
+        return [(i, n) for i, n in enumerate(counts) if n]
 
     def legal_actions(self) -> list[tuple]:
-        if self.phase == "give":
-            hand = self.hands[self.giver]
-            return [("give", cards) for cards in _submultisets(hand, min(self.game.exchange_cards, sum(hand)))]
-        if self.phase != "turn":
+        k, g, s = self.steps, self.g, self.s
+        phase = s[k.S_PHASE]
+        if phase == k.GIVE:
+            p = int(s[k.S_GIVER])
+            hand = g[k.O_HANDS] + p * self._types
+            n = min(g[k.G_EXCH], s[g[k.O_HSUM] + p])
+            actions = []
+            for index in range(k.submultisets(g, s, hand, n, k.COUNT, g[k.O_GA])):
+                k.submultisets(g, s, hand, n, index, g[k.O_GA])
+                actions.append(("give", self._cards(k.O_GA)))
+            return actions
+        if phase != k.TURN:
             return []
-        p, game, kinds = self.player, self.game, self._kinds
-        hand = self.hands[p]
-        if not any(hand):
-            return [("pass",)]
-        actions: list[tuple] = []
-        held = [i for i, n in enumerate(hand) if n]
-        for i in held:  # palace elements
-            if kinds[i] == "foundation":
-                if self.can_found(p, i):
-                    actions.append(("build", i, None))
-            elif kinds[i] in ("floor", "tower", "roof"):
-                actions.extend(("build", i, s) for s in range(len(self.palaces[p])) if self.can_build(p, i, s))
-        opponents = self.opponents(p)
-        for i in held:  # special cards
-            kind = kinds[i]
-            if kind == "exchange":
-                for target in opponents:
-                    n = self.exchange_size(p, i, target)
-                    if not n:
-                        continue
-                    rest = hand[:]
-                    rest[i] -= 1
-                    for give in _submultisets(rest, n):
-                        if "exchange-face-up" in game.variants:
-                            actions.extend(("special", i, target, give, take)
-                                           for take in _submultisets(self.hands[target], n))
-                        else:
-                            actions.append(("special", i, target, give))
-            elif kind == "general-exchange":
-                if game.players > 1:
-                    actions.append(("special", i))
-            elif kind == "flood":
-                actions.extend(("special", i, t, s) for t in opponents for s in range(len(self.palaces[t])))
-        ruined = ([None] if self.site[p] != NO_RUINS else []) + \
-            [s for s, pal in enumerate(self.palaces[p]) if pal[2] != NO_RUINS]
-        if "ruins-card-to-clear" not in game.variants:  # clearing one's own ruins is an action of its own
-            actions.extend(("ruins", None, p, slot) for slot in ruined)
-        for i in held:  # ruins from hand: lay on an opponent (or, with the variant, clear one's own)
-            if kinds[i] != "ruins":
-                continue
-            for t in opponents:
-                if self.site[t] == NO_RUINS and len(self.palaces[t]) < game.max_palaces:
-                    actions.append(("ruins", i, t, None))
-                actions.extend(("ruins", i, t, s) for s, pal in enumerate(self.palaces[t]) if pal[2] == NO_RUINS)
-            if "ruins-card-to-clear" in game.variants:
-                actions.extend(("ruins", i, p, slot) for slot in ruined)
-        actions.extend(("discard", cards) for cards in _submultisets(hand))
+        p = s[k.S_PLAYER]
+        actions = []
+        for index in range(k.legal(g, s, p, k.COUNT)):
+            k.legal(g, s, p, index)
+            actions.append(self._decided())
         return actions
 
     def apply_action(self, action) -> None:
-        phase = self.phase
-        if phase in ("deal", "refill"):
-            self._draw(action)
-        elif phase == "steal":
-            self._steal(action)
-        elif phase == "give":
-            if action[0] != "give":
+        k, g, s = self.steps, self.g, self.s
+        phase = s[k.S_PHASE]
+        if phase in (k.DEAL, k.REFILL, k.STEAL):
+            types = self._types
+            if phase == k.STEAL:
+                victim = int(s[k.S_VICTIM])
+                if not _is_card(action, types) or not s[g[k.O_HANDS] + victim * types + action]:
+                    raise ValueError(f"player {victim} holds no card {action!r}")
+            elif not _is_card(action, types) or not s[g[k.O_PILE] + action]:
+                raise ValueError(f"card {action!r} is not in the pile")
+            k.outcome(g, s, action)
+        elif phase == k.GIVE:
+            if not isinstance(action, tuple) or len(action) != 2 or action[0] != "give":
                 raise ValueError(f"expected a ('give', cards) action, got {action!r}")
-            self._give(action[1])
-        elif phase == "turn":
-            verb = action[0]
-            if verb == "pass":
-                self._pass()
-                return
-            self.passes = 0
-            if verb == "discard":
-                self._discard(action[1])
-            elif verb == "build":
-                self._build(action[1], action[2])
-            elif verb == "special":
-                self._special(action)
-            elif verb == "ruins":
-                self._ruins(action[1], action[2], action[3])
-            else:
-                raise ValueError(f"unknown action {action!r}")
+            p = int(s[k.S_GIVER])
+            n = min(g[k.G_EXCH], s[g[k.O_HSUM] + p])
+            counts = self._counts(action[1])
+            hand = self._row(k.O_HANDS, self._types, p * self._types)
+            if counts is None or sum(counts) != n or any(c > h for c, h in zip(counts, hand)):
+                raise ValueError(f"player {p} passes {n} of their cards, not {action[1]!r}")
+            self._write(k.O_GA, counts)
+            k.give(g, s)
+        elif phase == k.TURN:
+            if type(action) is Decided:
+                self._write(k.O_A, action.numbers[:4])
+                self._write(k.O_GA, action.numbers[4:4 + self._types])
+                self._write(k.O_TA, action.numbers[4 + self._types:])
+            elif not self._encode(action) or k.legal_index(g, s, s[k.S_PLAYER]) < 0:
+                raise ValueError(f"player {int(s[k.S_PLAYER])} cannot take the action {action!r} now")
+            k.act(g, s)
         else:
             raise ValueError(f"no action to take: the game is over ({action!r})")
 
+    def choose(self, row: tuple, streams: list[int]) -> tuple:
+        """The action a built-in player whose policy row is ``row`` (``kernel.P_*``) takes here: the kernel's
+        ``builder``, ``play_random`` or ``give_choice``. ``streams``: the seat's two chance streams (the turn
+        rule's, the give rule's), advanced in place by what the rules draw."""
+        k, g, s = self.steps, self.g, self.s
+        phase = s[k.S_PHASE]
+        if phase == k.TURN:
+            p = int(s[k.S_PLAYER])
+        elif phase == k.GIVE:
+            p = int(s[k.S_GIVER])
+        else:
+            raise ValueError(f"no decision to take in phase {self.phase}")
+        players = self.game.players
+        if type(s) is list:  # interpreted: plain Python containers
+            pol = {(seat, column): 0 for seat in range(players) for column in range(len(row))}
+            for column, x in enumerate(row):
+                pol[p, column] = x
+            r = [0] * (1 + 2 * players)
+        else:
+            import numpy as np
+
+            pol = np.zeros((players, len(row)), dtype=np.int64)
+            pol[p] = row
+            r = np.zeros(1 + 2 * players, dtype=np.uint64)
+        r[1 + 2 * p], r[2 + 2 * p] = streams
+        if phase == k.GIVE:
+            k.give_choice(g, s, r, pol)
+            action = ("give", self._cards(k.O_GA))
+        else:
+            if row[k.P_PLAY] == 1:
+                k.play_random(g, s, r, p)
+            else:
+                k.builder(g, s, r, pol, p)
+            action = self._decided()
+        streams[0], streams[1] = int(r[1 + 2 * p]), int(r[2 + 2 * p])
+        return action
+
     def clone(self) -> PalacesState:
-        """A copy to play on: one copy of the attributes, then of the mutable parts (a palace is a
-        tuple: shared, never changed)."""
+        """A copy to play on: the same game and steps, its own ``s``."""
         other = _new(PalacesState)
-        other.__dict__ = fields = self.__dict__.copy()
-        fields["pile"], fields["discard"] = self.pile[:], self.discard[:]
-        fields["hands"] = [hand[:] for hand in self.hands]
-        fields["palaces"] = [pals[:] for pals in self.palaces]
-        fields["site"], fields["tokens"], fields["_stats"] = self.site[:], self.tokens[:], self._stats.copy()
+        other.game, other.steps, other.g, other.s = self.game, self.steps, self.g, self.s.copy()
         return other
 
     def key(self) -> bytes:
-        """Everything that matters for the future of the game (for the exact solver), packed as bytes.
-
-        Bytes, not nested tuples: a fraction of the memory, and hashed once (a tuple is hashed again
-        at every lookup). Each number is one byte (two after a ``ff ff`` mark when one passes 255),
-        shifted by one where it may be -1 (no ruins); every run of varying length (palaces, the
-        floors on one, cards set aside) is preceded by its length, so two states never share a key.
-        At a chance point ``passes`` is left out: it is 0 at a deal, a draw resets it, and a blind
-        exchange is only played by a player who did not pass.
-        """
-        phase = self.phase
-        winner = self.winner
-        if phase == "refill" or phase == "deal":
-            values = [_PHASES[phase], self.player, 255 if winner is None else winner, self.stalled, 0,
-                      self.drawer, self.draw_to]
+        """Everything that matters for the future of the game (for the exact solver), packed as bytes: the
+        kernel's ``key_vector``, one byte a number (two after a ``ff ff`` mark when one passes 255)."""
+        size = _key_size(self._types, self.game.players, int(self.g[self.steps.G_SLOTS]))
+        if type(self.s) is list:
+            values = [0] * size
+            self.steps.key_vector(self.g, self.s, values)
         else:
-            values = [_PHASES[phase], self.player, 255 if winner is None else winner, self.stalled,
-                      0 if phase == "steal" else self.passes]
-        if phase == "give":
-            values += (self.giver, len(self.giving))
-            for cards in self.giving:
-                values.append(len(cards))
-                values += cards
-        elif phase == "steal":
-            values += (self.victim, self.steal_left, len(self.handing))
-            values += self.handing
-        values += self.pile
-        values += self.discard
-        for hand in self.hands:
-            values += hand
-        for pals in self.palaces:
-            values.append(len(pals))
-            for foundation, floors, ruins in pals:
-                values += (foundation, ruins + 1, len(floors), *floors)
-        for ruins in self.site:
-            values.append(ruins + 1)
-        values += self.tokens
+            import numpy as np
+
+            v = np.zeros(size, dtype=np.int64)
+            self.steps.key_vector(self.g, self.s, v)
+            values = v.tolist()
         try:
             return bytes(values)
         except ValueError:
-            return b"\xff\xff" + array("H", values).tobytes()
+            return b"\xff\xff" + array("H", [int(x) for x in values]).tobytes()
 
     def counters(self) -> dict[str, int]:
-        return dict(self._stats)
+        k = self.steps
+        return dict(zip(k.COUNTERS, self._row(k.O_STATS, len(k.COUNTERS))))
 
     def scores(self) -> list[int]:
         """How far each player is in the race: their victory points."""
-        return list(self.tokens)
+        return self.tokens
+
+    # --- actions as the kernel's numbers ----------------------------------------------------------
+
+    def _cards(self, part: int) -> tuple[int, ...]:
+        """The counts per card type at ``part`` as a sorted tuple of card indices."""
+        return tuple(i for i, n in enumerate(self._row(part, self._types)) for _ in range(n))
+
+    def _counts(self, cards) -> list[int] | None:
+        """A tuple of card indices as counts per card type, or None when it is not one."""
+        types = self._types
+        if not isinstance(cards, (tuple, list)) or not all(_is_card(c, types) for c in cards):
+            return None
+        counts = [0] * types
+        for c in cards:
+            counts[c] += 1
+        return counts
+
+    def _decided(self) -> Decided:
+        """The action at ``O_A``.. as a ``Decided``."""
+        k, types = self.steps, self._types
+        action = Decided(self._action())
+        action.numbers = (*self._row(k.O_A, 4), *self._row(k.O_GA, types), *self._row(k.O_TA, types))
+        return action
+
+    def _action(self) -> tuple:
+        """The action at ``O_A``.. as the tuple of the module's docstring."""
+        k = self.steps
+        verb, card, seat, slot = self._row(k.O_A, 4)
+        if verb == k.A_PASS:
+            return ("pass",)
+        if verb == k.A_DISCARD:
+            return ("discard", self._cards(k.O_GA))
+        if verb == k.A_BUILD:
+            return ("build", card, None if slot < 0 else slot)
+        if verb == k.A_EXCHANGE:
+            action = ("special", card, seat, self._cards(k.O_GA))
+            return (*action, self._cards(k.O_TA)) if "exchange-face-up" in self.game.variants else action
+        if verb == k.A_GENERAL:
+            return ("special", card)
+        if verb == k.A_FLOOD:
+            return ("special", card, seat, slot)
+        return ("ruins", None if card < 0 else card, seat, None if slot < 0 else slot)
+
+    def _encode(self, action) -> bool:
+        """Write ``action`` at ``O_A``.. (its cards at ``O_GA``, ``O_TA``); False when it is no action's shape."""
+        k, types, players = self.steps, self._types, self.game.players
+        if not isinstance(action, tuple) or not action:
+            return False
+        verb, size = action[0], len(action)
+        none = int(k.NONE)
+        cards = take = [0] * types
+        if verb == "pass" and size == 1:
+            numbers = (k.A_PASS, none, none, none)
+        elif verb == "discard" and size == 2:
+            cards = self._counts(action[1])
+            numbers = (k.A_DISCARD, none, none, none)
+        elif verb == "build" and size == 3 and _is_card(action[1], types) and _is_slot(action[2]):
+            numbers = (k.A_BUILD, action[1], none, none if action[2] is None else action[2])
+        elif verb == "special" and size >= 2 and _is_card(action[1], types):
+            kind = self.game.kinds[action[1]]
+            if kind == "exchange" and size == (5 if "exchange-face-up" in self.game.variants else 4) \
+                    and _is_seat(action[2], players):
+                cards = self._counts(action[3])
+                take = self._counts(action[4]) if size == 5 else take
+                numbers = (k.A_EXCHANGE, action[1], action[2], none)
+            elif kind == "general-exchange" and size == 2:
+                numbers = (k.A_GENERAL, action[1], none, none)
+            elif kind == "flood" and size == 4 and _is_seat(action[2], players) and _is_slot(action[3]) \
+                    and action[3] is not None:
+                numbers = (k.A_FLOOD, action[1], action[2], action[3])
+            else:
+                return False
+        elif verb == "ruins" and size == 4 and (action[1] is None or _is_card(action[1], types)) \
+                and _is_seat(action[2], players) and _is_slot(action[3]):
+            numbers = (k.A_RUINS, none if action[1] is None else action[1], action[2],
+                       none if action[3] is None else action[3])
+        else:
+            return False
+        if cards is None or take is None:
+            return False
+        self._write(k.O_A, numbers)
+        self._write(k.O_GA, cards)
+        self._write(k.O_TA, take)
+        return True
+
+    # --- the fields, read from ``s`` and written into it -------------------------------------------
+
+    @property
+    def pile(self) -> list[int]:
+        return self._row(self.steps.O_PILE, self._types)
+
+    @pile.setter
+    def pile(self, counts) -> None:
+        self._write(self.steps.O_PILE, counts)
+        self.s[self.steps.S_DIRTY] = 1
+
+    @property
+    def discard(self) -> list[int]:
+        return self._row(self.steps.O_DISC, self._types)
+
+    @discard.setter
+    def discard(self, counts) -> None:
+        self._write(self.steps.O_DISC, counts)
+
+    @property
+    def hands(self) -> list[list[int]]:
+        types = self._types
+        return [self._row(self.steps.O_HANDS, types, p * types) for p in range(self.game.players)]
+
+    @hands.setter
+    def hands(self, hands) -> None:
+        k, types = self.steps, self._types
+        for p, hand in enumerate(hands):
+            self._write(k.O_HANDS, hand, p * types)
+            self.s[self.g[k.O_HSUM] + p] = int(sum(hand))
+
+    @property
+    def palaces(self) -> list[list[tuple]]:
+        k, g, s = self.steps, self.g, self.s
+        slots, floors = int(g[k.G_SLOTS]), int(g[k.G_FLOORS])
+        table = []
+        for p in range(self.game.players):
+            pals = []
+            for j in range(int(s[g[k.O_NPAL] + p])):
+                i = p * slots + j
+                on = self._row(k.O_PFL, int(s[g[k.O_PN] + i]), i * floors)
+                pals.append((int(s[g[k.O_PF] + i]), tuple(on), int(s[g[k.O_PR] + i])))
+            table.append(pals)
+        return table
+
+    @palaces.setter
+    def palaces(self, table) -> None:
+        """Each player's palaces, written in their sorted order (the slot numbers the rules use)."""
+        k, g, s = self.steps, self.g, self.s
+        slots, floors = int(g[k.G_SLOTS]), int(g[k.G_FLOORS])
+        for p, pals in enumerate(table):
+            pals = sorted((foundation, tuple(sorted(on)), ruins) for foundation, on, ruins in pals)
+            if len(pals) > slots or any(len(on) > floors for _, on, _ in pals):
+                raise ValueError(f"player {p}'s palaces do not fit this game: {pals!r}")
+            for j, (foundation, on, ruins) in enumerate(pals):
+                i = p * slots + j
+                s[g[k.O_PF] + i], s[g[k.O_PR] + i], s[g[k.O_PN] + i] = foundation, ruins, len(on)
+                self._write(k.O_PFL, on, i * floors)
+            s[g[k.O_NPAL] + p] = len(pals)
+
+    @property
+    def site(self) -> list[int]:
+        """The ruins card lying on each player's empty building place (``NO_RUINS``: none)."""
+        return self._row(self.steps.O_SITE, self.game.players)
+
+    @site.setter
+    def site(self, cards) -> None:
+        self._write(self.steps.O_SITE, cards)
+
+    @property
+    def tokens(self) -> list[int]:
+        return self._row(self.steps.O_TOKENS, self.game.players)
+
+    @tokens.setter
+    def tokens(self, tokens) -> None:
+        self._write(self.steps.O_TOKENS, tokens)
+
+    @property
+    def phase(self) -> str:
+        """deal | turn | give | steal | refill | over"""
+        return _PHASES[self.s[self.steps.S_PHASE]]
+
+    @phase.setter
+    def phase(self, name: str) -> None:
+        self.s[self.steps.S_PHASE] = _PHASES.index(name)
+
+    @property
+    def giving(self) -> tuple[tuple[int, ...], ...]:
+        """The sets of cards set aside so far in a general exchange, each a sorted tuple."""
+        k, types = self.steps, self._types
+        return tuple(tuple(i for i, n in enumerate(self._row(k.O_GIVING, types, j * types)) for _ in range(n))
+                     for j in range(self._scalar(k.S_GIVEN)))
+
+    @giving.setter
+    def giving(self, sets) -> None:
+        k, types = self.steps, self._types
+        rows = [self._counts(cards) for cards in sets]
+        if any(row is None for row in rows) or len(rows) > self.game.players:
+            raise ValueError(f"not sets of cards set aside: {sets!r}")
+        rows += [[0] * types] * (self.game.players - len(rows))
+        for j, row in enumerate(rows):
+            self._write(k.O_GIVING, row, j * types)
+        self.s[k.S_GIVEN] = len(sets)
+
+    @property
+    def handing(self) -> tuple[int, ...]:
+        """The cards the actor gives in a blind exchange, sorted."""
+        return self._cards(self.steps.O_HANDING)
+
+    @handing.setter
+    def handing(self, cards) -> None:
+        counts = self._counts(cards)
+        if counts is None:
+            raise ValueError(f"not cards: {cards!r}")
+        self._write(self.steps.O_HANDING, counts)
+
+    @property
+    def winner(self) -> int | None:
+        winner = self._scalar(self.steps.S_WINNER)
+        return None if winner < 0 else winner
+
+    @winner.setter
+    def winner(self, seat: int | None) -> None:
+        self.s[self.steps.S_WINNER] = -1 if seat is None else seat
+
+    @property
+    def stalled(self) -> bool:
+        """The game can no longer end."""
+        return bool(self.s[self.steps.S_STALLED])
+
+    @stalled.setter
+    def stalled(self, value: bool) -> None:
+        self.s[self.steps.S_STALLED] = int(value)
 
     # --- questions policies ask ------------------------------------------------------------------
 
@@ -381,339 +622,47 @@ class PalacesState:
 
     def can_found(self, p: int, card: int) -> bool:
         """May player ``p`` start a palace with foundation ``card`` now?"""
-        if not self.hands[p][card] or self._kinds[card] != "foundation":
-            return False
-        pals = self.palaces[p]
-        if len(pals) >= self.game.max_palaces or self.site[p] != NO_RUINS:
-            return False
-        if "one-per-colour" in self.game.variants:
-            colour = self._colour_of[card]
-            return all(self._colour_of[pal[0]] != colour for pal in pals)
-        return True
+        return bool(self.steps.can_found(self.g, self.s, p, card))
 
     def can_build(self, p: int, card: int, slot: int) -> bool:
         """May player ``p`` put floor, tower or roof ``card`` on their palace ``slot`` now?"""
-        pals = self.palaces[p]
-        if not self.hands[p][card] or not isinstance(slot, int) or not 0 <= slot < len(pals):
-            return False
-        foundation, floors, ruins = pals[slot]
-        if ruins != NO_RUINS:
-            return False
-        kind = self._kinds[card]
-        if kind == "tower":
-            return True
-        if kind == "floor":
-            return self._colour_of[card] == self._colour_of[foundation]
-        if kind == "roof":
-            return self._colour_of[card] == self._colour_of[foundation] and bool(floors)
-        return False
+        return _is_slot(slot) and slot is not None and bool(self.steps.can_build(self.g, self.s, p, card, slot))
 
     def exchange_size(self, p: int, card: int, target: int) -> int:
         """Cards an exchange played by ``p`` (with ``card``) swaps with ``target``; 0 if it cannot."""
-        if target == p or not 0 <= target < self.game.players:
-            return 0
-        return min(self.game.exchange_cards, sum(self.hands[p]) - 1, sum(self.hands[target]))
+        return int(self.steps.exchange_size(self.g, self.s, p, target))
 
-    # --- the rules --------------------------------------------------------------------------------
 
-    def _take(self, p: int, cards) -> None:
-        """Remove the multiset ``cards`` from player ``p``'s hand, or raise and change nothing."""
-        hand = self.hands[p]
-        for i in set(cards):
-            if not isinstance(i, int) or not 0 <= i < len(hand) or hand[i] < cards.count(i):
-                raise ValueError(f"player {p} does not hold the cards {cards!r}")
-        for i in cards:
-            hand[i] -= 1
+def _scalar_field(name: str, doc: str) -> property:
+    """A field that is one of the kernel's scalars ``S_<NAME>``, read and written as an int."""
+    index = f"S_{name.upper()}"
 
-    def _available(self) -> bool:
-        """Can a card be drawn? Rule 5: an empty pile is replaced by the shuffled discard pile."""
-        if any(self.pile):
-            return True
-        if any(self.discard):
-            self.pile, self.discard = self.discard, [0] * len(self.discard)
-            self._stats["reshuffles"] += 1
-            return True
-        return False
+    def read(state) -> int:
+        return int(state.s[getattr(state.steps, index)])
 
-    def _deal(self) -> None:
-        seats = self.game.players
-        while self.drawer < seats:
-            if sum(self.hands[self.drawer]) < self.draw_to and self._available():
-                self.phase = "deal"
-                return
-            self.drawer += 1
-        self.drawer = self.player = 0
-        self.phase = "turn"
+    def write(state, value: int) -> None:
+        state.s[getattr(state.steps, index)] = int(value)
 
-    def _refill(self, draw_to: int | None = None) -> None:
-        """End the turn: the owner draws back to ``hand_size`` (or ``draw_to``), then the next seat moves."""
-        self.drawer = self.player
-        if draw_to is not None:
-            self.draw_to = draw_to
-        if sum(self.hands[self.player]) < self.draw_to and self._available():
-            self.phase = "refill"
-            return
-        self.player = (self.player + 1) % self.game.players
-        self.turns += 1
-        self.draw_to = self.game.hand_size
-        self.phase = "turn"
+    return property(read, write, doc=doc)
 
-    def _draw(self, card: int) -> None:
-        if not 0 <= card < len(self.pile) or not self.pile[card]:
-            raise ValueError(f"card {card!r} is not in the pile")
-        self.pile[card] -= 1
-        self.hands[self.drawer][card] += 1
-        if self.phase == "deal":
-            self._deal()
-        else:
-            self.passes = 0
-            self._refill()
 
-    def _pass(self) -> None:
-        if any(self.hands[self.player]):
-            raise ValueError("a player with cards cannot pass: discarding is always possible")
-        self.passes += 1
-        self._stats["passes"] += 1
-        if self.passes >= self.game.players:
-            self.phase, self.stalled = "over", True
-            return
-        self._refill()
+for _name, _doc in (("player", "Whose turn it is."), ("turns", "Turns started so far, this one included."),
+                    ("drawer", "Who the current chance draw is for (deal and refill)."),
+                    ("draw_to", "The hand size the current deal or refill fills up to."),
+                    ("giver", "Who chooses next in a general exchange."),
+                    ("victim", "Whose hand a blind exchange takes from."),
+                    ("steal_left", "Cards a blind exchange still takes."),
+                    ("passes", "Turns in a row in which nobody could act.")):
+    setattr(PalacesState, _name, _scalar_field(_name, _doc))
 
-    def _discard(self, cards) -> None:
-        cards = tuple(cards)
-        if not cards:
-            raise ValueError("discard at least one card")
-        before = sum(self.hands[self.player])
-        self._take(self.player, cards)
-        for i in cards:
-            self.discard[i] += 1
-        self._stats["discards"] += 1
-        self._stats["cards_discarded"] += len(cards)
-        self._refill(max(self.game.hand_size, before))
 
-    def _to_bin(self, cards) -> None:
-        """Completed and flooded palaces: to the discard pile, or (variant) straight into the pile."""
-        target = self.pile if "palaces-to-pile" in self.game.variants else self.discard
-        for i in cards:
-            target[i] += 1
+def _is_card(card, types: int) -> bool:
+    return type(card) is int and 0 <= card < types
 
-    @staticmethod
-    def _palace_cards(palace: tuple) -> list[int]:
-        foundation, floors, ruins = palace
-        return [foundation, *floors] + ([ruins] if ruins != NO_RUINS else [])
 
-    def _build(self, card: int, slot) -> None:
-        p, kind = self.player, self._kinds[card]
-        pals = self.palaces[p]
-        if kind == "foundation":
-            if slot is not None or not self.can_found(p, card):
-                raise ValueError(f"player {p} cannot lay {self.game.names[card]} now")
-            self.hands[p][card] -= 1
-            pals.append((card, (), NO_RUINS))
-            pals.sort()
-            self._stats["foundations_laid"] += 1
-            if not self._can_still_end():
-                self.phase, self.stalled = "over", True
-                return
-            self._refill()
-            return
-        if not self.can_build(p, card, slot):
-            raise ValueError(f"player {p} cannot put {self.game.names[card]} on palace {slot!r}")
-        self.hands[p][card] -= 1
-        foundation, floors, ruins = pals[slot]
-        if kind == "roof":
-            del pals[slot]
-            self._to_bin((foundation, *floors, card))
-            score = len(floors) + 2
-            self.tokens[p] += score
-            self._stats["palaces_completed"] += 1
-            self._stats["tokens_scored"] += score
-            if self.tokens[p] >= self.game.to_win:
-                self.winner, self.phase = p, "over"
-                return
-            if not self._can_still_end():
-                self.phase, self.stalled = "over", True
-                return
-        else:
-            pals[slot] = (foundation, tuple(sorted(floors + (card,))), ruins)
-            pals.sort()
-        self._refill()
+def _is_seat(seat, players: int) -> bool:
+    return type(seat) is int and 0 <= seat < players
 
-    def _special(self, action) -> None:
-        p, game = self.player, self.game
-        card = action[1]
-        kind = self._kinds[card] if isinstance(card, int) and 0 <= card < len(self._kinds) else None
-        if kind is None or not self.hands[p][card]:
-            raise ValueError(f"player {p} cannot play {action!r}")
-        if kind == "exchange":
-            face_up = "exchange-face-up" in game.variants
-            if len(action) != (5 if face_up else 4):
-                shape = "give, take" if face_up else "give"
-                raise ValueError(f"an exchange is ('special', card, target, {shape}): {action!r}")
-            target, give = action[2], tuple(action[3])
-            n = self.exchange_size(p, card, target)
-            if not n or len(give) != n:
-                raise ValueError(f"an exchange with player {target} swaps {n} cards: {action!r}")
-            take = tuple(action[4]) if face_up else ()
-            if face_up and len(take) != n:
-                raise ValueError(f"an exchange with player {target} takes {n} cards: {action!r}")
-            self._take(p, (card, *give))
-            if face_up:
-                try:
-                    self._take(target, take)
-                except ValueError:
-                    for i in (card, *give):
-                        self.hands[p][i] += 1
-                    raise
-            self.discard[card] += 1
-            self._stats["exchanges"] += 1
-            if face_up:
-                for i in take:
-                    self.hands[p][i] += 1
-                for i in give:
-                    self.hands[target][i] += 1
-                self._refill()
-            else:
-                self.victim, self.steal_left, self.handing = target, n, tuple(sorted(give))
-                self.phase = "steal"
-        elif kind == "general-exchange":
-            if len(action) != 2 or game.players < 2:
-                raise ValueError(f"a general exchange is ('special', card) with 2 or more players: {action!r}")
-            self.hands[p][card] -= 1
-            self.discard[card] += 1
-            self._stats["general_exchanges"] += 1
-            self.giving = ()
-            self.giver = p
-            self.phase = "give"
-            self._next_giver()
-        elif kind == "flood":
-            target, slot = action[2], action[3]
-            if target == p or not 0 <= target < game.players or not isinstance(slot, int) \
-                    or not 0 <= slot < len(self.palaces[target]):
-                raise ValueError(f"no opponent's palace to flood: {action!r}")
-            self.hands[p][card] -= 1
-            self.discard[card] += 1
-            self._to_bin(self._palace_cards(self.palaces[target].pop(slot)))
-            self._stats["floods"] += 1
-            if not self._can_still_end():
-                self.phase, self.stalled = "over", True
-                return
-            self._refill()
-        else:
-            raise ValueError(f"{game.names[card]} is not a special card: {action!r}")
 
-    def _next_giver(self) -> None:
-        """Skip players with nothing to give; once everyone has chosen, pass the cards clockwise."""
-        seats = self.game.players
-        while len(self.giving) < seats:
-            if any(self.hands[self.giver]):
-                return
-            self.giving += ((),)
-            self.giver = (self.giver + 1) % seats
-        # giving[k] was set aside by seat (player + k); it goes to the next seat
-        for k, cards in enumerate(self.giving):
-            receiver = (self.player + k + 1) % seats
-            for i in cards:
-                self.hands[receiver][i] += 1
-        self.giving = ()
-        self._refill()
-
-    def _give(self, cards) -> None:
-        cards = tuple(cards)
-        n = min(self.game.exchange_cards, sum(self.hands[self.giver]))
-        if len(cards) != n:
-            raise ValueError(f"player {self.giver} passes {n} cards, not {cards!r}")
-        self._take(self.giver, cards)
-        self.giving += (tuple(sorted(cards)),)
-        self.giver = (self.giver + 1) % self.game.players
-        self._next_giver()
-
-    def _steal(self, card: int) -> None:
-        victim = self.hands[self.victim]
-        if not 0 <= card < len(victim) or not victim[card]:
-            raise ValueError(f"player {self.victim} holds no card {card!r}")
-        victim[card] -= 1
-        self.hands[self.player][card] += 1
-        self.steal_left -= 1
-        if self.steal_left:
-            return
-        for i in self.handing:
-            victim[i] += 1
-        self.handing = ()
-        self._refill()
-
-    def _ruins(self, card, seat: int, slot) -> None:
-        p, game = self.player, self.game
-        with_card = seat != p or "ruins-card-to-clear" in game.variants
-        if with_card and (not isinstance(card, int) or not 0 <= card < len(self._kinds)
-                          or self._kinds[card] != "ruins" or not self.hands[p][card]):
-            raise ValueError(f"player {p} cannot play ruins {card!r}")
-        if not with_card and card is not None:
-            raise ValueError("clearing one's own ruins takes no card (the variant ruins-card-to-clear is off)")
-        if not 0 <= seat < game.players:
-            raise ValueError(f"there is no player {seat}")
-        if slot is not None and (not isinstance(slot, int) or not 0 <= slot < len(self.palaces[seat])):
-            raise ValueError(f"player {seat} has no palace {slot!r}")
-        if seat != p:  # lay ruins on an opponent
-            if slot is None:
-                if self.site[seat] != NO_RUINS or len(self.palaces[seat]) >= game.max_palaces:
-                    raise ValueError(f"player {seat} has no empty building place free of ruins")
-                self.site[seat] = card
-            else:
-                foundation, floors, ruins = self.palaces[seat][slot]
-                if ruins != NO_RUINS:
-                    raise ValueError(f"ruins already lie on player {seat}'s palace {slot}")
-                self.palaces[seat][slot] = (foundation, floors, card)
-                self.palaces[seat].sort()
-            self.hands[p][card] -= 1
-            self._stats["ruins_laid"] += 1
-            if not self._can_still_end():
-                self.phase, self.stalled = "over", True
-                return
-        else:  # clear one's own: the ruins (and, with the variant, the card spent) go to the discard pile
-            if slot is None:
-                removed = self.site[p]
-                if removed == NO_RUINS:
-                    raise ValueError("no ruins lie on your building place")
-                self.site[p] = NO_RUINS
-            else:
-                foundation, floors, removed = self.palaces[p][slot]
-                if removed == NO_RUINS:
-                    raise ValueError(f"no ruins lie on your palace {slot}")
-                self.palaces[p][slot] = (foundation, floors, NO_RUINS)
-                self.palaces[p].sort()
-            if card is not None:
-                self.hands[p][card] -= 1
-                self.discard[card] += 1
-            self.discard[removed] += 1
-            self._stats["ruins_removed"] += 1
-        self._refill()
-
-    def _can_still_end(self) -> bool:
-        """False once no sequence of actions can complete a palace any more.
-
-        Statically: some colour needs a foundation, a roof and a floor or tower in the deck, and
-        hands and palace places must exist. On the table: some player has a palace of such a colour
-        whose ruins (if any) can be cleared, or can start one (a free place, or an opponent's flood
-        to free one, and no ruins on the building place that cannot be cleared). A player can always
-        clear their own ruins; with ``ruins-card-to-clear`` only while some ruins card can still reach
-        a hand: one not lying on a building place, nor on a palace when no flood can wash it away.
-        """
-        game = self.game
-        if game.hand_size < 1 or game.max_palaces < 1 or not game.completable:
-            return False
-        floodable = game.players >= 2 and self._flood_total >= 1
-        # ruins cards that can still reach a hand: not on a building place (only a ruins card clears
-        # those), nor on a palace nobody can flood
-        locked = sum(r != NO_RUINS for r in self.site)
-        if not floodable:
-            locked += sum(pal[2] != NO_RUINS for pals in self.palaces for pal in pals)
-        clearable = "ruins-card-to-clear" not in game.variants or self._ruins_total - locked >= 1
-        for p in range(game.players):
-            pals = self.palaces[p]
-            for foundation, _, ruins in pals:
-                if self._colour_of[foundation] in game.completable and (ruins == NO_RUINS or clearable):
-                    return True
-            if (self.site[p] == NO_RUINS or clearable) and (len(pals) < game.max_palaces or floodable):
-                return True
-        return False
+def _is_slot(slot) -> bool:
+    return slot is None or (type(slot) is int and slot >= 0)

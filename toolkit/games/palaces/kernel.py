@@ -1,16 +1,21 @@
-"""Palaces played by compiled code (numba): the same games as the rules engine, many times faster.
+"""Palaces' rules and built-in players as step functions: the product's one copy of each, run compiled
+(numba) by the simulation and the exact walk, interpreted by the state of ``toolkit.games.palaces.engine``.
 
 ``batch`` gives, for games ``start .. start+count-1`` of a run, exactly the records of
-``toolkit.sim.ordered.engine_batch``. The rules are a full port of ``toolkit.games.palaces.engine`` (every
-action, the give phase, every variant, passes, stalls, reshuffles), and the policies of
-``toolkit.games.palaces.policies`` are ported here, per seat:
+``toolkit.sim.ordered.engine_batch`` (every action, the give phase, every variant, passes, stalls,
+reshuffles). The decisions of the players of ``toolkit.games.palaces.policies`` are steps too, per seat:
 
-* ``builder``: ``Builder.choose`` with every step and tie-break (``attacks`` and ``eager`` give the
+* ``builder``: the builder with every step and tie-break (``attacks`` and ``eager`` give the
   builder, no-attack and aggressive rules), ``card_values`` in half points (every value is a
-  multiple of one half, so the comparisons are the engine's), ``worst`` / ``best``;
-* ``legal``: ``PalacesState.legal_actions()`` walked in the engine's order (``_submultisets`` order
-  too), to count the actions or to write the one at an index: what ``RandomPlay`` draws from;
-* ``give_random``: ``GiveRandom``'s partial Fisher-Yates over the held cards laid out by type.
+  multiple of one half, so the comparisons are exact), ``worst`` (the least or the most valuable cards);
+* ``legal``: the legal actions in the state's order (``legal_actions``), to count them or to write the
+  one at an index (``legal_index``: where an action stands, -1 for an illegal one); ``play_random``
+  draws one of them (the random rule);
+* ``give_random``: a partial Fisher-Yates over the held cards laid out by type; ``give_choice``: the
+  cards a giver sets aside in a general exchange.
+
+The readable engine and players these were held to are ``tests/oracles/palaces_engine.py`` and
+``tests/oracles/palaces_policies.py``.
 
 Chance is drawn as ``toolkit.sim.ordered`` draws it: the pile's cards are shuffled into an order at
 the first draw and again at any draw after the pile gained cards the order does not know (a
@@ -65,26 +70,23 @@ import numpy as np
 from toolkit.fast import steps
 from toolkit.fast.rng import GOLDEN, game_seed, mix64, rule_seed
 from toolkit.fast.steps import step, uint64
-from toolkit.games.palaces.engine import PalacesGame
 from toolkit.sim.card_order import MASK, CardOrder
 from toolkit.sim.ordered import BASE_FIELDS
-from toolkit.games.palaces.policies import Builder, GiveRandom, GiveWorst, PalacesPolicy, RandomPlay
 
 
 # --- the state and the rules ----------------------------------------------------------------------
 
-# card kinds
+# card kinds (``engine.KINDS`` gives the catalogue's kind names these numbers)
 FOUNDATION, FLOOR, TOWER, ROOF, RUINS, EXCHANGE, GENERAL, FLOOD = range(8)
-KINDS = {"foundation": FOUNDATION, "floor": FLOOR, "tower": TOWER, "roof": ROOF, "ruins": RUINS,
-         "exchange": EXCHANGE, "general-exchange": GENERAL, "flood": FLOOD}
 
 # the fixed part, ``g``: rule numbers, sizes, then where each part starts (in g or in s)
 (G_TYPES, G_PLAYERS, G_HAND, G_MAXP, G_WIN, G_EXCH, G_FACE_UP, G_TO_PILE, G_ONE_PER_COLOUR, G_CARD_TO_CLEAR,
  G_RUINS_TOTAL, G_FLOOD_TOTAL, G_ENDABLE, G_FLAGS, G_SLOTS, G_FLOORS, G_CARDS,
  O_KIND, O_COLOUR, O_COMPL, O_COUNTS,
  O_PILE, O_DISC, O_HANDS, O_HSUM, O_PF, O_PR, O_PN, O_PFL, O_NPAL, O_SITE, O_TOKENS, O_GIVING, O_HANDING,
- O_STATS, O_ORDER, O_WORST, O_A, O_GA, O_TA, O_VALS, O_HELD, O_KBUF, O_CARDS, O_TMP, O_FLAG, S_SIZE) = range(47)
-G_HEAD = 47
+ O_STATS, O_ORDER, O_WORST, O_A, O_GA, O_TA, O_VALS, O_HELD, O_KBUF, O_CARDS, O_TMP, O_FLAG, O_SAVE,
+ S_SIZE) = range(48)
+G_HEAD = 48
 
 # the scalars at the start of ``s``
 (S_PHASE, S_PLAYER, S_TURNS, S_DRAWER, S_DRAW_TO, S_GIVER, S_GIVEN, S_VICTIM, S_STEAL_LEFT, S_PASSES,
@@ -134,7 +136,7 @@ def layout(rules, kinds, colours, compl, counts):
              (O_PFL, players * slots * cards), (O_NPAL, players), (O_SITE, players), (O_TOKENS, players),
              (O_GIVING, players * types), (O_HANDING, types), (O_STATS, 12), (O_ORDER, cards), (O_WORST, players),
              (O_A, 4), (O_GA, types), (O_TA, types), (O_VALS, types), (O_HELD, types), (O_KBUF, types),
-             (O_CARDS, cards), (O_TMP, types), (O_FLAG, 6 * rules[G_FLAGS]))
+             (O_CARDS, cards), (O_TMP, types), (O_FLAG, 6 * rules[G_FLAGS]), (O_SAVE, 4 + 2 * types))
     at = SC_SIZE
     for where, size in sizes:
         g[where] = at
@@ -362,7 +364,8 @@ def refill(g, s):
 def start(g, s):
     """A new game in ``s``: every card in the pile, no palace, no ruins, turn 1; stalled at once when no
     palace can ever be completed, else the deal begins."""
-    s[:] = 0
+    for k in range(g[S_SIZE]):
+        s[k] = 0
     for i in range(g[G_TYPES]):
         s[g[O_PILE] + i] = g[g[O_COUNTS] + i]
     for p in range(g[G_PLAYERS]):
@@ -610,47 +613,6 @@ FIELDS = (*BASE_FIELDS, *COUNTERS)
 DEAD = 3  # toolkit.games.palaces.policies.DEAD (1.5), in half points
 # a seat's row of the policy table: play (0 builder, 1 random), attacks, eager, give (0 worst, 1 random)
 P_PLAY, P_ATTACKS, P_EAGER, P_GIVE = range(4)
-
-
-def supports(game, policies) -> bool:
-    """True for any Palaces game whose seats all play rules this kernel ports."""
-    if type(game) is not PalacesGame or len(policies) != game.players:
-        return False
-    for policy in policies:
-        if type(policy) is not PalacesPolicy:
-            return False
-        if type(policy.play) not in (Builder, RandomPlay) or type(policy.give) not in (GiveWorst, GiveRandom):
-            return False
-    return all(kind in KINDS for kind in game.kinds)
-
-
-def _encode_game(game: PalacesGame) -> np.ndarray:
-    palette = {c: k for k, c in enumerate(game.palette)}
-    colours = [palette.get(c, len(palette)) if c is not None else -1 for c in game.colours]
-    kinds = [KINDS[k] for k in game.kinds]
-    compl = [c is not None and c in game.completable for c in game.colours]
-    variants = game.variants
-    rules = (len(game.names), game.players, game.hand_size, game.max_palaces, game.to_win, game.exchange_cards,
-             "exchange-face-up" in variants, "palaces-to-pile" in variants, "one-per-colour" in variants,
-             "ruins-card-to-clear" in variants, game.total("ruins"), game.total("flood"),
-             game.hand_size >= 1 and game.max_palaces >= 1 and bool(game.completable), len(palette) + 2)
-    return layout([int(x) for x in rules], kinds, colours, compl, list(game.counts))
-
-
-def _encode_policies(policies):
-    pol = np.zeros((len(policies), 4), dtype=np.int64)
-    seeds = np.zeros((len(policies), 2), dtype=np.uint64)
-    for p, policy in enumerate(policies):
-        play, gift = policy.play, policy.give
-        if isinstance(play, RandomPlay):
-            pol[p, P_PLAY] = 1
-            seeds[p, 0] = play.seed & MASK
-        else:
-            pol[p, P_ATTACKS], pol[p, P_EAGER] = play.attacks, play.eager
-        if isinstance(gift, GiveRandom):
-            pol[p, P_GIVE] = 1
-            seeds[p, 1] = gift.seed & MASK
-    return pol, seeds
 
 
 # --- judging cards ----------------------------------------------------------------------------------
@@ -1148,6 +1110,37 @@ def legal(g, s, p, index):
     return c + discards
 
 
+@step(cache=True, error_model="numpy", _nrt=False)
+def legal_index(g, s, p):
+    """Where the action at ``O_A``.. (its cards at ``O_GA``, ``O_TA``) stands in ``legal``'s enumeration for
+    the player ``p`` to move, or -1 when it is not a legal action there. The action is left as it was."""
+    types, oa, oga, ota, sv = g[G_TYPES], g[O_A], g[O_GA], g[O_TA], g[O_SAVE]
+    for k in range(4):
+        s[sv + k] = s[oa + k]
+    for i in range(types):
+        s[sv + 4 + i] = s[oga + i]
+        s[sv + 4 + types + i] = s[ota + i]
+    verb = s[sv]
+    found = -1
+    for index in range(legal(g, s, p, COUNT)):
+        legal(g, s, p, index)
+        same = s[oa] == verb and s[oa + 1] == s[sv + 1] and s[oa + 2] == s[sv + 2] and s[oa + 3] == s[sv + 3]
+        if same and (verb == A_DISCARD or verb == A_EXCHANGE):
+            for i in range(types):
+                if s[oga + i] != s[sv + 4 + i] or (verb == A_EXCHANGE and g[G_FACE_UP]
+                                                   and s[ota + i] != s[sv + 4 + types + i]):
+                    same = False
+        if same:
+            found = index
+            break
+    for k in range(4):
+        s[oa + k] = s[sv + k]
+    for i in range(types):
+        s[oga + i] = s[sv + 4 + i]
+        s[ota + i] = s[sv + 4 + types + i]
+    return found
+
+
 # --- the steps both loops take: a chance outcome, a seat's decision ---------------------------------
 #
 # Two loops play the game by these steps: ``play_one`` (a game from a card order, for the simulation)
@@ -1165,29 +1158,42 @@ def outcome(g, s, card):
         draw(g, s, card)
 
 
+@step(cache=True, error_model="numpy", _nrt=False)
+def play_random(g, s, r, p):
+    """``RandomPlay``: seat ``p``'s turn action into ``O_A``.., the legal action at ``below(how many)`` of its
+    turn stream."""
+    legal(g, s, p, below(r, 1 + 2 * p, legal(g, s, p, COUNT)))
+
+
+@step(cache=True, error_model="numpy", _nrt=False)
+def give_choice(g, s, r, pol):
+    """The giver's cards in a general exchange, ``min(exchange_cards, hand)`` of them, counted at ``O_GA``: by
+    its give rule, judged as an attacking player when it gives the worst."""
+    p = s[S_GIVER]
+    hand = g[O_HANDS] + p * g[G_TYPES]
+    n = min(g[G_EXCH], s[g[O_HSUM] + p])
+    if pol[p, P_GIVE] == 1:
+        give_random(g, s, r, 2 + 2 * p, hand, n, g[O_GA])
+    else:
+        card_values(g, s, p, ATTACKING)
+        worst(g, s, hand, n, g[O_GA], LEAST)
+
+
 @step(cache=True, error_model="numpy", _nrt=False, inline="always")
 def decide(g, s, r, pol, random_play):
     """The seat to move decides, by its policy (``pol``'s row; seeded rules draw from ``r``), and the
-    decision is played: a turn's action (``TURN``) or the cards a giver sets aside (``GIVE``).
-    ``random_play``, a constant where this is inlined: may a seat play at random? (False: that rule,
-    the legal actions, is not compiled in.)"""
-    types = g[G_TYPES]
+    decision is played: a turn's action (``TURN``: the builder or the random rule, then ``act``) or the
+    cards a giver sets aside (``GIVE``: ``give_choice``, then ``give``). ``random_play``, a constant where
+    this is inlined: may a seat play at random? (False: that rule, the legal actions, is not compiled in.)"""
     if s[S_PHASE] == TURN:
         p = s[S_PLAYER]
-        if random_play and pol[p, P_PLAY] == 1:  # RandomPlay: the legal action at below(how many)
-            legal(g, s, p, below(r, 1 + 2 * p, legal(g, s, p, COUNT)))
+        if random_play and pol[p, P_PLAY] == 1:
+            play_random(g, s, r, p)
         else:
             builder(g, s, r, pol, p)
         act(g, s)
-    else:  # a general exchange: the giver's min(exchange_cards, hand) cards
-        p = s[S_GIVER]
-        hand = g[O_HANDS] + p * types
-        n = min(g[G_EXCH], s[g[O_HSUM] + p])
-        if pol[p, P_GIVE] == 1:
-            give_random(g, s, r, 2 + 2 * p, hand, n, g[O_GA])
-        else:
-            card_values(g, s, p, ATTACKING)  # the give phase judges cards as an attacking player
-            worst(g, s, hand, n, g[O_GA], LEAST)
+    else:
+        give_choice(g, s, r, pol)
         give(g, s)
 
 
@@ -1300,14 +1306,13 @@ def play_rows_any(g, pol, seeds, run_seed, start, first, stop, max_turns, out, s
     play_rows(g, pol, seeds, run_seed, start, first, stop, max_turns, out, s, r, True)
 
 
-def batch(game, policies, run_seed: int, start: int, count: int, max_turns: int = 10_000) -> dict[str, np.ndarray]:
-    """Games ``start .. start+count-1`` of the run seeded ``run_seed``, one int64 array per record field."""
+def batch(g, pol, seeds, run_seed: int, start: int, count: int, max_turns: int = 10_000) -> dict[str, np.ndarray]:
+    """Games ``start .. start+count-1`` of the run seeded ``run_seed``, one int64 array per record field: the
+    game ``g`` (``engine._encode_game``), the seats' policy rows ``pol`` and seeds (``policies._encode_policies``)."""
     if count <= 0:  # as engine_batch: no records, only the base fields
         return {name: np.zeros(0, dtype=np.int64) for name in BASE_FIELDS}
     from numba import config
 
-    g = _encode_game(game)
-    pol, seeds = _encode_policies(policies)
     out = np.zeros((count, len(FIELDS)), np.int64)
     slices = max(1, min(config.NUMBA_NUM_THREADS, count // 64))
     bounds = [count * k // slices for k in range(slices + 1)]
@@ -1358,6 +1363,10 @@ L_WORD, L_SHIFT, L_MASK = range(3)
 # the key vector: its scalars, then the parts that follow them (``vector_at``)
 V_PHASE, V_PLAYER, V_DRAWER, V_DRAW_TO, V_VICTIM, V_STEAL_LEFT = range(6)
 V_HEAD = 6
+# the key vector of any point (``key_vector``) goes on after the chance point's: these numbers, then the cards
+# set aside so far in a general exchange, per set by card type
+K_PASSES, K_WINNER, K_STALLED, K_GIVER, K_GIVEN = range(5)
+K_HEAD = 5
 
 
 def vector_at(types: int, players: int, slots: int) -> dict[str, int]:
@@ -1371,6 +1380,8 @@ def vector_at(types: int, players: int, slots: int) -> dict[str, int]:
     at["site"] = at["palaces"] + players * slots * (2 + types)
     at["tokens"] = at["site"] + players
     at["size"] = at["tokens"] + players
+    at["giving"] = at["size"] + K_HEAD  # the whole key (``key_vector``): these numbers follow the chance point's
+    at["key_size"] = at["giving"] + players * types
     return at
 
 
@@ -1417,6 +1428,30 @@ def vector_of(g, s, v):
                     v[at + 2 + s[fl0 + j]] += 1
         v[site + p] = s[g[O_SITE] + p] + 1
         v[site + players + p] = s[g[O_TOKENS] + p]
+
+
+@step(cache=True, error_model="numpy", _nrt=False)
+def key_vector(g, s, v):
+    """The key vector of any point of a game: ``vector_of``'s numbers, then (``K_*``) the turns in a row
+    nobody could act (0 at a chance point: a draw resets them, a deal has none, a blind exchange is played
+    by a player who did not pass), the winner + 1, whether the game stalled, and in a general exchange
+    the giver, the sets given and their cards (0 elsewhere). Two points get the same vector exactly
+    when everything that matters for the rest of the game is the same: not the turns counted, nor the
+    counters."""
+    types, players = g[G_TYPES], g[G_PLAYERS]
+    vector_of(g, s, v)
+    _, _, _, site = _vector_parts(g)
+    at = site + 2 * players
+    phase = s[S_PHASE]
+    chance = phase == DEAL or phase == REFILL or phase == STEAL
+    giving = phase == GIVE
+    v[at + K_PASSES] = 0 if chance else s[S_PASSES]
+    v[at + K_WINNER] = s[S_WINNER] + 1
+    v[at + K_STALLED] = s[S_STALLED]
+    v[at + K_GIVER] = s[S_GIVER] if giving else 0
+    v[at + K_GIVEN] = s[S_GIVEN] if giving else 0
+    for k in range(players * types):
+        v[at + K_HEAD + k] = s[g[O_GIVING] + k] if giving else 0
 
 
 @step(cache=True, error_model="numpy", _nrt=False)

@@ -66,9 +66,9 @@ def applies(start, policies, done=None) -> bool:
         return False  # the seeded random rules are not deterministic: no exact chain
     if key_arguments(policies) != ():
         return False
-    from toolkit.games.palaces import kernel as palaces_kernel
+    from toolkit.games.palaces.policies import supports
 
-    return palaces_kernel.supports(start.game, policies)
+    return supports(start.game, policies)
 
 
 def _bits(n: int) -> int:
@@ -107,7 +107,9 @@ class _Layout:
     def __init__(self, game, kernel):
         game, self.kept = _present(game)
         self.new_index = {i: k for k, i in enumerate(self.kept)}  # a card type of the engine's game -> here
-        g = kernel._encode_game(game)
+        from toolkit.games.palaces.engine import _encode_game
+
+        g = _encode_game(game)
         self.g = g
         types, players, slots = len(game.names), game.players, int(g[kernel.G_SLOTS])
         self.at = at = kernel.vector_at(types, players, slots)
@@ -184,7 +186,9 @@ def walk(first, policies, max_states: int, progress=None, max_decisions: int | N
     game = first.game
     lay = _Layout(game, kernel)
     g = lay.g
-    table, _ = kernel._encode_policies(policies)
+    from toolkit.games.palaces.policies import _encode_policies
+
+    table, _ = _encode_policies(policies)
     fast = kernel.compiled()
     types, players = len(lay.kept), game.players
     options = np.array([max_states, MAX_DECISIONS if max_decisions is None else max_decisions,
