@@ -181,3 +181,38 @@ def test_the_kernels_steps_run_interpreted_play_the_same_games(players, variants
     assert all(np.array_equal(got[name], expected[name]) for name in expected)
     assert not hasattr(palaces_kernel.decide, "py_func")  # plain: the compiled ones are kernel.compiled()'s
     assert hasattr(palaces_kernel.compiled().decide, "py_func")
+
+
+def test_the_state_on_compiled_steps_plays_as_on_interpreted_ones():
+    """``PalacesState.compiled()``: the same state on the kernel's compiled steps; random play and the
+    built-in players give the same actions, keys and records as the interpreted state, action for action."""
+    import random
+
+    g = game(3, ("exchange-face-up", "ruins-card-to-clear"))
+    seats = [parse(name) for name in ("default", "aggressive,give-random-3", "random-2")]
+    for seat, policy in enumerate(seats):
+        policy.start_game(11, seat)
+    twins = [parse(policy.name) for policy in seats]  # the same players for the compiled state, streams apart
+    for seat, policy in enumerate(twins):
+        policy.start_game(11, seat)
+    rng = random.Random(5)
+    plain = g.new_initial_state()
+    fast = plain.compiled()
+    assert fast.steps is palaces_kernel.compiled() and plain.steps is palaces_kernel
+    for step in range(600):
+        if plain.is_terminal():
+            break
+        assert fast.key() == plain.key() and fast.legal_actions() == plain.legal_actions()
+        assert fast.current_player() == plain.current_player()
+        if plain.is_chance_node():
+            action = rng.choice(plain.chance_outcomes())[0]
+        else:
+            seat = plain.current_player()
+            chosen = seats[seat].act(plain)
+            assert twins[seat].act(fast) == chosen
+            action = chosen if step % 3 else rng.choice(plain.legal_actions())
+        plain.apply_action(action)
+        fast.apply_action(action)
+    assert plain.is_terminal() and fast.is_terminal()
+    assert (fast.counters(), fast.scores(), fast.winner, fast.turns) == (plain.counters(), plain.scores(), plain.winner,
+                                                                         plain.turns)

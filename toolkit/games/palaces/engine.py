@@ -222,8 +222,7 @@ class PalacesState:
 
     def _write(self, part: int, values, first: int = 0) -> None:
         at = self._at(part) + first
-        for k, x in enumerate(values):
-            self.s[at + k] = int(x)
+        self.s[at:at + len(values)] = values
 
     def _scalar(self, at: int) -> int:
         return int(self.s[at])
@@ -244,7 +243,7 @@ class PalacesState:
         return TERMINAL if phase == k.OVER else CHANCE
 
     def is_terminal(self) -> bool:
-        return self.s[self.steps.S_PHASE] == self.steps.OVER
+        return bool(self.s[self.steps.S_PHASE] == self.steps.OVER)
 
     def is_chance_node(self) -> bool:
         k = self.steps
@@ -252,7 +251,7 @@ class PalacesState:
 
     def draws_from_pile(self) -> bool:
         """At a chance point: a draw from the pile, not a card taken blind from the victim's hand."""
-        return self.s[self.steps.S_PHASE] != self.steps.STEAL
+        return bool(self.s[self.steps.S_PHASE] != self.steps.STEAL)
 
     def chance_outcomes(self) -> list[tuple[int, int]]:
         """(card index, weight): the pile's card types by count, or the victim's hand in a blind exchange."""
@@ -408,9 +407,9 @@ class PalacesState:
 
     def _decided(self) -> Decided:
         """The action at ``O_A``.. as a ``Decided``."""
-        k, types = self.steps, self._types
+        k, g, s, types = self.steps, self.g, self.s, self._types
         action = Decided(self._action())
-        action.numbers = (*self._row(k.O_A, 4), *self._row(k.O_GA, types), *self._row(k.O_TA, types))
+        action.numbers = (*s[g[k.O_A]:g[k.O_A] + 4], *s[g[k.O_GA]:g[k.O_GA] + types], *s[g[k.O_TA]:g[k.O_TA] + types])
         return action
 
     def _action(self) -> tuple:
