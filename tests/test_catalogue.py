@@ -112,7 +112,7 @@ INVALID = [
     (("cards", 5, "name", "ru"), _DELETE, "cards[5].name.ru: missing Russian name"),
     (("cards", 5, "name", "en"), _DELETE, "cards[5].name.en: missing English name"),
     (("cards", 5, "text", "en"), _DELETE, "cards[5].text.en: missing English card text"),
-    (("cards", 5, "name", "de"), "Hexe", "cards[5].name.de: unknown language (use ru and en)"),
+    (("cards", 5, "name", "de"), "Hexe", "cards[5].name.de: unknown language (the deck's languages: en, ru)"),
     (("cards", 5, "name", "ru"), "  ", "cards[5].name.ru: expected non-empty text, got empty text"),
     (("cards", 5, "count"), -1, "cards[5].count: expected a whole number from 0 to 500, got -1"),
     (("cards", 5, "count"), 2.5, "cards[5].count: expected a whole number from 0 to 500, got the number 2.5"),
@@ -139,7 +139,7 @@ INVALID = [
     (("cards", 4, "text", "ru"), "{price:a|b}", "cards[4].text.ru: bad placeholder: 'a|b' needs 3 forms"),
     (("cards",), [], "cards: the deck has no card types"),
     (("cards",), {"id": "x"}, "cards: expected an array of tables ([[cards]]), got a table"),
-    (("game", "title"), "Castle", "game.title: expected a table { ru = ..., en = ... }, got 'Castle'"),
+    (("game", "title"), "Castle", "game.title: expected a table of the title in each language, e.g. { en = \"...\" }, got 'Castle'"),
 ]
 
 

@@ -26,7 +26,6 @@ from typing import Any, Iterable
 
 from toolkit.catalogue.model import (
     AGE,
-    LANGS,
     MAX_CATALOGUE_BYTES,
     MAX_CARD_TYPES,
     MAX_COUNT,
@@ -50,19 +49,19 @@ from toolkit.catalogue.model import (
 )
 from toolkit.catalogue.checks import check_art_path, open_art, printable, quote, text_problem
 from toolkit.errors import UserError
-from toolkit.plurals import FORMS, plural
+from toolkit.plurals import plural, plural_forms
 
 _ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 _RGB = re.compile(r"^#[0-9a-fA-F]{6}$")
 _DIGITS = re.compile(r"[0-9]+")  # ASCII only: str.isdigit() also takes '²' and '٣'
 _RULE_NAME = re.compile(r"[a-z_][a-z0-9_]*")
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]{1,40}")
-_LANG_NAMES = {"ru": "Russian", "en": "English"}
+_LANG = re.compile(r"[a-z]{2,3}")
 
 # The keys of each table: (required, optional). docs/generate.py writes docs/catalogue.md's reference
 # from these and model.py's limits, and the messages of a wrong or missing key name that page.
 DOCUMENT_KEYS = ({"game", "rules", "colours", "cards"}, {"tokens"})
-GAME_KEYS = ({"id", "title", "players", "age", "minutes", "back_art"}, {"note", "seconds_per_turn"})
+GAME_KEYS = ({"id", "title", "players", "age", "minutes", "back_art"}, {"note", "seconds_per_turn", "langs"})
 COLOUR_KEYS = ({"id", "name", "rgb", "symbol"}, set())
 CARD_KEYS = ({"id", "kind", "count", "name", "text", "art"}, {"colour"})
 TOKEN_KEYS = ({"id", "value", "count", "name"}, set())
@@ -141,6 +140,28 @@ def apply_overrides(catalogue: Catalogue, overrides: Iterable[str]) -> Catalogue
     return changed
 
 
+def check_lang(code: Any, fail) -> str:
+    """``code`` as a language of a deck: two or three lower-case letters that CLDR knows (so that
+    Babel has the language's plural rules), else ``fail(what is wrong)`` is raised."""
+    if not isinstance(code, str) or not _LANG.fullmatch(code):
+        shown = quote(code) if isinstance(code, str) else _kind(code)
+        raise fail(f"{shown} is not a language code (two or three lower-case letters, e.g. en, de, fr)")
+    from babel import Locale, UnknownLocaleError
+
+    try:
+        Locale.parse(code)
+    except (UnknownLocaleError, ValueError):
+        raise fail(f"{quote(code)} is not a language the toolkit knows (CLDR has no such code)") from None
+    return code
+
+
+def language_name(code: str) -> str:
+    """The English name of a language (``de`` -> German), by CLDR; the code itself if CLDR has none."""
+    from babel import Locale
+
+    return Locale("en").languages.get(code, code)
+
+
 class _PluralFormatter(string.Formatter):
     """``{price:diamond|diamonds}`` -> ``3 diamonds``; Russian takes three forms (one|few|many)."""
 
@@ -151,7 +172,7 @@ class _PluralFormatter(string.Formatter):
         if not spec:
             return str(value)
         forms = spec.split("|")
-        order = FORMS[self.lang]
+        order = plural_forms(self.lang)
         if len(forms) != len(order):
             raise ValueError(f"{quote(spec)} needs {len(order)} forms ({'|'.join(order)})")
         return f"{value} {plural(value, forms, self.lang, spec)}"
@@ -211,21 +232,44 @@ class _Reader:
         return value
 
     def text(self, value: Any, where: str, what: str = "text", fields: dict[str, int] | None = None) -> Text:
+        """A text in every language of the deck (``self.langs``), in the order the file gives them."""
         if not isinstance(value, dict):
-            raise self.fail(where, f"expected a table {{ ru = ..., en = ... }}, got {_kind(value)}")
+            table = ", ".join(f"{lang} = ..." for lang in self.langs)
+            raise self.fail(where, f"expected a table {{ {table} }}, got {_kind(value)}")
         for key in value:
-            if key not in LANGS:
-                key = _key(key)
-                raise self.fail(f"{where}.{key}", "unknown language (use ru and en)")
+            if key not in self.langs:
+                raise self.fail(f"{where}.{_key(key)}", f"unknown language (the deck's languages: {', '.join(self.langs)})")
+        for lang in self.langs:
+            if lang not in value:
+                raise self.fail(f"{where}.{lang}", f"missing {language_name(lang)} {what}")
         limit = MAX_NAME_CHARS if what in ("name", "title") else MAX_TEXT_CHARS
         words = {}
-        for lang in LANGS:
-            if lang not in value:
-                raise self.fail(f"{where}.{lang}", f"missing {_LANG_NAMES[lang]} {what}")
+        for lang in value:
             words[lang] = self.line(value[lang], f"{where}.{lang}", limit)
             if fields is not None:
                 words[lang] = self.fill(words[lang], f"{where}.{lang}", lang, fields)
-        return Text(**words)
+        return Text(words)
+
+    def languages(self, game: dict) -> tuple[str, ...]:
+        """The deck's languages: ``game.langs`` in its order, else the languages of ``game.title``
+        with English first when the deck has it (the default ``--lang`` is the first)."""
+        if "langs" in game:
+            value, where = game["langs"], "game.langs"
+            if not isinstance(value, list) or not value:
+                raise self.fail(where, f"expected an array of language codes, e.g. [\"en\", \"de\"], got {_kind(value)}")
+            codes = [self.lang_code(code, f"{where}[{i}]") for i, code in enumerate(value)]
+        else:
+            value, where = game["title"], "game.title"
+            if not isinstance(value, dict) or not value:
+                raise self.fail(where, f"expected a table of the title in each language, e.g. {{ en = \"...\" }}, got {_kind(value)}")
+            codes = [self.lang_code(code, f"{where}.{_key(code)}") for code in value]
+            codes.sort(key=lambda code: code != "en")
+        if len(set(codes)) != len(codes):
+            raise self.fail(where, "a language is given twice")
+        return tuple(codes)
+
+    def lang_code(self, code: Any, where: str) -> str:
+        return check_lang(code, lambda what: self.fail(where, what))
 
     def fill(self, text: str, where: str, lang: str, fields: dict[str, int]) -> str:
         """Replace ``{rule}`` and ``{rule:form|forms}`` by the rule's value; ``{{`` and ``}}`` are
@@ -334,6 +378,7 @@ class _Reader:
         self.table(doc, "", *DOCUMENT_KEYS)
         game = self.table(doc["game"], "game", *GAME_KEYS)
         game_id = self.ident(game["id"], "game.id")
+        self.langs = self.languages(game)
         from toolkit.games.registry import games
 
         if game_id not in games():
@@ -351,7 +396,7 @@ class _Reader:
             players=self.range_(game["players"], "game.players", PLAYERS),
             age=self.whole(game["age"], "game.age", AGE),
             minutes=self.range_(game["minutes"], "game.minutes", MINUTES),
-            note=self.text(game["note"], "game.note", "note") if "note" in game else Text("", ""),
+            note=self.text(game["note"], "game.note", "note") if "note" in game else Text(dict.fromkeys(self.langs, "")),
             back_art=back_art,
             back_art_path=back_art_path,
             rules=rules,
@@ -361,6 +406,7 @@ class _Reader:
             seconds_per_turn=(self.whole(game["seconds_per_turn"], "game.seconds_per_turn", SECONDS_PER_TURN)
                               if "seconds_per_turn" in game else None),
             counts_on_file={card.id: card.count for card in cards},
+            langs=self.langs,
         )
 
     def rules(self, data: Any, game) -> dict[str, int]:

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+# The languages of the built-in games' catalogues, and of the words the toolkit prints itself
+# (toolkit.catalogue.words); a deck may have any others (``Catalogue.langs``).
 LANGS = ("ru", "en")
 # Shapes that tell a colour apart without its hue (for colour-blind players); the art draws them.
 SYMBOLS = ("circle", "square", "triangle", "star", "diamond", "hexagon")
@@ -33,20 +36,48 @@ MAX_ART_PIXELS = 40_000_000      # an art image: at most 40 megapixels (a 6000 x
 RESERVED_CARD_IDS = ("back", "card-back")
 
 
-@dataclass(frozen=True)
-class Text:
-    """The same words in Russian and English."""
+class Text(Mapping[str, str]):
+    """The same words in each language of a deck: an immutable mapping language -> text, in the
+    order the catalogue gives them. ``text["en"]`` reads one language (KeyError for a language the
+    text lacks); ``text.en`` does the same for a language code written as an attribute."""
 
-    ru: str
-    en: str
+    __slots__ = ("_words",)
+
+    def __init__(self, words: Mapping[str, str] | None = None, /, **by_lang: str):
+        object.__setattr__(self, "_words", {**(words or {}), **by_lang})
 
     def __getitem__(self, lang: str) -> str:
-        if lang not in LANGS:
-            raise KeyError(lang)
-        return getattr(self, lang)
+        return self._words[lang]
+
+    def __iter__(self):
+        return iter(self._words)
+
+    def __len__(self) -> int:
+        return len(self._words)
+
+    def __getattr__(self, lang: str) -> str:
+        try:
+            return object.__getattribute__(self, "_words")[lang]
+        except KeyError:
+            raise AttributeError(lang) from None
+
+    def __setattr__(self, name, value):
+        raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._words.items()))
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Text) and self._words == other._words
+
+    def __reduce__(self):
+        return (Text, (self._words,))
+
+    def __repr__(self) -> str:
+        return f"Text({self._words!r})"
 
     def as_dict(self) -> dict[str, str]:
-        return {"ru": self.ru, "en": self.en}
+        return dict(self._words)
 
 
 @dataclass(frozen=True)
@@ -98,6 +129,8 @@ class Catalogue:
     # The counts as the catalogue's file gives them, before any ``--set`` (None: not read from a file);
     # a copy with other counts keeps them, so a message can name the options that changed the deck.
     counts_on_file: dict[str, int] | None = dataclasses.field(default=None, compare=False)
+    # The deck's languages: every text of the deck is given in each; the first is the default --lang.
+    langs: tuple[str, ...] = ("en", "ru")
 
     @property
     def total(self) -> int:

@@ -22,7 +22,7 @@ def deck_table(catalogue: Catalogue, lang: str) -> str:
         )
         for card in catalogue.cards
     ]
-    header = _HEADERS[lang]
+    header = _HEADERS.get(lang, _HEADERS["en"])
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
 
     def line(row):
@@ -31,5 +31,5 @@ def deck_table(catalogue: Catalogue, lang: str) -> str:
 
     title = f"{catalogue.title[lang]} ({catalogue.game})"
     rule = "-" * len(line(header))
-    total = f"{_TOTAL[lang]}: {catalogue.total}"
+    total = f"{_TOTAL.get(lang, _TOTAL['en'])}: {catalogue.total}"
     return "\n".join([title, line(header), rule, *map(line, rows), rule, total])

@@ -12,7 +12,6 @@ import time
 
 import click
 
-from toolkit.catalogue.model import LANGS
 from toolkit.errors import UserError
 
 
@@ -306,8 +305,21 @@ def one_source(catalogue_path: str | None) -> None:
         raise UserError("--game and --catalogue: give one of them (the catalogue file names its game)")
 
 
-lang_option = click.option("--lang", type=click.Choice(LANGS), default="en", show_default=True,
-                           help="Language of names and text.")
+lang_option = click.option("--lang", metavar="LANG",
+                           help="Language of names and text: one the deck has [default: the deck's first "
+                                "language; en for the built-in games].")
+
+
+def deck_lang(catalogue, lang: str | None) -> str:
+    """``--lang`` as given (a language the deck has), else the deck's first language."""
+    if lang is None:
+        return catalogue.langs[0]
+    if lang not in catalogue.langs:
+        from toolkit.catalogue.checks import printable, quote
+
+        raise UserError(f"--lang {printable(lang)}: {quote(catalogue.source.name)} has no such language "
+                        f"(its languages: {', '.join(catalogue.langs)})")
+    return lang
 
 
 card_option = click.option("--card", "card_size", default="poker", show_default=True, metavar="SIZE",

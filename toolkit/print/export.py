@@ -40,7 +40,7 @@ from pathlib import Path
 
 from toolkit.cards.art import png_bytes
 from toolkit.cards.render import CARD_SIZES, PT_PER_MM, card_image, card_size_name, check_bleed
-from toolkit.catalogue.model import LANGS, Catalogue
+from toolkit.catalogue.model import Catalogue
 from toolkit.errors import UserError
 from toolkit.files import atomic_folder, write_atomic
 from toolkit.print.aids import FILE_ID as AID_ID, KEY as AID_KEY, aid_copies, aid_image, aid_text
@@ -211,8 +211,8 @@ def export_cards(catalogue: Catalogue, target: str, out: str | Path, lang: str =
     its own size for that preset, and refuses a size it does not offer."""
     if target not in TARGETS:
         raise UserError(f"--target {target}: unknown target (choose from {', '.join(TARGETS)})")
-    if lang not in LANGS:
-        raise UserError(f"--lang {lang}: unknown language (choose from {', '.join(LANGS)})")
+    if lang not in catalogue.langs:
+        raise UserError(f"--lang {lang}: the deck has no such language (its languages: {', '.join(catalogue.langs)})")
     _service_only("--base-url", base_url, ("tts", "screentop"), target)
     _service_only("--cmyk-profile", cmyk_profile, ("drivethru",), target)
     if base_url is not None:

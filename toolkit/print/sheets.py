@@ -16,7 +16,7 @@ from toolkit.cards.render import (
     card_size_name,
     check_bleed,
 )
-from toolkit.catalogue.model import LANGS, Catalogue, CardType
+from toolkit.catalogue.model import Catalogue, CardType
 from toolkit.errors import UserError
 from toolkit.pdf import tokens as token_art
 from toolkit.pdf.tokens import TOKEN_BLEED
@@ -213,8 +213,8 @@ def print_cards(catalogue: Catalogue, lang: str = "en", paper: str = "a4",
     ``back_offset`` (X, Y) moves every back X mm to the right and Y mm down AS SEEN ON THE BACK
     SIDE of the sheet: the two numbers a calibration sheet printed on the same printer reads
     (see ``toolkit.print.calibration``)."""
-    if lang not in LANGS:
-        raise UserError(f"--lang {lang}: unknown language (choose from {', '.join(LANGS)})")
+    if lang not in catalogue.langs:
+        raise UserError(f"--lang {lang}: the deck has no such language (its languages: {', '.join(catalogue.langs)})")
     check_bleed(bleed)
     layout = sheet_layout(paper, card_mm, bleed, gutter, margin, duplex)
     deck = deck_order(catalogue)
