@@ -106,7 +106,10 @@ _DELETE = object()
 
 # (mutation path, new value, expected message after "mine.toml: ")
 INVALID = [
-    (("cards", 0, "colr"), "red", "cards[0].colr: unknown key"),
+    (("cards", 0, "Colr"), "red", "cards[0].Colr: unknown key, and not a field name"),
+    (("cards", 0, "cost"), 2.5, "cards[0].cost: a field is text or a whole number, got the number 2.5"),
+    (("cards", 0, "cost"), True, "cards[0].cost: a field is text or a whole number, got 'true'"),
+    (("cards", 0, "cost"), 10**12, "cards[0].cost: expected a whole number from -1000000000 to 1000000000"),
     (("game", "players", "most"), 9, "game.players.most: unknown key"),
     (("shape",), 1, "shape: unknown key"),
     (("cards", 5, "name", "ru"), _DELETE, "cards[5].name.ru: missing Russian name"),

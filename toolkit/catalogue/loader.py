@@ -21,6 +21,7 @@ import stat
 import string
 import tomllib
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Iterable
 
 
@@ -30,6 +31,8 @@ from toolkit.catalogue.model import (
     MAX_CARD_TYPES,
     MAX_COUNT,
     MAX_DECK,
+    MAX_FIELDS,
+    FIELD_NUMBER,
     MAX_ID_CHARS,
     MAX_NAME_CHARS,
     MAX_TEXT_CHARS,
@@ -55,6 +58,7 @@ _ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 _RGB = re.compile(r"^#[0-9a-fA-F]{6}$")
 _DIGITS = re.compile(r"[0-9]+")  # ASCII only: str.isdigit() also takes '²' and '٣'
 _RULE_NAME = re.compile(r"[a-z_][a-z0-9_]*")
+FIELD_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]{1,40}")
 _LANG = re.compile(r"[a-z]{2,3}")
 
@@ -459,7 +463,11 @@ class _Reader:
             raise self.fail("cards", f"{len(items)} card types, at most {MAX_CARD_TYPES}")
         for i, item in enumerate(items):
             where = f"cards[{i}]"
-            item = self.table(item, where, *CARD_KEYS)
+            if not isinstance(item, dict):
+                raise self.fail(where, f"expected a table, got {_kind(item)}")
+            known = CARD_KEYS[0] | CARD_KEYS[1]
+            fields = self.fields({key: value for key, value in item.items() if key not in known}, where)
+            item = self.table({key: value for key, value in item.items() if key in known}, where, *CARD_KEYS)
             card_id = self.ident(item["id"], f"{where}.id")
             if card_id in RESERVED_CARD_IDS:
                 raise self.fail(
@@ -489,12 +497,37 @@ class _Reader:
                     text=self.text(item["text"], f"{where}.text", "card text", fields=rules),
                     art=art,
                     art_path=art_path,
+                    fields=fields,
                 )
             )
         total = sum(card.count for card in result)
         if total > MAX_DECK:
             raise self.fail("cards", f"the deck has {total} cards, at most {MAX_DECK}")
         return tuple(result)
+
+    def fields(self, data: dict, where: str) -> MappingProxyType:
+        """A card's own fields: each named with lower-case letters, digits and _, its value one line
+        of text or a whole number (a number with a zero fraction, 3.0, is the whole number 3)."""
+        if len(data) > MAX_FIELDS:
+            raise self.fail(where, f"{len(data)} fields, at most {MAX_FIELDS}")
+        fields = {}
+        for key, value in data.items():
+            at = f"{where}.{_key(key)}"
+            if not FIELD_NAME.fullmatch(key):
+                raise self.fail(at, "unknown key, and not a field name (a field is named with a-z, 0-9 and _, "
+                                    f"at most 40 characters; the keys: {DOCS_PAGE})")
+            fields[key] = self.field_value(value, at)
+        return MappingProxyType(fields)
+
+    def field_value(self, value: Any, where: str) -> str | int:
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return self.whole(value, where, FIELD_NUMBER)
+        if isinstance(value, str):
+            return self.line(value, where, MAX_NAME_CHARS)
+        raise self.fail(where, f"a field is text or a whole number, got {_kind(value)}"
+                               + (" (write it as text, in quotes, to keep the fraction)" if isinstance(value, float) else ""))
 
     def tokens(self, data: Any, card_ids: set[str]) -> tuple[Token, ...]:
         """The tokens; their ids differ from every card id and from the reserved ids, since exports

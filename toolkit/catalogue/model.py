@@ -6,6 +6,7 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 
 # The languages of the built-in games' catalogues, and of the words the toolkit prints itself
 # (toolkit.catalogue.words); a deck may have any others (``Catalogue.langs``).
@@ -28,6 +29,8 @@ SECONDS_PER_TURN = (1, 3600)  # game.seconds_per_turn (optional): the time one t
 MAX_ID_CHARS = 40          # an id (a card's id names its exported file)
 MAX_NAME_CHARS = 100       # a name or title: one line on a card, shrunk to fit
 MAX_TEXT_CHARS = 1000      # a card text or note (what does not fit its card at 3.5 pt is refused, never cut)
+MAX_FIELDS = 30            # fields of one card (suit, value, cost...)
+FIELD_NUMBER = (-10**9, 10**9)  # a field that is a whole number
 MAX_CATALOGUE_BYTES = 1_000_000  # a catalogue file: a regular file of at most 1 MB
 MAX_ART_PIXELS = 40_000_000      # an art image: at most 40 megapixels (a 6000 x 6667 photo)
 # Card ids that cannot be used: ``export-cards --target png`` writes each face as ``<id>.png`` and
@@ -98,6 +101,9 @@ class CardType:
     text: Text
     art: str  # as written in the catalogue
     art_path: Path | None  # where the file was found; None when the art is not drawn yet
+    # The card's own fields, every other key of the card in the catalogue (every other column of a
+    # sheet): suit, value, cost... A whole number stays an int; the rest is text.
+    fields: Mapping[str, str | int] = dataclasses.field(default_factory=lambda: MappingProxyType({}), hash=False)
 
 
 @dataclass(frozen=True)
@@ -168,7 +174,14 @@ class Catalogue:
         )
         return dataclasses.replace(self, cards=cards)
 
+    @property
+    def field_names(self) -> tuple[str, ...]:
+        """The names of the cards' own fields, in the order they first appear."""
+        return tuple(dict.fromkeys(name for card in self.cards for name in card.fields))
+
     def as_json(self) -> dict:
+        """The deck for ``toolkit catalogue --json``: each card's ``fields`` when the deck has any."""
+        with_fields = bool(self.field_names)
         return {
             "game": self.game,
             "total": self.total,
@@ -179,6 +192,7 @@ class Catalogue:
                     "colour": card.colour,
                     "count": card.count,
                     "name": card.name.as_dict(),
+                    **({"fields": dict(card.fields)} if with_fields else {}),
                 }
                 for card in self.cards
             ],

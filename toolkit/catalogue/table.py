@@ -1,4 +1,4 @@
-"""The deck as a plain-text table, in Russian or English."""
+"""The deck as a plain-text table: every card type, with the cards' own fields after the name."""
 
 from __future__ import annotations
 
@@ -19,10 +19,11 @@ def deck_table(catalogue: Catalogue, lang: str) -> str:
             catalogue.colour(card.colour).name[lang] if card.colour else "-",
             str(card.count),
             card.name[lang],
+            *(str(card.fields.get(name, "-")) for name in catalogue.field_names),
         )
         for card in catalogue.cards
     ]
-    header = _HEADERS.get(lang, _HEADERS["en"])
+    header = (*_HEADERS.get(lang, _HEADERS["en"]), *catalogue.field_names)
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
 
     def line(row):
