@@ -133,7 +133,6 @@ INVALID = [
     (("colours", 1, "rgb"), "blue", "colours[1].rgb: 'blue' is not a colour like"),
     (("colours", 1, "symbol"), "moon", "colours[1].symbol: unknown symbol 'moon'"),
     (("colours", 1, "symbol"), "circle", "colours[1].symbol: symbol 'circle' is already used by another colour"),
-    (("game", "id"), "chess", "game.id: unknown game 'chess'"),
     (("game", "players", "max"), 1, "game.players: max (1) is less than min (2)"),
     (("game", "back_art"), "nope.png", "game.back_art: art file 'nope.png' does not exist"),
     (("rules", "price"), 0, "rules.price: expected a whole number from 1 to 50, got 0"),

@@ -104,6 +104,9 @@ class CardType:
     # The card's own fields, every other key of the card in the catalogue (every other column of a
     # sheet): suit, value, cost... A whole number stays an int; the rest is text.
     fields: Mapping[str, str | int] = dataclasses.field(default_factory=lambda: MappingProxyType({}), hash=False)
+    # The card's own back (a sheet's ``back`` column), as written and as found; None: the deck's back.
+    back_art: str | None = None
+    back_art_path: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -137,6 +140,19 @@ class Catalogue:
     counts_on_file: dict[str, int] | None = dataclasses.field(default=None, compare=False)
     # The deck's languages: every text of the deck is given in each; the first is the default --lang.
     langs: tuple[str, ...] = ("en", "ru")
+    # The spreadsheet the cards were read from (the catalogue file itself for a sheet alone); None: [[cards]].
+    sheet: Path | None = None
+    # Files the catalogue names for the game (each checked to exist inside the catalogue's folder):
+    # the card layout (game.layout, .toml), icons by name (game.icons, .png or .svg), fonts by name
+    # (game.fonts, .ttf or .otf), and the rulebook's text per language (game.rulebook, .md).
+    layout_file: Path | None = None
+    icons: Mapping[str, Path] = dataclasses.field(default_factory=lambda: MappingProxyType({}), hash=False)
+    fonts: Mapping[str, Path] = dataclasses.field(default_factory=lambda: MappingProxyType({}), hash=False)
+    rulebook_texts: Mapping[str, Path] = dataclasses.field(default_factory=lambda: MappingProxyType({}), hash=False)
+    # Words the toolkit prints itself, as the catalogue's [words.<lang>] gives them: lang -> key -> text
+    # (toolkit.catalogue.words reads them, with the built-in words and English behind).
+    words: Mapping[str, Mapping[str, str]] = dataclasses.field(default_factory=lambda: MappingProxyType({}),
+                                                                hash=False)
 
     @property
     def total(self) -> int:

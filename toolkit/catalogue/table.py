@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 from toolkit.catalogue.model import Catalogue
+from toolkit.catalogue.words import words
 
-_HEADERS = {
-    "en": ("id", "kind", "colour", "count", "name"),
-    "ru": ("id", "вид", "цвет", "число", "название"),
-}
-_TOTAL = {"en": "total", "ru": "всего"}
+_HEADERS = ("table_id", "table_kind", "table_colour", "table_count", "table_name")
 
 
 def deck_table(catalogue: Catalogue, lang: str) -> str:
@@ -23,7 +20,8 @@ def deck_table(catalogue: Catalogue, lang: str) -> str:
         )
         for card in catalogue.cards
     ]
-    header = (*_HEADERS.get(lang, _HEADERS["en"]), *catalogue.field_names)
+    said = words(catalogue, lang)
+    header = (*(said[key] for key in _HEADERS), *catalogue.field_names)
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
 
     def line(row):
@@ -32,5 +30,5 @@ def deck_table(catalogue: Catalogue, lang: str) -> str:
 
     title = f"{catalogue.title[lang]} ({catalogue.game})"
     rule = "-" * len(line(header))
-    total = f"{_TOTAL.get(lang, _TOTAL['en'])}: {catalogue.total}"
+    total = f"{said['table_total']}: {catalogue.total}"
     return "\n".join([title, line(header), rule, *map(line, rows), rule, total])

@@ -260,10 +260,16 @@ def catalogue_options(func):
 
 
 def catalogue_inputs(catalogue) -> dict[str, object]:
-    """The files a run reads through its catalogue, by what they are: the TOML file and the art."""
-    inputs = {"the catalogue": catalogue.source, "the art of the back": catalogue.back_art_path}
+    """The files a run reads through its catalogue, by what they are: the catalogue file, its sheet, the
+    art and backs, and the files it names for the game (layout, icons, fonts, rulebook texts)."""
+    inputs = {"the catalogue": catalogue.source, "the sheet": catalogue.sheet, "the art of the back": catalogue.back_art_path,
+              "the layout": catalogue.layout_file}
     inputs.update({f"the art of {card.id}": card.art_path for card in catalogue.cards})
-    return inputs
+    inputs.update({f"the back of {card.id}": card.back_art_path for card in catalogue.cards if card.back_art_path})
+    inputs.update({f"the icon {name}": path for name, path in catalogue.icons.items()})
+    inputs.update({f"the font {name}": path for name, path in catalogue.fonts.items()})
+    inputs.update({f"the {lang} rulebook text": path for lang, path in catalogue.rulebook_texts.items()})
+    return {what: path for what, path in inputs.items() if path is not None}
 
 
 def check_numba_environment() -> None:
