@@ -245,6 +245,25 @@ def test_hostile_workbooks_are_one_line(run, tmp_path):
         archive.writestr("content.xml", b"\0" * 60_000_000)
     assert error(run("catalogue", "--catalogue", str(bomb))).startswith(
         "bomb.ods: the sheet unpacks to 60 MB, more than a deck may (at most 50 MB)")
+    far = write_xlsx(tmp_path, [["name", "copies", "art"], ["Ace", 1, "card.png"]], "far.xlsx")
+    book = openpyxl.load_workbook(far)
+    book.active["XFD1048576"] = "x"
+    book.save(far)
+    assert error(run("catalogue", "--catalogue", str(far))) == (
+        "far.xlsx: the sheet holds a value in row 1,048,576, column XFD: a deck's sheet reaches at most row "
+        "10,000 and column GR (delete what lies beyond the cards)")
+    repeated = tmp_path / "repeated.ods"
+    with zipfile.ZipFile(SHEETS / "four-suits.ods") as source, zipfile.ZipFile(repeated, "w") as target:
+        for item in source.infolist():
+            data = source.read(item.filename)
+            if item.filename == "content.xml":
+                at = data.rindex(b"<table:table-row>")
+                data = data[:at] + b'<table:table-row table:number-rows-repeated="20000">' + data[at + 17:]
+            target.writestr(item, data)
+    assert error(run("catalogue", "--catalogue", str(repeated))).startswith(
+        "repeated.ods: the sheet holds a value in row 20,040, column F")
+    wide = write_csv(tmp_path, ",".join(["name", "copies", "art", *(f"f{i}" for i in range(31))]) + "\nA,1,card.png\n")
+    assert error(run("catalogue", "--catalogue", str(wide))) == "deck.csv: row 1: 31 field columns, at most 30"
     broken = tmp_path / "broken.xlsx"
     with zipfile.ZipFile(broken, "w") as archive:
         archive.writestr("nothing.txt", b"hello")

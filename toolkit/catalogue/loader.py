@@ -663,6 +663,8 @@ class _Reader:
                 other = next(column for lang, column in found.items() if lang)
                 raise self.fail(f'column "{shown[found[""]]}"', f"a bare {base} column beside {quote(other, chr(34))}: "
                                                                f"name every language's column {base}_<lang>")
+        if len(columns.fields) > MAX_FIELDS:
+            raise self.fail("row 1", f"{len(columns.fields)} field columns, at most {MAX_FIELDS}")
         if not columns.name:
             raise self.fail("row 1", "no name column (name, or name_<lang> for each language, e.g. name_en)")
         if "" in columns.name:  # one language: the TOML's, else English

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import zipfile
+from xml.etree import ElementTree
 from pathlib import Path
 
 from toolkit.catalogue.checks import printable
@@ -24,6 +26,8 @@ from toolkit.errors import UserError
 SHEET_SUFFIXES = (".csv", ".xlsx", ".ods")
 MAX_SHEET_BYTES = 5_000_000      # a sheet file
 MAX_UNPACKED_BYTES = 50_000_000  # what an .xlsx or .ods (zip archives) holds unpacked
+MAX_SHEET_ROWS = 10_000          # the last row that may hold a value (calamine reads the rectangle up to it)
+MAX_SHEET_COLUMNS = 200          # the last column that may (one value at XFD1048576: 17 billion cells)
 _DELIMITERS = ",;\t"
 
 
@@ -71,15 +75,56 @@ def _csv_cells(name: str, raw: bytes) -> list[list[object]]:
         raise UserError(f"{name}: not a valid CSV file: {printable(str(err))}") from None
 
 
+_CELL_REF = re.compile(rb'<(?:\w+:)?c [^>]*?r="([A-Z]{1,3})([0-9]{1,7})"')
+_ODS = "{urn:oasis:names:tc:opendocument:xmlns:table:1.0}"
+_ODS_OFFICE = "{urn:oasis:names:tc:opendocument:xmlns:office:1.0}value-type"
+
+
+def _extent(archive: zipfile.ZipFile) -> tuple[int, int]:
+    """The last row and column (from 1) that hold anything, in any sheet of an .xlsx or in the first
+    table of an .ods, read from the archive's XML before python-calamine makes the rectangle."""
+    names = archive.namelist()
+    if "content.xml" in names:  # ODS: rows and cells may repeat ("number-rows-repeated")
+        rows = columns = row = 0
+        for _, element in ElementTree.iterparse(archive.open("content.xml")):
+            if element.tag == f"{_ODS}table-row":
+                repeat = int(element.get(f"{_ODS}number-rows-repeated", "1"))
+                width = column = 0
+                for cell in element:
+                    column += int(cell.get(f"{_ODS}number-columns-repeated", "1"))
+                    if cell.get(_ODS_OFFICE) is not None or len(cell):
+                        width = column
+                row += repeat
+                if width:
+                    rows, columns = row, max(columns, width)
+                element.clear()
+            elif element.tag == f"{_ODS}table":
+                break  # the first table is the deck
+        return rows, columns
+    rows = columns = 0
+    for sheet in (n for n in names if n.startswith("xl/worksheets/") and n.endswith(".xml")):
+        for letters, digits in _CELL_REF.findall(archive.read(sheet)):
+            column = 0
+            for letter in letters:
+                column = column * 26 + letter - 64
+            rows, columns = max(rows, int(digits)), max(columns, column)
+    return rows, columns
+
+
 def _workbook_cells(name: str, raw: bytes) -> list[list[object]]:
     try:
         with zipfile.ZipFile(io.BytesIO(raw)) as archive:
             unpacked = sum(info.file_size for info in archive.infolist())
-    except (zipfile.BadZipFile, ValueError, OSError):
+            if unpacked > MAX_UNPACKED_BYTES:
+                raise UserError(f"{name}: the sheet unpacks to {unpacked / 1e6:.0f} MB, more than a deck may "
+                                f"(at most {MAX_UNPACKED_BYTES // 1_000_000} MB)")
+            rows, columns = _extent(archive)
+    except (zipfile.BadZipFile, ValueError, OSError, ElementTree.ParseError):
         raise UserError(f"{name}: not a spreadsheet file (an .xlsx or .ods file is a zip archive)") from None
-    if unpacked > MAX_UNPACKED_BYTES:
-        raise UserError(f"{name}: the sheet unpacks to {unpacked / 1e6:.0f} MB, more than a deck may "
-                        f"(at most {MAX_UNPACKED_BYTES // 1_000_000} MB)")
+    if rows > MAX_SHEET_ROWS or columns > MAX_SHEET_COLUMNS:
+        raise UserError(f"{name}: the sheet holds a value in row {rows:,}, column {column_letter(columns - 1)}: a deck's "
+                        f"sheet reaches at most row {MAX_SHEET_ROWS:,} and column {column_letter(MAX_SHEET_COLUMNS - 1)} "
+                        "(delete what lies beyond the cards)")
     from python_calamine import CalamineWorkbook  # here: TOML decks and the other commands never load it
 
     try:
