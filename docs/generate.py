@@ -185,14 +185,14 @@ def value_text(value) -> str:
     if isinstance(value, float):
         return f"{value:g}"
     if isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, (int, float)) for v in value):
-        return f"{value[0]:g} to {value[1]:g}"
+        return " to ".join(f"{v:,}" if isinstance(v, int) else f"{v:g}" for v in value)
     if isinstance(value, (tuple, list)):
         return ", ".join(str(v) for v in value)
     return str(value)
 
 
 def catalogue_block() -> str:
-    from toolkit.catalogue import loader, model
+    from toolkit.catalogue import loader, model, sheet, words
 
     lines = ["Tables and keys (`toolkit/catalogue/loader.py`):", "",
              "| table | required keys | optional keys |", "|---|---|---|"]
@@ -204,13 +204,28 @@ def catalogue_block() -> str:
                 for group in (required, optional)]
         lines.append(f"| {table} | {keys[0]} | {keys[1]} |")
     names = {"ru": "Russian", "en": "English"}
-    lines += ["", "Every name and text is a table with one entry per language, all of them required: "
+    lines += ["", "A `[[cards]]` table's other keys are the card's own fields (a name of a-z, 0-9 and _; text or a "
+              "whole number). In a game without rules, `[rules]` and `[[colours]]` are optional. With "
+              "`sheet = \"FILE\"` the cards come from that sheet instead of `[[cards]]`.", "",
+              "Every name and text is a table with one entry per language of the deck, all of them required: "
+              "`game.langs`, else the languages of `game.title` (English first). The built-in games have "
               + ", ".join(f"`{lang}` ({names.get(lang, lang)})" for lang in model.LANGS) + ".", "",
-              "Limits (`toolkit/catalogue/model.py`; ranges include both ends):", "",
+              "Sheet columns (`toolkit/catalogue/loader.py`): `name` or `name_<lang>` for each language, one of "
+              + ", ".join(f"`{c}`" for c in loader.COPIES_COLUMNS) + " and `art` required; "
+              + ", ".join(f"`{c}`" for c in loader.SHEET_COLUMNS if c != "art")
+              + f", `text` or `text_<lang>` optional (a card without `kind` is a `{loader.DEFAULT_KIND}`); every "
+              "other column is a field. A sheet given alone as the catalogue: "
+              + ", ".join(f"{key} {value_text(value)}" for key, value in loader.SHEET_GAME.items()) + ".", "",
+              "`[words.<lang>]` keys (`toolkit/catalogue/words.py`): "
+              + ", ".join(f"`{key}`" for key in words.WORD_KEYS) + ".", "",
+              "Limits (`toolkit/catalogue/model.py` and `sheet.py`; ranges include both ends):", "",
               "| constant | value | what it limits |", "|---|---|---|"]
-    for name, comment in constants(Path(model.__file__)):
-        comment = comment.replace("``", "`")
-        lines.append(f"| `{name}` | {cell(value_text(getattr(model, name)))} | {cell(comment)} |")
+    for module in (model, sheet):
+        for name, comment in constants(Path(module.__file__)):
+            if name.startswith("_") or name == "SHEET_SUFFIXES":
+                continue
+            comment = comment.replace("``", "`")
+            lines.append(f"| `{name}` | {cell(value_text(getattr(module, name)))} | {cell(comment)} |")
     return "\n".join(lines)
 
 

@@ -106,13 +106,16 @@ _DELETE = object()
 
 # (mutation path, new value, expected message after "mine.toml: ")
 INVALID = [
-    (("cards", 0, "colr"), "red", "cards[0].colr: unknown key"),
+    (("cards", 0, "Colr"), "red", "cards[0].Colr: unknown key, and not a field name"),
+    (("cards", 0, "cost"), 2.5, "cards[0].cost: a field is text or a whole number, got the number 2.5"),
+    (("cards", 0, "cost"), True, "cards[0].cost: a field is text or a whole number, got 'true'"),
+    (("cards", 0, "cost"), 10**12, "cards[0].cost: expected a whole number from -1000000000 to 1000000000"),
     (("game", "players", "most"), 9, "game.players.most: unknown key"),
     (("shape",), 1, "shape: unknown key"),
     (("cards", 5, "name", "ru"), _DELETE, "cards[5].name.ru: missing Russian name"),
     (("cards", 5, "name", "en"), _DELETE, "cards[5].name.en: missing English name"),
     (("cards", 5, "text", "en"), _DELETE, "cards[5].text.en: missing English card text"),
-    (("cards", 5, "name", "de"), "Hexe", "cards[5].name.de: unknown language (use ru and en)"),
+    (("cards", 5, "name", "de"), "Hexe", "cards[5].name.de: unknown language (the deck's languages: en, ru)"),
     (("cards", 5, "name", "ru"), "  ", "cards[5].name.ru: expected non-empty text, got empty text"),
     (("cards", 5, "count"), -1, "cards[5].count: expected a whole number from 0 to 500, got -1"),
     (("cards", 5, "count"), 2.5, "cards[5].count: expected a whole number from 0 to 500, got the number 2.5"),
@@ -130,7 +133,6 @@ INVALID = [
     (("colours", 1, "rgb"), "blue", "colours[1].rgb: 'blue' is not a colour like"),
     (("colours", 1, "symbol"), "moon", "colours[1].symbol: unknown symbol 'moon'"),
     (("colours", 1, "symbol"), "circle", "colours[1].symbol: symbol 'circle' is already used by another colour"),
-    (("game", "id"), "chess", "game.id: unknown game 'chess'"),
     (("game", "players", "max"), 1, "game.players: max (1) is less than min (2)"),
     (("game", "back_art"), "nope.png", "game.back_art: art file 'nope.png' does not exist"),
     (("rules", "price"), 0, "rules.price: expected a whole number from 1 to 50, got 0"),
@@ -139,7 +141,7 @@ INVALID = [
     (("cards", 4, "text", "ru"), "{price:a|b}", "cards[4].text.ru: bad placeholder: 'a|b' needs 3 forms"),
     (("cards",), [], "cards: the deck has no card types"),
     (("cards",), {"id": "x"}, "cards: expected an array of tables ([[cards]]), got a table"),
-    (("game", "title"), "Castle", "game.title: expected a table { ru = ..., en = ... }, got 'Castle'"),
+    (("game", "title"), "Castle", "game.title: expected a table of the title in each language, e.g. { en = \"...\" }, got 'Castle'"),
 ]
 
 

@@ -222,7 +222,7 @@ def test_toml_python_cannot_hold_is_one_line(tmp_path, text, problem):
 
 def test_keys_and_values_with_line_breaks_stay_on_one_line(doc, tmp_path):
     doc["cards"][0]["odd\nkey"] = 1
-    assert failure(doc, tmp_path) == 'cards[0]."odd\\nkey": unknown key (the keys: docs/catalogue.md)'
+    assert failure(doc, tmp_path) == 'cards[0]."odd\\nkey": unknown key, and not a field name (a field is named with a-z, 0-9 and _, at most 40 characters; the keys: docs/catalogue.md)'
 
 
 # --- 6. a folder where an art file should be ------------------------------------------------------

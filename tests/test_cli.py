@@ -57,7 +57,7 @@ def test_user_errors_are_one_line_and_exit_2(run, tmp_path):
         (["catalogue", "--set", "goblin=2"], "--set goblin=2: no card with id 'goblin'"),
         (["catalogue", "--set", "witch=many"], "--set witch=many: the count must be a whole number"),
         (["catalogue", "--game", "chess"], "Invalid value for '--game'"),
-        (["catalogue", "--lang", "de"], "Invalid value for '--lang'"),
+        (["catalogue", "--lang", "de"], "--lang de: 'diamoniak.toml' has no such language (its languages: en, ru)"),
         (["catalogue", "--catalogue", str(tmp_path / "none.toml")], "none.toml: cannot read the catalogue"),
         (["no-such-command"], "No such command"),
     ]

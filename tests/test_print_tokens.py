@@ -29,7 +29,7 @@ def test_a_token_name_fits_its_token_at_a_readable_size(name):
 
 def test_a_sheet_of_tokens_with_long_names_prints():
     palaces = load("palaces")
-    named = dataclasses.replace(palaces, tokens=tuple(dataclasses.replace(t, name=Text("Ж" * 100, "W" * 100))
+    named = dataclasses.replace(palaces, tokens=tuple(dataclasses.replace(t, name=Text(ru="Ж" * 100, en="W" * 100))
                                                      for t in palaces.tokens))
     result = print_cards(named, lang="en", duplex="none")
     assert result.tokens == sum(t.count for t in palaces.tokens) and result.pdf.startswith(b"%PDF")

@@ -165,12 +165,12 @@ def _renamed(game: str, name: str | None = None, title: str | None = None, token
     on purpose, since the rulebook must hold whatever it is given."""
     catalogue = load(game)
     if name is not None:
-        first = dataclasses.replace(catalogue.cards[0], name=Text(name, name))
+        first = dataclasses.replace(catalogue.cards[0], name=Text(ru=name, en=name))
         catalogue = dataclasses.replace(catalogue, cards=(first, *catalogue.cards[1:]))
     if title is not None:
-        catalogue = dataclasses.replace(catalogue, title=Text(title, title))
+        catalogue = dataclasses.replace(catalogue, title=Text(ru=title, en=title))
     if token is not None:
-        catalogue = dataclasses.replace(catalogue, tokens=tuple(dataclasses.replace(t, name=Text(token, token))
+        catalogue = dataclasses.replace(catalogue, tokens=tuple(dataclasses.replace(t, name=Text(ru=token, en=token))
                                                                 for t in catalogue.tokens))
     return catalogue
 

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 
+# The languages of the built-in games' catalogues, and of the words the toolkit prints itself
+# (toolkit.catalogue.words); a deck may have any others (``Catalogue.langs``).
 LANGS = ("ru", "en")
 # Shapes that tell a colour apart without its hue (for colour-blind players); the art draws them.
 SYMBOLS = ("circle", "square", "triangle", "star", "diamond", "hexagon")
@@ -25,6 +29,8 @@ SECONDS_PER_TURN = (1, 3600)  # game.seconds_per_turn (optional): the time one t
 MAX_ID_CHARS = 40          # an id (a card's id names its exported file)
 MAX_NAME_CHARS = 100       # a name or title: one line on a card, shrunk to fit
 MAX_TEXT_CHARS = 1000      # a card text or note (what does not fit its card at 3.5 pt is refused, never cut)
+MAX_FIELDS = 30            # fields of one card (suit, value, cost...)
+FIELD_NUMBER = (-10**9, 10**9)  # a field that is a whole number
 MAX_CATALOGUE_BYTES = 1_000_000  # a catalogue file: a regular file of at most 1 MB
 MAX_ART_PIXELS = 40_000_000      # an art image: at most 40 megapixels (a 6000 x 6667 photo)
 # Card ids that cannot be used: ``export-cards --target png`` writes each face as ``<id>.png`` and
@@ -33,20 +39,48 @@ MAX_ART_PIXELS = 40_000_000      # an art image: at most 40 megapixels (a 6000 x
 RESERVED_CARD_IDS = ("back", "card-back")
 
 
-@dataclass(frozen=True)
-class Text:
-    """The same words in Russian and English."""
+class Text(Mapping[str, str]):
+    """The same words in each language of a deck: an immutable mapping language -> text, in the
+    order the catalogue gives them. ``text["en"]`` reads one language (KeyError for a language the
+    text lacks); ``text.en`` does the same for a language code written as an attribute."""
 
-    ru: str
-    en: str
+    __slots__ = ("_words",)
+
+    def __init__(self, words: Mapping[str, str] | None = None, /, **by_lang: str):
+        object.__setattr__(self, "_words", {**(words or {}), **by_lang})
 
     def __getitem__(self, lang: str) -> str:
-        if lang not in LANGS:
-            raise KeyError(lang)
-        return getattr(self, lang)
+        return self._words[lang]
+
+    def __iter__(self):
+        return iter(self._words)
+
+    def __len__(self) -> int:
+        return len(self._words)
+
+    def __getattr__(self, lang: str) -> str:
+        try:
+            return object.__getattribute__(self, "_words")[lang]
+        except KeyError:
+            raise AttributeError(lang) from None
+
+    def __setattr__(self, name, value):
+        raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._words.items()))
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Text) and self._words == other._words
+
+    def __reduce__(self):
+        return (Text, (self._words,))
+
+    def __repr__(self) -> str:
+        return f"Text({self._words!r})"
 
     def as_dict(self) -> dict[str, str]:
-        return {"ru": self.ru, "en": self.en}
+        return dict(self._words)
 
 
 @dataclass(frozen=True)
@@ -67,6 +101,12 @@ class CardType:
     text: Text
     art: str  # as written in the catalogue
     art_path: Path | None  # where the file was found; None when the art is not drawn yet
+    # The card's own fields, every other key of the card in the catalogue (every other column of a
+    # sheet): suit, value, cost... A whole number stays an int; the rest is text.
+    fields: Mapping[str, str | int] = dataclasses.field(default_factory=lambda: MappingProxyType({}), hash=False)
+    # The card's own back (a sheet's ``back`` column), as written and as found; None: the deck's back.
+    back_art: str | None = None
+    back_art_path: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -98,6 +138,21 @@ class Catalogue:
     # The counts as the catalogue's file gives them, before any ``--set`` (None: not read from a file);
     # a copy with other counts keeps them, so a message can name the options that changed the deck.
     counts_on_file: dict[str, int] | None = dataclasses.field(default=None, compare=False)
+    # The deck's languages: every text of the deck is given in each; the first is the default --lang.
+    langs: tuple[str, ...] = ("en", "ru")
+    # The spreadsheet the cards were read from (the catalogue file itself for a sheet alone); None: [[cards]].
+    sheet: Path | None = None
+    # Files the catalogue names for the game (each checked to exist inside the catalogue's folder):
+    # the card layout (game.layout, .toml), icons by name (game.icons, .png or .svg), fonts by name
+    # (game.fonts, .ttf or .otf), and the rulebook's text per language (game.rulebook, .md).
+    layout_file: Path | None = None
+    icons: Mapping[str, Path] = dataclasses.field(default_factory=lambda: MappingProxyType({}), hash=False)
+    fonts: Mapping[str, Path] = dataclasses.field(default_factory=lambda: MappingProxyType({}), hash=False)
+    rulebook_texts: Mapping[str, Path] = dataclasses.field(default_factory=lambda: MappingProxyType({}), hash=False)
+    # Words the toolkit prints itself, as the catalogue's [words.<lang>] gives them: lang -> key -> text
+    # (toolkit.catalogue.words reads them, with the built-in words and English behind).
+    words: Mapping[str, Mapping[str, str]] = dataclasses.field(default_factory=lambda: MappingProxyType({}),
+                                                                hash=False)
 
     @property
     def total(self) -> int:
@@ -135,7 +190,14 @@ class Catalogue:
         )
         return dataclasses.replace(self, cards=cards)
 
+    @property
+    def field_names(self) -> tuple[str, ...]:
+        """The names of the cards' own fields, in the order they first appear."""
+        return tuple(dict.fromkeys(name for card in self.cards for name in card.fields))
+
     def as_json(self) -> dict:
+        """The deck for ``toolkit catalogue --json``: each card's ``fields`` when the deck has any."""
+        with_fields = bool(self.field_names)
         return {
             "game": self.game,
             "total": self.total,
@@ -146,6 +208,7 @@ class Catalogue:
                     "colour": card.colour,
                     "count": card.count,
                     "name": card.name.as_dict(),
+                    **({"fields": dict(card.fields)} if with_fields else {}),
                 }
                 for card in self.cards
             ],

@@ -76,6 +76,9 @@ def analyse_command(game, catalogue_path, overrides, players_text, policies, var
     elif lang != "en" and click.get_current_context().get_parameter_source("lang").name == "COMMANDLINE":
         raise UserError("--lang: only the PDF report has a language: give --report PATH.pdf too")
     catalogue = load(game, catalogue_path, overrides, require_art=False)
+    from toolkit.games.registry import for_catalogue
+
+    for_catalogue(catalogue).require_rules(catalogue, "analyse needs")
     check_outputs([("--report", report_path)], catalogue_inputs(catalogue))
     counts = bench.parse_players(players_text, *catalogue.players)
     choices = seat_choices(policies)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from toolkit.cli.options import (Millimetres, ToolkitCommand, card_option, catalogue_options, lang_option, say,
+from toolkit.cli.options import (Millimetres, ToolkitCommand, card_option, catalogue_options, deck_lang, lang_option, say,
                                  wants_aids)
 
 EXPORT_TARGETS = ("tgc", "mpc", "drivethru", "tabletopia", "screentop", "tts", "png", "pdf-single")
@@ -47,6 +47,7 @@ def export_cards_command(game, catalogue_path, overrides, lang, target, card_siz
     check_out_path(out)
     card_mm = parse_card_size(card_size)
     catalogue = load(game, catalogue_path, overrides)
+    lang = deck_lang(catalogue, lang)
     aids = wants_aids(catalogue, lang, aids)
     folder = export_folder(catalogue, target, lang, out, saved_objects)
     result = export_cards(catalogue, target, folder, lang=lang, card_mm=card_mm, bleed=bleed, aids=aids,

@@ -12,7 +12,6 @@ import time
 
 import click
 
-from toolkit.catalogue.model import LANGS
 from toolkit.errors import UserError
 
 
@@ -261,10 +260,16 @@ def catalogue_options(func):
 
 
 def catalogue_inputs(catalogue) -> dict[str, object]:
-    """The files a run reads through its catalogue, by what they are: the TOML file and the art."""
-    inputs = {"the catalogue": catalogue.source, "the art of the back": catalogue.back_art_path}
+    """The files a run reads through its catalogue, by what they are: the catalogue file, its sheet, the
+    art and backs, and the files it names for the game (layout, icons, fonts, rulebook texts)."""
+    inputs = {"the catalogue": catalogue.source, "the sheet": catalogue.sheet, "the art of the back": catalogue.back_art_path,
+              "the layout": catalogue.layout_file}
     inputs.update({f"the art of {card.id}": card.art_path for card in catalogue.cards})
-    return inputs
+    inputs.update({f"the back of {card.id}": card.back_art_path for card in catalogue.cards if card.back_art_path})
+    inputs.update({f"the icon {name}": path for name, path in catalogue.icons.items()})
+    inputs.update({f"the font {name}": path for name, path in catalogue.fonts.items()})
+    inputs.update({f"the {lang} rulebook text": path for lang, path in catalogue.rulebook_texts.items()})
+    return {what: path for what, path in inputs.items() if path is not None}
 
 
 def check_numba_environment() -> None:
@@ -306,8 +311,21 @@ def one_source(catalogue_path: str | None) -> None:
         raise UserError("--game and --catalogue: give one of them (the catalogue file names its game)")
 
 
-lang_option = click.option("--lang", type=click.Choice(LANGS), default="en", show_default=True,
-                           help="Language of names and text.")
+lang_option = click.option("--lang", metavar="LANG",
+                           help="Language of names and text: one the deck has [default: the deck's first "
+                                "language; en for the built-in games].")
+
+
+def deck_lang(catalogue, lang: str | None) -> str:
+    """``--lang`` as given (a language the deck has), else the deck's first language."""
+    if lang is None:
+        return catalogue.langs[0]
+    if lang not in catalogue.langs:
+        from toolkit.catalogue.checks import printable, quote
+
+        raise UserError(f"--lang {printable(lang)}: {quote(catalogue.source.name)} has no such language "
+                        f"(its languages: {', '.join(catalogue.langs)})")
+    return lang
 
 
 card_option = click.option("--card", "card_size", default="poker", show_default=True, metavar="SIZE",

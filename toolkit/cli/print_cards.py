@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from toolkit.cli.options import (Millimetres, Offset, ToolkitCommand, card_option, catalogue_inputs,
-                                 catalogue_options, lang_option, refuse_given, say, wants_aids)
+                                 catalogue_options, deck_lang, lang_option, refuse_given, say, wants_aids)
 
 @click.command("print-cards", cls=ToolkitCommand)
 @catalogue_options
@@ -49,6 +49,7 @@ def print_cards_command(game, catalogue_path, overrides, lang, paper, card_size,
         refuse_given(("game", "catalogue_path", "overrides", "card_size", "bleed", "gutter", "margin",
                        "crop_marks", "aids"), "--calibration prints the alignment sheet, no cards")
         check_outputs([("--out", out)], {})
+        lang = lang or "en"
         result = calibration_sheet(paper=paper, duplex=duplex, back_offset=back_offset, lang=lang)
         path = write_atomic(Path(out) if out else Path("output") / f"calibration-{paper.lower()}-{lang}.pdf",
                             result.pdf)
@@ -57,6 +58,7 @@ def print_cards_command(game, catalogue_path, overrides, lang, paper, card_size,
         return
     card_mm = parse_card_size(card_size)
     catalogue = load(game, catalogue_path, overrides)
+    lang = deck_lang(catalogue, lang)
     check_outputs([("--out", out)], catalogue_inputs(catalogue))
     aids = wants_aids(catalogue, lang, aids)
     result = print_cards(catalogue, lang=lang, paper=paper, card_mm=card_mm, bleed=bleed, gutter=gutter,

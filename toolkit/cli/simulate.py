@@ -29,6 +29,9 @@ def simulate_command(game, catalogue_path, overrides, players, games, seed, poli
 
     check_numba_environment()
     catalogue = load(game, catalogue_path, overrides, require_art=False)
+    from toolkit.games.registry import for_catalogue
+
+    for_catalogue(catalogue).require_rules(catalogue, "simulate needs")
     players = players or catalogue.players[0]
     choices = seat_choices(policies)
     twice = sorted({variant for variant in variants if variants.count(variant) > 1})

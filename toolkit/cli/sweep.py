@@ -96,6 +96,9 @@ def sweep_command(game, catalogue_path, sets, players, variants, policies, games
             raise UserError(f"{name}: not read without --heatmap")
 
     base = load(game, catalogue_path, (), require_art=False)
+    from toolkit.games.registry import for_catalogue
+
+    for_catalogue(base).require_rules(base, "sweep needs")
     grid = sweep.build_grid(base, sets, players, variants, policies)
     jobs = sweep.jobs(grid, base, [axis.name for axis in grid.axes[:len(sets)]], games, seed)
     counters = make_game(jobs[0].catalogue, jobs[0].players, jobs[0].variants).new_initial_state().counters()

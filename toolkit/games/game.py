@@ -42,6 +42,9 @@ class Game:
     kernel_module: str | None = None  # the compiled simulator: ``supports(game, policies)``, ``batch(...)``
     odds_models: tuple[str, ...] = ("draws", "hand")  # what ``toolkit odds --model`` answers; the first is the default
     rulebook_model: str | None = None  # the odds model whose figures the rulebook prints
+    # True for a game the toolkit has no package for (RulesLessGame): its catalogue names any kinds and
+    # rule keys, needs no colours, and nothing plays it.
+    rules_less: bool = False
 
     @property
     def package(self) -> str:
@@ -77,6 +80,16 @@ class Game:
     @property
     def playable(self) -> bool:
         return self.engine_module is not None
+
+    def require_rules(self, catalogue: Catalogue, what: str) -> None:
+        """Refuse, in one line naming the catalogue, to ``what`` (e.g. "simulate needs") a game without a
+        rules engine: no built-in game's rules are ever played on its cards."""
+        if not self.playable:
+            from toolkit.catalogue.checks import printable
+            from toolkit.errors import UserError
+
+            raise UserError(f"{printable(catalogue.source.name)}: the game '{self.id}' has no rules engine: {what} "
+                            f"a game package with rules (see {GAME_PACKAGE_DOCS})")
 
     def engine(self) -> ModuleType:
         from toolkit.errors import UserError
@@ -185,6 +198,39 @@ class Game:
         if self.deck_module is not None:
             self.module(self.deck_module).check(catalogue)
 
+
+class RulesLessGame(Game):
+    """A game the toolkit has no package for, met in a catalogue: the catalogue is the whole game. Its
+    kinds and rule numbers are the catalogue's own, and it has no engine, players, texts or art of
+    its own: ``catalogue``, the print paths and the generic odds (draws, hand) work, and what needs
+    rules (simulate, analyse, sweep, the games' own odds models) says so in one line."""
+
+    rules_less = True
+    engine_module = None
+    policies_module = None
+
+    def __init__(self, game_id: str):
+        self.id = game_id
+
+    @property
+    def catalogue_file(self) -> Path:
+        from toolkit.errors import UserError
+
+        raise UserError(f"the game '{self.id}' has no built-in catalogue: give its file with --catalogue")
+
+    def text_file(self, name: str, lang: str) -> Path:
+        return Path(f"{self.id}/texts/{name}.{lang}.md")  # not a file: the toolkit has no text of this game
+
+    def has_text(self, name: str, lang: str) -> bool:
+        return False
+
+    @property
+    def art_folder(self) -> None:
+        return None
+
+
+# Where the messages of a game without rules send the user: how a game package gives the toolkit its rules.
+GAME_PACKAGE_DOCS = "docs/architecture.md#adding-a-game"
 
 # The art that ships with the toolkit's own games: card_art/ beside the package in a source tree or an
 # editable install, toolkit/card_art/ inside an installed wheel (pyproject.toml maps it there). Their

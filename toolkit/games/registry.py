@@ -11,7 +11,7 @@ import functools
 
 from toolkit.catalogue.model import Catalogue
 from toolkit.errors import UserError
-from toolkit.games.game import Game
+from toolkit.games.game import Game, RulesLessGame
 
 GROUP = "toolkit.games"
 
@@ -37,13 +37,20 @@ def ids() -> tuple[str, ...]:
 
 
 def get(game_id: str) -> Game:
-    """The game of this id, or a one-line error naming the ones there are."""
+    """The registered game of this id, else the rules-less game of that id (a catalogue of a game the
+    toolkit has no package for is the whole game: see ``RulesLessGame``)."""
     known = games()
-    if game_id not in known:
-        from toolkit.catalogue.checks import quote
+    return known[game_id] if game_id in known else rules_less(game_id)
 
-        raise UserError(f"unknown game {quote(game_id)} (choose from {', '.join(known)})")
-    return known[game_id]
+
+@functools.cache
+def rules_less(game_id: str) -> RulesLessGame:
+    return RulesLessGame(game_id)
+
+
+def for_catalogue(catalogue: Catalogue) -> Game:
+    """The game a loaded catalogue is for: registered, or rules-less."""
+    return get(catalogue.game)
 
 
 def default_id() -> str:
@@ -55,7 +62,9 @@ def default_id() -> str:
 
 
 def make_game(catalogue: Catalogue, players: int, variants=()):
-    return get(catalogue.game).make_game(catalogue, players, variants)
+    game = for_catalogue(catalogue)
+    game.require_rules(catalogue, "playing it needs")
+    return game.make_game(catalogue, players, variants)
 
 
 def policy_module(game_id: str):

@@ -1,8 +1,8 @@
 """How many cards of a kind a dealt hand holds: the hypergeometric distribution, exact fractions.
 
 A hand of ``n`` cards is dealt from a pile of ``N``. The cards that count are those matching every
-``--where`` clause (a card field and a value, e.g. ``kind=witch``; or a bare word, a kind or a card
-id); with ``K`` of them in the pile, the hand holds ``k`` of them with probability
+``--where`` clause (a card field and a value, e.g. ``kind=witch`` or ``value=10`` with the deck's own
+fields; or a bare word, a kind or a card id); with ``K`` of them in the pile, the hand holds ``k`` of them with probability
 ``C(K, k) C(N - K, n - k) / C(N, n)``. That is the multivariate hypergeometric count of the hands
 with that split, taken over the two classes "counts" and "does not count" (the clauses are joined with
 "and", so a card is in one class or the other). Whole-number binomials keep it exact and fast: a pile
@@ -18,7 +18,7 @@ from math import comb
 from toolkit.catalogue.model import CardType, Catalogue
 from toolkit.errors import UserError
 
-FIELDS = ("id", "kind", "colour")  # the fields of a card a --where clause may name
+FIELDS = ("id", "kind", "colour")  # the fields every card has; a deck adds its own (CardType.fields)
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,8 @@ class HandOdds:
 
 
 def card_field(card: CardType, name: str) -> str:
-    value = getattr(card, name)
+    """A card's field as text ("" when the card has no value for it): id, kind, colour or its own."""
+    value = getattr(card, name) if name in FIELDS else card.fields.get(name)
     return "" if value is None else str(value)
 
 
@@ -61,9 +62,11 @@ def matches(catalogue: Catalogue, where: tuple[str, ...]) -> set[str]:
                 name, value = "id", name
             else:
                 raise UserError(f"--where {clause}: not a kind ({', '.join(sorted(kinds))}) nor a card id of "
-                                f"the deck; or write FIELD=VALUE with a field of {', '.join(FIELDS)}")
-        if name not in FIELDS:
-            raise UserError(f"--where {clause}: '{name}' is not a field of the deck's cards ({', '.join(FIELDS)})")
+                                f"the deck; or write FIELD=VALUE with a field of "
+                                f"{', '.join((*FIELDS, *catalogue.field_names))}")
+        fields = (*FIELDS, *catalogue.field_names)
+        if name not in fields:
+            raise UserError(f"--where {clause}: '{name}' is not a field of the deck's cards ({', '.join(fields)})")
         values = sorted({card_field(card, name) for card in catalogue.cards} - {""})
         if value not in values:
             raise UserError(f"--where {clause}: no card of the deck has {name} '{value}' "

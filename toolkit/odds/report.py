@@ -156,9 +156,12 @@ def __getattr__(name: str):
 
 def model_of(catalogue: Catalogue, model: str | None) -> str:
     """The model asked for (the game's first when None), or a one-line error."""
-    names = get_game(catalogue.game).odds_models
+    game = get_game(catalogue.game)
+    names = game.odds_models
     model = model or names[0]
     if model not in names:
+        if game.rules_less and model in __getattr__("MODEL_OPTIONS"):  # a model of a game with rules
+            game.require_rules(catalogue, f"the {model} model needs")
         raise UserError(f"--model {model}: {catalogue.game} answers {', '.join(names)}")
     return model
 

@@ -124,7 +124,7 @@ def drivethru_bytes(catalogue: Catalogue, faces: Faces, lang: str, spec: CardSpe
     held = catalogue.total + faces.aids + len(token_pages)  # every card the file holds, as its Subject says
     buffer = io.BytesIO()
     with binary_streams():
-        canvas = _cmyk_canvas(buffer, page_pt, sep, *sheet_metadata(title, lang, held, faces.card_mm),
+        canvas = _cmyk_canvas(buffer, page_pt, sep, *sheet_metadata(catalogue, lang, held, faces.card_mm),
                               lang=lang, game=title)
         forms = {}  # each side drawn once, then let go: only one is held at 300 DPI at a time
         aids = [faces.aid] if faces.aids else []

@@ -40,11 +40,12 @@ from pathlib import Path
 
 from toolkit.cards.art import png_bytes
 from toolkit.cards.render import CARD_SIZES, PT_PER_MM, card_image, card_size_name, check_bleed
-from toolkit.catalogue.model import LANGS, Catalogue
+from toolkit.catalogue.model import Catalogue
+from toolkit.catalogue.words import words
 from toolkit.errors import UserError
 from toolkit.files import atomic_folder, write_atomic
 from toolkit.print.aids import FILE_ID as AID_ID, KEY as AID_KEY, aid_copies, aid_image, aid_text
-from toolkit.print.faces import BACK_FILE, BACK_NAME, ExportResult, Faces, _check_file_names, _faces, counted
+from toolkit.print.faces import BACK_FILE, ExportResult, Faces, _check_file_names, _faces, counted
 from toolkit.pdf.canvas import binary_streams, define_forms, new_canvas, place_form
 from toolkit.print.sheets import TOKEN_DIAMETER, deck_order, sheet_metadata
 from toolkit.print.targets import TARGETS as SERVICES, service_target
@@ -71,7 +72,7 @@ def export_png(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, lang: s
     for card in faces.cards:
         write(f"{card.id}.png", card_image(faces.face(card)), "face", card.id, card.name[lang], card.count)
     back_image = card_image(faces.back())
-    write(BACK_FILE, back_image, "back", "back", BACK_NAME[lang], catalogue.total + faces.aids, "")
+    write(BACK_FILE, back_image, "back", "back", words(catalogue, lang)["card_back"], catalogue.total + faces.aids, "")
     if faces.aids:
         write(f"{AID_ID}-{lang}.png", aid_image(faces.aid()), "face", AID_ID,
               aid_text(catalogue, lang).title.replace("\u00a0", " "), faces.aids)
@@ -116,7 +117,7 @@ def pdf_single_bytes(catalogue: Catalogue, lang: str, card_mm, bleed: float, fac
     with binary_streams():
         title = catalogue.title[lang]
         held = catalogue.total + faces.aids + len(cards)  # every card the file holds, as its Subject says
-        canvas = new_canvas(buffer, page, *sheet_metadata(title, lang, held, card_mm), lang=lang, game=title)
+        canvas = new_canvas(buffer, page, *sheet_metadata(catalogue, lang, held, card_mm), lang=lang, game=title)
         aids = [faces.aid()] if faces.aids else []
         forms = define_forms(canvas, itertools.chain(faces.every(), aids, [faces.back()]))
         token_forms = define_token_forms(canvas, catalogue, lang, TOKEN_DIAMETER) if cards else {}
@@ -211,8 +212,8 @@ def export_cards(catalogue: Catalogue, target: str, out: str | Path, lang: str =
     its own size for that preset, and refuses a size it does not offer."""
     if target not in TARGETS:
         raise UserError(f"--target {target}: unknown target (choose from {', '.join(TARGETS)})")
-    if lang not in LANGS:
-        raise UserError(f"--lang {lang}: unknown language (choose from {', '.join(LANGS)})")
+    if lang not in catalogue.langs:
+        raise UserError(f"--lang {lang}: the deck has no such language (its languages: {', '.join(catalogue.langs)})")
     _service_only("--base-url", base_url, ("tts", "screentop"), target)
     _service_only("--cmyk-profile", cmyk_profile, ("drivethru",), target)
     if base_url is not None:

@@ -15,7 +15,6 @@ from toolkit.print.aids import aid_face
 
 MAX_FILE_NAME = 255  # bytes in one file name on common file systems
 BACK_FILE = "back.png"  # no card can take this name: the loader reserves the id "back"
-BACK_NAME = {"en": "Card back", "ru": "Рубашка"}
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,8 @@ from toolkit.cards.render import card_image
 from toolkit.catalogue.model import Catalogue
 from toolkit.files import write_atomic
 from toolkit.print.aids import FILE_ID as AID_ID, aid_image, aid_text
-from toolkit.print.faces import BACK_FILE, BACK_NAME, ExportResult, Faces, counted, token_file
+from toolkit.catalogue.words import words
+from toolkit.print.faces import BACK_FILE, ExportResult, Faces, counted, token_file
 from toolkit.print.sheets import TOKEN_DIAMETER
 from toolkit.print.targets import TTS_MAX_COLS, TTS_MAX_PX, TTS_MAX_ROWS, CardSpec
 from toolkit.print.tts import check_token_names, hosted_base, tts_grid
@@ -102,8 +103,8 @@ def export_screentop(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, l
         back = back.resize(card_px, Image.Resampling.LANCZOS)
     write(back_file, png_bytes(back))
 
-    back_row = {"file": back_file, "id": "back", "count": catalogue.total + faces.aids, "name": BACK_NAME[lang],
-                "back": "", "side": "back"}
+    back_row = {"file": back_file, "id": "back", "count": catalogue.total + faces.aids,
+                "name": words(catalogue, lang)["card_back"], "back": "", "side": "back"}
     extras = []  # the aid and the tokens: images of their own
     if faces.aids:
         aid_name = f"{prefix}{AID_ID}.png"

@@ -36,7 +36,8 @@ from toolkit.cards.render import card_image
 from toolkit.catalogue.model import Catalogue
 from toolkit.files import write_atomic
 from toolkit.print.aids import FILE_ID as AID_ID, aid_image, aid_text
-from toolkit.print.faces import BACK_FILE, BACK_NAME, ExportResult, Faces, counted, token_files
+from toolkit.catalogue.words import words
+from toolkit.print.faces import BACK_FILE, ExportResult, Faces, counted, token_files
 from toolkit.print.sheets import TOKEN_DIAMETER
 from toolkit.print.targets import DPI, MM_PER_INCH, CardSpec, Target
 from toolkit.print.token_image import token_image
@@ -95,7 +96,7 @@ def export_png_set(catalogue: Catalogue, faces: Faces, out, tmp, lang: str, targ
         name = f"{AID_ID}-{lang}.png"
         title = aid_text(catalogue, lang).title.replace("\u00a0", " ")
         write(name, _exact(aid_image(faces.aid()), spec, name), "face", AID_ID, title, faces.aids)
-    write(BACK_FILE, _exact(card_image(faces.back()), spec, BACK_FILE), "back", "back", BACK_NAME[lang],
+    write(BACK_FILE, _exact(card_image(faces.back()), spec, BACK_FILE), "back", "back", words(catalogue, lang)["card_back"],
           catalogue.total + faces.aids, "")
     if target.name in CUT_BY_SERVICE:
         diameter, bleed_mm, cut_line = CHIT_DIAMETER_MM, CHIT_BLEED_MM, False

@@ -16,7 +16,8 @@ from toolkit.cards.render import (
     card_size_name,
     check_bleed,
 )
-from toolkit.catalogue.model import LANGS, Catalogue, CardType
+from toolkit.catalogue.model import Catalogue, CardType
+from toolkit.catalogue.words import counted, decimal, words
 from toolkit.errors import UserError
 from toolkit.pdf import tokens as token_art
 from toolkit.pdf.tokens import TOKEN_BLEED
@@ -32,25 +33,19 @@ from toolkit.print.layout import (
     token_grid,
 )
 from toolkit.catalogue.origin import deck_origin
-from toolkit.plurals import plural
 from toolkit.pdf.canvas import binary_streams, define_forms, new_canvas, place_form
 
 MARK_WIDTH_PT = 0.3
 FOLD_DASH_PT = (4, 3)
 FOLD_GREY = 0.45
 TOKEN_DIAMETER = 25.0  # mm
-_SHEET_WORDS = {"ru": ("{}: карты для печати", ("карта", "карты", "карт")),
-                "en": ("{}: print-and-play cards", ("card", "cards"))}
-
-
-def sheet_metadata(title: str, lang: str, cards: int, card_mm: tuple[float, float]) -> tuple[str, str]:
+def sheet_metadata(catalogue: Catalogue, lang: str, cards: int, card_mm: tuple[float, float]) -> tuple[str, str]:
     """The PDF's Title and Subject in the sheet's language: «Диамониак: карты для печати»,
     «54 карты, 63 × 88 мм»; "Diamoniak: print-and-play cards", "54 cards, 63 × 88 mm"."""
-    heading, forms = _SHEET_WORDS[lang]
-    noun = plural(cards, forms, lang, "sheet metadata")
-    unit = "мм" if lang == "ru" else "mm"
-    w, h = (f"{v:g}".replace(".", ",") if lang == "ru" else f"{v:g}" for v in card_mm)
-    return heading.format(title), f"{cards} {noun}, {w} × {h} {unit}"
+    said = words(catalogue, lang)
+    noun = counted(catalogue, lang, "cards", cards)
+    w, h = (decimal(v, lang) for v in card_mm)
+    return said["sheet_title"].replace("{title}", catalogue.title[lang]), f"{cards} {noun}, {w} × {h} {said['mm']}"
 
 
 @dataclass(frozen=True)
@@ -213,8 +208,8 @@ def print_cards(catalogue: Catalogue, lang: str = "en", paper: str = "a4",
     ``back_offset`` (X, Y) moves every back X mm to the right and Y mm down AS SEEN ON THE BACK
     SIDE of the sheet: the two numbers a calibration sheet printed on the same printer reads
     (see ``toolkit.print.calibration``)."""
-    if lang not in LANGS:
-        raise UserError(f"--lang {lang}: unknown language (choose from {', '.join(LANGS)})")
+    if lang not in catalogue.langs:
+        raise UserError(f"--lang {lang}: the deck has no such language (its languages: {', '.join(catalogue.langs)})")
     check_bleed(bleed)
     layout = sheet_layout(paper, card_mm, bleed, gutter, margin, duplex)
     deck = deck_order(catalogue)
@@ -236,7 +231,7 @@ def print_cards(catalogue: Catalogue, lang: str = "en", paper: str = "a4",
     buffer = io.BytesIO()
     with binary_streams():
         title = catalogue.title[lang]
-        canvas = new_canvas(buffer, layout.page, *sheet_metadata(title, lang, len(deck), card_mm), lang=lang,
+        canvas = new_canvas(buffer, layout.page, *sheet_metadata(catalogue, lang, len(deck), card_mm), lang=lang,
                             game=title)
         forms = define_forms(canvas, faces)
         token_forms = token_art.define_forms(canvas, catalogue, lang, TOKEN_DIAMETER) if catalogue.tokens else {}
