@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -67,6 +68,8 @@ class CardType:
     text: Text
     art: str  # as written in the catalogue
     art_path: Path | None  # where the file was found; None when the art is not drawn yet
+    # The card's other values (a spreadsheet's other columns: suit, value, cost...), read by layouts.
+    fields: Mapping[str, str | int] = dataclasses.field(default_factory=dict, hash=False)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ line naming the card, the element and the card size. Nothing is ever cut.
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -76,7 +77,7 @@ def read_layout(path: Path) -> model.Layout:
 
 def deck_fields(catalogue: Catalogue) -> tuple[str, ...]:
     """The names of the deck's own fields (spreadsheet columns such as suit, value), in order of appearance."""
-    return tuple(dict.fromkeys(key for card in catalogue.cards for key in getattr(card, "fields", {}) or {}))
+    return tuple(dict.fromkeys(key for card in catalogue.cards for key in card.fields))
 
 
 def card_values(catalogue: Catalogue, card: CardType, lang: str) -> dict[str, str]:
@@ -84,7 +85,7 @@ def card_values(catalogue: Catalogue, card: CardType, lang: str) -> dict[str, st
     colour_rgb, count, name and text in ``lang``, the deck's title, each of the card's fields, and
     ``field1``, ``field2``... for the deck's fields in order (empty where the card has none)."""
     colour = catalogue.colour(card.colour) if card.colour is not None else None
-    fields = dict(getattr(card, "fields", {}) or {})
+    fields = dict(card.fields)
     values = {
         "id": card.id, "kind": card.kind, "count": str(card.count), "name": card.name[lang],
         "text": card.text[lang], "title": catalogue.title[lang],
@@ -98,10 +99,15 @@ def card_values(catalogue: Catalogue, card: CardType, lang: str) -> dict[str, st
     return values
 
 
+def _known(name: str, values: dict[str, str], known: set[str]) -> bool:
+    """Whether cards may have a value ``name`` (``fieldN`` always: empty where the deck has fewer fields)."""
+    return name in values or name in known or re.fullmatch(r"field[1-9][0-9]*", name) is not None
+
+
 def fill(template: str, values: dict[str, str], known: set[str], where: str, key: str) -> str:
     def value(match) -> str:
         name = match.group(1)
-        if name not in values and name not in known:
+        if not _known(name, values, known):
             model.fail(where, key, f"{{{name}}} is no value of a card (values: {', '.join(sorted(known))})")
         return values.get(name, "")
 
@@ -116,7 +122,7 @@ def shown(element: model.Element, values: dict[str, str], known: set[str], busy)
     if name == "busy" and wanted is None:
         result = busy()
     else:
-        if name not in known and name not in values:
+        if not _known(name, values, known):
             model.fail(element.where, "when", f"{name!r} is no value of a card (values: {', '.join(sorted(known))})")
         value = values.get(name, "")
         result = value == wanted if wanted is not None else bool(value.strip())
@@ -206,7 +212,7 @@ class Look:
         self.icons = Icons({**dict(getattr(catalogue, "icons_paths", {}) or {}), **self.layout.icons})
         self.known = set(card_values(catalogue, catalogue.cards[0], lang)) if catalogue.cards else set()
         for card in catalogue.cards:
-            self.known |= set(getattr(card, "fields", {}) or {})
+            self.known |= set(card.fields)
         self.known |= {f"field{i}" for i in range(1, len(deck_fields(catalogue)) + 1)}
         self.sizes: dict[tuple[str, str], float] = {}
         self._fonts: dict[str, str] = {}
@@ -438,46 +444,42 @@ class Look:
         return _Text(ops, lines[-1].baseline + descent * size)
 
     def _runs(self, line, s: Setting, x: float, colour, name: str) -> list:
-        """One line's Line runs (one per stretch of one face) and inline icons, from ``x``."""
+        """One line's Line runs (one per stretch of one face, spaces between words inside a run) and
+        its inline icons, from ``x``."""
         out: list = []
-        run, run_font, start = "", None, x
-        at = x
+        run, run_font, start, at = "", None, x, x
 
         def flush() -> None:
             nonlocal run, run_font
             if run:
-                width = text_width(run, run_font, s.size)
-                out.append(Line(run, run_font, s.size, start + width / 2, line.baseline, colour, name))
+                out.append(Line(run, run_font, s.size, start + text_width(run, run_font, s.size) / 2, line.baseline,
+                                colour, name))
             run, run_font = "", None
 
         for k, word in enumerate(line.words):
-            if k:
-                if run:
-                    run += " "
-                at += s.space
+            space = k > 0
             for piece in word:
                 if piece.icon is not None:
                     flush()
-                    height = s.size
-                    width = height * s.icon_aspect[piece.icon]
-                    left = at + ICON_GAP * s.size
-                    bottom = line.baseline + ICON_RISE * s.size
-                    out.append(self.icons.picture(piece.icon, (left, bottom - height, left + width, bottom),
+                    at += s.space if space else 0.0
+                    space = False
+                    width = s.size * s.icon_aspect[piece.icon]
+                    left, bottom = at + ICON_GAP * s.size, line.baseline + ICON_RISE * s.size
+                    out.append(self.icons.picture(piece.icon, (left, bottom - s.size, left + width, bottom),
                                                   "centre", "middle", name))
                     at += s.piece_width(piece)
-                    start = at
                     continue
                 font = styled(s.font, piece.style, s.variants)
-                if run and font != run_font:
-                    flush()
-                if not run:
-                    start, run_font = at, font
-                    run = piece.text
+                if run and font == run_font:
+                    run += (" " if space else "") + piece.text
                 else:
-                    run += piece.text
+                    flush()
+                    at += s.space if space else 0.0
+                    start, run_font, run = at, font, piece.text
+                if space and run != piece.text:
+                    at += s.space
+                space = False
                 at += text_width(piece.text, font, s.size)
-            if k + 1 < len(line.words) and not run:
-                start = at + s.space
         flush()
         return out
 
