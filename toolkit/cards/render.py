@@ -419,11 +419,11 @@ def _pdf_colour(colour: RGBColour) -> tuple[float, float, float]:
     return tuple(c / 255 for c in colour)
 
 
-def draw_card(canvas, face: CardFace, x: float, y: float, turned: bool = False, image=None, picture=None) -> None:
+def draw_card(canvas, face: CardFace, x: float, y: float, turned: bool = False, image=None) -> None:
     """Draw ``face`` on a reportlab canvas: its trim's bottom-left corner at (x, y) in points, the
     bleed around it; ``turned`` draws it upside down in the same place. ``image`` replaces the
-    ground's picture (a reportlab ImageReader of the same area: e.g. the art separated into CMYK),
-    ``picture(image)`` gives the reader for each other raster drawn (the same separation)."""
+    ground's picture (a reportlab ImageReader of the same area: e.g. the art separated into CMYK;
+    see ``pictures_in_ground`` for a face with pictures of its own)."""
     fonts = register_fonts()
     w, h, b = face.width * PT_PER_MM, face.height * PT_PER_MM, face.bleed_mm * PT_PER_MM
     canvas.saveState()
@@ -440,8 +440,7 @@ def draw_card(canvas, face: CardFace, x: float, y: float, turned: bool = False, 
             continue
         x0, y0, x1, y1 = (v * PT_PER_MM for v in op.box)
         if isinstance(op, Picture):
-            reader = picture(op.image) if picture is not None else _cached_reader(face, op)
-            canvas.drawImage(reader, x0, h - y1, x1 - x0, y1 - y0, mask="auto")
+            canvas.drawImage(_cached_reader(face, op), x0, h - y1, x1 - x0, y1 - y0, mask="auto")
             continue
         canvas.setLineWidth(op.width * PT_PER_MM)
         if op.fill is not None:
@@ -469,6 +468,31 @@ def _cached_reader(face: CardFace, op: Picture):
     return face._cache[key]
 
 
+def _paste(image: Image.Image, picture: Image.Image, box: tuple[float, float, float, float]) -> None:
+    """``picture`` scaled into ``box`` (pixels of ``image``), over what is there (its transparency kept)."""
+    box = (round(box[0]), round(box[1]), round(box[2]), round(box[3]))
+    picture = picture.convert("RGBA").resize((max(1, box[2] - box[0]), max(1, box[3] - box[1])),
+                                             Image.Resampling.LANCZOS)
+    image.paste(picture, box[:2], picture)
+
+
+def pictures_in_ground(face: CardFace) -> CardFace:
+    """``face`` with its pictures (art in a box, icons) laid into its ground, the shapes and text
+    still drawn over it: a print file whose every image is separated into CMYK separates them too."""
+    if not any(isinstance(op, Picture) for op in face.ops):
+        return face
+    ground = face.art.copy()
+    sx = ground.width / (face.width + 2 * face.bleed_mm)
+    sy = ground.height / (face.height + 2 * face.bleed_mm)
+    b = face.bleed_mm
+    for op in face.ops:
+        if isinstance(op, Picture):
+            x0, y0, x1, y1 = op.box
+            _paste(ground, op.image, ((x0 + b) * sx, (y0 + b) * sy, (x1 + b) * sx, (y1 + b) * sy))
+    return CardFace(face.key, face.card_mm, face.bleed_mm, ground,
+                    tuple(op for op in face.ops if not isinstance(op, Picture)))
+
+
 def card_image(face: CardFace, dpi: int = DPI) -> Image.Image:
     """``face`` as an RGB Pillow image with its bleed, at ``dpi`` (300: poker + 3 mm is 815 x 1110)."""
     size = size_px(face.card_mm, face.bleed_mm, dpi)
@@ -488,10 +512,7 @@ def card_image(face: CardFace, dpi: int = DPI) -> Image.Image:
             continue
         (x0, y0), (x1, y1) = at(*op.box[:2]), at(*op.box[2:])
         if isinstance(op, Picture):
-            box = (round(x0), round(y0), round(x1), round(y1))
-            picture = op.image.convert("RGBA").resize((max(1, box[2] - box[0]), max(1, box[3] - box[1])),
-                                                     Image.Resampling.LANCZOS)
-            image.paste(picture, box[:2], picture)
+            _paste(image, op.image, (x0, y0, x1, y1))
             continue
         width = max(1, round(op.width * sx)) if op.stroke is not None else 0
         if op.kind == "line":

@@ -25,7 +25,7 @@ MINUTES = (1, 600)         # game.minutes.min and .max
 SECONDS_PER_TURN = (1, 3600)  # game.seconds_per_turn (optional): the time one turn takes at the table
 MAX_ID_CHARS = 40          # an id (a card's id names its exported file)
 MAX_NAME_CHARS = 100       # a name or title: one line on a card, shrunk to fit
-MAX_TEXT_CHARS = 1000      # a card text or note (what does not fit its card at 3.5 pt is refused, never cut)
+MAX_TEXT_CHARS = 1000      # a card text or note (what does not fit its card at the layout's smallest size is refused, never cut)
 MAX_CATALOGUE_BYTES = 1_000_000  # a catalogue file: a regular file of at most 1 MB
 MAX_ART_PIXELS = 40_000_000      # an art image: at most 40 megapixels (a 6000 x 6667 photo)
 # Card ids that cannot be used: ``export-cards --target png`` writes each face as ``<id>.png`` and
