@@ -321,3 +321,19 @@ def test_the_same_layout_gives_the_same_bytes(tmp_path, deck):
     assert first == second
     images = [render.card_image(Look(catalogue, "en", layout=layout).face(card)).tobytes() for _ in range(2)]
     assert images[0] == images[1]
+
+
+@pytest.mark.parametrize("target", ["drivethru", "tgc"])
+def test_a_deck_drawn_by_its_own_layout_passes_preflight(tmp_path, deck, target):
+    """Icons (PNG and SVG) and shapes through a print service's export: the DriveThruCards file keeps
+    to CMYK (the pictures are separated with the ground), The Game Crafter's images to their sizes."""
+    from toolkit.print.export import export_cards
+    from toolkit.print.preflight import preflight
+
+    icons(tmp_path)
+    suits = dataclasses.replace(deck, cards=tuple(
+        dataclasses.replace(card, fields={"suit": "heart" if card.colour == "red" else "leaf"}) for card in deck.cards))
+    object.__setattr__(suits, "layout_path", write(tmp_path, MARKUP))  # as a catalogue naming its layout
+    export_cards(suits, target, tmp_path / "out", lang="en")
+    report = preflight(tmp_path / "out", target)
+    assert [check for check in report.checks if check.status == "FAIL"] == []

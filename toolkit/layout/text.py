@@ -104,12 +104,11 @@ class SetLine:
     width: float  # the line's own width
 
 
-def _greedy(ws: list[Word], s: Setting, first: float, bottom: float, room, factor: float,
-            max_lines: int | None) -> list[SetLine] | None:
+def _greedy(ws: list[Word], widths: list[float], space: float, s: Setting, first: float, bottom: float, room,
+            factor: float, max_lines: int | None) -> list[SetLine] | None:
     ascent, descent = font_metrics(s.font)
     lines: list[SetLine] = []
     i, baseline = 0, first
-    widths = [s.word_width(w) for w in ws]
     while i < len(ws):
         if baseline + descent * s.size > bottom + 1e-9 or (max_lines is not None and len(lines) >= max_lines):
             return None
@@ -118,8 +117,8 @@ def _greedy(ws: list[Word], s: Setting, first: float, bottom: float, room, facto
         if widths[i] > available + 1e-9:
             return None
         width, j = widths[i], i + 1
-        while j < len(ws) and width + s.space + widths[j] <= available + 1e-9:
-            width += s.space + widths[j]
+        while j < len(ws) and width + space + widths[j] <= available + 1e-9:
+            width += space + widths[j]
             j += 1
         lines.append(SetLine(tuple(ws[i:j]), baseline, left, right, width))
         i, baseline = j, baseline + s.leading * s.size
@@ -134,20 +133,24 @@ def set_text(ws: list[Word], s: Setting, top: float, bottom: float, room, valign
     lines still fit there the same way."""
     ascent, descent = font_metrics(s.font)
     first = top + ascent * s.size
+    widths, space = [s.word_width(w) for w in ws], s.space
+
+    def greedy(first_baseline: float, factor: float) -> list[SetLine] | None:
+        return _greedy(ws, widths, space, s, first_baseline, bottom, room, factor, max_lines)
 
     def shaped(first_baseline: float) -> list[SetLine] | None:
-        lines = _greedy(ws, s, first_baseline, bottom, room, 1.0, max_lines)
+        lines = greedy(first_baseline, 1.0)
         if not lines or len(lines) == 1:
             return lines
         low, high = 0.3, 1.0
         for _ in range(14):
             middle = (low + high) / 2
-            trial = _greedy(ws, s, first_baseline, bottom, room, middle, max_lines)
+            trial = greedy(first_baseline, middle)
             if trial is not None and len(trial) == len(lines):
                 high = middle
             else:
                 low = middle
-        return _greedy(ws, s, first_baseline, bottom, room, high, max_lines)
+        return greedy(first_baseline, high)
 
     lines = shaped(first)
     if not lines or valign == "top":
