@@ -213,12 +213,13 @@ def test_a_card_with_a_far_too_long_name_or_text_is_refused_in_one_line(catalogu
     long = dataclasses.replace(card, name=type(card.name)("Ведьма " * 50, "W" * 100))
     deck = dataclasses.replace(catalogue, cards=(long,))
     for lang in ("ru", "en"):
-        with pytest.raises(UserError, match=r"^diamoniak.toml: card 'witch': its name does not fit a poker 63 x 88 mm "
-                                            r"card even at 9\.0 pt \(the smallest size of the layout's name\); "
+        with pytest.raises(UserError, match=r"^diamoniak.toml: card 'witch': its name \([0-9,]+ characters\) does not "
+                                            r"fit a poker 63 x 88 mm card even at 9\.0 pt \(the smallest size of the layout's name\); "
                                             "shorten it, or print on larger cards"):
             Look(deck, lang).face(long)
     wordy = dataclasses.replace(card, text=type(card.text)("слово " * 166, "word " * 200))
-    with pytest.raises(UserError, match=r"card 'witch': its text does not fit a poker 63 x 88 mm card even at 7\.5 pt"):
+    with pytest.raises(UserError, match=r"card 'witch': its text \(1,000 characters\) does not fit a poker 63 x 88 "
+                                        r"mm card even at 7\.5 pt"):
         Look(dataclasses.replace(catalogue, cards=(wordy,)), "en").face(wordy)
     assert Look(catalogue, "en", (63, 88), 3.0).face(card).lines  # the card as it is fits
 
@@ -227,8 +228,8 @@ def test_the_built_in_games_refuse_a_mini_card_in_one_line(catalogues):
     """Their rules texts do not fit a mini card's panel at 7.5 pt: refused, naming the card (never shrunk
     below what a player can read, never cut)."""
     for catalogue in catalogues.values():
-        with pytest.raises(UserError, match=r"card '[a-z-]+': its text does not fit a mini 44 x 63 mm card even at "
-                                            r"7\.5 pt"):
+        with pytest.raises(UserError, match=r"card '[a-z-]+': its text \([0-9,]+ characters\) does not fit a mini "
+                                            r"44 x 63 mm card even at 7\.5 pt"):
             look = Look(catalogue, "en", render.CARD_SIZES["mini"])
             for card in catalogue.cards:
                 look.face(card)

@@ -511,7 +511,9 @@ class Look:
         failed = fits(low)
         if failed is not None:
             where = f"{self.source + ': ' if self.source else ''}card '{failed.id}'"
-            raise UserError(f"{where}: its {element.name} does not fit a {card_size_name(self.card_mm)} card even at "
+            text = fill(element.get("text"), self.values(failed), self.known, element.where, "text")
+            raise UserError(f"{where}: its {element.name} ({len(text):,} characters) does not fit a "
+                            f"{card_size_name(self.card_mm)} card even at "
                             f"{low * PT_PER_MM:.1f} pt (the smallest size of the layout's {element.name}); shorten "
                             "it, or print on larger cards (--card)")
         for _ in range(FIT_STEPS):
