@@ -144,3 +144,14 @@ def drawing(reader: PdfReader, index: int):
         elif op in (b"n", b"B", b"b"):
             path = []
     return segments, polygons, forms
+
+
+def short_texts(folder: Path, game: str, words: int = 2, text: str | None = None) -> Path:
+    """A copy of a built-in game's catalogue whose card texts keep their first ``words`` words: its
+    cards fit the small cards (mini, a service's bridge) that the full texts do not at 7.5 pt. The
+    art is the game's own (found in its art folder). ``text``: every card's text in every language."""
+    doc = builtin_doc(game)
+    folder.mkdir(parents=True, exist_ok=True)
+    for card in doc["cards"]:
+        card["text"] = {lang: text or " ".join(words_of.split()[:words]) for lang, words_of in card["text"].items()}
+    return write_catalogue(folder, doc, f"{game}-short.toml", with_art=False)

@@ -15,7 +15,8 @@ import pytest
 
 from toolkit.catalogue import load
 from toolkit.errors import UserError
-from toolkit.print import export, faces as faces_module, sheets, tts
+from toolkit.layout.engine import Look
+from toolkit.print import export, sheets, tts
 from toolkit.print.export import export_cards
 
 WRITERS = (export, tts)  # the modules that write an export's files
@@ -135,14 +136,13 @@ def test_a_thousand_card_deck_draws_each_card_type_once(tmp_path, monkeypatch, t
     deck = load("diamoniak", overrides=["castle-red=500", "castle-blue=500", *ONLY_RED[1:]])
     assert deck.total == 1000
     drawn = []
-    module = sheets if target == "print" else faces_module
-    real = module.card_face
+    real = Look.face
 
-    def counting(card, *args, **kwargs):
+    def counting(look, card):
         drawn.append(card.id)
-        return real(card, *args, **kwargs)
+        return real(look, card)
 
-    monkeypatch.setattr(module, "card_face", counting)
+    monkeypatch.setattr(Look, "face", counting)
     if target == "print":
         result = sheets.print_cards(deck, duplex="none")
         assert result.cards == 1000
@@ -157,18 +157,17 @@ def test_faces_are_let_go_once_drawn(tmp_path, monkeypatch, target):
     gigabytes for a deck of hundreds of card types."""
     deck = load("diamoniak")
     alive = []
-    module = sheets if target == "print" else faces_module
-    real = module.card_face
+    real = Look.face
 
-    def tracking(card, *args, **kwargs):
+    def tracking(look, card):
         gc.collect()
         alive.append(sum(ref() is not None for ref in faces))
-        face = real(card, *args, **kwargs)
+        face = real(look, card)
         faces.append(weakref.ref(face))
         return face
 
     faces: list[weakref.ref] = []
-    monkeypatch.setattr(module, "card_face", tracking)
+    monkeypatch.setattr(Look, "face", tracking)
     if target == "print":
         sheets.print_cards(deck)
     else:

@@ -15,6 +15,7 @@ import pytest
 from PIL import Image, ImageCms
 
 from toolkit.cards import render
+from toolkit.layout.engine import card_face
 from toolkit.catalogue import load
 
 SIZE = (40, 60)  # width, height of the upright picture
@@ -140,6 +141,7 @@ def test_a_sixteen_bit_picture_on_a_card_is_not_white(tmp_path):
     grey = np.full((SIZE[1] * 10, SIZE[0] * 10), 20_000, np.uint16)  # a mid-dark grey
     path = tmp_path / "scan.png"
     path.write_bytes(png16(grey, 0))
-    card = dataclasses.replace(load("diamoniak", require_art=False).card("witch"), art_path=path)
-    face = render.card_face(card, "en")
+    catalogue = load("diamoniak", require_art=False)
+    card = dataclasses.replace(catalogue.card("witch"), art_path=path)
+    face = card_face(catalogue, card, "en")
     assert face.art.getpixel((face.art.width // 2, face.art.height // 4)) == (77, 77, 77)  # 20,000 / 257

@@ -15,6 +15,7 @@ from PIL import Image, ImageDraw
 from pypdf import PdfReader, PdfWriter
 from pypdf.generic import ArrayObject, DictionaryObject, NameObject, NumberObject, StreamObject, TextStringObject
 
+from conftest import short_texts
 from toolkit.cards.render import pillow_font
 from toolkit.cli import main
 from toolkit.print.preflight import preflight, safe_zone_problem
@@ -535,11 +536,13 @@ def test_an_output_condition_not_in_the_icc_registry_is_a_warning(run, exports, 
 
 @pytest.fixture(scope="module")
 def square(tmp_path_factory) -> dict[str, Path]:
-    """Square cards (40 x 40 mm) at Tabletopia and Screentop, Palaces' round tokens beside them."""
+    """Square cards (50 x 50 mm) at Tabletopia and Screentop, Palaces' round tokens beside them."""
     root = tmp_path_factory.mktemp("square")
+    short = short_texts(root / "deck", "palaces", words=1)  # a 50 mm square's panel holds a name and a word
     for target in ("tabletopia", "screentop"):
-        result = CliRunner().invoke(main, ["export-cards", "--target", target, "--card", "40x40",
-                                           "--out", str(root / target), *PALACES_FEW], catch_exceptions=False)
+        result = CliRunner().invoke(main, ["export-cards", "--target", target, "--card", "50x50",
+                                           "--out", str(root / target), *PALACES_FEW[2:], "--catalogue", str(short)],
+                                    catch_exceptions=False)
         assert result.exit_code == 0, result.output
     return {target: root / target for target in ("tabletopia", "screentop")}
 

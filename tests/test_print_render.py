@@ -1,5 +1,6 @@
-"""The card renderer: text fits its panel and keeps clear of the corner badge at every size and in both
-languages, user art of any shape covers the card, and the PDF and Pillow renderers draw the same card."""
+"""The card renderer through the built-in games' layouts: text fits its box, keeps clear of the corner
+badge, one size per kind, at least 7.5 pt, all of it printed (never cut), at every size that holds it;
+user art of any shape covers the card; and the PDF and Pillow renderers draw the same card."""
 
 from __future__ import annotations
 
@@ -11,15 +12,16 @@ import pytest
 from PIL import Image
 
 from toolkit.cards import render
-from toolkit.errors import UserError
 from toolkit.catalogue import load
+from toolkit.errors import UserError
 from toolkit.games.registry import ids
-
-BUILTIN_GAMES = ids()
+from toolkit.layout.engine import Look, card_face
 from toolkit.print.export import pdf_single_bytes
 
+BUILTIN_GAMES = ids()
 EPS = 1e-6
 NBSP = "\u00a0"
+FLOOR_MM = 7.5 / render.PT_PER_MM
 
 
 @pytest.fixture(scope="module")
@@ -27,51 +29,70 @@ def catalogues():
     return {game: load(game) for game in BUILTIN_GAMES}
 
 
-def check_lines(lines, panel, badge):
-    x0, y0, x1, y1 = panel
+def boxes(look: Look, kind: str, name: str):
+    element = next(e for e in look.layout.elements(kind) if e.name == name)
+    clear = look.frame.box(element, "clear") if element.get("clear") is not None else None
+    return look.frame.box(element, padding=element.get("padding")), clear
+
+
+def check_lines(lines, box, clear):
+    x0, y0, x1, y1 = box
     for line in lines:
         ascent, descent = render.font_metrics(line.font)
         left, right = line.x - line.width / 2, line.x + line.width / 2
         top, bottom = line.y - ascent * line.size, line.y + descent * line.size
         assert x0 - EPS <= left and right <= x1 + EPS, line
         assert y0 - EPS <= top and bottom <= y1 + EPS, line
-        if bottom > badge[1]:
-            assert right <= badge[0] + EPS, line  # never beside the badge
-        assert line.size >= render.TEXT_MIN_MM - EPS
+        if clear is not None and bottom > clear[1]:
+            assert right <= clear[0] + EPS, line  # never beside the badge
+        assert line.size >= FLOOR_MM - EPS
 
 
-@pytest.mark.parametrize("size", list(render.CARD_SIZES))
-def test_text_fits_the_panel_and_avoids_the_badge(catalogues, size):
+def printed(face, element: str) -> str:
+    return " ".join(line.text for line in face.lines if line.element == element).replace(NBSP, " ")
+
+
+@pytest.mark.parametrize("size", ["poker", "bridge", "tarot"])
+def test_text_fits_its_box_avoids_the_badge_and_is_all_printed(catalogues, size):
     card_mm = render.CARD_SIZES[size]
     for bleed in (0.0, 3.0):
-        panel = render.panel_box(card_mm, bleed)
-        badge = render.badge_corner(card_mm, bleed)
         for catalogue in catalogues.values():
-            for card in catalogue.cards:
-                for lang in ("ru", "en"):
-                    lines = render.layout_text(card.name[lang], card.text[lang], panel, badge, lang)
-                    check_lines(lines, panel, badge)
-                    assert lines[0].text.replace(NBSP, " ") == card.name[lang] and lines[0].font == "name"
-                    body = " ".join(line.text for line in lines if line.font == "text").replace(NBSP, " ")
-                    assert body == " ".join(card.text[lang].split())  # all of it, nothing cut
-
-
-def test_text_on_poker_cards_is_readable(catalogues):
-    panel, badge = render.panel_box((63, 88), 0), render.badge_corner((63, 88), 0)
-    for catalogue in catalogues.values():
-        for card in catalogue.cards:
             for lang in ("ru", "en"):
-                lines = render.layout_text(card.name[lang], card.text[lang], panel, badge, lang)
-                assert min(line.size for line in lines) * render.PT_PER_MM >= 6.5  # points
-                assert lines[0].size * render.PT_PER_MM >= 10
+                look = Look(catalogue, lang, card_mm, bleed)
+                for card in catalogue.cards:
+                    face = look.face(card)
+                    for name in ("name", "text"):
+                        box, clear = boxes(look, card.kind, name)
+                        check_lines([line for line in face.lines if line.element == name], box, clear)
+                    assert printed(face, "name") == card.name[lang]
+                    assert printed(face, "text") == " ".join(card.text[lang].split())  # all of it, nothing cut
 
 
-def test_far_too_long_text_is_refused_not_cut():
-    panel, badge = render.panel_box((44, 63), 0), render.badge_corner((44, 63), 0)
-    with pytest.raises(render.TextTooLong, match="text"):
-        render.layout_text("Очень длинное название карты", "слово " * 400, panel, badge)
-    with pytest.raises(render.TextTooLong, match="name"):
-        render.layout_text("W" * 100, "", panel, badge)
+def test_one_text_size_per_kind_and_at_least_7_5_pt(catalogues):
+    for catalogue in catalogues.values():
+        for lang in ("ru", "en"):
+            look = Look(catalogue, lang, (63, 88))
+            sizes: dict[str, set] = {}
+            for card in catalogue.cards:
+                for line in look.face(card).lines:
+                    sizes.setdefault(f"{card.kind}.{line.element}", set()).add(round(line.size, 9))
+            assert all(len(found) == 1 for found in sizes.values()), sizes
+            body = [size for key, found in sizes.items() if key.endswith(".text") for size in found]
+            assert min(body) * render.PT_PER_MM >= 7.5
+            assert min(size for key, found in sizes.items() if key.endswith(".name") for size in found) \
+                * render.PT_PER_MM >= 10
+
+
+def test_paragraphs_end_on_more_than_one_word(catalogues):
+    """Shaped for the box: no paragraph of the built-in cards ends on a lone word (issue 22's funnels)."""
+    for catalogue in catalogues.values():
+        for lang in ("ru", "en"):
+            look = Look(catalogue, lang, (63, 88))
+            for card in catalogue.cards:
+                lines = [line for line in look.face(card).lines if line.element == "text"]
+                if len({line.y for line in lines}) > 1:
+                    last = max(lines, key=lambda line: line.y)
+                    assert " " in last.text or NBSP in last.text, (card.id, lang, last.text)
 
 
 def test_user_art_of_any_shape_covers_the_card(tmp_path, catalogues):
@@ -83,56 +104,64 @@ def test_user_art_of_any_shape_covers_the_card(tmp_path, catalogues):
         Image.fromarray(pixels).save(path)
         card = dataclasses.replace(catalogue.card("witch"), art_path=path)
         for card_mm in ((63, 88), (70, 120)):
-            face = render.card_face(card, "ru", card_mm, 3)
-            assert face.panel is not None  # not the project's art: a panel of our own behind the text
-            check_lines(face.lines, face.panel, (face.panel[2], face.panel[3]))
-            image = render.card_image(face)
-            assert image.size == render.size_px(card_mm, 3)
+            face = card_face(catalogue, card, "ru", card_mm, 3)
+            panels = [op for op in face.ops if isinstance(op, render.Shape) and op.element == "panel"]
+            assert len(panels) == 1  # not the project's art: a panel of our own behind the text
+            assert render.card_image(face).size == render.size_px(card_mm, 3)
     # The project's own art has its plain panel: no extra panel is drawn.
-    assert render.card_face(catalogue.card("witch"), "en").panel is None
+    assert not [op for op in card_face(catalogue, catalogue.card("witch"), "en").ops if isinstance(op, render.Shape)]
 
 
 def test_flat_art_is_embedded_losslessly_and_photos_as_jpeg(tmp_path, catalogues):
     catalogue = catalogues["diamoniak"]
-    flat = render.card_face(catalogue.card("fairy"), "en")
+    flat = card_face(catalogue, catalogue.card("fairy"), "en")
     assert flat.pdf_image().jpeg_fh() is None
     # Smooth shading with a little grain, like a photograph or a painting.
     pixels = np.random.default_rng(1).integers(0, 255, (37, 27, 3), dtype=np.uint8)
     smooth = np.asarray(Image.fromarray(pixels).resize((815, 1110), Image.Resampling.BICUBIC), dtype=np.int16)
     grain = np.random.default_rng(2).integers(-6, 7, smooth.shape)
     Image.fromarray(np.clip(smooth + grain, 0, 255).astype(np.uint8)).save(tmp_path / "photo.png")
-    photo = render.card_face(dataclasses.replace(catalogue.card("fairy"), art_path=tmp_path / "photo.png"), "en")
+    photo = card_face(catalogue, dataclasses.replace(catalogue.card("fairy"), art_path=tmp_path / "photo.png"), "en")
     assert photo.pdf_image().jpeg_fh() is not None
 
 
-def test_pdf_and_pillow_renderers_draw_the_same_card(catalogues):
-    """The witch in Russian, drawn by reportlab (rendered back by pdfium at 300 DPI) and by Pillow."""
-    catalogue = load("diamoniak", overrides=[f"{c.id}=0" for c in catalogues["diamoniak"].cards if c.id != "witch"])
-    pdf = pdf_single_bytes(catalogue, "ru", (63, 88), 3.0)
+def rendered_pair(catalogue, card_id: str, lang: str):
+    """A card drawn by reportlab (read back by pdfium at 300 DPI) and by Pillow, as int arrays."""
+    pdf = pdf_single_bytes(catalogue, lang, (63, 88), 3.0)
     doc = pdfium.PdfDocument(pdf)
     try:
         from_pdf = doc[0].render(scale=300 / 72).to_pil().convert("RGB")
     finally:
         doc.close()
-    from_pillow = render.card_image(render.card_face(catalogue.card("witch"), "ru", (63, 88), 3.0))
+    from_pillow = render.card_image(card_face(catalogue, catalogue.card(card_id), lang, (63, 88), 3.0))
     assert from_pillow.size == (815, 1110)
     assert abs(from_pdf.width - 815) <= 1 and abs(from_pdf.height - 1110) <= 1
-    a = np.asarray(from_pdf.resize(from_pillow.size), dtype=np.int16)
-    b = np.asarray(from_pillow, dtype=np.int16)
-    assert np.abs(a - b).mean() < 4
-    # The text panel in particular (where the two renderers' text lands).
-    x0, y0, x1, y1 = render.panel_box((63, 88), 3.0)
-    box = [round((v + 3) * 300 / 25.4) for v in (x0, y0, x1, y1)]
-    panel_a, panel_b = a[box[1]:box[3], box[0]:box[2]], b[box[1]:box[3], box[0]:box[2]]
-    dark_a, dark_b = (panel_a.sum(axis=2) < 300), (panel_b.sum(axis=2) < 300)
+    return (np.asarray(from_pdf.resize(from_pillow.size), dtype=np.int16),
+            np.asarray(from_pillow, dtype=np.int16))
+
+
+def compare_box(a, b, box_mm, bleed: float = 3.0):
+    """The two renderings agree where ``box_mm`` (trim mm) is: as much ink, on the same rows."""
+    box = [round((v + bleed) * 300 / 25.4) for v in box_mm]
+    part_a, part_b = a[box[1]:box[3], box[0]:box[2]], b[box[1]:box[3], box[0]:box[2]]
+    dark_a, dark_b = (part_a.sum(axis=2) < 300), (part_b.sum(axis=2) < 300)
     assert dark_b.sum() > 2000  # there is text
     assert abs(int(dark_a.sum()) - int(dark_b.sum())) < 0.15 * dark_b.sum()
     rows_a, rows_b = np.nonzero(dark_a.any(axis=1))[0], np.nonzero(dark_b.any(axis=1))[0]
     assert abs(rows_a.min() - rows_b.min()) <= 3 and abs(rows_a.max() - rows_b.max()) <= 3
 
 
+def test_pdf_and_pillow_renderers_draw_the_same_card(catalogues):
+    """The witch in Russian, drawn by reportlab (rendered back by pdfium at 300 DPI) and by Pillow."""
+    catalogue = load("diamoniak", overrides=[f"{c.id}=0" for c in catalogues["diamoniak"].cards if c.id != "witch"])
+    a, b = rendered_pair(catalogue, "witch", "ru")
+    assert np.abs(a - b).mean() < 4
+    look = Look(catalogue, "ru", (63, 88), 3.0)
+    compare_box(a, b, boxes(look, "witch", "text")[0])
+
+
 def test_pillow_measures_text_like_reportlab():
-    for font in ("name", "text"):
+    for font in ("name", "text", "serif-italic", "sans-bold-italic"):
         for text in ("Всеобщий обмен", "Block an opponent's unfinished palace or"):
             size_px = 40.0
             pillow = render.pillow_font(font, size_px).getlength(text)
@@ -147,36 +176,60 @@ ODD_TEXTS = [
     ("W" * 80, "A card text."),           # one word wider than any card
     ("W" * 300, "y" * 1000),
     ("Fairy", "W" * 80 + " and more"),
-    ("", "A card without a name."),
-    ("   ", ""),
+    ("Fairy", "Take a card."),
 ]
+
+
+def one_card(catalogue, name: str, text: str):
+    card = dataclasses.replace(catalogue.card("fairy"), name=type(catalogue.card("fairy").name)(name, name),
+                               text=type(catalogue.card("fairy").text)(text, text))
+    return dataclasses.replace(catalogue, cards=(card,)), card
 
 
 @pytest.mark.parametrize("card_mm", [(63, 88), (44, 63), (20, 20), (20, 500), (500, 20), (500, 500)])
 @pytest.mark.parametrize("name, text", ODD_TEXTS)
-def test_odd_text_is_shrunk_inside_the_panel_or_refused(card_mm, name, text):
+def test_odd_text_fits_its_box_or_is_refused_in_one_line(catalogues, card_mm, name, text):
+    catalogue, card = one_card(catalogues["diamoniak"], name, text)
     for bleed in (0.0, 10.0):
-        panel, badge = render.panel_box(card_mm, bleed), render.badge_corner(card_mm, bleed)
+        look = Look(catalogue, "en", card_mm, bleed)
         try:
-            lines = render.layout_text(name, text, panel, badge)
-        except render.TextTooLong:
-            # refused only what cannot fit: an ordinary name and text fit every card but the smallest
-            assert len(name + text) > 30 or min(card_mm) < 44, (name, text, card_mm)
+            face = look.face(card)
+        except UserError as err:
+            message = str(err)
+            assert "\n" not in message and "card 'fairy': its " in message and "does not fit a" in message
+            assert f"{card_mm[0]:g} x {card_mm[1]:g} mm card even at" in message
+            # refused only what cannot fit: a short name and text fit a poker card
+            assert len(name + text) > 30 or card_mm != (63, 88), (name, text, card_mm)
             continue
-        check_lines(lines, panel, badge)
-        assert all(line.text for line in lines)
-        if (name + text).strip():
-            assert lines, "nothing at all is printed"  # even on a card as narrow as 20 x 500 mm
+        for element in ("name", "text"):
+            box, clear = boxes(look, "fairy", element)
+            check_lines([line for line in face.lines if line.element == element], box, clear)
+        assert printed(face, "text") == " ".join(text.split())
 
 
 def test_a_card_with_a_far_too_long_name_or_text_is_refused_in_one_line(catalogues):
-    card = catalogues["diamoniak"].card("witch")
+    catalogue = catalogues["diamoniak"]
+    card = catalogue.card("witch")
     long = dataclasses.replace(card, name=type(card.name)("Ведьма " * 50, "W" * 100))
-    for lang, length in (("ru", 350), ("en", 100)):
-        with pytest.raises(UserError, match=rf"^here: card 'witch': its name \({length} characters\) does not fit a "
-                                            r"mini 44 x 63 mm card even at 3\.5 pt; shorten it, or print on larger"):
-            render.card_face(long, lang, (44, 63), 3.0, source="here")
+    deck = dataclasses.replace(catalogue, cards=(long,))
+    for lang in ("ru", "en"):
+        with pytest.raises(UserError, match=r"^diamoniak.toml: card 'witch': its name \([0-9,]+ characters\) does not "
+                                            r"fit a poker 63 x 88 mm card even at 9\.0 pt \(the smallest size of the layout's name\); "
+                                            "shorten it, or print on larger cards"):
+            Look(deck, lang).face(long)
     wordy = dataclasses.replace(card, text=type(card.text)("слово " * 166, "word " * 200))
-    with pytest.raises(UserError, match=r"card 'witch': its text \(1,000 characters\) does not fit a poker"):
-        render.card_face(wordy, "en")
-    assert render.card_face(card, "en", (44, 63), 3.0).lines  # the card as it is fits
+    with pytest.raises(UserError, match=r"card 'witch': its text \(1,000 characters\) does not fit a poker 63 x 88 "
+                                        r"mm card even at 7\.5 pt"):
+        Look(dataclasses.replace(catalogue, cards=(wordy,)), "en").face(wordy)
+    assert Look(catalogue, "en", (63, 88), 3.0).face(card).lines  # the card as it is fits
+
+
+def test_the_built_in_games_refuse_a_mini_card_in_one_line(catalogues):
+    """Their rules texts do not fit a mini card's panel at 7.5 pt: refused, naming the card (never shrunk
+    below what a player can read, never cut)."""
+    for catalogue in catalogues.values():
+        with pytest.raises(UserError, match=r"card '[a-z-]+': its text \([0-9,]+ characters\) does not fit a mini "
+                                            r"44 x 63 mm card even at 7\.5 pt"):
+            look = Look(catalogue, "en", render.CARD_SIZES["mini"])
+            for card in catalogue.cards:
+                look.face(card)

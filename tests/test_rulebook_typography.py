@@ -13,6 +13,8 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Paragraph, SimpleDocTemplate
 
 from toolkit.cards import render
+from toolkit.layout.engine import Look
+from toolkit.layout.text import Setting, set_text, words
 from toolkit.catalogue import load
 from toolkit.games.registry import ids
 
@@ -65,27 +67,34 @@ def test_no_line_of_a_rulebook_ends_where_it_must_not(books, game, lang):
     assert not bad, bad
 
 
+def text_lines(face, element: str = "text") -> list[str]:
+    """The lines an element of a card face prints, top to bottom (its runs joined)."""
+    rows: dict[float, list] = {}
+    for line in face.lines:
+        if line.element == element:
+            rows.setdefault(round(line.y, 6), []).append(line)
+    return [" ".join(run.text for run in sorted(runs, key=lambda run: run.x)) for _, runs in sorted(rows.items())]
+
+
 @pytest.mark.parametrize("lang", ["ru", "en"])
 @pytest.mark.parametrize("game", BUILTIN_GAMES)
 def test_card_texts_break_only_at_ordinary_spaces(game, lang):
     catalogue = load(game)
-    for size in ("poker", "mini"):
-        card_mm = render.CARD_SIZES[size]
-        panel, badge = render.panel_box(card_mm, 0), render.badge_corner(card_mm, 0)
+    for size in ("poker", "tarot"):
+        look = Look(catalogue, lang, render.CARD_SIZES[size])
         for card in catalogue.cards:
-            lines = render.layout_text(card.name[lang], card.text[lang], panel, badge, lang)
-            body = [line.text for line in lines if line.font == "text"]
-            if body and not body[-1].endswith("…"):
-                assert " ".join(body) == " ".join(bind(card.text[lang], lang).split(" ")), card.id
+            body = text_lines(look.face(card))
+            assert " ".join(body) == " ".join(bind(card.text[lang], lang).split(" ")), card.id
             assert not bad_breaks(body, lang), (card.id, size, body)
 
 
 def test_a_narrow_card_keeps_bound_words_together():
     text = "Положи справа от себя и ничего не теряй, хотя бы 3 раза"
-    panel = (0.0, 0.0, 14.0, 60.0)
-    lines = [line.text for line in render.layout_text("", text, panel, (14.0, 60.0), "ru")]
-    assert len(lines) > 3  # the panel forces many breaks
-    assert not bad_breaks(lines, "ru"), lines
+    setting = Setting("serif", lambda font, style: font, 2.65, 1.2, {})
+    lines = set_text(words(text, "ru", {}, "here"), setting, 0.0, 60.0, lambda top, bottom: (0.0, 14.0))
+    printed = [" ".join(piece.text for word in line.words for piece in word) for line in lines]
+    assert len(printed) > 3  # the box forces many breaks
+    assert not bad_breaks(printed, "ru"), printed
 
 
 def test_no_space_is_lost_or_doubled_beside_bold_words(tmp_path):

@@ -63,6 +63,12 @@ class Game:
         """The catalogue that ships with the game: ``<id>.toml`` in its package (messages name the file)."""
         return self.resource(f"{self.id}.toml")
 
+    @property
+    def layout_file(self) -> Path | None:
+        """The layout its cards are drawn with (toolkit.layout): ``layout.toml`` in its package, if any."""
+        path = self.resource("layout.toml")
+        return path if path.is_file() else None
+
     def text_file(self, name: str, lang: str) -> Path:
         """A text of the game in one language: ``rules`` (the rulebook), ``aid`` (the player aid)."""
         return self.resource("texts", f"{name}.{lang}.md")

@@ -30,7 +30,7 @@ from reportlab.lib.colors import CMYKColor, Color, toColor
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
-from toolkit.cards.render import PT_PER_MM, CardFace, draw_card
+from toolkit.cards.render import PT_PER_MM, CardFace, draw_card, pictures_in_ground
 from toolkit.catalogue.model import Catalogue
 from toolkit.errors import UserError
 from toolkit.pdf import tokens as token_art
@@ -68,8 +68,10 @@ def _cmyk_canvas(buffer: io.BytesIO, page_pt: tuple[float, float], sep: Separati
 
 def _define_face(canvas: Canvas, face: CardFace, sep: Separation, image_px: tuple[int, int]) -> str:
     """One card side as a form XObject the size of the page, drawn by ``render.draw_card`` with
-    the art separated into CMYK at ``image_px`` (300 DPI over the page)."""
+    the art (and any picture the layout puts in a box) separated into CMYK at ``image_px`` (300 DPI
+    over the page)."""
     name = form_name(face)
+    face = pictures_in_ground(face)
     art = face.art if face.art.size == image_px else face.art.resize(image_px, Image.Resampling.LANCZOS)
     w_pt, h_pt = (p / DPI * 72 for p in image_px)
     b = face.bleed_mm * PT_PER_MM

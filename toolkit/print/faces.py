@@ -6,10 +6,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from toolkit.cards.render import CardFace, card_back, card_face
+from functools import cached_property
+
+from toolkit.cards.render import CardFace
 from toolkit.catalogue.model import CardType, Catalogue, Token
 from toolkit.catalogue.origin import deck_origin
 from toolkit.errors import UserError
+from toolkit.layout.engine import Look
 from toolkit.plurals import plural
 from toolkit.print.aids import aid_face
 
@@ -39,14 +42,18 @@ class Faces:
     aids: int = 0  # copies of the player aid to export with the deck
     safe_mm: float | None = None  # a service's safe zone, inside the trim (None: the renderer's own margin)
 
+    @cached_property
+    def look(self) -> Look:
+        return Look(self.catalogue, self.lang, self.card_mm, self.bleed, self.safe_mm)
+
     def face(self, card: CardType) -> CardFace:
-        return card_face(card, self.lang, self.card_mm, self.bleed, self.catalogue.source.name, self.safe_mm)
+        return self.look.face(card)
 
     def every(self) -> Iterator[CardFace]:
         return (self.face(card) for card in self.cards)
 
     def back(self) -> CardFace:
-        return card_back(self.catalogue, self.card_mm, self.bleed, self.safe_mm)
+        return self.look.back()
 
     def aid(self) -> CardFace:
         return aid_face(self.catalogue, self.lang, self.card_mm, self.bleed, self.safe_mm)

@@ -11,14 +11,13 @@ from reportlab.pdfgen.canvas import Canvas
 from toolkit.cards.render import (
     CARD_SIZES,
     PT_PER_MM,
-    card_back,
-    card_face,
     card_size_name,
     check_bleed,
 )
 from toolkit.catalogue.model import Catalogue, CardType
 from toolkit.catalogue.words import counted, decimal, words
 from toolkit.errors import UserError
+from toolkit.layout.engine import Look
 from toolkit.pdf import tokens as token_art
 from toolkit.pdf.tokens import TOKEN_BLEED
 from toolkit.print.aids import KEY as AID_KEY, aid_copies, aid_face
@@ -221,11 +220,12 @@ def print_cards(catalogue: Catalogue, lang: str = "en", paper: str = "a4",
     distinct = list(dict.fromkeys(card.id for card in deck))
     # Each face is drawn into the PDF once and let go: holding every card type's 300 DPI art at once
     # would take gigabytes for a deck of hundreds of types.
-    faces = (card_face(catalogue.card(card_id), lang, card_mm, bleed, catalogue.source.name) for card_id in distinct)
+    look = Look(catalogue, lang, card_mm, bleed)
+    faces = (look.face(catalogue.card(card_id)) for card_id in distinct)
     if copies:
         faces = itertools.chain(faces, [aid_face(catalogue, lang, card_mm, bleed)])
     if layout.axis is not None:
-        faces = itertools.chain(faces, [card_back(catalogue, card_mm, bleed)])
+        faces = itertools.chain(faces, [look.back()])
     w, h = card_mm
 
     buffer = io.BytesIO()

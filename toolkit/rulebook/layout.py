@@ -34,10 +34,11 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, FrameBreak, NextPageTemplate,
                                 PageBreak, PageTemplate, Paragraph, Spacer, Table, TableStyle)
 
-from toolkit.cards.render import (CARD_SIZES, CardFace, card_back, card_face, draw_card, ellipsize,
+from toolkit.cards.render import (CARD_SIZES, CardFace, draw_card, ellipsize,
                                   register_fonts)
 from toolkit.catalogue.model import Catalogue
 from toolkit.games.registry import get as game_of
+from toolkit.layout.engine import Look, card_back
 from toolkit.odds.plot import bar_chart
 from toolkit.pdf import tokens as token_art
 from toolkit.pdf.canvas import binary_streams
@@ -363,12 +364,14 @@ class Story:
         self.langs = list(sources)
         self.styles = Styles(geom)
         self._faces: dict[tuple[str, str], CardFace] = {}
+        self._looks: dict[str, Look] = {}
 
     def face(self, card_id: str, lang: str) -> CardFace:
         key = (card_id, lang)
         if key not in self._faces:
-            card = self.catalogue.card(card_id)
-            self._faces[key] = card_face(card, lang, POKER, source=self.catalogue.source.name)
+            if lang not in self._looks:
+                self._looks[lang] = Look(self.catalogue, lang, POKER)
+            self._faces[key] = self._looks[lang].face(self.catalogue.card(card_id))
         return self._faces[key]
 
     # the title
@@ -395,7 +398,7 @@ class Story:
         game = game_of(self.catalogue.game)
         kinds = [k for k in game.kinds if self.catalogue.of_kind(k)]
         picks = [kinds[round(i * (len(kinds) - 1) / 3)] for i in range(4)] if len(kinds) > 4 else kinds
-        faces, colour_index = [card_back(self.catalogue, POKER)], 0
+        faces, colour_index = [card_back(self.catalogue, POKER, lang=self.langs[-1])], 0
         for kind in dict.fromkeys(picks):
             cards = self.catalogue.of_kind(kind)
             card = cards[colour_index % len(cards)] if kind in game.coloured_kinds else cards[0]

@@ -14,14 +14,15 @@ draws it once, labelled in both (the second language in grey under the first).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import Flowable, Spacer
 
-from toolkit.cards.render import CARD_SIZES, CardFace, card_back, draw_card
+from toolkit.cards.render import CARD_SIZES, CardFace, draw_card
+from toolkit.layout.engine import card_back
 from toolkit.catalogue.model import CardType, Catalogue
 from toolkit.errors import UserError
 from toolkit.games.registry import get as game_of
@@ -259,10 +260,9 @@ def table_picture(story, block, lang: str) -> Flowable:
     per_lang += [_labels(story, _same_block(story, block, lang, other), other) for other in langs[1:]]
     labels = {key: [labels[key] for labels in per_lang] for key in per_lang[0]}
     catalogue = story.catalogue
-    back = card_back(catalogue, POKER)
+    back = card_back(catalogue, POKER, lang=lang)
     def face(card: CardType) -> CardFace:  # art and name only: a rules text would be unreadably small
-        full = story.face(card.id, lang)
-        return replace(full, lines=tuple(line for line in full.lines if line.font != "text"), _cache={})
+        return story.face(card.id, lang).without("text")
 
     scene = game_of(catalogue.game).table_scene(catalogue, face, back)
     return TablePicture(scene, labels, catalogue)

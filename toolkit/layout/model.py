@@ -1,0 +1,333 @@
+"""A layout file read and checked: elements with their boxes, fonts, sizes and colours, per-kind
+layouts that extend the base (or another kind), and the back's elements for a deck without back art.
+
+Every mistake is one line naming the file, the element and the key (``layout.toml: elements.name:
+size: ...``). Lengths are millimetres from the trim's top-left corner, or ``"N%"`` of the card's
+width (x) or height (y); in an element with ``frame = "art"``, ``"N%"`` of the full-bleed art as it
+lies on the card. Font sizes are points, or ``"N%"`` of the card's height.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from toolkit.cards.render import FONT_FILES
+from toolkit.errors import UserError
+
+TYPES = ("art", "text", "icon", "rect", "circle", "line")
+ALIGN = ("left", "centre", "right")
+VALIGN = ("top", "middle", "bottom")
+FITS = ("cover", "contain")
+MIN_SIZE_PT = 7.5
+COMMON = {"type", "box", "frame", "when", "safe"}
+KEYS = {
+    "art": COMMON | {"field", "fit", "safe_border"},
+    "text": COMMON | {"text", "font", "size", "min_size", "colour", "align", "valign", "leading", "after", "gap",
+                      "clear", "max_lines", "padding"},
+    "icon": COMMON | {"icon", "align", "valign"},
+    "rect": COMMON | {"fill", "stroke", "width", "radius", "clear"},
+    "circle": COMMON | {"fill", "stroke", "width"},
+    "line": COMMON | {"stroke", "width"},
+}
+DEFAULT_SAFE = {"text": True, "icon": True}  # elements kept inside the safe area unless they say otherwise
+HEX = re.compile(r"#[0-9a-fA-F]{6}")
+TEMPLATE = re.compile(r"\{([A-Za-z0-9_]+)\}")
+WHEN = re.compile(r"(!)?([A-Za-z0-9_]+)(?:=(.*))?")
+MAX_FILE_BYTES = 1_000_000
+
+
+@dataclass(frozen=True)
+class Length:
+    """A length: ``value`` mm, or ``value`` per cent of the frame's side."""
+
+    value: float
+    percent: bool
+
+    def mm(self, side: float) -> float:
+        return self.value * side / 100 if self.percent else self.value
+
+
+Box = tuple[Length, Length, Length, Length]
+
+
+@dataclass(frozen=True)
+class Element:
+    name: str
+    type: str
+    where: str  # "layout.toml: elements.name", for messages
+    options: dict = field(hash=False)
+
+    def get(self, key: str, default=None):
+        return self.options.get(key, default)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A layout: ``kinds`` maps a card kind to its elements (the base's under ``""``)."""
+
+    source: Path
+    background: tuple[int, int, int]
+    back_background: tuple[int, int, int]
+    ink: tuple[int, int, int]
+    margin: float  # mm: elements with ``safe`` keep this far inside the trim (or a service's safe zone if more)
+    kinds: dict[str, tuple[Element, ...]]
+    back: tuple[Element, ...]
+    icons: dict[str, Path]
+    fonts_seen: tuple[str, ...] = ()
+
+    def elements(self, kind: str) -> tuple[Element, ...]:
+        return self.kinds.get(kind, self.kinds[""])
+
+
+def fail(where: str, key: str, problem: str):
+    raise UserError(f"{where}: {key}: {problem}")
+
+
+def colour(value, where: str, key: str) -> tuple[int, int, int] | str:
+    """A colour: "#rrggbb", or a template ("{colour_rgb}") read per card."""
+    if isinstance(value, str) and HEX.fullmatch(value):
+        return tuple(int(value[i:i + 2], 16) for i in (1, 3, 5))
+    if isinstance(value, str) and TEMPLATE.fullmatch(value):
+        return value
+    fail(where, key, f"{value!r} is not a colour (\"#rrggbb\", or a card value such as \"{{colour_rgb}}\")")
+
+
+def length(value, where: str, key: str, percent_only: bool = False) -> Length:
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        fail(where, key, f"{value!r} is not a length (millimetres, or \"N%\")")
+    if isinstance(value, str):
+        match = re.fullmatch(r"\s*(-?[0-9]+(?:\.[0-9]+)?)\s*%\s*", value)
+        if not match:
+            fail(where, key, f"{value!r} is not a length (millimetres, or \"N%\")")
+        return Length(float(match.group(1)), True)
+    if percent_only:
+        fail(where, key, f"{value!r}: in the art's frame a length is \"N%\" of the art")
+    return Length(float(value), False)
+
+
+def box(value, where: str, key: str, percent_only: bool) -> Box:
+    if not isinstance(value, list) or len(value) != 4:
+        fail(where, key, "must be [left, top, right, bottom]")
+    parts = tuple(length(v, where, key, percent_only) for v in value)
+    return parts  # type: ignore[return-value]
+
+
+def points(value, where: str, key: str) -> Length:
+    """A font size: points, or "N%" of the card's height; kept as a Length (value in pt when not %)."""
+    size = length(value, where, key)
+    if size.value <= 0 or (not size.percent and size.value > 200):
+        fail(where, key, f"{value!r} is not a font size (points above 0, at most 200, or \"N%\")")
+    return size
+
+
+def number(value, where: str, key: str, low: float, high: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+        fail(where, key, f"{value!r} must be a number from {low:g} to {high:g}")
+    return float(value)
+
+
+def choice(value, where: str, key: str, options: tuple[str, ...]) -> str:
+    if value not in options:
+        fail(where, key, f"{value!r}: choose from {', '.join(options)}")
+    return value
+
+
+def _font(value, where: str, base: Path) -> str:
+    """A built-in face's name, or a TTF/OTF file beside the layout (its path, resolved)."""
+    if not isinstance(value, str):
+        fail(where, "font", f"{value!r} is not a font")
+    if value in FONT_FILES:
+        return value
+    if value.lower().endswith((".ttf", ".otf")):
+        path = (base / value).resolve()
+        if not path.is_file():
+            fail(where, "font", f"no font file {value} beside the layout")
+        return str(path)
+    builtin = ", ".join(k for k in FONT_FILES if not k.startswith("file:") and k not in ("name", "text", "label"))
+    fail(where, "font", f"{value!r}: name a built-in face ({builtin}) or a .ttf/.otf file")
+
+
+def element(name: str, raw, where: str, base: Path, inherited: Element | None = None) -> Element:
+    """One element checked; ``inherited``: the element of the same name it overrides (its keys kept)."""
+    if not isinstance(raw, dict):
+        fail(where, name, "must be a table of keys")
+    options = dict(inherited.options) if inherited is not None else {}
+    kind = raw.get("type", inherited.type if inherited else None)
+    if kind is None:
+        fail(where, "type", f"missing (choose from {', '.join(TYPES)})")
+    choice(kind, where, "type", TYPES)
+    if inherited is not None and kind != inherited.type:
+        options = {}
+    for key in raw:
+        if key not in KEYS[kind] and key != "show":
+            fail(where, key, f"not a key of a {kind} element (keys: {', '.join(sorted(KEYS[kind]))})")
+    frame = raw.get("frame", options.get("frame", "card"))
+    options["frame"] = choice(frame, where, "frame", ("card", "art"))
+    for key, value in raw.items():
+        if key in ("type", "frame"):
+            continue
+        if key == "show":
+            options["show"] = value if isinstance(value, bool) else fail(where, key, "must be true or false")
+        elif key == "box":
+            options[key] = "bleed" if value == "bleed" and kind == "art" else box(value, where, key,
+                                                                                 frame == "art")
+        elif key == "clear":
+            options[key] = box(value, where, key, frame == "art")
+        elif key == "padding":
+            if not isinstance(value, list) or len(value) != 2:
+                fail(where, key, "must be [x, y]: millimetres, or \"N%\" of the card's width and height")
+            options[key] = tuple(length(v, where, key) for v in value)
+        elif key == "safe_border":
+            if not isinstance(value, list) or len(value) != 2:
+                fail(where, key, "must be [x, y], each \"N%\" of the art")
+            options[key] = tuple(length(v, where, key, True).value / 100 for v in value)
+        elif key in ("size", "min_size"):
+            options[key] = points(value, where, key)
+        elif key in ("colour", "fill", "stroke"):
+            options[key] = colour(value, where, key)
+        elif key == "font":
+            options[key] = _font(value, where, base)
+        elif key == "align":
+            options[key] = choice(value, where, key, ALIGN)
+        elif key == "valign":
+            options[key] = choice(value, where, key, VALIGN)
+        elif key == "fit":
+            options[key] = choice(value, where, key, FITS)
+        elif key == "leading":
+            options[key] = number(value, where, key, 0.8, 3)
+        elif key in ("gap", "width", "radius"):
+            options[key] = number(value, where, key, 0, 100)
+        elif key == "max_lines":
+            options[key] = int(number(value, where, key, 1, 100))
+        elif key == "safe":
+            options[key] = value if isinstance(value, bool) else fail(where, key, "must be true or false")
+        elif key == "when":
+            if not isinstance(value, str) or not WHEN.fullmatch(value.strip()):
+                fail(where, key, f"{value!r}: name a value (\"suit\"), its absence (\"!suit\"), one value "
+                                 "(\"kind=castle\"), or \"busy\"")
+            options[key] = value.strip()
+        elif key in ("text", "icon", "field", "after"):
+            if not isinstance(value, str):
+                fail(where, key, f"{value!r} must be a string")
+            options[key] = value
+    options.setdefault("safe", DEFAULT_SAFE.get(kind, False))
+    if "box" not in options and kind != "art":
+        fail(where, "box", "missing ([left, top, right, bottom])")
+    if kind == "text" and "text" not in options:
+        fail(where, "text", "missing (what to write, e.g. \"{name}\")")
+    if kind == "icon" and "icon" not in options:
+        fail(where, "icon", "missing (the icon's name, or a value such as \"{suit}\")")
+    if kind == "text":
+        size = options.get("size", Length(10, False))
+        options["size"] = size
+        floor = options.get("min_size", Length(MIN_SIZE_PT, False))
+        options["min_size"] = floor
+    return Element(name, kind, where, options)
+
+
+def elements(raw, where: str, base: Path, inherited: tuple[Element, ...] = ()) -> tuple[Element, ...]:
+    if not isinstance(raw, dict):
+        fail(where, "elements", "must be a table of elements ([elements.<name>])")
+    by_name = {e.name: e for e in inherited}
+    order = [e.name for e in inherited]
+    for name, value in raw.items():
+        by_name[name] = element(name, value, f"{where}.{name}", base, by_name.get(name))
+        if name not in order:
+            order.append(name)
+    out = tuple(by_name[name] for name in order if by_name[name].get("show", True))
+    names = {e.name for e in out}
+    for e in out:
+        if e.get("after") is not None and (e.get("after") not in names or e.get("after") == e.name):
+            fail(e.where, "after", f"{e.get('after')!r} is no other element of this layout")
+        if e.get("after") is not None and [x.name for x in out].index(e.get("after")) > [x.name for x in out].index(
+                e.name):
+            fail(e.where, "after", f"{e.get('after')!r} must come before {e.name!r}")
+    return out
+
+
+def read(path: Path) -> Layout:
+    """The layout file at ``path``, checked."""
+    path = Path(path)
+    name = path.name
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise UserError(f"{name}: larger than {MAX_FILE_BYTES:,} bytes: not a layout file")
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as err:
+        raise UserError(f"{path}: cannot read the layout file: {err.strerror or err}") from None
+    except UnicodeDecodeError:
+        raise UserError(f"{name}: not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as err:
+        raise UserError(f"{name}: not valid TOML: {err}") from None
+    return parse(data, path)
+
+
+def parse(data: dict, path: Path) -> Layout:
+    name, base = path.name, path.parent
+    for key in data:
+        if key not in ("card", "elements", "kinds", "back", "icons"):
+            fail(name, key, "not a table of a layout (card, elements, kinds, back, icons)")
+    card = data.get("card", {})
+    if not isinstance(card, dict):
+        fail(name, "card", "must be a table")
+    for key in card:
+        if key not in ("background", "ink", "margin"):
+            fail(f"{name}: card", key, "not a key of [card] (background, ink, margin)")
+    background = colour(card.get("background", "#ffffff"), f"{name}: card", "background")
+    ink = colour(card.get("ink", "#2a2238"), f"{name}: card", "ink")
+    if isinstance(background, str) or isinstance(ink, str):
+        fail(f"{name}: card", "background" if isinstance(background, str) else "ink", "must be \"#rrggbb\"")
+    margin = number(card.get("margin", 3.0), f"{name}: card", "margin", 0, 50)
+    if "elements" not in data:
+        fail(name, "elements", "missing: a layout draws its cards with [elements.<name>] tables")
+    base_elements = elements(data["elements"], f"{name}: elements", base)
+    kinds: dict[str, tuple[Element, ...]] = {"": base_elements}
+    raw_kinds = data.get("kinds", {})
+    if not isinstance(raw_kinds, dict):
+        fail(name, "kinds", "must be a table of kinds ([kinds.<kind>])")
+
+    def resolve(kind: str, seen: tuple[str, ...]) -> tuple[Element, ...]:
+        if kind in kinds:
+            return kinds[kind]
+        where = f"{name}: kinds.{kind}"
+        raw = raw_kinds[kind]
+        if not isinstance(raw, dict):
+            fail(name, f"kinds.{kind}", "must be a table")
+        for key in raw:
+            if key not in ("extends", "elements"):
+                fail(where, key, "not a key of a kind (extends, elements)")
+        parent = raw.get("extends", "base")
+        if parent != "base" and parent not in raw_kinds:
+            fail(where, "extends", f"{parent!r} is neither \"base\" nor a kind of this layout")
+        if parent in seen:
+            fail(where, "extends", f"kinds extend each other in a circle ({' -> '.join((*seen, parent))})")
+        inherited = base_elements if parent == "base" else resolve(parent, (*seen, parent))
+        kinds[kind] = elements(raw.get("elements", {}), f"{where}.elements", base, inherited)
+        return kinds[kind]
+
+    for kind in raw_kinds:
+        resolve(kind, (kind,))
+    back, back_background = (), background
+    if "back" in data:
+        raw_back = data["back"]
+        if not isinstance(raw_back, dict) or set(raw_back) - {"elements", "background"}:
+            fail(name, "back", "must hold a background and [back.elements.<name>] tables only")
+        back = elements(raw_back.get("elements", {}), f"{name}: back.elements", base)
+        back_background = colour(raw_back.get("background", card.get("background", "#ffffff")), f"{name}: back",
+                                 "background")
+        if isinstance(back_background, str):
+            fail(f"{name}: back", "background", "must be \"#rrggbb\"")
+    icons = data.get("icons", {})
+    if not isinstance(icons, dict):
+        fail(name, "icons", "must be a table of icon = \"file\"")
+    icon_paths = {}
+    for icon, file in icons.items():
+        if not isinstance(file, str) or not file.lower().endswith((".png", ".svg")):
+            fail(f"{name}: icons", icon, "must name a .png or .svg file")
+        icon_paths[icon] = (base / file).resolve()
+        if not icon_paths[icon].is_file():
+            fail(f"{name}: icons", icon, f"no file {file} beside the layout")
+    return Layout(path, background, back_background, ink, margin, kinds, back, icon_paths)
