@@ -260,11 +260,25 @@ def catalogue_options(func):
     return wrapper
 
 
-def catalogue_inputs(catalogue) -> dict[str, object]:
-    """The files a run reads through its catalogue, by what they are: the TOML file and the art."""
+def catalogue_inputs(catalogue, texts: tuple[str, ...] = (), langs: tuple[str, ...] = ()) -> dict[str, object]:
+    """The files a run reads, by what they are: the catalogue file, its art, and the game's ``texts``
+    (``rules``, ``aid``) in ``langs`` that the run read. The one list of a run's inputs: no output
+    may overwrite one (``check_outputs``) and ``--watch`` rebuilds when one changes, so a new kind of
+    input (a layout, icons, fonts) joins both by being added here."""
+    from toolkit.games.registry import get
+
     inputs = {"the catalogue": catalogue.source, "the art of the back": catalogue.back_art_path}
     inputs.update({f"the art of {card.id}": card.art_path for card in catalogue.cards})
+    game = get(catalogue.game)
+    inputs.update({f"the {name} text ({lang})": game.text_file(name, lang) for name in texts for lang in langs})
     return inputs
+
+
+watch_option = click.option(
+    "--watch", is_flag=True,
+    help="Build, then build again whenever an input changes (the catalogue, its art, the texts read), "
+         "one line on stderr each time; a mistake in the inputs is said and the watch goes on. "
+         "Ctrl-C ends it.")
 
 
 def check_numba_environment() -> None:
