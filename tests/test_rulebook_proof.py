@@ -5,6 +5,7 @@ the pages, not pictures of them, so that they hold for any reasonable text.
 - No page is less than a third full, except a planned blank (no ink at all, not even a folio).
 - No chart stands at the head of a column, parted from the words that introduce it (which also
   means no page is spent on a chart alone).
+- The last page's two columns end at about the same height.
 - A booklet's outside back cover is blank or begins with a heading of its own (never the overflow
   of the page before).
 - No word is broken after fewer than three letters («По-|этому») or before fewer than three, and
@@ -61,6 +62,18 @@ def test_no_chart_is_parted_from_the_words_before_it(book):
     assert charts, "every rulebook has a chart"
 
 
+def test_the_last_pages_columns_are_balanced(book):
+    """The two columns of a book's last page end within a fifth of the column's height of each other
+    (the layout aims at 15 %; a chart or a grid of cards moves in one piece)."""
+    pages, paper, booklet = book
+    area, columns = text_area(paper, booklet)
+    last = max(pages, key=lambda page: page.number)
+    if columns < 2 or last.number == 1:
+        pytest.skip("one column, or one page under the title")
+    fills = column_fill(last, area, columns)
+    assert max(fills) - min(fills) <= 0.2, [round(f, 2) for f in fills]
+
+
 def test_a_booklets_back_cover_is_blank_or_planned(book):
     pages, _, booklet = book
     if not booklet:
@@ -79,3 +92,16 @@ def test_no_word_is_broken_after_a_short_prefix_or_when_short(book):
         for before, after in line_end_hyphens(page.text):
             assert len(before) >= 3 and len(after.rstrip(".,;:!?»)")) >= 3, (page.number, before, after)
             assert len(before) + len(after.split("-")[0]) >= 7, (page.number, before, after)
+
+
+def test_a_booklet_that_cannot_be_copyfitted_grows_by_a_sheet_with_a_blank_back_cover(monkeypatch):
+    """With copyfitting held at the base size, the English Palaces booklet's text ends on page 8, its
+    outside back cover: the booklet then takes one more sheet, and pages 9-12 stay blank."""
+    import toolkit.rulebook.layout as layout
+    from toolkit.catalogue import load
+    from toolkit.rulebook import build_rulebook
+
+    monkeypatch.setattr(layout, "FITS", (0.0,))
+    result = build_rulebook(load("palaces"), lang="en", paper="a4", booklet=True)
+    pages = book_pages(result.pdf, True)
+    assert len(pages) == 12 and [p.number for p in pages if p.blank] == [9, 10, 11, 12]

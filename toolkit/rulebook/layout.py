@@ -587,8 +587,19 @@ class _Doc(BaseDocTemplate):
 
     def fill(self, page: int, height: float) -> float:
         """The share of ``page``'s column height its columns fill, together."""
-        used = [depth for (number, _), depth in self.used.items() if number == page]
-        return sum(used) / (self.geom.columns * height)
+        return sum(self.depths(page)) / (self.geom.columns * height)
+
+    def depths(self, page: int) -> tuple[float, ...]:
+        """How far down each column of ``page`` its text reaches (0 for an empty one)."""
+        frames = sorted(frame for number, frame in self.used if number == page)
+        return tuple(self.used[(page, frame)] for frame in frames) + (0.0,) * (self.geom.columns - len(frames))
+
+    balance: tuple[int, PageTemplate] | None = None  # (page, the shorter columns of that page)
+
+    def handle_pageBegin(self):
+        if self.balance is not None and self.page + 1 == self.balance[0]:
+            self.pageTemplate = self.balance[1]
+        super().handle_pageBegin()
 
     def footer(self, canvas, doc) -> None:
         geom, page = self.geom, canvas.getPageNumber()
@@ -648,10 +659,44 @@ def build_pdf(story: Story, title: str, subject: str) -> tuple[bytes, int]:
         if laid.proofed:
             break
         tried.append(laid)
-    else:  # none proofed: the fullest last page, then the free back cover
+    else:  # none proofed: the free back cover first, then the fullest last page
         laid = max(tried, key=lambda one: (not one.on_back_cover, one.last_fill))
+    laid = _balanced(story, title, subject, laid)
     story.geom, story.styles = base, Styles(base)
+    if laid.on_back_cover:  # a blank page after the text: the booklet grows by a sheet, its back cover blank
+        return _with_blank_page(laid.pdf), laid.pages + 1
     return laid.pdf, laid.pages
+
+
+def _with_blank_page(pdf: bytes) -> bytes:
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf)))
+    box = writer.pages[-1].mediabox
+    writer.add_blank_page(float(box.width), float(box.height))
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+UNEVEN = 0.15  # the last page's columns differ by more than this share of their height: balance them
+
+
+def _balanced(story: Story, title: str, subject: str, laid: "_Laid") -> "_Laid":
+    """The last page's two columns of about equal length: its columns are made shorter, a line at a
+    time from half their text, until its text fits them on the same page (KeepTogether blocks, charts
+    and card grids may need a few lines more than half)."""
+    depths = laid.last_columns
+    height = story.geom.height * mm
+    if laid.pages < 2 or len(depths) < 2 or max(depths) - min(depths) <= UNEVEN * height:
+        return laid
+    lead = story.styles.lead
+    for extra in range(0, 12):
+        column = min(height, sum(depths) / 2 + extra * lead)
+        again = _lay_out(story, title, subject, balance=(laid.pages, column))
+        if again.pages == laid.pages:
+            return again
+    return laid
 
 
 @dataclass(frozen=True)
@@ -660,13 +705,15 @@ class _Laid:
     pages: int
     last_fill: float     # the share of the last page's columns the text fills
     on_back_cover: bool  # a booklet's text runs onto the outside back cover (its pages a multiple of 4)
+    last_columns: tuple[float, ...]  # how far down each column of the last page its text reaches (points)
 
     @property
     def proofed(self) -> bool:
         return (self.pages == 1 or self.last_fill >= LEAST_FILL) and not self.on_back_cover
 
 
-def _lay_out(story: Story, title: str, subject: str) -> _Laid:
+def _lay_out(story: Story, title: str, subject: str, balance: tuple[int, float] | None = None) -> _Laid:
+    """One layout of the book; with ``balance`` (page, height) that page's columns are only so high."""
     geom, s = story.geom, story.styles
     footers = [story.facts[lang].plain(story.sources[lang].meta["footer"]) for lang in story.langs]
     buffer = io.BytesIO()
@@ -678,8 +725,9 @@ def _lay_out(story: Story, title: str, subject: str) -> _Laid:
     width, height, column, gutter = geom.width * mm, geom.height * mm, geom.column * mm, geom.gutter * mm
     pad = dict(leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
 
-    def columns(top: float, page_id: str) -> list[Frame]:
-        return [Frame(x0 + i * (column + gutter), y0, column, top - y0, id=f"{page_id}-col{i}", **pad)
+    def columns(top: float, page_id: str, high: float | None = None) -> list[Frame]:
+        bottom = y0 if high is None else top - high
+        return [Frame(x0 + i * (column + gutter), bottom, column, top - bottom, id=f"{page_id}-col{i}", **pad)
                 for i in range(geom.columns)]
 
     flow: list = []
@@ -697,10 +745,13 @@ def _lay_out(story: Story, title: str, subject: str) -> _Laid:
                              autoNextPageTemplate="rest")
         rest = PageTemplate("rest", columns(top, "rest"), onPage=doc.footer)
         doc.addPageTemplates([first, rest])
+        if balance is not None:
+            doc.balance = balance[0], PageTemplate("last", columns(top, "last", balance[1]), onPage=doc.footer)
         flow += banner + [FrameBreak()]
     flow += story.sections()
     with binary_streams():
         doc.build(flow)
     pages = doc.page
     booklet_pages = pages + (-pages % 4)
-    return _Laid(buffer.getvalue(), pages, doc.fill(pages, height), geom.booklet and pages == booklet_pages)
+    return _Laid(buffer.getvalue(), pages, doc.fill(pages, height), geom.booklet and pages == booklet_pages,
+                 doc.depths(pages))
