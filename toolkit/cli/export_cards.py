@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from toolkit.cli.options import (Millimetres, ToolkitCommand, card_option, catalogue_options, deck_lang, lang_option, say,
-                                 wants_aids)
+from toolkit.cli.options import (Millimetres, ToolkitCommand, card_option, catalogue_inputs, catalogue_options,
+                                 deck_lang, lang_option, say, wants_aids, watch_option)
 
 EXPORT_TARGETS = ("tgc", "mpc", "drivethru", "tabletopia", "screentop", "tts", "png", "pdf-single")
 
@@ -35,8 +35,9 @@ EXPORT_TARGETS = ("tgc", "mpc", "drivethru", "tabletopia", "screentop", "tts", "
               help="drivethru: the CMYK ICC profile of the printing condition to convert to "
                    "[default: the built-in generic coated profile].")
 @click.option("--out", type=click.Path(file_okay=False), help="Folder to write [default: output/<game>-<target>-<lang>/].")
+@watch_option
 def export_cards_command(game, catalogue_path, overrides, lang, target, card_size, bleed, aids, base_url,
-                         saved_objects, cmyk_profile, out):
+                         saved_objects, cmyk_profile, out, watch):
     """Card files for print services (tgc, mpc, drivethru, png, pdf-single) and virtual tables
     (tabletopia, screentop, tts)."""
     from toolkit.cards.render import parse_card_size
@@ -46,11 +47,21 @@ def export_cards_command(game, catalogue_path, overrides, lang, target, card_siz
 
     check_out_path(out)
     card_mm = parse_card_size(card_size)
-    catalogue = load(game, catalogue_path, overrides)
-    lang = deck_lang(catalogue, lang)
-    aids = wants_aids(catalogue, lang, aids)
-    folder = export_folder(catalogue, target, lang, out, saved_objects)
-    result = export_cards(catalogue, target, folder, lang=lang, card_mm=card_mm, bleed=bleed, aids=aids,
-                          card_size=card_size, base_url=base_url, cmyk_profile=cmyk_profile)
-    say(f"{folder}/")
-    say(result.summary)
+
+    def build(read: dict):
+        catalogue = load(game, catalogue_path, overrides)
+        code = deck_lang(catalogue, lang)
+        wanted = wants_aids(catalogue, code, aids)
+        read.update(catalogue=catalogue, inputs=catalogue_inputs(catalogue, ("aid",) if wanted else (), (code,)))
+        folder = export_folder(catalogue, target, code, out, saved_objects)
+        result = export_cards(catalogue, target, folder, lang=code, card_mm=card_mm, bleed=bleed, aids=wanted,
+                              card_size=card_size, base_url=base_url, cmyk_profile=cmyk_profile)
+        return f"{folder}/", result.summary
+
+    if watch:
+        from toolkit.cli.watch import watch as watch_builds
+
+        watch_builds(lambda read: build(read)[0], game, catalogue_path)
+    folder, summary = build({})
+    say(folder)
+    say(summary)

@@ -259,17 +259,33 @@ def catalogue_options(func):
     return wrapper
 
 
-def catalogue_inputs(catalogue) -> dict[str, object]:
-    """The files a run reads through its catalogue, by what they are: the catalogue file, its sheet, the
-    art and backs, and the files it names for the game (layout, icons, fonts, rulebook texts)."""
-    inputs = {"the catalogue": catalogue.source, "the sheet": catalogue.sheet, "the art of the back": catalogue.back_art_path,
-              "the layout": catalogue.layout_file}
+def catalogue_inputs(catalogue, texts: tuple[str, ...] = (), langs: tuple[str, ...] = ()) -> dict[str, object]:
+    """The files a run reads, by what they are: the catalogue file, its sheet, the art and backs, the
+    files it names for the game (layout, icons, fonts, rulebook texts), and the game's own ``texts``
+    (``rules``, ``aid``) in ``langs`` that the run read. The one list of a run's inputs: no output may
+    overwrite one (``check_outputs``) and ``--watch`` rebuilds when one changes, so a new kind of input
+    joins both by being added here."""
+    from toolkit.games.registry import get
+
+    inputs = {"the catalogue": catalogue.source, "the sheet": catalogue.sheet,
+              "the art of the back": catalogue.back_art_path, "the layout": catalogue.layout_file}
     inputs.update({f"the art of {card.id}": card.art_path for card in catalogue.cards})
     inputs.update({f"the back of {card.id}": card.back_art_path for card in catalogue.cards if card.back_art_path})
     inputs.update({f"the icon {name}": path for name, path in catalogue.icons.items()})
     inputs.update({f"the font {name}": path for name, path in catalogue.fonts.items()})
     inputs.update({f"the {lang} rulebook text": path for lang, path in catalogue.rulebook_texts.items()})
+    game = get(catalogue.game)
+    inputs.update({f"the {name} text ({lang})": game.text_file(name, lang) for name in texts for lang in langs
+                   if game.has_text(name, lang)})
     return {what: path for what, path in inputs.items() if path is not None}
+
+
+watch_option = click.option(
+    "--watch", is_flag=True,
+    help="Build, then build again whenever an input changes (the catalogue, its sheet, art, layout, icons, "
+         "fonts and the texts read), "
+         "one line on stderr each time; a mistake in the inputs is said and the watch goes on. "
+         "Ctrl-C ends it.")
 
 
 def check_numba_environment() -> None:

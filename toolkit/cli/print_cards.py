@@ -5,7 +5,8 @@ from __future__ import annotations
 import click
 
 from toolkit.cli.options import (Millimetres, Offset, ToolkitCommand, card_option, catalogue_inputs,
-                                 catalogue_options, deck_lang, lang_option, refuse_given, say, wants_aids)
+                                 catalogue_options, deck_lang, lang_option, refuse_given, say, wants_aids,
+                                 watch_option)
 
 @click.command("print-cards", cls=ToolkitCommand)
 @catalogue_options
@@ -32,8 +33,9 @@ from toolkit.cli.options import (Millimetres, Offset, ToolkitCommand, card_optio
               help="Print a two-sided calibration sheet instead of the cards: its marks show how far "
                    "your printer shifts the back side (see the docs page below).")
 @click.option("--out", type=click.Path(dir_okay=False), help="PDF to write [default: output/<game>-cards-<lang>.pdf].")
+@watch_option
 def print_cards_command(game, catalogue_path, overrides, lang, paper, card_size, bleed, gutter, margin, duplex,
-                        crop_marks, aids, back_offset, calibration, out):
+                        crop_marks, aids, back_offset, calibration, out, watch):
     """Print-and-play PDF: every card at its exact size on A4 or Letter, backs and tokens."""
     from pathlib import Path
 
@@ -47,7 +49,7 @@ def print_cards_command(game, catalogue_path, overrides, lang, paper, card_size,
         from toolkit.print.calibration import calibration_sheet
 
         refuse_given(("game", "catalogue_path", "overrides", "card_size", "bleed", "gutter", "margin",
-                       "crop_marks", "aids"), "--calibration prints the alignment sheet, no cards")
+                       "crop_marks", "aids", "watch"), "--calibration prints the alignment sheet, no cards")
         check_outputs([("--out", out)], {})
         lang = lang or "en"
         result = calibration_sheet(paper=paper, duplex=duplex, back_offset=back_offset, lang=lang)
@@ -57,12 +59,22 @@ def print_cards_command(game, catalogue_path, overrides, lang, paper, card_size,
         say(result.summary)
         return
     card_mm = parse_card_size(card_size)
-    catalogue = load(game, catalogue_path, overrides)
-    lang = deck_lang(catalogue, lang)
-    check_outputs([("--out", out)], catalogue_inputs(catalogue))
-    aids = wants_aids(catalogue, lang, aids)
-    result = print_cards(catalogue, lang=lang, paper=paper, card_mm=card_mm, bleed=bleed, gutter=gutter,
-                         margin=margin, duplex=duplex, crop=crop_marks, aids=aids, back_offset=back_offset)
-    path = write_atomic(Path(out) if out else Path("output") / f"{catalogue.game}-cards-{lang}.pdf", result.pdf)
+
+    def build(read: dict):
+        catalogue = load(game, catalogue_path, overrides)
+        code = deck_lang(catalogue, lang)
+        wanted = wants_aids(catalogue, code, aids)
+        read.update(catalogue=catalogue, inputs=catalogue_inputs(catalogue, ("aid",) if wanted else (), (code,)))
+        check_outputs([("--out", out)], read["inputs"])
+        result = print_cards(catalogue, lang=code, paper=paper, card_mm=card_mm, bleed=bleed, gutter=gutter,
+                             margin=margin, duplex=duplex, crop=crop_marks, aids=wanted, back_offset=back_offset)
+        path = write_atomic(Path(out) if out else Path("output") / f"{catalogue.game}-cards-{code}.pdf", result.pdf)
+        return path, result.summary()
+
+    if watch:
+        from toolkit.cli.watch import watch as watch_builds
+
+        watch_builds(lambda read: build(read)[0], game, catalogue_path)
+    path, summary = build({})
     say(str(path))
-    say(result.summary())
+    say(summary)

@@ -20,7 +20,6 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass
-from functools import cache
 
 from PIL import Image, ImageDraw
 
@@ -62,7 +61,6 @@ def text_file(game: str, lang: str):
     return get(game).text_file("aid", lang)
 
 
-@cache
 def _source(game: str, lang: str) -> str:
     try:
         return text_file(game, lang).read_text(encoding="utf-8")

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import io
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from xml.sax.saxutils import escape
@@ -88,17 +88,19 @@ def register_families() -> None:
 def _pyphen(lang: str):
     import pyphen
 
-    return pyphen.Pyphen(lang=HYPHENATION[lang], left=2, right=3)
+    # three letters at least on each side: «По-|этому» would read as a hyphenated word
+    return pyphen.Pyphen(lang=HYPHENATION[lang], left=3, right=3)
 
 
-_WORD = re.compile(r"(?<![\w\-])[A-Za-zÀ-ÿА-Яа-яЁё]{6,}(?![\w\-])")
+# Words of seven letters or more are hyphenated: a shorter one ("cas-|tle") is better moved whole.
+_WORD = re.compile(r"(?<![\w\-])[A-Za-zÀ-ÿА-Яа-яЁё]{7,}(?![\w\-])")
 _QUESTION = re.compile(r"\s*<b>[^<]*\?\s*</b>")
 _TAG = re.compile(r"(<[^>]*>|&[a-z]+;|&#\d+;)")
 
 
 def hyphenate(markup: str, lang: str) -> str:
-    """Soft hyphens (U+00AD) at the break points pyphen's dictionary allows for ``lang``, in every
-    word of six letters or more outside tags. reportlab breaks a line at one of them, with a visible
+    """Soft hyphens (U+00AD) at the break points pyphen's dictionary allows for ``lang``, three
+    letters at least from either end, in every word of seven letters or more outside tags. reportlab breaks a line at one of them, with a visible
     hyphen, only when the word would not fit. Words joined by a hyphen (variant names) stay whole.
     A no-break space is never a break point, so a long word may be hyphenated inside a group that
     :func:`toolkit.typography.bind` holds together (``хотя бы 3 брил-/лианта``), but the group's
@@ -339,6 +341,33 @@ class Chart(Flowable):
         self.canv.drawImage(self.image, (self._avail - self.width) / 2, 0, self.width, self.height)
 
 
+class IntroducedChart(Flowable):
+    """A chart with the paragraph before it, which introduces it: the paragraph may begin in one
+    column and end in the next, but its last lines (two at least) go with the chart."""
+
+    def __init__(self, intro: Paragraph, chart: Chart):
+        super().__init__()
+        self.intro, self.chart = intro, chart
+        self.gap = max(intro.getSpaceAfter(), chart.getSpaceBefore())
+        self.spaceBefore, self.spaceAfter = intro.getSpaceBefore(), chart.getSpaceAfter()
+
+    def wrap(self, avail_width, avail_height):
+        _, above = self.intro.wrap(avail_width, avail_height)
+        _, below = self.chart.wrap(avail_width, max(avail_height - above - self.gap, 0))
+        self.width, self.height = avail_width, above + self.gap + below
+        return self.width, self.height
+
+    def split(self, avail_width, avail_height):
+        parts = self.intro.split(avail_width, avail_height)
+        if len(parts) != 2:  # not even the paragraph's first lines fit here
+            return []
+        return [parts[0], IntroducedChart(parts[1], self.chart)]
+
+    def draw(self):
+        self.intro.drawOn(self.canv, 0, self.height - self.intro.height)
+        self.chart.drawOn(self.canv, 0, 0)
+
+
 class Rule(Flowable):
     def __init__(self, width: float, colour=RULE, thickness: float = 0.6):
         super().__init__()
@@ -363,8 +392,10 @@ class Story:
         self.catalogue, self.sources, self.facts, self.geom = catalogue, sources, facts, geom
         self.langs = list(sources)
         self.styles = Styles(geom)
+        self.chart_smallest = 0.62  # a chart may shrink to this share of its width to finish a column
         self._faces: dict[tuple[str, str], CardFace] = {}
         self._looks: dict[str, Look] = {}
+        self._charts: dict[tuple, bytes] = {}
 
     def face(self, card_id: str, lang: str) -> CardFace:
         key = (card_id, lang)
@@ -466,7 +497,13 @@ class Story:
                 if self.catalogue.tokens:
                     out += [self.tokens(lang), Spacer(1, 1.5 * mm)]
             elif block.kind == "figure":
-                out.append(self.figure(block, lang))
+                chart = self.figure(block, lang)
+                if out and isinstance(out[-1], BodyParagraph):  # never parted from the words before it
+                    out[-1] = IntroducedChart(out[-1], chart)
+                else:
+                    if out:
+                        out[-1].keepWithNext = 1
+                    out.append(chart)
             elif block.kind == "table":
                 from toolkit.rulebook.table_picture import table_picture
 
@@ -526,9 +563,11 @@ class Story:
         data = self.facts[lang].odds.chart(name)
         width = self.geom.column
         height = round(width * 0.5, 1)
-        png = bar_chart(data.xs, data.ys, xlabel=xlabel, ylabel=ylabel, width_mm=width, height_mm=height,
-                              lang=lang)
-        return Chart(png, width * mm, height * mm)
+        key = (name, xlabel, ylabel, lang)
+        if key not in self._charts:
+            self._charts[key] = bar_chart(data.xs, data.ys, xlabel=xlabel, ylabel=ylabel, width_mm=width,
+                                          height_mm=height, lang=lang)
+        return Chart(self._charts[key], width * mm, height * mm, self.chart_smallest)
 
 
 # --- the document ----------------------------------------------------------------------------------
@@ -540,6 +579,30 @@ class _Doc(BaseDocTemplate):
                          invariant=1, pageCompression=1, initialFontName="PTSans-Regular", initialFontSize=8,
                          **kwargs)
         self.geom, self.footers, self.styles = geom, footers, styles
+        self.used: dict[tuple[int, str], float] = {}  # (page, frame): the lowest point drawn, from its top
+
+    def afterFlowable(self, flowable) -> None:
+        frame = self.frame
+        if frame is None:  # a page break
+            return
+        key = (self.page, frame.id)
+        self.used[key] = max(self.used.get(key, 0.0), frame._y1 + frame._height - frame._y)
+
+    def fill(self, page: int, height: float) -> float:
+        """The share of ``page``'s column height its columns fill, together."""
+        return sum(self.depths(page)) / (self.geom.columns * height)
+
+    def depths(self, page: int) -> tuple[float, ...]:
+        """How far down each column of ``page`` its text reaches (0 for an empty one)."""
+        frames = sorted(frame for number, frame in self.used if number == page)
+        return tuple(self.used[(page, frame)] for frame in frames) + (0.0,) * (self.geom.columns - len(frames))
+
+    balance: tuple[int, PageTemplate] | None = None  # (page, the shorter columns of that page)
+
+    def handle_pageBegin(self):
+        if self.balance is not None and self.page + 1 == self.balance[0]:
+            self.pageTemplate = self.balance[1]
+        super().handle_pageBegin()
 
     def footer(self, canvas, doc) -> None:
         geom, page = self.geom, canvas.getPageNumber()
@@ -581,8 +644,79 @@ def _measure(flowables: list, width: float) -> float:
     return total
 
 
+# Copyfitting: when a book's last page would be less than a third full, or a booklet's text would run
+# onto its outside back cover, the body is set a little smaller (or larger, to carry more onto a last
+# page that cannot be saved) and the book laid out again, as an editor would ask of a typesetter.
+LEAST_FILL = 1 / 3
+FITS = (0.0, -0.15, -0.3, -0.45, -0.6, 0.15, 0.3, 0.45)  # points on the body size, tried in this order
+
+
 def build_pdf(story: Story, title: str, subject: str) -> tuple[bytes, int]:
-    """The rulebook's pages as PDF bytes and their number."""
+    """The rulebook's pages as PDF bytes and their number, copyfitted (see FITS)."""
+    base, tried = story.geom, []
+    for change in FITS:
+        story.geom = replace(base, body_size=base.body_size + change)
+        story.styles = Styles(story.geom)
+        story.chart_smallest = 0.62 if change >= 0 else 0.5
+        laid = _lay_out(story, title, subject)
+        if laid.proofed:
+            break
+        tried.append(laid)
+    else:  # none proofed: the free back cover first, then the fullest last page
+        laid = max(tried, key=lambda one: (not one.on_back_cover, one.last_fill))
+    laid = _balanced(story, title, subject, laid)
+    story.geom, story.styles = base, Styles(base)
+    if laid.on_back_cover:  # a blank page after the text: the booklet grows by a sheet, its back cover blank
+        return _with_blank_page(laid.pdf), laid.pages + 1
+    return laid.pdf, laid.pages
+
+
+def _with_blank_page(pdf: bytes) -> bytes:
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf)))
+    box = writer.pages[-1].mediabox
+    writer.add_blank_page(float(box.width), float(box.height))
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+UNEVEN = 0.15  # the last page's columns differ by more than this share of their height: balance them
+
+
+def _balanced(story: Story, title: str, subject: str, laid: "_Laid") -> "_Laid":
+    """The last page's two columns of about equal length: its columns are made shorter, a line at a
+    time from half their text, until its text fits them on the same page (KeepTogether blocks, charts
+    and card grids may need a few lines more than half)."""
+    depths = laid.last_columns
+    height = story.geom.height * mm
+    if laid.pages < 2 or len(depths) < 2 or max(depths) - min(depths) <= UNEVEN * height:
+        return laid
+    lead = story.styles.lead
+    for extra in range(0, 12):
+        column = min(height, sum(depths) / 2 + extra * lead)
+        again = _lay_out(story, title, subject, balance=(laid.pages, column))
+        if again.pages == laid.pages:
+            return again
+    return laid
+
+
+@dataclass(frozen=True)
+class _Laid:
+    pdf: bytes
+    pages: int
+    last_fill: float     # the share of the last page's columns the text fills
+    on_back_cover: bool  # a booklet's text runs onto the outside back cover (its pages a multiple of 4)
+    last_columns: tuple[float, ...]  # how far down each column of the last page its text reaches (points)
+
+    @property
+    def proofed(self) -> bool:
+        return (self.pages == 1 or self.last_fill >= LEAST_FILL) and not self.on_back_cover
+
+
+def _lay_out(story: Story, title: str, subject: str, balance: tuple[int, float] | None = None) -> _Laid:
+    """One layout of the book; with ``balance`` (page, height) that page's columns are only so high."""
     geom, s = story.geom, story.styles
     footers = [story.facts[lang].plain(story.sources[lang].meta["footer"]) for lang in story.langs]
     buffer = io.BytesIO()
@@ -594,8 +728,9 @@ def build_pdf(story: Story, title: str, subject: str) -> tuple[bytes, int]:
     width, height, column, gutter = geom.width * mm, geom.height * mm, geom.column * mm, geom.gutter * mm
     pad = dict(leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
 
-    def columns(top: float, page_id: str) -> list[Frame]:
-        return [Frame(x0 + i * (column + gutter), y0, column, top - y0, id=f"{page_id}-col{i}", **pad)
+    def columns(top: float, page_id: str, high: float | None = None) -> list[Frame]:
+        bottom = y0 if high is None else top - high
+        return [Frame(x0 + i * (column + gutter), bottom, column, top - bottom, id=f"{page_id}-col{i}", **pad)
                 for i in range(geom.columns)]
 
     flow: list = []
@@ -613,8 +748,13 @@ def build_pdf(story: Story, title: str, subject: str) -> tuple[bytes, int]:
                              autoNextPageTemplate="rest")
         rest = PageTemplate("rest", columns(top, "rest"), onPage=doc.footer)
         doc.addPageTemplates([first, rest])
+        if balance is not None:
+            doc.balance = balance[0], PageTemplate("last", columns(top, "last", balance[1]), onPage=doc.footer)
         flow += banner + [FrameBreak()]
     flow += story.sections()
     with binary_streams():
         doc.build(flow)
-    return buffer.getvalue(), doc.page
+    pages = doc.page
+    booklet_pages = pages + (-pages % 4)
+    return _Laid(buffer.getvalue(), pages, doc.fill(pages, height), geom.booklet and pages == booklet_pages,
+                 doc.depths(pages))

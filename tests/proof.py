@@ -1,0 +1,125 @@
+"""Proofing a rendered rulebook from its PDF, as an editor would look at the pages: how full each page
+is, where its charts stand, what its first line is, how its lines end. The measures read the PDF back
+(pypdfium2 renders the ink and finds the pictures, pypdf gives the text in reading order); only the
+page's text area comes from the layout (``toolkit.rulebook.layout.geometry``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+from pypdf import PdfReader
+
+PT_PER_MM = 72 / 25.4
+SCALE = 0.5  # pixels per point when measuring ink (36 DPI: a line of 9 pt text is 4-5 pixels high)
+INK = 200  # a pixel darker than this (of 255) is ink
+
+
+@dataclass
+class Page:
+    number: int            # the book's page number (a booklet's, before imposition)
+    ink: np.ndarray | None  # True where the page has ink, rows from the top (None: a blank page)
+    charts: list[tuple[float, float, float, float]]  # (left, bottom, right, top) in points, page's own
+    chars: list[tuple[float, float, float, float, float]]  # (left, bottom, right, top, font size)
+    text: str              # the page's text in reading order
+    width: float
+    height: float
+
+    @property
+    def blank(self) -> bool:
+        return self.ink is None
+
+
+def book_pages(pdf: bytes, booklet: bool) -> list[Page]:
+    """The book's pages in order; a booklet's printed sides are cut in halves and put in page order."""
+    from toolkit.rulebook.booklet import sheet_order
+
+    document, reader = pdfium.PdfDocument(pdf), PdfReader(__import__("io").BytesIO(pdf))
+    pages = []
+    order = sheet_order(2 * len(document)) if booklet else None
+    for index in range(len(document)):
+        page = document[index]
+        width, height = page.get_size()
+        halves = [(number, i) for i, number in enumerate(order[index])] if booklet else [(index + 1, 0)]
+        half = width / 2 if booklet else width
+        texts = _half_texts(reader.pages[index], half) if booklet else [reader.pages[index].extract_text()]
+        image = np.asarray(page.render(scale=SCALE, grayscale=True).to_pil().convert("L")) < INK
+        charts = [_bounds(obj) for obj in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=4)]
+        chars = _chars(page)
+        for number, i in halves:
+            if number is None:
+                continue
+            x0, x1 = i * half, (i + 1) * half
+            ink = image[:, round(x0 * SCALE):round(x1 * SCALE)]
+            pages.append(Page(
+                number, ink if ink.any() else None,
+                [(l - x0, b, r - x0, t) for l, b, r, t in charts if x0 <= (l + r) / 2 < x1],
+                [(l - x0, b, r - x0, t, size) for l, b, r, t, size in chars if x0 <= (l + r) / 2 < x1],
+                texts[i], half, height))
+    return sorted(pages, key=lambda p: p.number)
+
+
+def _bounds(obj) -> tuple[float, float, float, float]:
+    """A page object's box (pypdfium2 5 calls it get_bounds, 4 get_pos)."""
+    return (obj.get_bounds if hasattr(obj, "get_bounds") else obj.get_pos)()
+
+
+def _chars(page) -> list[tuple[float, float, float, float, float]]:
+    textpage = page.get_textpage()
+    out = []
+    for i in range(textpage.count_chars()):
+        if textpage.get_text_range(i, 1).strip():
+            left, bottom, right, top = textpage.get_charbox(i)
+            out.append((left, bottom, right, top, pdfium_c.FPDFText_GetFontSize(textpage.raw, i)))
+    return out
+
+
+def _half_texts(page, half: float) -> list[str]:
+    """The text of each half of an imposed side, each in its own reading order."""
+    parts: list[list[str]] = [[], []]
+
+    def visit(text, cm, tm, font, size):
+        x = cm[4] + tm[4] * cm[0]
+        parts[0 if x < half else 1].append(text)
+
+    page.extract_text(visitor_text=visit)
+    return ["".join(part) for part in parts]
+
+
+def column_fill(page: Page, area: tuple[float, float, float, float], columns: int) -> list[float]:
+    """How far down each column of the text area (left, bottom, right, top in points, from the page's
+    foot) the ink reaches, as a share of the column's height."""
+    if page.ink is None:
+        return [0.0] * columns
+    left, bottom, right, top = area
+    rows_top, rows_bottom = round((page.height - top) * SCALE), round((page.height - bottom) * SCALE)
+    fills = []
+    step = (right - left) / columns
+    for c in range(columns):
+        band = page.ink[rows_top:rows_bottom, round((left + c * step) * SCALE):round((left + (c + 1) * step) * SCALE)]
+        rows = np.flatnonzero(band.any(axis=1))
+        fills.append(0.0 if not len(rows) else (rows[-1] + 1) / band.shape[0])
+    return fills
+
+
+def text_area(paper: str, booklet: bool) -> tuple[tuple[float, float, float, float], int]:
+    """The layout's text area in points (left, bottom, right, top) and its number of columns."""
+    from toolkit.rulebook.layout import geometry
+
+    geom = geometry(paper, booklet)
+    return ((geom.left * PT_PER_MM, geom.bottom * PT_PER_MM, (geom.page[0] - geom.right) * PT_PER_MM,
+             (geom.page[1] - geom.top) * PT_PER_MM), geom.columns)
+
+
+def line_end_hyphens(text: str) -> list[tuple[str, str]]:
+    """(the part before the hyphen, the part on the next line) of each word broken at a line's end."""
+    lines = [line.rstrip() for line in text.splitlines()]
+    broken = []
+    for line, following in zip(lines, lines[1:]):
+        if line.endswith("-") and len(line) > 1 and line[-2].isalpha():
+            before = line[:-1].split()[-1].split("-")[-1]
+            after = following.split()[0] if following.split() else ""
+            broken.append((before, "".join(ch for ch in after if ch.isalpha() or ch == "-")))
+    return broken

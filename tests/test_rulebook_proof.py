@@ -1,0 +1,107 @@
+"""Every rulebook page proofed by the layout itself (issue 22 item 3), checked on the rendered PDFs of
+both games in both languages, on A4, Letter and as booklets, and with changed decks: properties of
+the pages, not pictures of them, so that they hold for any reasonable text.
+
+- No page is less than a third full, except a planned blank (no ink at all, not even a folio).
+- No chart stands at the head of a column, parted from the words that introduce it (which also
+  means no page is spent on a chart alone).
+- The last page's two columns end at about the same height.
+- A booklet's outside back cover is blank or begins with a heading of its own (never the overflow
+  of the page before).
+- No word is broken after fewer than three letters («По-|этому») or before fewer than three, and
+  no word of fewer than seven letters is broken ("cas-|tle").
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from proof import book_pages, column_fill, line_end_hyphens, text_area
+
+BOOKS = [(game, (), lang, paper, booklet) for game in ("diamoniak", "palaces") for lang in ("en", "ru")
+         for paper, booklet in (("a4", False), ("letter", False), ("a4", True))]
+BOOKS += [("diamoniak", ("witch=8",), "ru", "a4", False), ("diamoniak", ("witch=8",), "en", "a4", True),
+          ("diamoniak", ("fairy=1",), "en", "letter", False), ("diamoniak", ("fairy=1",), "ru", "a4", True)]
+HEADING_PT = 12  # section headings are set at 13 pt, body text at 9-10 pt
+
+
+@pytest.fixture(scope="module", params=BOOKS, ids=lambda b: "-".join([b[0], *b[1], b[2], b[3]] + ["booklet"] * b[4]))
+def book(request):
+    from toolkit.catalogue import load
+    from toolkit.rulebook import build_rulebook
+
+    game, changes, lang, paper, booklet = request.param
+    result = build_rulebook(load(game, None, changes), lang=lang, paper=paper, booklet=booklet)
+    return book_pages(result.pdf, booklet), paper, booklet
+
+
+def test_no_page_is_less_than_a_third_full_but_a_planned_blank(book):
+    pages, paper, booklet = book
+    area, columns = text_area(paper, booklet)
+    for page in pages:
+        if page.blank or (booklet and page.number == 1):  # a planned blank; the cover
+            continue
+        fills = column_fill(page, area, columns)
+        assert sum(fills) / columns >= 1 / 3, (page.number, [round(f, 2) for f in fills])
+    blanks = [page.number for page in pages if page.blank]
+    assert all(number > max(p.number for p in pages if not p.blank) for number in blanks), blanks
+
+
+def test_no_chart_is_parted_from_the_words_before_it(book):
+    pages, paper, booklet = book
+    (left, _, right, _), columns = text_area(paper, booklet)
+    column = (right - left) / columns
+    charts = 0
+    for page in pages:
+        for c_left, _, c_right, c_top in page.charts:
+            if c_right - c_left < 0.4 * column:  # a card's picture, not a chart
+                continue
+            charts += 1
+            above = [ch for ch in page.chars if ch[1] >= c_top - 1 and ch[0] < c_right and ch[2] > c_left]
+            assert above, f"page {page.number}: a chart heads its column, parted from its text"
+    assert charts, "every rulebook has a chart"
+
+
+def test_the_last_pages_columns_are_balanced(book):
+    """The two columns of a book's last page end within a fifth of the column's height of each other
+    (the layout aims at 15 %; a chart or a grid of cards moves in one piece)."""
+    pages, paper, booklet = book
+    area, columns = text_area(paper, booklet)
+    last = max(pages, key=lambda page: page.number)
+    if columns < 2 or last.number == 1:
+        pytest.skip("one column, or one page under the title")
+    fills = column_fill(last, area, columns)
+    assert max(fills) - min(fills) <= 0.2, [round(f, 2) for f in fills]
+
+
+def test_a_booklets_back_cover_is_blank_or_planned(book):
+    pages, _, booklet = book
+    if not booklet:
+        pytest.skip("only a booklet has an outside back cover")
+    back = max(pages, key=lambda page: page.number)
+    assert back.number % 4 == 0
+    if back.blank:
+        return
+    first = max(back.chars, key=lambda ch: ch[3])
+    assert first[4] >= HEADING_PT, f"the back cover (page {back.number}) continues the page before it"
+
+
+def test_no_word_is_broken_after_a_short_prefix_or_when_short(book):
+    pages, _, _ = book
+    for page in pages:
+        for before, after in line_end_hyphens(page.text):
+            assert len(before) >= 3 and len(after.rstrip(".,;:!?»)")) >= 3, (page.number, before, after)
+            assert len(before) + len(after.split("-")[0]) >= 7, (page.number, before, after)
+
+
+def test_a_booklet_that_cannot_be_copyfitted_grows_by_a_sheet_with_a_blank_back_cover(monkeypatch):
+    """With copyfitting held at the base size, the English Palaces booklet's text ends on page 8, its
+    outside back cover: the booklet then takes one more sheet, and pages 9-12 stay blank."""
+    import toolkit.rulebook.layout as layout
+    from toolkit.catalogue import load
+    from toolkit.rulebook import build_rulebook
+
+    monkeypatch.setattr(layout, "FITS", (0.0,))
+    result = build_rulebook(load("palaces"), lang="en", paper="a4", booklet=True)
+    pages = book_pages(result.pdf, True)
+    assert len(pages) == 12 and [p.number for p in pages if p.blank] == [9, 10, 11, 12]
