@@ -107,7 +107,7 @@ def test_a_toml_names_the_sheet_and_the_games_files(run, tmp_path):
     write_xlsx(tmp_path, rows, "cards.xlsx")
     (tmp_path / "icons").mkdir()
     (tmp_path / "icons" / "sun.svg").write_text("<svg xmlns='http://www.w3.org/2000/svg'/>")
-    (tmp_path / "layout.toml").write_text("")
+    (tmp_path / "layout.toml").write_text('[elements.name]\ntype = "text"\ntext = "{name}"\nbox = [3, 3, "97%", 20]\n')
     (tmp_path / "rules.de.md").write_text("# Regeln\n")
     toml = tmp_path / "sky.toml"
     toml.write_text('sheet = "cards.xlsx"\n[game]\nid = "sky"\nlangs = ["de", "en", "fr"]\n'

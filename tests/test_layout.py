@@ -91,7 +91,7 @@ BASE = '[elements.name]\ntype = "text"\ntext = "{name}"\nbox = [3, 3, "97%", 20]
     (BASE + "colour = \"red\"\n", "layout.toml: elements.name: colour: 'red' is not a colour"),
     (BASE + "align = \"center\"\n", "layout.toml: elements.name: align: 'center': choose from left, centre, right"),
     (BASE + "font = \"Comic.ttf\"\n", "layout.toml: elements.name: font: no font file Comic.ttf beside the layout"),
-    (BASE + "font = \"comic\"\n", "layout.toml: elements.name: font: 'comic': name a built-in face"),
+    (BASE + "font = \"Comic Sans\"\n", "layout.toml: elements.name: font: 'Comic Sans': name a built-in face"),
     (BASE + "fill = \"#ffffff\"\n", "layout.toml: elements.name: fill: not a key of a text element"),
     ("[elements.name]\ntype = \"text\"\ntext = \"{name}\"\n", "layout.toml: elements.name: box: missing"),
     (BASE + "frame = \"art\"\n", "layout.toml: elements.name: box: 3: in the art's frame a length is \"N%\""),
@@ -220,7 +220,7 @@ def test_text_is_fitted_once_per_kind(tmp_path, deck):
     """One castle's text made much longer: every castle's text shrinks with it, the others keep theirs."""
     layout = read(write(tmp_path, KINDS))
     card = deck.card("castle-green")
-    longer = dataclasses.replace(card, text=type(card.text)(card.text.ru * 4, card.text.en * 4))
+    longer = dataclasses.replace(card, text=type(card.text)(ru=card.text.ru * 4, en=card.text.en * 4))
     changed = dataclasses.replace(deck, cards=tuple(longer if c.id == card.id else c for c in deck.cards))
     before, after = Look(deck, "en", layout=layout), Look(changed, "en", layout=layout)
     size = lambda look, card_id: {line.size for line in look.face(look.catalogue.card(card_id)).lines  # noqa: E731
@@ -260,7 +260,7 @@ def test_bold_italic_and_icons_in_text_in_both_renderers(tmp_path, deck):
     layout = read(write(tmp_path, MARKUP))
     card = dataclasses.replace(deck.card("castle-red"), fields={"suit": "heart"},
                                text=type(deck.card("castle-red").text)(
-                                   "x", "**Buy:** take *one* :leaf: card, or :heart: two. Not an icon: :moon: 10:30"))
+                                   ru="x", en="**Buy:** take *one* :leaf: card, or :heart: two. Not an icon: :moon: 10:30"))
     catalogue = dataclasses.replace(deck, cards=(card,))
     face = Look(catalogue, "en", layout=layout).face(card)
     runs = [(line.text, line.font) for line in face.lines]
@@ -285,7 +285,7 @@ def test_bold_italic_and_icons_in_text_in_both_renderers(tmp_path, deck):
 def test_an_unmatched_star_and_an_unknown_icon_are_one_line(tmp_path, deck):
     icons(tmp_path)
     layout = read(write(tmp_path, MARKUP))
-    card = dataclasses.replace(deck.card("castle-red"), text=type(deck.card("castle-red").text)("x", "**Buy: one"))
+    card = dataclasses.replace(deck.card("castle-red"), text=type(deck.card("castle-red").text)(ru="x", en="**Buy: one"))
     with pytest.raises(UserError, match=r"^layout.toml: elements.text: an unmatched \*\*"):
         Look(dataclasses.replace(deck, cards=(card,)), "en", layout=layout).face(card)
     moon = dataclasses.replace(deck.card("castle-red"), fields={"suit": "moon"})

@@ -181,8 +181,8 @@ ODD_TEXTS = [
 
 
 def one_card(catalogue, name: str, text: str):
-    card = dataclasses.replace(catalogue.card("fairy"), name=type(catalogue.card("fairy").name)(name, name),
-                               text=type(catalogue.card("fairy").text)(text, text))
+    card = dataclasses.replace(catalogue.card("fairy"), name=type(catalogue.card("fairy").name)(ru=name, en=name),
+                               text=type(catalogue.card("fairy").text)(ru=text, en=text))
     return dataclasses.replace(catalogue, cards=(card,)), card
 
 
@@ -210,14 +210,14 @@ def test_odd_text_fits_its_box_or_is_refused_in_one_line(catalogues, card_mm, na
 def test_a_card_with_a_far_too_long_name_or_text_is_refused_in_one_line(catalogues):
     catalogue = catalogues["diamoniak"]
     card = catalogue.card("witch")
-    long = dataclasses.replace(card, name=type(card.name)("Ведьма " * 50, "W" * 100))
+    long = dataclasses.replace(card, name=type(card.name)(ru="Ведьма " * 50, en="W" * 100))
     deck = dataclasses.replace(catalogue, cards=(long,))
     for lang in ("ru", "en"):
         with pytest.raises(UserError, match=r"^diamoniak.toml: card 'witch': its name \([0-9,]+ characters\) does not "
                                             r"fit a poker 63 x 88 mm card even at 9\.0 pt \(the smallest size of the layout's name\); "
                                             "shorten it, or print on larger cards"):
             Look(deck, lang).face(long)
-    wordy = dataclasses.replace(card, text=type(card.text)("слово " * 166, "word " * 200))
+    wordy = dataclasses.replace(card, text=type(card.text)(ru="слово " * 166, en="word " * 200))
     with pytest.raises(UserError, match=r"card 'witch': its text \(1,000 characters\) does not fit a poker 63 x 88 "
                                         r"mm card even at 7\.5 pt"):
         Look(dataclasses.replace(catalogue, cards=(wordy,)), "en").face(wordy)

@@ -49,11 +49,10 @@ FIT_STEPS = 12                          # halvings of the size range when fittin
 # --- which layout, and a card's values -------------------------------------------------------------
 
 def layout_file(catalogue: Catalogue) -> Path:
-    """The layout a deck is drawn with: the catalogue's own (``layout_path``), else its game's
+    """The layout a deck is drawn with: the catalogue's own (``game.layout``), else its game's
     (``Game.layout_file``), else the default one."""
-    own = getattr(catalogue, "layout_path", None)
-    if own is not None:
-        return Path(own)
+    if catalogue.layout_file is not None:
+        return catalogue.layout_file
     from toolkit.games.registry import games
 
     game = games().get(catalogue.game)
@@ -209,7 +208,7 @@ class Look:
         self.card_mm, self.bleed_mm, self.safe_mm = tuple(card_mm), bleed_mm, safe_mm
         self.layout = layout or read_layout(layout_file(catalogue))
         self.frame = Frame(self.card_mm, bleed_mm, safe_mm, self.layout.margin, self._art_border())
-        self.icons = Icons({**dict(getattr(catalogue, "icons_paths", {}) or {}), **self.layout.icons})
+        self.icons = Icons({**catalogue.icons, **self.layout.icons})
         self.known = set(card_values(catalogue, catalogue.cards[0], lang)) if catalogue.cards else set()
         for card in catalogue.cards:
             self.known |= set(card.fields)
@@ -228,8 +227,16 @@ class Look:
         name = element.get("font", "serif")
         if name in model.FONT_FILES:
             return name
-        if name not in self._fonts:
-            self._fonts[name] = add_font(Path(name), f"{element.where}: font")
+        if name not in self._fonts:  # a file the layout names, or a font the catalogue names (game.fonts)
+            if name.lower().endswith((".ttf", ".otf")):
+                path = Path(name)
+            elif name in self.catalogue.fonts:
+                path = self.catalogue.fonts[name]
+            else:
+                known = ", ".join(self.catalogue.fonts) or "none"
+                raise UserError(f"{element.where}: font: no font {name!r} in {self.source}'s game.fonts "
+                                f"(its fonts: {known})")
+            self._fonts[name] = add_font(path, f"{element.where}: font")
         return self._fonts[name]
 
     def values(self, card: CardType) -> dict[str, str]:

@@ -135,8 +135,12 @@ def choice(value, where: str, key: str, options: tuple[str, ...]) -> str:
     return value
 
 
+FONT_NAME = re.compile(r"[a-z0-9_-]{1,40}")  # a font the catalogue names (its game.fonts keys)
+
+
 def _font(value, where: str, base: Path) -> str:
-    """A built-in face's name, or a TTF/OTF file beside the layout (its path, resolved)."""
+    """A built-in face's name, a TTF/OTF file beside the layout (its path, resolved), or the name of a
+    font the catalogue gives (``game.fonts``)."""
     if not isinstance(value, str):
         fail(where, "font", f"{value!r} is not a font")
     if value in FONT_FILES:
@@ -146,8 +150,11 @@ def _font(value, where: str, base: Path) -> str:
         if not path.is_file():
             fail(where, "font", f"no font file {value} beside the layout")
         return str(path)
+    if FONT_NAME.fullmatch(value):
+        return value  # a font the catalogue names (game.fonts): the deck that uses the layout resolves it
     builtin = ", ".join(k for k in FONT_FILES if not k.startswith("file:") and k not in ("name", "text", "label"))
-    fail(where, "font", f"{value!r}: name a built-in face ({builtin}) or a .ttf/.otf file")
+    fail(where, "font", f"{value!r}: name a built-in face ({builtin}), a font of the catalogue's game.fonts or a "
+                        ".ttf/.otf file")
 
 
 def element(name: str, raw, where: str, base: Path, inherited: Element | None = None) -> Element:
