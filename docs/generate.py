@@ -211,11 +211,12 @@ def catalogue_block() -> str:
               "`game.langs`, else the languages of `game.title` (English first). The built-in games have "
               + ", ".join(f"`{lang}` ({names.get(lang, lang)})" for lang in model.LANGS) + ".", "",
               "Sheet columns (`toolkit/catalogue/loader.py`): `name` or `name_<lang>` for each language, one of "
-              + ", ".join(f"`{c}`" for c in loader.COPIES_COLUMNS) + " and `art` required; "
-              + ", ".join(f"`{c}`" for c in loader.SHEET_COLUMNS if c != "art")
-              + f", `text` or `text_<lang>` optional (a card without `kind` is a `{loader.DEFAULT_KIND}`); every "
-              "other column is a field. A sheet given alone as the catalogue: "
-              + ", ".join(f"{key} {value_text(value)}" for key, value in loader.SHEET_GAME.items()) + ".", "",
+              + ", ".join(f"`{c}`" for c in loader.COPIES_COLUMNS) + " required; "
+              + ", ".join(f"`{c}`" for c in loader.SHEET_COLUMNS)
+              + f", `text` or `text_<lang>` optional (a card without `kind` is a `{loader.DEFAULT_KIND}`, one "
+              "without `art` has no picture); every other column is a field. A sheet given alone as the catalogue: "
+              + ", ".join(f"{key} {value_text(value)}" for key, value in loader.SHEET_GAME.items())
+              + " (when there is one; else the layout draws the back).", "",
               "`[words.<lang>]` keys (`toolkit/catalogue/words.py`): "
               + ", ".join(f"`{key}`" for key in words.WORD_KEYS) + ".", "",
               "Limits (`toolkit/catalogue/model.py` and `sheet.py`; ranges include both ends):", "",

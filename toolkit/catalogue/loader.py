@@ -72,8 +72,8 @@ _LANG = re.compile(r"[a-z]{2,3}")
 # from these and model.py's limits, and the messages of a wrong or missing key name that page.
 DOCUMENT_KEYS = ({"game", "rules", "colours", "cards"}, {"tokens", "words"})
 FREE_DOCUMENT_KEYS = {"rules", "colours"}  # optional in a catalogue of a game without rules (RulesLessGame)
-GAME_KEYS = ({"id", "title", "players", "age", "minutes", "back_art"},
-             {"note", "seconds_per_turn", "langs", "layout", "icons", "fonts", "rulebook"})
+GAME_KEYS = ({"id", "title", "players", "age", "minutes"},
+             {"back_art", "note", "seconds_per_turn", "langs", "layout", "icons", "fonts", "rulebook"})
 COLOUR_KEYS = ({"id", "name", "rgb", "symbol"}, set())
 CARD_KEYS = ({"id", "kind", "count", "name", "text", "art"}, {"colour"})
 TOKEN_KEYS = ({"id", "value", "count", "name"}, set())
@@ -416,7 +416,8 @@ class _Reader:
         else:
             cards = self.cards(doc["cards"], schema, colours, rules)
         tokens = self.tokens(doc.get("tokens", []), {card.id for card in cards})
-        back_art, back_art_path = self.art(game["back_art"], "game.back_art")
+        # No back art: the layout draws the back (the deck's title on a plain ground, by default).
+        back_art, back_art_path = self.art(game["back_art"], "game.back_art") if "back_art" in game else ("", None)
         return Catalogue(
             game=game_id,
             source=self.path,
@@ -518,7 +519,8 @@ class _Reader:
                             "name the sheet in a TOML catalogue with the game's keys (docs/catalogue.md)")
         cards, self.langs = self.sheet_cards(schema, (), rules, None)
         title = self.line(stem, "the file's name (the deck's title)", MAX_NAME_CHARS)
-        back_art, back_art_path = self.art(SHEET_GAME["back_art"], "the card back (back.png beside the sheet)")
+        back_art, back_art_path = (self.art(SHEET_GAME["back_art"], "the card back (back.png beside the sheet)")
+                                   if (self.path.parent / SHEET_GAME["back_art"]).exists() else ("", None))
         return Catalogue(
             game=game_id, source=self.path, title=Text(dict.fromkeys(self.langs, title)),
             players=SHEET_GAME["players"], age=SHEET_GAME["age"], minutes=SHEET_GAME["minutes"],
@@ -594,10 +596,9 @@ class _Reader:
             if not game.rules_less and (kind in game.coloured_kinds) != (colour is not None):
                 raise self.fail(at("colour") if "colour" in cell else f"row {number}",
                                 f"a {kind} card needs a colour" if colour is None else f"a {kind} card has no colour")
-            art = self.cell_text(cell["art"], at("art"))
-            if art is None:
-                raise self.fail(at("art"), "empty: every card needs its picture")
-            art, art_path = self.art(art, at("art"))
+            art = self.cell_text(cell["art"], at("art")) if "art" in cell else None
+            # No picture: the layout leaves its place plain.
+            art, art_path = self.art(art, at("art")) if art is not None else ("", None)
             back = self.cell_text(cell["back"], at("back")) if "back" in cell else None
             back, back_path = self.art(back, at("back")) if back is not None else (None, None)
             fields = {}
@@ -694,8 +695,6 @@ class _Reader:
                                      "deck or in none")
         if not columns.copies:
             raise self.fail("row 1", "no copies column (count, copies or quantity: how many of each card)")
-        if "art" not in shown:
-            raise self.fail("row 1", "no art column (each card's picture, a path beside the sheet)")
         columns.langs = langs
         return columns
 
