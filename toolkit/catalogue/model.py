@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Mapping
 
 LANGS = ("ru", "en")
 # Shapes that tell a colour apart without its hue (for colour-blind players); the art draws them.
@@ -67,6 +68,8 @@ class CardType:
     text: Text
     art: str  # as written in the catalogue
     art_path: Path | None  # where the file was found; None when the art is not drawn yet
+    # The card's other fields (a sheet's other columns: suit, value, cost...); whole numbers are ints.
+    fields: Mapping[str, str | int] = dataclasses.field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,11 @@ from toolkit.cli.options import Progress, ToolkitCommand, catalogue_inputs, cata
 @click.option("--booklet", is_flag=True,
               help="A5 (half-Letter) pages two-up in saddle-stitch order: print double-sided (short-edge flip), "
                    "fold the stack and staple it.")
+@click.option("--text", "texts", multiple=True, type=click.Path(dir_okay=False), metavar="PATH",
+              help="Your own rulebook text in place of the game's: a file named <name>.<lang>.md in the rulebook "
+                   "markup (repeat it for each language; see the rulebooks page of the docs).")
 @click.option("--out", type=click.Path(dir_okay=False), help="PDF to write [default: output/<game>-rules-<lang>.pdf].")
-def rulebook_command(game, catalogue_path, overrides, lang, paper, booklet, out):
+def rulebook_command(game, catalogue_path, overrides, lang, paper, booklet, texts, out):
     """Printable rules from the catalogue and the odds solver: Russian, English or both."""
     from pathlib import Path
 
@@ -28,13 +31,15 @@ def rulebook_command(game, catalogue_path, overrides, lang, paper, booklet, out)
     check_numba_environment()
     check_out_path(out)
     catalogue = load(game, catalogue_path, overrides)
-    check_outputs([("--out", out)], catalogue_inputs(catalogue))
+    texts = [Path(text) for text in texts]
+    check_outputs([("--out", out)], {**catalogue_inputs(catalogue), **{f"the rulebook text {text}": text for text in texts}})
     from toolkit.games.registry import get
 
     model = get(catalogue.game).rulebook_model
     progress = Progress(progress_length(catalogue, model, 1, 0), "solving", ceiling=progress_ceiling(catalogue, model))
     try:
-        result = build_rulebook(catalogue, lang=lang, paper=paper.lower(), booklet=booklet, progress=progress)
+        result = build_rulebook(catalogue, lang=lang, paper=paper.lower(), booklet=booklet, progress=progress,
+                                texts=texts)
     finally:
         progress.close()
     path = write_atomic(Path(out) if out else Path("output") / f"{catalogue.game}-rules-{lang}.pdf", result.pdf)

@@ -44,15 +44,39 @@ def variants(game: str) -> dict[str, str]:
     return engine_variants(game)
 
 
+def rule_texts(catalogue: Catalogue, langs: list[str], texts=()) -> dict:
+    """The rulebook's text in each of ``langs``: the user's files (``texts``, each named
+    ``<name>.<lang>.md``) when given, else the game's own in every language of the deck. All the
+    texts read must have the same shape (sections, placeholders), so a translation cannot fall behind."""
+    from toolkit.rulebook.markup import check_same_shape, load_source, read_source, text_lang
+
+    sources = {}
+    for path in texts:
+        code = text_lang(path)
+        if code in sources:
+            raise UserError(f"--text {path}: a second {code} text (the first is {sources[code].file})")
+        sources[code] = read_source(path)
+    if not sources:
+        sources = {code: load_source(catalogue.game, code) for code in catalogue.title.as_dict()}
+    missing = [code for code in langs if code not in sources]
+    if missing:
+        raise UserError(f"--text: no {missing[0]} rulebook text among {', '.join(s.file for s in sources.values())} "
+                        f"(add one named <name>.{missing[0]}.md)")
+    first, *others = sources.values()
+    for other in others:
+        check_same_shape(first, other)
+    return {code: sources[code] for code in langs}
+
+
 def build_rulebook(catalogue: Catalogue, lang: str = "en", paper: str = "a4", booklet: bool = False,
-                   progress=None) -> RulebookResult:
-    """The rulebook's PDF; ``progress(n)`` ticks while the odds solver works."""
+                   progress=None, texts=()) -> RulebookResult:
+    """The rulebook's PDF; ``progress(n)`` ticks while the odds solver works. ``texts``: the user's
+    rulebook texts (paths named ``<name>.<lang>.md``) in place of the game's own."""
     from toolkit.rulebook.booklet import impose
     from toolkit.rulebook.deck import check_deck
     from toolkit.rulebook.facts import Facts
     from toolkit.rulebook.figures import Odds
     from toolkit.rulebook.layout import PAPERS as SIZES, Story, build_pdf, geometry
-    from toolkit.rulebook.markup import check_same_shape, load_source
 
     if lang not in LANGUAGES:
         raise UserError(f"--lang {lang}: choose from {', '.join(LANGUAGES)}")
@@ -60,10 +84,8 @@ def build_rulebook(catalogue: Catalogue, lang: str = "en", paper: str = "a4", bo
         raise UserError(f"--paper {paper}: choose from {', '.join(PAPERS)}")
     check_deck(catalogue)
     game = catalogue.game
-    both = {code: load_source(game, code) for code in ("ru", "en")}
-    check_same_shape(both["ru"], both["en"])
     langs = lang.split("+")
-    sources = {code: both[code] for code in langs}
+    sources = rule_texts(catalogue, langs, texts)
 
     odds = Odds(catalogue, progress)
     engine_variants = variants(game)

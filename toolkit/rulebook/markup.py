@@ -33,7 +33,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
+from toolkit.catalogue.checks import text_problem
 from toolkit.errors import UserError
 
 SECTION = re.compile(r"^##\s+([a-z][a-z0-9-]*)\s*:\s*(\S.*?)\s*$")
@@ -43,8 +45,9 @@ STEP = re.compile(r"^\d+\.\s+(\S.*)$")
 META = re.compile(r"^([a-z][a-z0-9-]*)\s*:\s*(\S.*?)\s*$")
 BLOCK = re.compile(r"^\{(cards|tokens|figure:[^{}]*|table:[^{}]*)\}$")
 # {key}, {key:arg}, {key|form|form}, {key:arg|form|form|form}
-PLACEHOLDER = re.compile(r"\{([a-z_]+)(?::([A-Za-z0-9_.-]+))?((?:\|[^{}|]*)*)\}")
+PLACEHOLDER = re.compile(r"\{([a-z_]+)(?::([A-Za-z0-9_.=-]+))?((?:\|[^{}|]*)*)\}")
 META_KEYS = ("tagline", "facts", "footer", "modified")
+LANG_CODE = re.compile(r"[a-z]{2,3}(-[A-Za-z0-9]{2,8})*")  # a language tag: en, ru, pt-BR
 
 
 @dataclass(frozen=True)
@@ -115,6 +118,9 @@ class Source:
         return found
 
 
+MAX_TEXT_BYTES = 1_000_000  # a rulebook text file: a regular file of at most 1 MB
+
+
 def text_path(game: str, lang: str):
     from toolkit.games.registry import get
 
@@ -129,6 +135,38 @@ def load_source(game: str, lang: str) -> Source:
     except FileNotFoundError:
         raise UserError(f"{name}: there is no {lang} rulebook text for {game}") from None
     return parse(text, name)
+
+
+def text_lang(path: Path) -> str:
+    """The language of a rulebook text named ``<anything>.<lang>.md`` (``rules.en.md``: en)."""
+    parts = path.name.split(".")
+    if len(parts) < 3 or parts[-1] != "md" or not LANG_CODE.fullmatch(parts[-2]):
+        raise UserError(f"{path}: a rulebook text is named <name>.<language>.md (e.g. rules.en.md), so that its "
+                        "language is known")
+    return parts[-2]
+
+
+def read_source(path: Path) -> Source:
+    """A rulebook text of the user's (``rulebook --text``): one file, checked like the games' own."""
+    try:
+        if not path.is_file():
+            raise UserError(f"{path}: no such file (--text names a rulebook text, <name>.<language>.md)")
+        if path.stat().st_size > MAX_TEXT_BYTES:
+            raise UserError(f"{path}: {path.stat().st_size:,} bytes; a rulebook text is at most "
+                            f"{MAX_TEXT_BYTES:,} bytes")
+        data = path.read_bytes()
+    except OSError as err:
+        raise UserError(f"{path}: cannot read it ({err.strerror or err})") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise UserError(f"{path}: not UTF-8 text (byte {err.start + 1:,}); save it as UTF-8") from None
+    text = text.replace("\t", "    ")
+    for number, line in enumerate(text.splitlines(), 1):
+        problem = text_problem(line)
+        if problem:
+            raise UserError(f"{path}:{number}: {problem}")
+    return parse(text, str(path))
 
 
 def parse(text: str, file: str) -> Source:
