@@ -63,6 +63,7 @@ _RGB = re.compile(r"^#[0-9a-fA-F]{6}$")
 _DIGITS = re.compile(r"[0-9]+")  # ASCII only: str.isdigit() also takes '²' and '٣'
 _RULE_NAME = re.compile(r"[a-z_][a-z0-9_]*")
 FIELD_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
+TITLED_WORDS = ("sheet_title", "book_title", "book_subject")  # words that hold the deck's {title}
 FILE_NAME_KEY = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
 _FIELD_INT = re.compile(r"-?(0|[1-9][0-9]{0,9})")  # a field's text that is a whole number ("007" stays text)
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]{1,40}")
@@ -493,10 +494,11 @@ class _Reader:
             if "cards" in given and len(given["cards"].split("|")) != len(forms):
                 raise self.fail(f"{where}.cards", f"{language_name(lang)} takes {len(forms)} forms, separated by | "
                                                   f"({'|'.join(forms)})")
-            title = given.get("sheet_title", "{title}")
-            if title.count("{title}") != 1 or any(brace in title.replace("{title}", "") for brace in "{}"):
-                raise self.fail(f"{where}.sheet_title", "write {title} once where the deck's title goes, and no "
-                                                        "other braces")
+            for key in TITLED_WORDS:
+                title = given.get(key, "{title}")
+                if title.count("{title}") != 1 or any(brace in title.replace("{title}", "") for brace in "{}"):
+                    raise self.fail(f"{where}.{key}", "write {title} once where the deck's title goes, and no "
+                                                      "other braces")
             result[lang] = MappingProxyType(given)
         return MappingProxyType(result)
 

@@ -20,6 +20,9 @@ BUILT_IN: dict[str, dict[str, str]] = {
         "card_back": "Card back",                         # the back's name in exports' lists
         "table_id": "id", "table_kind": "kind", "table_colour": "colour", "table_count": "count",
         "table_name": "name", "table_total": "total",
+        "book_title": "{title}: rules of play",           # the rulebook PDF's title and subject
+        "book_subject": "Rules of the card game {title}",
+        "others": "other cards",                          # the rulebook's components: cards of no colour
     },
     "ru": {
         "sheet_title": "{title}: карты для печати",
@@ -28,6 +31,9 @@ BUILT_IN: dict[str, dict[str, str]] = {
         "card_back": "Рубашка",
         "table_id": "id", "table_kind": "вид", "table_colour": "цвет", "table_count": "число",
         "table_name": "название", "table_total": "всего",
+        "book_title": "{title}: правила игры",
+        "book_subject": "Правила карточной игры «{title}»",
+        "others": "другие карты",
     },
 }
 WORD_KEYS = tuple(BUILT_IN["en"])

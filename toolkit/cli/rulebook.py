@@ -9,42 +9,50 @@ from toolkit.cli.options import (Progress, ToolkitCommand, catalogue_inputs, cat
 
 @click.command("rulebook", cls=ToolkitCommand)
 @catalogue_options
-@click.option("--lang", type=click.Choice(("ru", "en", "ru+en")), default="en", show_default=True,
-              help="Language: ru, en, or ru+en (both, section by section, each block tagged).")
+@click.option("--lang", metavar="LANG",
+              help="Language: one of the deck's (ru or en for the built-in games), or two joined by + (ru+en: both, "
+                   "section by section, each block tagged)  [default: the deck's first language]")
 @click.option("--paper", type=click.Choice(("a4", "letter"), case_sensitive=False), default="a4", show_default=True,
               help="Paper size.")
 @click.option("--booklet", is_flag=True,
               help="A5 (half-Letter) pages two-up in saddle-stitch order: print double-sided (short-edge flip), "
                    "fold the stack and staple it.")
+@click.option("--text", "texts", multiple=True, type=click.Path(dir_okay=False), metavar="PATH",
+              help="Your own rulebook text in place of the catalogue's or the game's: a file named <name>.<lang>.md "
+                   "in the rulebook markup (repeat it for each language; see docs/rulebook-texts.md).")
 @click.option("--out", type=click.Path(dir_okay=False), help="PDF to write [default: output/<game>-rules-<lang>.pdf].")
 @watch_option
-def rulebook_command(game, catalogue_path, overrides, lang, paper, booklet, out, watch):
-    """Printable rules from the catalogue and the odds solver: Russian, English or both."""
+def rulebook_command(game, catalogue_path, overrides, lang, paper, booklet, texts, out, watch):
+    """Printable rules from the game's text, the catalogue and the odds solver, in one language or two."""
     from pathlib import Path
 
     from toolkit.catalogue import load
     from toolkit.games.registry import get
     from toolkit.files import check_out_path, check_outputs, write_atomic
     from toolkit.odds.report import progress_ceiling, progress_length
-    from toolkit.rulebook import build_rulebook
+    from toolkit.rulebook import book_langs, build_rulebook
 
     check_numba_environment()
     check_out_path(out)
+    texts = [Path(text) for text in texts]
 
     def build(read: dict, quiet: bool):
         catalogue = load(game, catalogue_path, overrides)
-        # the book checks its two languages against each other, so it reads both texts
-        read.update(catalogue=catalogue, inputs=catalogue_inputs(catalogue, ("rules",), ("ru", "en")))
+        code = "+".join(book_langs(catalogue, lang))
+        # the book checks its languages against each other, so it reads the game's text in each
+        inputs = catalogue_inputs(catalogue, () if texts else ("rules",), catalogue.langs)
+        read.update(catalogue=catalogue, inputs={**inputs, **{f"the rulebook text {text}": text for text in texts}})
         check_outputs([("--out", out)], read["inputs"])
         model = get(catalogue.game).rulebook_model
         progress = None if quiet else Progress(progress_length(catalogue, model, 1, 0), "solving",
                                                ceiling=progress_ceiling(catalogue, model))
         try:
-            result = build_rulebook(catalogue, lang=lang, paper=paper.lower(), booklet=booklet, progress=progress)
+            result = build_rulebook(catalogue, lang=code, paper=paper.lower(), booklet=booklet, progress=progress,
+                                    texts=texts)
         finally:
             if progress is not None:
                 progress.close()
-        path = write_atomic(Path(out) if out else Path("output") / f"{catalogue.game}-rules-{lang}.pdf", result.pdf)
+        path = write_atomic(Path(out) if out else Path("output") / f"{catalogue.game}-rules-{code}.pdf", result.pdf)
         return path, result.summary()
 
     if watch:

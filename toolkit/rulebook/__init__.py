@@ -1,5 +1,6 @@
-"""``toolkit rulebook``: printable rules for a game, in Russian, English or both, built from the text
-sources in ``texts/`` (see :mod:`toolkit.rulebook.markup`), the catalogue and the odds solver.
+"""``toolkit rulebook``: printable rules for a game, in any language of its deck or two of them,
+built from its text sources (the game's ``texts/``, the files its catalogue names, or ``--text``:
+see :mod:`toolkit.rulebook.markup`), the catalogue and, for a game with an odds model, the solver.
 
 Every number printed comes from the catalogue or the solver at build time (see
 :mod:`toolkit.rulebook.facts`), so the rulebook cannot disagree with the cards.
@@ -12,7 +13,6 @@ from dataclasses import dataclass
 from toolkit.catalogue.model import Catalogue
 from toolkit.errors import UserError
 
-LANGUAGES = ("ru", "en", "ru+en")
 PAPERS = ("a4", "letter")
 
 
@@ -44,37 +44,83 @@ def variants(game: str) -> dict[str, str]:
     return engine_variants(game)
 
 
-def build_rulebook(catalogue: Catalogue, lang: str = "en", paper: str = "a4", booklet: bool = False,
-                   progress=None) -> RulebookResult:
-    """The rulebook's PDF; ``progress(n)`` ticks while the odds solver works."""
+def book_langs(catalogue: Catalogue, lang: str | None) -> list[str]:
+    """``--lang``: one of the deck's languages, or two joined by ``+`` (the book in both, section by
+    section); by default the deck's first."""
+    if lang is None:
+        return [catalogue.langs[0]]
+    langs = lang.split("+")
+    if len(langs) > 2 or len(set(langs)) < len(langs) or any(code not in catalogue.langs for code in langs):
+        from toolkit.catalogue.checks import printable
+
+        pair = "+".join(catalogue.langs[:2]) if len(catalogue.langs) > 1 else None
+        raise UserError(f"--lang {printable(lang)}: choose a language of the deck ({', '.join(catalogue.langs)})"
+                        + (f" or two joined by + ({pair})" if pair else ""))
+    return langs
+
+
+def rule_texts(catalogue: Catalogue, langs: list[str], texts=()) -> dict:
+    """The rulebook's text in each of ``langs``: the user's files (``texts``, each named
+    ``<name>.<lang>.md``) when given, else the files the catalogue names (``game.rulebook``), else the
+    game's own in every language it has. All the texts read must have the same shape (sections,
+    placeholders), so a translation cannot fall behind."""
+    from toolkit.games.registry import for_catalogue
+    from toolkit.rulebook.markup import check_same_shape, load_source, read_source, text_lang
+
+    sources, named = {}, "--text"
+    for path in texts:
+        code = text_lang(path)
+        if code in sources:
+            raise UserError(f"--text {path}: a second {code} text (the first is {sources[code].file})")
+        sources[code] = read_source(path)
+    if not sources and catalogue.rulebook_texts:
+        sources = {code: read_source(path) for code, path in catalogue.rulebook_texts.items()}
+        named = f"{catalogue.source.name}: game.rulebook"
+    if not sources:
+        game = for_catalogue(catalogue)
+        sources = {code: load_source(catalogue.game, code) for code in catalogue.langs if game.has_text("rules", code)}
+        named = f"the {catalogue.game} game"
+        if not sources:
+            raise UserError(f"{catalogue.source.name}: the game '{catalogue.game}' has no rulebook text: name one "
+                            "per language in game.rulebook (docs/rulebook-texts.md), or give --text PATH")
+    missing = [code for code in langs if code not in sources]
+    if missing:
+        raise UserError(f"{named}: no {missing[0]} rulebook text (there is "
+                        f"{', '.join(src.file for src in sources.values())})")
+    first, *others = sources.values()
+    for other in others:
+        check_same_shape(first, other)
+    return {code: sources[code] for code in langs}
+
+
+def build_rulebook(catalogue: Catalogue, lang: str | None = None, paper: str = "a4", booklet: bool = False,
+                   progress=None, texts=()) -> RulebookResult:
+    """The rulebook's PDF in ``lang`` (``book_langs``); ``progress(n)`` ticks while the odds solver
+    works. ``texts``: the user's rulebook texts (paths named ``<name>.<lang>.md``) in place of the
+    catalogue's or the game's own."""
+    from toolkit.catalogue.words import words
     from toolkit.rulebook.booklet import impose
     from toolkit.rulebook.deck import check_deck
     from toolkit.rulebook.facts import Facts
     from toolkit.rulebook.figures import Odds
     from toolkit.rulebook.layout import PAPERS as SIZES, Story, build_pdf, geometry
-    from toolkit.rulebook.markup import check_same_shape, load_source
 
-    if lang not in LANGUAGES:
-        raise UserError(f"--lang {lang}: choose from {', '.join(LANGUAGES)}")
+    langs = book_langs(catalogue, lang)
     if paper not in PAPERS:
         raise UserError(f"--paper {paper}: choose from {', '.join(PAPERS)}")
     check_deck(catalogue)
     game = catalogue.game
-    both = {code: load_source(game, code) for code in ("ru", "en")}
-    check_same_shape(both["ru"], both["en"])
-    langs = lang.split("+")
-    sources = {code: both[code] for code in langs}
+    sources = rule_texts(catalogue, langs, texts)
 
     odds = Odds(catalogue, progress)
     engine_variants = variants(game)
     facts = {code: Facts(catalogue, code, odds, engine_variants) for code in langs}
     story = Story(catalogue, sources, facts, geometry(paper, booklet))
-    # The document's properties speak the book's language (both of them, Russian first, for ru+en).
-    heading = {"ru": "{}: правила игры", "en": "{}: rules of play"}
-    subject = {"ru": "Правила карточной игры «{}»", "en": "Rules of the card game {}"}
-    title = " / ".join(heading[code].format(catalogue.title[code]) for code in langs)
-    pdf, pages = build_pdf(story, title=title,
-                           subject=" / ".join(subject[code].format(catalogue.title[code]) for code in langs))
+    # The document's properties speak the book's language (both of them, in the order asked for).
+    said = {code: words(catalogue, code) for code in langs}
+    title = " / ".join(said[code]["book_title"].format(title=catalogue.title[code]) for code in langs)
+    pdf, pages = build_pdf(story, title=title, subject=" / ".join(
+        said[code]["book_subject"].format(title=catalogue.title[code]) for code in langs))
     for code in langs:
         missing = [name for name in engine_variants if name not in facts[code].used_variants]
         if missing:
@@ -83,4 +129,4 @@ def build_rulebook(catalogue: Catalogue, lang: str = "en", paper: str = "a4", bo
     content_pages, out_pages = pages, pages
     if booklet:
         pdf, out_pages = impose(pdf, SIZES[paper], title)
-    return RulebookResult(pdf, out_pages, content_pages, lang, paper, booklet)
+    return RulebookResult(pdf, out_pages, content_pages, "+".join(langs), paper, booklet)

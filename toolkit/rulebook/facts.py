@@ -19,6 +19,9 @@ number, e.g. ``{count:witch|ведьма|ведьмы|ведьм}`` -> ``7 ве�
 ``{rule:NAME}`` #          a rule number (``castle_size``, ``hand_size``, ``goal`` ...)
 ``{token:ID}`` #           copies of token ``ID``; ``{token_value:ID}`` # its value
 ``{tokens_total}`` #       tokens in all
+``{where:FIELD=VALUE}`` #  cards whose field ``FIELD`` (a sheet's column) is ``VALUE``
+``{distinct:FIELD}`` #     how many different values the cards' field ``FIELD`` has
+``{min:FIELD}`` #          the smallest number in field ``FIELD``; ``{max:FIELD}`` # the largest
 ``{variant:NAME}``         a rules variant, printed by its name for players (the game's ``variant_names``);
                            ``NAME`` is the engine's (checked against its list)
 ``{form:ID|form|form}``    only the form that agrees with the count of card ``ID`` (or rule
@@ -99,7 +102,7 @@ class Facts:
         """(text, the number for noun forms or None, whether the text is already markup)."""
         c, lang = self.catalogue, self.lang
         needs_arg = {"count", "kind", "each", "name", "lname", "colour", "rule", "token", "token_value", "variant", "odds",
-                     "form"}
+                     "form", "where", "distinct", "min", "max"}
         if key in needs_arg and not arg:
             raise UserError(f"{where}: {{{key}}} needs an argument, e.g. {{{key}:...}}")
         if key not in needs_arg and arg:
@@ -124,9 +127,10 @@ class Facts:
             name = card.name[lang]
             return (name[:1].lower() + name[1:] if key == "lname" else name), None, False
         if key in ("kind", "each"):
-            if arg not in game_of(c.game).kinds:
+            kinds = self.kinds()
+            if arg not in kinds:
                 raise UserError(f"{where}: {{kind:{arg}}}: no card kind '{arg}' in {c.game} "
-                                f"(kinds: {', '.join(game_of(c.game).kinds)})")
+                                f"(kinds: {', '.join(kinds)})")
             if key == "kind":
                 n = c.count_of_kind(arg)
                 return self.number(n), n, False
@@ -151,6 +155,9 @@ class Facts:
                 raise UserError(f"{where}: {{{key}:{arg}}}: no token '{arg}' in {c.source.name} "
                                 f"(tokens: {', '.join(t.id for t in c.tokens) or 'none'})")
             n = token.count if key == "token" else token.value
+            return self.number(n), n, False
+        if key in ("where", "distinct", "min", "max"):
+            n = self._field_number(key, arg, where)
             return self.number(n), n, False
         if key == "variant":
             if arg not in self.variants:
@@ -192,6 +199,32 @@ class Facts:
             return format_number(figure.value, lang), shown, False
         raise UserError(f"{where}: unknown placeholder {{{key}{':' + arg if arg else ''}}} "
                         f"(see toolkit/rulebook/facts.py for the list)")
+
+    def kinds(self) -> tuple[str, ...]:
+        """The card kinds a text may name: the game's, or for a game of the deck alone its cards' own."""
+        c = self.catalogue
+        return game_of(c.game).kinds or tuple(dict.fromkeys(card.kind for card in c.cards))
+
+    def _field_number(self, key: str, arg: str, where: str) -> int:
+        """A number about the cards' own fields (a sheet's columns), copies counted."""
+        c = self.catalogue
+        name, _, wanted = arg.partition("=")
+        if (key == "where") != bool(wanted):
+            form = "{where:FIELD=VALUE}" if key == "where" else f"{{{key}:FIELD}}"
+            raise UserError(f"{where}: {{{key}:{arg}}}: write it as {form}")
+        known = sorted({field for card in c.cards for field in card.fields})
+        if name not in known:
+            raise UserError(f"{where}: {{{key}:{arg}}}: no card has a field '{name}' in {c.source.name} "
+                            f"(fields: {', '.join(known) or 'none'})")
+        values = [card.fields[name] for card in c.cards if card.count and name in card.fields]
+        if key == "where":
+            return sum(card.count for card in c.cards if str(card.fields.get(name, "")) == wanted)
+        if key == "distinct":
+            return len(set(values))
+        numbers = [value for value in values if isinstance(value, int)]
+        if not numbers or len(numbers) < len(values):
+            raise UserError(f"{where}: {{{key}:{arg}}}: the field '{name}' is not a whole number on every card")
+        return min(numbers) if key == "min" else max(numbers)
 
     def _card(self, card_id: str, where: str):
         try:

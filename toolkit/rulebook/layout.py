@@ -44,6 +44,7 @@ from toolkit.pdf import tokens as token_art
 from toolkit.pdf.canvas import binary_streams
 from toolkit.rulebook.facts import NBSP, Facts, format_number
 from toolkit.rulebook.markup import Block, Section, Source
+from toolkit.typography import bind
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 INK = colors.HexColor("#1d1d1f")
@@ -51,7 +52,8 @@ ACCENT = colors.HexColor("#1f3b73")
 MUTED = colors.HexColor("#6b7280")
 RULE = colors.HexColor("#c9ced6")
 TAGS = {"ru": colors.HexColor("#b8322a"), "en": colors.HexColor("#1f5fbf")}
-HYPHENATION = {"ru": "ru_RU", "en": "en_US"}
+OTHER_TAG = colors.HexColor("#4d5a66")  # the label of a language with no colour of its own
+HYPHENATION = {"ru": "ru_RU", "en": "en_US"}  # others: pyphen's dictionary for the language, if it has one
 SHY = "\u00ad"
 POKER = CARD_SIZES["poker"]
 CAPTION_LINES = 2.5  # a card's or token's name under its picture takes about this many lines at most
@@ -89,7 +91,8 @@ def _pyphen(lang: str):
     import pyphen
 
     # three letters at least on each side: «По-|этому» would read as a hyphenated word
-    return pyphen.Pyphen(lang=HYPHENATION[lang], left=3, right=3)
+    code = HYPHENATION.get(lang) or pyphen.language_fallback(lang)
+    return pyphen.Pyphen(lang=code, left=3, right=3) if code else None  # None: a language pyphen has no rules for
 
 
 # Words of seven letters or more are hyphenated: a shorter one ("cas-|tle") is better moved whole.
@@ -106,6 +109,8 @@ def hyphenate(markup: str, lang: str) -> str:
     :func:`toolkit.typography.bind` holds together (``хотя бы 3 брил-/лианта``), but the group's
     short words always stay with the part of it next to them."""
     dictionary = _pyphen(lang)
+    if dictionary is None:
+        return markup
     parts = _TAG.split(markup)
 
     def word(match: re.Match, last: bool) -> str:
@@ -235,7 +240,7 @@ class Styles:
 
 def tag(lang: str) -> str:
     """The coloured language label that opens each block of a bilingual rulebook."""
-    hexa = TAGS[lang].hexval()[2:]
+    hexa = TAGS.get(lang, OTHER_TAG).hexval()[2:]
     return (f'<font name="PTSans-Bold" size="7" color="white" backColor="#{hexa}">{NBSP}{lang.upper()}{NBSP}</font>'
             f"{NBSP} ")
 
@@ -475,22 +480,9 @@ class Story:
             elif block.kind == "sub":
                 out.append(Paragraph(facts.markup(block.items[0]), s.h3))
             elif block.kind in ("bullets", "steps"):
-                style = s.body(lang, block.kind)
-                bullets = ["•" if block.kind == "bullets" else f"{n}." for n in range(1, len(block.items) + 1)]
-                # reportlab starts the first line at bulletIndent + the bullet's width + 0.6 em when that
-                # passes leftIndent: each bullet is set flush right against a gap of 0.6 em, so that every
-                # first line starts exactly at the hanging indent of the lines under it.
-                gap = 0.6 * style.bulletFontSize
-                widths = [pdfmetrics.stringWidth(b, style.bulletFontName, style.bulletFontSize) for b in bullets]
-                indent = max(style.leftIndent, max(widths) + gap)
-                items = []
-                for i, (item, bullet, width) in enumerate(zip(block.items, bullets, widths)):
-                    last = i == len(bullets) - 1  # the last item keeps the list's bottom margin
-                    item_style = ParagraphStyle(f"{style.name}-{i}", parent=style, leftIndent=indent,
-                                                bulletIndent=indent - width - gap - 0.01,
-                                                spaceAfter=s.body(lang).spaceAfter if last else style.spaceAfter)
-                    items.append(BodyParagraph(typeset(facts.markup(item), lang), item_style, bulletText=bullet))
-                out.extend(items)
+                out.extend(self.items([facts.markup(item) for item in block.items], block.kind, lang))
+            elif block.kind == "components":
+                out.extend(self.items(self.components(lang), "bullets", lang))
             elif block.kind == "cards":
                 out += [self.cards(lang), Spacer(1, 1.5 * mm)]
             elif block.kind == "tokens":
@@ -510,6 +502,44 @@ class Story:
                 out.append(table_picture(self, block, lang))
             prefix = ""
         return out
+
+    def items(self, markups: list[str], kind: str, lang: str) -> list:
+        """A bullet (``bullets``) or numbered (``steps``) list of paragraphs of markup."""
+        s = self.styles
+        style = s.body(lang, kind)
+        bullets = ["•" if kind == "bullets" else f"{n}." for n in range(1, len(markups) + 1)]
+        # reportlab starts the first line at bulletIndent + the bullet's width + 0.6 em when that
+        # passes leftIndent: each bullet is set flush right against a gap of 0.6 em, so that every
+        # first line starts exactly at the hanging indent of the lines under it.
+        gap = 0.6 * style.bulletFontSize
+        widths = [pdfmetrics.stringWidth(b, style.bulletFontName, style.bulletFontSize) for b in bullets]
+        indent = max(style.leftIndent, max(widths) + gap)
+        items = []
+        for i, (markup, bullet, width) in enumerate(zip(markups, bullets, widths)):
+            last = i == len(bullets) - 1  # the last item keeps the list's bottom margin
+            item_style = ParagraphStyle(f"{style.name}-{i}", parent=style, leftIndent=indent,
+                                        bulletIndent=indent - width - gap - 0.01,
+                                        spaceAfter=s.body(lang).spaceAfter if last else style.spaceAfter)
+            items.append(BodyParagraph(typeset(markup, lang), item_style, bulletText=bullet))
+        return items
+
+    def components(self, lang: str) -> list[str]:
+        """``{components}``: what the box holds, from the deck: the cards (by colour when the deck has
+        colours) and each kind of counter, as list items of markup."""
+        from toolkit.catalogue.words import counted, words
+
+        c = self.catalogue
+        cards = f"{format_number(c.total, lang)}{NBSP}{escape(counted(c, lang, 'cards', c.total))}"
+        by_colour = [(colour.name[lang], sum(card.count for card in c.cards if card.colour == colour.id))
+                     for colour in c.colours]
+        shown = [f"{escape(name)}{NBSP}×{format_number(n, lang)}" for name, n in by_colour if n]
+        uncoloured = c.total - sum(n for _, n in by_colour)
+        if shown and uncoloured:
+            shown.append(f"{escape(words(c, lang)['others'])}{NBSP}×{format_number(uncoloured, lang)}")
+        items = [cards + (": " + ", ".join(shown) if shown else "")]
+        items += [f"{escape(token.name[lang])}{NBSP}×{format_number(token.count, lang)}" for token in c.tokens
+                  if token.count]
+        return [bind(item, lang, markup=True) for item in items]
 
     def _grid(self, cells: list[list], per_row: int, cell_width: float) -> Table:
         rows = [cells[i:i + per_row] for i in range(0, len(cells), per_row)]

@@ -33,7 +33,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
+from toolkit.catalogue.checks import text_problem
 from toolkit.errors import UserError
 
 SECTION = re.compile(r"^##\s+([a-z][a-z0-9-]*)\s*:\s*(\S.*?)\s*$")
@@ -41,10 +43,11 @@ SUBHEADING = re.compile(r"^###\s+(\S.*?)\s*$")
 BULLET = re.compile(r"^-\s+(\S.*)$")
 STEP = re.compile(r"^\d+\.\s+(\S.*)$")
 META = re.compile(r"^([a-z][a-z0-9-]*)\s*:\s*(\S.*?)\s*$")
-BLOCK = re.compile(r"^\{(cards|tokens|figure:[^{}]*|table:[^{}]*)\}$")
+BLOCK = re.compile(r"^\{(cards|tokens|components|figure:[^{}]*|table:[^{}]*)\}$")
 # {key}, {key:arg}, {key|form|form}, {key:arg|form|form|form}
-PLACEHOLDER = re.compile(r"\{([a-z_]+)(?::([A-Za-z0-9_.-]+))?((?:\|[^{}|]*)*)\}")
+PLACEHOLDER = re.compile(r"\{([a-z_]+)(?::([A-Za-z0-9_.=-]+))?((?:\|[^{}|]*)*)\}")
 META_KEYS = ("tagline", "facts", "footer", "modified")
+LANG_CODE = re.compile(r"[a-z]{2,3}(-[A-Za-z0-9]{2,8})*")  # a language tag: en, ru, pt-BR
 
 
 @dataclass(frozen=True)
@@ -106,13 +109,16 @@ class Source:
                 found.append((match.group(1), match.group(2), piece.where))
         for section in self.sections:
             for block in section.blocks:
-                if block.kind in ("cards", "tokens"):
+                if block.kind in ("cards", "tokens", "components"):
                     found.append((block.kind, None, f"{self.file}:{block.line}"))
                 elif block.kind == "figure":
                     found.append(("figure", block.args[0], f"{self.file}:{block.line}"))
                 elif block.kind == "table":
                     found.append(("table", ",".join(block.args), f"{self.file}:{block.line}"))
         return found
+
+
+MAX_TEXT_BYTES = 1_000_000  # a rulebook text file: a regular file of at most 1 MB
 
 
 def text_path(game: str, lang: str):
@@ -129,6 +135,38 @@ def load_source(game: str, lang: str) -> Source:
     except FileNotFoundError:
         raise UserError(f"{name}: there is no {lang} rulebook text for {game}") from None
     return parse(text, name)
+
+
+def text_lang(path: Path) -> str:
+    """The language of a rulebook text named ``<anything>.<lang>.md`` (``rules.en.md``: en)."""
+    parts = path.name.split(".")
+    if len(parts) < 3 or parts[-1] != "md" or not LANG_CODE.fullmatch(parts[-2]):
+        raise UserError(f"{path}: a rulebook text is named <name>.<language>.md (e.g. rules.en.md), so that its "
+                        "language is known")
+    return parts[-2]
+
+
+def read_source(path: Path) -> Source:
+    """A rulebook text of the user's (``rulebook --text``): one file, checked like the games' own."""
+    try:
+        if not path.is_file():
+            raise UserError(f"{path}: no such file (--text names a rulebook text, <name>.<language>.md)")
+        if path.stat().st_size > MAX_TEXT_BYTES:
+            raise UserError(f"{path}: {path.stat().st_size:,} bytes; a rulebook text is at most "
+                            f"{MAX_TEXT_BYTES:,} bytes")
+        data = path.read_bytes()
+    except OSError as err:
+        raise UserError(f"{path}: cannot read it ({err.strerror or err})") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise UserError(f"{path}: not UTF-8 text (byte {err.start + 1:,}); save it as UTF-8") from None
+    text = text.replace("\t", "    ")
+    for number, line in enumerate(text.splitlines(), 1):
+        problem = text_problem(line)
+        if problem:
+            raise UserError(f"{path}:{number}: {problem}")
+    return parse(text, str(path))
 
 
 def parse(text: str, file: str) -> Source:
@@ -265,7 +303,7 @@ def check_same_shape(first: Source, second: Source) -> None:
 def _section_keys(section: Section) -> list[str]:
     keys = [_key(m) for m in PLACEHOLDER.finditer(section.heading.text)]
     for block in section.blocks:
-        if block.kind in ("cards", "tokens"):
+        if block.kind in ("cards", "tokens", "components"):
             keys.append("{" + block.kind + "}")
         elif block.kind == "figure":
             keys.append("{figure:" + block.args[0] + "}")
