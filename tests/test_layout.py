@@ -332,8 +332,8 @@ def test_a_deck_drawn_by_its_own_layout_passes_preflight(tmp_path, deck, target)
 
     icons(tmp_path)
     suits = dataclasses.replace(deck, cards=tuple(
-        dataclasses.replace(card, fields={"suit": "heart" if card.colour == "red" else "leaf"}) for card in deck.cards))
-    object.__setattr__(suits, "layout_path", write(tmp_path, MARKUP))  # as a catalogue naming its layout
+        dataclasses.replace(card, fields={"suit": "heart" if card.colour == "red" else "leaf"}) for card in deck.cards),
+        layout_file=write(tmp_path, MARKUP))  # as a catalogue naming its layout
     export_cards(suits, target, tmp_path / "out", lang="en")
     report = preflight(tmp_path / "out", target)
     assert [check for check in report.checks if check.status == "FAIL"] == []

@@ -1,0 +1,126 @@
+"""A game of one's own, end to end through the CLI: the example in examples/weathervane (a CSV sheet, a
+layout, SVG icons, a back and a rulebook text in two languages) and a bare CSV deck with nothing else
+(no layout, no pictures, no back), through catalogue, print-cards, all eight export-cards targets
+(each passing preflight), rulebook and odds --model hand, read back from what they write."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import shutil
+
+import pypdf
+import pytest
+
+from conftest import ROOT
+from toolkit.cli.export_cards import EXPORT_TARGETS
+from toolkit.cli.preflight import PREFLIGHT_TARGETS
+
+EXAMPLE = ROOT / "examples" / "weathervane"
+
+
+@pytest.fixture(scope="module")
+def example(tmp_path_factory):
+    """A copy of the example game (so that nothing is written into the repository)."""
+    folder = tmp_path_factory.mktemp("example") / "weathervane"
+    shutil.copytree(EXAMPLE, folder)
+    return folder / "weathervane.toml"
+
+
+@pytest.fixture(scope="module")
+def bare(tmp_path_factory):
+    """A CSV deck alone: names, copies and a field, in one language."""
+    folder = tmp_path_factory.mktemp("bare")
+    path = folder / "Harbour Lights.csv"
+    with path.open("w", newline="", encoding="utf-8") as f:
+        out = csv.writer(f)
+        out.writerow(["name", "copies", "text", "cost"])
+        out.writerow(["Lighthouse", 2, "Look at the top card of the pile.", 3])
+        out.writerow(["Fishing boat", 6, "", 1])
+        out.writerow(["Storm", 3, "Every player discards a boat.", ""])
+    return path
+
+
+def pdf_text(path) -> str:
+    reader = pypdf.PdfReader(io.BytesIO(path.read_bytes()))
+    return re.sub(r"\s+", " ", " ".join(page.extract_text() for page in reader.pages))
+
+
+def test_catalogue_shows_the_decks_own_cards_and_fields(run, example, bare):
+    shown = json.loads(run("catalogue", "--catalogue", str(example), "--json").stdout)
+    assert shown["game"] == "weathervane" and shown["total"] == 40
+    assert {card["fields"]["value"] for card in shown["cards"]} == set(range(1, 11))
+    text = run("catalogue", "--catalogue", str(bare)).stdout
+    assert text.startswith("Harbour Lights (harbour-lights)") and "Fishing boat" in text and "cost" in text
+
+
+def test_hand_odds_of_the_example(run, example):
+    result = run("odds", "--catalogue", str(example), "--model", "hand", "--hand", "5", "--at-least", "2",
+                 "--where", "value=10")
+    assert result.exit_code == 0, result.output
+    assert "97/1406" in result.stdout
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_print_cards_of_the_example(run, example, tmp_path, lang):
+    out = tmp_path / "cards.pdf"
+    result = run("print-cards", "--catalogue", str(example), "--lang", lang, "--out", str(out))
+    assert result.exit_code == 0, result.output
+    text = pdf_text(out)
+    # every card's name and the tens' text, drawn by the example's layout (the icon stands inline)
+    for name in (("Sun 7", "Snow 10", "Lay one more card") if lang == "en" else ("Солнце 7", "Снег 10", "Положи")):
+        assert name in text
+    assert "40 cards on 5 sheets" in result.stdout
+
+
+@pytest.mark.parametrize("target", EXPORT_TARGETS)
+@pytest.mark.parametrize("which", ["example", "bare"])
+def test_every_export_passes_preflight(run, example, bare, tmp_path, target, which):
+    deck = example if which == "example" else bare
+    out = tmp_path / target
+    result = run("export-cards", "--catalogue", str(deck), "--target", target, "--out", str(out))
+    assert result.exit_code == 0, result.output
+    written = [path.name for path in out.rglob("*") if path.is_file()]
+    game = "weathervane" if which == "example" else "harbour-lights"
+    assert not any(name.startswith(("diamoniak", "palaces")) for name in written), written
+    if target in ("tts", "pdf-single", "drivethru"):
+        assert any(name.startswith(game) for name in written), written
+    if target in PREFLIGHT_TARGETS:
+        checked = run("preflight", str(out), "--target", target)
+        assert checked.exit_code == 0, checked.output
+        assert "FAIL" not in checked.stdout
+    elif target == "png":  # a picture per card type and the back, at 300 DPI with 3 mm of bleed
+        faces = sorted(path for path in out.glob("*.png") if path.name != "back.png")
+        assert len(faces) == (40 if which == "example" else 3) and (out / "back.png").is_file()
+    else:  # pdf-single: a page for each card, each face followed by its back
+        assert len(pypdf.PdfReader(next(out.glob("*.pdf"))).pages) == 2 * (40 if which == "example" else 11)
+
+
+def test_the_examples_rulebook_in_both_languages(run, example, tmp_path):
+    out = tmp_path / "rules.pdf"
+    result = run("rulebook", "--catalogue", str(example), "--lang", "en+ru", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    text = pdf_text(out)
+    # counts and the components from the deck, in both languages
+    assert "40 cards: Sun ×10, Rain ×10, Wind ×10, Snow ×10" in text
+    assert "40 карт: Солнце ×10, Дождь ×10, Ветер ×10, Снег ×10" in text
+    assert "from 1 to 10" in text and "deal 5 cards to each player" in text
+    assert "Weathervane" in text and "Флюгер" in text
+
+
+def test_a_deck_with_no_rulebook_text_says_how_to_give_one(run, bare, tmp_path):
+    result = run("rulebook", "--catalogue", str(bare), "--out", str(tmp_path / "rules.pdf"))
+    assert result.exit_code == 2
+    assert "has no rulebook text" in result.stderr and "--text" in result.stderr
+    assert not (tmp_path / "rules.pdf").exists()
+
+
+def test_a_bare_deck_prints_with_the_default_layout(run, bare, tmp_path):
+    out = tmp_path / "cards.pdf"
+    result = run("print-cards", "--catalogue", str(bare), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    text = pdf_text(out)
+    assert "Lighthouse" in text and "Look at the top card of the pile." in text
+    assert "Harbour Lights" in text  # the default back: the deck's title on a plain ground
