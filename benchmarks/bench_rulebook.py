@@ -19,7 +19,7 @@ from toolkit.catalogue import load
 from toolkit.games.registry import ids
 
 BUILTIN_GAMES = ids()
-from toolkit.rulebook import LANGUAGES, build_rulebook
+from toolkit.rulebook import build_rulebook
 
 
 def cold(game: str) -> float:
@@ -39,7 +39,7 @@ def main() -> None:
         print(f"{game}: cold command (new process, solver included): {cold(game):.2f} s")
         catalogue = load(game)
         build_rulebook(catalogue, "en")  # the odds, once
-        for lang in LANGUAGES:
+        for lang in (*catalogue.langs, "+".join(catalogue.langs)):
             for booklet in (False, True):
                 times = []
                 for _ in range(args.repeat):

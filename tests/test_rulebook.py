@@ -417,7 +417,7 @@ def test_default_output_path(run, tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--lang", "de"], "Invalid value for '--lang'"),
+    (["--lang", "de"], "--lang de: choose a language of the deck (en, ru)"),
     (["--paper", "a3"], "Invalid value for '--paper'"),
     (["--set", "wizard=3"], "--set wizard=3: no card with id 'wizard'"),
     (["--set", "witch=-1"], "--set witch=-1"),
