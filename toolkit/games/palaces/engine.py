@@ -47,6 +47,7 @@ from __future__ import annotations
 import functools
 from array import array
 from dataclasses import dataclass
+from functools import cached_property
 
 from toolkit.catalogue.model import Catalogue
 from toolkit.games import CHANCE, TERMINAL, check_setup
@@ -139,10 +140,20 @@ class PalacesGame:
         return sum(n for n, k, c in zip(self.counts, self.kinds, self.colours)
                    if k == kind and (colour is None or c == colour))
 
-    @property
+    @cached_property
     def completable(self) -> frozenset[str]:
         """Colours whose palace the deck can finish (``completable_colours``)."""
         return completable_colours(self.palette, self.kinds, self.colours, self.counts)
+
+    @cached_property
+    def start(self) -> tuple[list[int], list[int]]:
+        """The kernel's ``g`` of this game and its ``s`` at the start of a game (the kernel's step ``start``),
+        as Python lists: every new state copies them."""
+        kernel = _kernel()
+        g = _encode_game(self).tolist()
+        s = [0] * g[kernel.S_SIZE]
+        kernel.start(g, s)
+        return g, s
 
     def new_initial_state(self) -> PalacesState:
         return PalacesState(self)
@@ -172,6 +183,12 @@ def _kernel():
 
 
 @functools.cache
+def _table(row: tuple, p: int, players: int) -> dict:
+    """The policy table the interpreted steps read (``pol[seat, column]``) with ``row`` at seat ``p``, 0 elsewhere."""
+    return {(seat, column): row[column] if seat == p else 0 for seat in range(players) for column in range(len(row))}
+
+
+@functools.cache
 def _key_size(types: int, players: int, slots: int) -> int:
     return _kernel().vector_at(types, players, slots)["key_size"]
 
@@ -196,10 +213,9 @@ class PalacesState:
 
     def __init__(self, game: PalacesGame):
         self.game = game
-        self.steps = k = _kernel()
-        self.g = _encode_game(game).tolist()
-        self.s = [0] * self.g[k.S_SIZE]
-        k.start(self.g, self.s)
+        self.steps = _kernel()
+        self.g, start = game.start
+        self.s = start.copy()
 
     def compiled(self) -> PalacesState:
         """This state on the compiled steps (numba; loaded from its cache after the first time), for large
@@ -218,7 +234,7 @@ class PalacesState:
 
     def _row(self, part: int, n: int, first: int = 0) -> list[int]:
         at = self._at(part) + first
-        return [int(x) for x in self.s[at:at + n]]
+        return list(map(int, self.s[at:at + n]))
 
     def _write(self, part: int, values, first: int = 0) -> None:
         at = self._at(part) + first
@@ -334,9 +350,7 @@ class PalacesState:
             raise ValueError(f"no decision to take in phase {self.phase}")
         players = self.game.players
         if type(s) is list:  # interpreted: plain Python containers
-            pol = {(seat, column): 0 for seat in range(players) for column in range(len(row))}
-            for column, x in enumerate(row):
-                pol[p, column] = x
+            pol = _table(tuple(row), p, players)
             r = [0] * (1 + 2 * players)
         else:
             import numpy as np
