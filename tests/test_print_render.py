@@ -171,12 +171,12 @@ def test_odd_text_is_shrunk_inside_the_panel_or_refused(card_mm, name, text):
 
 def test_a_card_with_a_far_too_long_name_or_text_is_refused_in_one_line(catalogues):
     card = catalogues["diamoniak"].card("witch")
-    long = dataclasses.replace(card, name=type(card.name)("Ведьма " * 50, "W" * 100))
+    long = dataclasses.replace(card, name=type(card.name)(ru="Ведьма " * 50, en="W" * 100))
     for lang, length in (("ru", 350), ("en", 100)):
         with pytest.raises(UserError, match=rf"^here: card 'witch': its name \({length} characters\) does not fit a "
                                             r"mini 44 x 63 mm card even at 3\.5 pt; shorten it, or print on larger"):
             render.card_face(long, lang, (44, 63), 3.0, source="here")
-    wordy = dataclasses.replace(card, text=type(card.text)("слово " * 166, "word " * 200))
+    wordy = dataclasses.replace(card, text=type(card.text)(ru="слово " * 166, en="word " * 200))
     with pytest.raises(UserError, match=r"card 'witch': its text \(1,000 characters\) does not fit a poker"):
         render.card_face(wordy, "en")
     assert render.card_face(card, "en", (44, 63), 3.0).lines  # the card as it is fits
