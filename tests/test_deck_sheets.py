@@ -292,3 +292,13 @@ def test_hand_odds_of_a_csv_deck_agree_with_a_count_of_its_cards(run, tmp_path, 
     expected = sum((Fraction(comb(hearts, k) * comb(total - hearts, hand - k), comb(total, hand))
                     for k in range(at_least, hand + 1)), Fraction(0))
     assert Fraction(json.loads(result.stdout)["chance"]) == expected
+
+
+def test_an_empty_sheet_deck_is_named_by_its_sheet(run, tmp_path):
+    path = write_csv(tmp_path, "name,copies,art\nAce,0,card.png\nTwo,0,card.png\n")
+    assert error(run("print-cards", "--catalogue", str(path), "--out", str(tmp_path / "x.pdf"))) == (
+        "deck.csv: the deck has no cards to print (every count is 0)")
+    from toolkit.catalogue import load
+    from toolkit.catalogue.origin import deck_origin
+
+    assert deck_origin(load(path=path), ["two"]) == "deck.csv: the copies of two"

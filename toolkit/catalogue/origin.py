@@ -3,7 +3,8 @@
 A deck is the catalogue file's counts with the ``--set ID=N`` overrides applied; the catalogue keeps
 the file's counts (``Catalogue.counts_on_file``) to tell which was which. A problem a ``--set`` made
 is named by those ``--set`` options; one the file holds by its name and key paths
-(``mine.toml: cards[4].count``), which is where the user would fix it.
+(``mine.toml: cards[4].count``; a sheet's by the card ids: ``deck.csv: the copies of ace, two``),
+which is where the user would fix it.
 """
 
 from __future__ import annotations
@@ -31,6 +32,12 @@ def deck_origin(catalogue: Catalogue, card_ids: Iterable[str] | None = None) -> 
     changed = [card_id for card_id in changed_by_set(catalogue) if card_id in wanted]
     if changed:
         return " ".join(f"--set {card_id}={catalogue.card(card_id).count}" for card_id in changed)
+    if catalogue.sheet is not None:  # a sheet's rows have no key paths: the cards are named by id
+        named = [card.id for card in catalogue.cards if card.id in wanted]
+        if card_ids is None or not named:
+            return catalogue.sheet.name
+        shown = ", ".join(named[:SHOWN]) + (", ..." if len(named) > SHOWN else "")
+        return f"{catalogue.sheet.name}: the copies of {shown}"
     paths = [f"cards[{i}].count" for i, card in enumerate(catalogue.cards) if card.id in wanted]
     if card_ids is None or not paths:
         return catalogue.source.name
