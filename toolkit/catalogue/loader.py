@@ -62,7 +62,7 @@ _LANG_NAMES = {"ru": "Russian", "en": "English"}
 # The keys of each table: (required, optional). docs/generate.py writes docs/catalogue.md's reference
 # from these and model.py's limits, and the messages of a wrong or missing key name that page.
 DOCUMENT_KEYS = ({"game", "rules", "colours", "cards"}, {"tokens"})
-GAME_KEYS = ({"id", "title", "players", "age", "minutes", "back_art"}, {"note", "seconds_per_turn"})
+GAME_KEYS = ({"id", "title", "players", "age", "minutes", "back_art"}, {"note", "seconds_per_turn", "original", "publisher"})
 COLOUR_KEYS = ({"id", "name", "rgb", "symbol"}, set())
 CARD_KEYS = ({"id", "kind", "count", "name", "text", "art"}, {"colour"})
 TOKEN_KEYS = ({"id", "value", "count", "name"}, set())
@@ -360,6 +360,8 @@ class _Reader:
             tokens=tokens,
             seconds_per_turn=(self.whole(game["seconds_per_turn"], "game.seconds_per_turn", SECONDS_PER_TURN)
                               if "seconds_per_turn" in game else None),
+            original=self.text(game["original"], "game.original", "title") if "original" in game else Text("", ""),
+            publisher=self.text(game["publisher"], "game.publisher", "name") if "publisher" in game else Text("", ""),
             counts_on_file={card.id: card.count for card in cards},
         )
 

@@ -15,8 +15,12 @@ from toolkit.cli.options import Progress, ToolkitCommand, catalogue_inputs, cata
 @click.option("--booklet", is_flag=True,
               help="A5 (half-Letter) pages two-up in saddle-stitch order: print double-sided (short-edge flip), "
                    "fold the stack and staple it.")
-@click.option("--out", type=click.Path(dir_okay=False), help="PDF to write [default: output/<game>-rules-<lang>.pdf].")
-def rulebook_command(game, catalogue_path, overrides, lang, paper, booklet, out):
+@click.option("--designer", is_flag=True,
+              help="The designer's sheet instead of the players' book: the exact odds of the deck and the sampled "
+                   "figures (the book keeps only a few rounded facts).")
+@click.option("--out", type=click.Path(dir_okay=False),
+              help="PDF to write [default: output/<game>-rules-<lang>.pdf, output/<game>-designer-<lang>.pdf].")
+def rulebook_command(game, catalogue_path, overrides, lang, paper, booklet, designer, out):
     """Printable rules from the catalogue and the odds solver: Russian, English or both."""
     from pathlib import Path
 
@@ -34,9 +38,11 @@ def rulebook_command(game, catalogue_path, overrides, lang, paper, booklet, out)
     model = get(catalogue.game).rulebook_model
     progress = Progress(progress_length(catalogue, model, 1, 0), "solving", ceiling=progress_ceiling(catalogue, model))
     try:
-        result = build_rulebook(catalogue, lang=lang, paper=paper.lower(), booklet=booklet, progress=progress)
+        result = build_rulebook(catalogue, lang=lang, paper=paper.lower(), booklet=booklet, progress=progress,
+                                designer=designer)
     finally:
         progress.close()
-    path = write_atomic(Path(out) if out else Path("output") / f"{catalogue.game}-rules-{lang}.pdf", result.pdf)
+    default = f"{catalogue.game}-{'designer' if designer else 'rules'}-{lang}.pdf"
+    path = write_atomic(Path(out) if out else Path("output") / default, result.pdf)
     say(str(path))
     say(result.summary())

@@ -45,8 +45,10 @@ def variants(game: str) -> dict[str, str]:
 
 
 def build_rulebook(catalogue: Catalogue, lang: str = "en", paper: str = "a4", booklet: bool = False,
-                   progress=None) -> RulebookResult:
-    """The rulebook's PDF; ``progress(n)`` ticks while the odds solver works."""
+                   progress=None, designer: bool = False) -> RulebookResult:
+    """The rulebook's PDF; ``progress(n)`` ticks while the odds solver works. ``designer``: the
+    designer's sheet instead (``texts/designer.<lang>.md``: the exact odds and the sampled figures,
+    which the players' book leaves out)."""
     from toolkit.rulebook.booklet import impose
     from toolkit.rulebook.deck import check_deck
     from toolkit.rulebook.facts import Facts
@@ -60,7 +62,8 @@ def build_rulebook(catalogue: Catalogue, lang: str = "en", paper: str = "a4", bo
         raise UserError(f"--paper {paper}: choose from {', '.join(PAPERS)}")
     check_deck(catalogue)
     game = catalogue.game
-    both = {code: load_source(game, code) for code in ("ru", "en")}
+    kind = "designer" if designer else "rules"
+    both = {code: load_source(game, code, kind) for code in ("ru", "en")}
     check_same_shape(both["ru"], both["en"])
     langs = lang.split("+")
     sources = {code: both[code] for code in langs}
@@ -70,12 +73,14 @@ def build_rulebook(catalogue: Catalogue, lang: str = "en", paper: str = "a4", bo
     facts = {code: Facts(catalogue, code, odds, engine_variants) for code in langs}
     story = Story(catalogue, sources, facts, geometry(paper, booklet))
     # The document's properties speak the book's language (both of them, Russian first, for ru+en).
-    heading = {"ru": "{}: правила игры", "en": "{}: rules of play"}
-    subject = {"ru": "Правила карточной игры «{}»", "en": "Rules of the card game {}"}
+    heading = ({"ru": "{}: цифры для автора", "en": "{}: figures for designers"} if designer
+               else {"ru": "{}: правила игры", "en": "{}: rules of play"})
+    subject = ({"ru": "Шансы и выборочные цифры игры «{}»", "en": "Odds and sampled figures of the card game {}"}
+               if designer else {"ru": "Правила карточной игры «{}»", "en": "Rules of the card game {}"})
     title = " / ".join(heading[code].format(catalogue.title[code]) for code in langs)
     pdf, pages = build_pdf(story, title=title,
                            subject=" / ".join(subject[code].format(catalogue.title[code]) for code in langs))
-    for code in langs:
+    for code in langs if not designer else ():  # the players' book describes every variant
         missing = [name for name in engine_variants if name not in facts[code].used_variants]
         if missing:
             raise UserError(f"{sources[code].file}: the optional rules do not describe the engine's variant "

@@ -419,8 +419,11 @@ class Story:
         heads = [self.facts[lang].markup([part.heading]) for lang, part in zip(self.langs, parts)]
         heading = heads[0] if len(heads) == 1 else f'{heads[0]}<font color="#{MUTED.hexval()[2:]}"> / {heads[1]}</font>'
         out: list = [Paragraph(heading, s.h2)]
+        if parts[0].blocks[0].kind == "page":  # {page}: the section starts a new page
+            out.insert(0, PageBreak())
         for lang, part in zip(self.langs, parts):
-            out.extend(self.blocks(part.blocks, lang, tagged=len(self.langs) > 1))
+            blocks = tuple(block for block in part.blocks if block.kind != "page")
+            out.extend(self.blocks(blocks, lang, tagged=len(self.langs) > 1))
         return out
 
     def blocks(self, blocks: tuple[Block, ...], lang: str, tagged: bool) -> list:
