@@ -32,7 +32,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, FrameBreak, NextPageTemplate,
-                                PageBreak, PageTemplate, Paragraph, Spacer, Table, TableStyle)
+                                KeepTogether, PageBreak, PageTemplate, Paragraph, Spacer, Table, TableStyle)
 
 from toolkit.cards.render import (CARD_SIZES, CardFace, card_back, card_face, draw_card, ellipsize,
                                   register_fonts)
@@ -419,11 +419,11 @@ class Story:
         heads = [self.facts[lang].markup([part.heading]) for lang, part in zip(self.langs, parts)]
         heading = heads[0] if len(heads) == 1 else f'{heads[0]}<font color="#{MUTED.hexval()[2:]}"> / {heads[1]}</font>'
         out: list = [Paragraph(heading, s.h2)]
-        if parts[0].blocks[0].kind == "page":  # {page}: the section starts a new page
-            out.insert(0, PageBreak())
         for lang, part in zip(self.langs, parts):
-            blocks = tuple(block for block in part.blocks if block.kind != "page")
+            blocks = tuple(block for block in part.blocks if block.kind != "onepage")
             out.extend(self.blocks(blocks, lang, tagged=len(self.langs) > 1))
+        if parts[0].blocks[0].kind == "onepage":  # kept on one page: a new page when it does not fit here
+            return [KeepTogether(out)]
         return out
 
     def blocks(self, blocks: tuple[Block, ...], lang: str, tagged: bool) -> list:
