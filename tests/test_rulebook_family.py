@@ -89,10 +89,19 @@ def test_the_quick_start_is_on_the_last_page(game, lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_diamoniaks_booklet_leaves_at_most_the_back_cover_blank(lang):
+def test_diamoniaks_booklet_has_no_blank_page_and_the_quick_start_on_its_back_cover(lang):
     booklet = build_rulebook(load("diamoniak"), lang, booklet=True)
-    # today's 6 pages + 2 blank: the example and the quick start fill the booklet
-    assert 2 * booklet.pages - booklet.content_pages <= 1 and booklet.content_pages >= 7
+    # today's 6 pages + 2 blank: the example and the quick start ({newpage}) fill the booklet
+    assert 2 * booklet.pages - booklet.content_pages == 0 and booklet.content_pages == 8
+    # the booklet's last page is the back of its first sheet, the left half: the quick start
+    first = pypdf.PdfReader(io.BytesIO(booklet.pdf)).pages[0]
+    width, left = float(first.mediabox.width), []
+    def visit(text, cm, tm, *_):
+        if tm[4] * cm[0] + tm[5] * cm[2] + cm[4] < width / 2:  # where the text stands on the sheet
+            left.append(text)
+
+    first.extract_text(visitor_text=visit)
+    assert HEADINGS[lang]["summary"] in joined(normalize(" ".join(left)))
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -195,13 +204,15 @@ def test_a_bad_rounded_or_credits_placeholder_is_one_clear_error():
         _markup("by {publisher}", catalogue=bare)
 
 
-def test_onepage_stands_first_in_its_section():
+def test_onepage_and_newpage_stand_first_in_their_section():
     from toolkit.rulebook.markup import parse
 
     source = parse("tagline: t\nfacts: f\nfooter: x\nmodified: m\n## a: A\n{onepage}\ntext\n", "x.md")
     assert [block.kind for block in source.sections[0].blocks] == ["onepage", "para"]
     with pytest.raises(UserError, match=r"x\.md:8: \{onepage\} stands first in its section"):
         parse("tagline: t\nfacts: f\nfooter: x\nmodified: m\n## a: A\ntext\n\n{onepage}\n", "x.md")
+    with pytest.raises(UserError, match=r"x\.md:7: \{newpage\} stands first in its section"):
+        parse("tagline: t\nfacts: f\nfooter: x\nmodified: m\n## a: A\n{onepage}\n{newpage}\n", "x.md")
 
 
 def test_the_cli_writes_the_designers_sheet_beside_the_book(run, tmp_path, monkeypatch):

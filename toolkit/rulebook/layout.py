@@ -420,9 +420,12 @@ class Story:
         heading = heads[0] if len(heads) == 1 else f'{heads[0]}<font color="#{MUTED.hexval()[2:]}"> / {heads[1]}</font>'
         out: list = [Paragraph(heading, s.h2)]
         for lang, part in zip(self.langs, parts):
-            blocks = tuple(block for block in part.blocks if block.kind != "onepage")
+            blocks = tuple(block for block in part.blocks if block.kind not in ("onepage", "newpage"))
             out.extend(self.blocks(blocks, lang, tagged=len(self.langs) > 1))
-        if parts[0].blocks[0].kind == "onepage":  # kept on one page: a new page when it does not fit here
+        start = parts[0].blocks[0].kind
+        if start == "newpage" and self.geom.booklet:  # a booklet's back cover
+            return [PageBreak(), KeepTogether(out)]
+        if start in ("onepage", "newpage"):  # kept on one page: a new page when it does not fit here
             return [KeepTogether(out)]
         return out
 

@@ -25,7 +25,8 @@ against the original line by line:
   chart; ``{table:key=label|key=label|...}`` is the picture of the table, each part labelled (the
   keys are the game's own, ``Game.table_keys``, see :mod:`toolkit.rulebook.table_picture`).
   ``{onepage}``, first in a section, keeps the section on one page: it starts a new page when it
-  does not fit where it would stand (a quick start on the book's last page).
+  does not fit where it would stand (a quick start on the book's last page); ``{newpage}`` does the same
+  on sheets, and in a booklet starts it on a new page whatever room is left (the back cover).
 
 Every problem is a UserError naming the file and line, e.g.
 ``diamoniak/texts/rules.en.md:14: unknown placeholder {count:wizard} ...``.
@@ -43,7 +44,7 @@ SUBHEADING = re.compile(r"^###\s+(\S.*?)\s*$")
 BULLET = re.compile(r"^-\s+(\S.*)$")
 STEP = re.compile(r"^\d+\.\s+(\S.*)$")
 META = re.compile(r"^([a-z][a-z0-9-]*)\s*:\s*(\S.*?)\s*$")
-BLOCK = re.compile(r"^\{(cards|tokens|onepage|figure:[^{}]*|table:[^{}]*)\}$")
+BLOCK = re.compile(r"^\{(cards|tokens|onepage|newpage|figure:[^{}]*|table:[^{}]*)\}$")
 # {key}, {key:arg}, {key|form|form}, {key:arg|form|form|form}
 PLACEHOLDER = re.compile(r"\{([a-z_]+)(?::([A-Za-z0-9_.-]+))?((?:\|[^{}|]*)*)\}")
 META_KEYS = ("tagline", "facts", "footer", "modified")
@@ -65,7 +66,7 @@ class Piece:
 @dataclass(frozen=True)
 class Block:
     """A paragraph (``para``), minor heading (``sub``), list (``bullets``, ``steps``: one tuple of
-    pieces per item), or a block placeholder (``cards``, ``tokens``, ``onepage``, ``figure``, ``table``: its
+    pieces per item), or a block placeholder (``cards``, ``tokens``, ``onepage``, ``newpage``, ``figure``, ``table``: its
     labels are its items, one piece each, and its keys its args)."""
 
     kind: str
@@ -218,8 +219,8 @@ def parse(text: str, file: str) -> Source:
             else:
                 if args:
                     raise fail(number, f"{{{name}}} takes no arguments")
-                if name == "onepage" and blocks:
-                    raise fail(number, "{onepage} stands first in its section, right under the heading")
+                if name in ("onepage", "newpage") and blocks:
+                    raise fail(number, f"{{{name}}} stands first in its section, right under the heading")
                 blocks.append(Block(name, (), number))
             continue
         bullet, step = BULLET.match(line), STEP.match(line)
@@ -272,7 +273,7 @@ def check_same_shape(first: Source, second: Source) -> None:
 def _section_keys(section: Section) -> list[str]:
     keys = [_key(m) for m in PLACEHOLDER.finditer(section.heading.text)]
     for block in section.blocks:
-        if block.kind in ("cards", "tokens", "onepage"):
+        if block.kind in ("cards", "tokens", "onepage", "newpage"):
             keys.append("{" + block.kind + "}")
         elif block.kind == "figure":
             keys.append("{figure:" + block.args[0] + "}")
