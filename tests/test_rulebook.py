@@ -38,6 +38,12 @@ BUILDS = {
     "palaces-ru": ("palaces", "ru", ["--paper", "letter"]),
     "diamoniak-ru-booklet": ("diamoniak", "ru", ["--booklet"]),
     "witch8-en": ("diamoniak", "en", ["--set", "witch=8"]),
+    # The designer's sheets: the exact odds and the sampled figures the players' books leave out.
+    "diamoniak-en-designer": ("diamoniak", "en", ["--designer"]),
+    "diamoniak-ru-designer": ("diamoniak", "ru", ["--designer"]),
+    "palaces-en-designer": ("palaces", "en", ["--designer"]),
+    "palaces-ru-designer": ("palaces", "ru", ["--designer", "--paper", "letter"]),
+    "witch8-en-designer": ("diamoniak", "en", ["--designer", "--set", "witch=8"]),
 }
 
 
@@ -110,7 +116,7 @@ def _keys(section) -> list[str]:
 def test_a_translation_that_falls_behind_is_an_error():
     en = load_source("diamoniak", "en")
     text = text_path("diamoniak", "ru").read_text(encoding="utf-8")
-    fewer = parse(text.replace("{odds:no_witch_5}", "пяти карт"), "diamoniak.ru.md")
+    fewer = parse(text.replace("{tenths:no_witch_5|раз|раза|раз}", "пять раз"), "diamoniak.ru.md")
     with pytest.raises(UserError, match="differ in section 'odds'"):
         check_same_shape(fewer, en)
     no_faq = parse(re.sub(r"## questions:.*?(?=## odds:)", "", text, flags=re.S), "diamoniak.ru.md")
@@ -197,7 +203,7 @@ def test_cli_prints_path_and_summary(built):
     for key, item in built.items():
         lines = item.stdout.splitlines()
         assert lines[0] == str(item.path) and len(lines) == 2
-        assert "pages" in lines[1]
+        assert re.search(r"\d+ (A5 booklet )?pages? ", lines[1])  # a designer's sheet may be "1 page"
     assert "booklet" in built["diamoniak-ru-booklet"].stdout
 
 
@@ -236,8 +242,11 @@ def test_every_card_count_is_printed(built, key):
 
 def test_set_witch_8_changes_counts_and_odds(built):
     default, eight = built["diamoniak-en"].text, built["witch8-en"].text
-    assert "Witch ×7" in default and "7 witches" in default and "7 times in 54" in default
-    assert "Witch ×8" in eight and "8 witches" in eight and "8 times in 55" in eight and "55 cards" in eight
+    assert "Witch ×7" in default and "7 witches" in default
+    assert "Witch ×8" in eight and "8 witches" in eight and "55 cards" in eight
+    # the odds moved to the designer's sheet (issue 22), where the changed deck changes them
+    default, eight = built["diamoniak-en-designer"].text, built["witch8-en-designer"].text
+    assert "7 times in 54" in default and "8 times in 55" in eight
     before = format_number(Fraction(solver("diamoniak", "solo")["expected_turns"]), "en")
     after = format_number(Fraction(solver("diamoniak", "solo", "witch=8")["expected_turns"]), "en")
     assert before != after
@@ -248,7 +257,7 @@ def test_set_witch_8_changes_counts_and_odds(built):
     assert "7 witches, 3 fairies" not in default and "7 witches, 3 fairies" not in eight
 
 
-@pytest.mark.parametrize("key, lang", [("diamoniak-en", "en"), ("diamoniak-ru", "ru")])
+@pytest.mark.parametrize("key, lang", [("diamoniak-en-designer", "en"), ("diamoniak-ru-designer", "ru")])
 def test_diamoniak_odds_are_the_solvers(built, key, lang):
     text = built[key].text.replace("\u00a0", " ")
     solo = solver("diamoniak", "solo")
@@ -268,18 +277,19 @@ def test_diamoniak_odds_are_the_solvers(built, key, lang):
 
 @pytest.mark.parametrize("key, lang", [("palaces-en", "en"), ("palaces-ru", "ru")])
 def test_palaces_odds_are_the_solvers(built, key, lang):
-    text = built[key].text.replace("\u00a0", " ")
+    text = built[key + "-designer"].text.replace("\u00a0", " ")
     opening = solver("palaces", "opening")
     for name in ("p_foundation", "p_tower", "p_palace_kinds", "p_palace_kinds_with_tower"):
         assert format_percent(Fraction(opening[name]), lang).replace("\u00a0", " ") in text, name
     simulated = solver("palaces", "first-palace")
     assert not simulated["exact"]
     mean, stderr = simulated["mean_turns"], simulated["stderr_turns"]
-    # A simulated figure says "about" so many whole turns, never how it was made (nor its confidence
-    # interval, nor its mean to digits the games cannot vouch for).
-    assert ("needs about" if lang == "en" else "нужно около") in text
+    # The designer's sheet gives the simulated figure with its games and its 95% interval, and the
+    # rounded "about" the players would hear; the players' book gives none of them (issue 22).
+    assert ("would hear “about" if lang == "en" else "сказали бы «около") in text
+    book = built[key].text.replace("\u00a0", " ")
     for value in (mean, mean - 1.959963984540054 * stderr, mean + 1.959963984540054 * stderr):
-        assert format_number(value, lang) not in text
+        assert format_number(value, lang) in text and format_number(value, lang) not in book
 
 
 def _fonts(reader) -> dict[str, bool]:
@@ -441,17 +451,21 @@ def test_unwritable_output_is_one_line(run, tmp_path):
     assert result.stderr.count("\n") == 1 and "cannot write here" in result.stderr
 
 
-@pytest.mark.parametrize("key, words", [("diamoniak-en", "games out of 100"), ("diamoniak-ru", "партиях из 100"),
-                                        ("witch8-en", "games out of 100")])
+@pytest.mark.parametrize("key, words", [("diamoniak-en-designer", "games out of 100"),
+                                        ("diamoniak-ru-designer", "партиях из 100"),
+                                        ("witch8-en-designer", "games out of 100")])
 def test_the_stopping_tip_is_the_games_played(built, key, words):
-    """The question on when to stop quotes the 95% interval, in whole games of 100, of the games in which a
-    player stopping after three cards beats one who draws on (both seats), for this very deck."""
+    """The designer's sheet quotes the 95% interval, in whole games of 100, of the games in which a player
+    stopping after three cards beats one who draws on (both seats), for this very deck; the players' book
+    quotes no sampled range (issue 22)."""
     from toolkit.analysis.tip import stop_after_tip
     from toolkit.games.diamoniak.figures import STOPPER
 
-    overrides = BUILDS[key][2][1:]  # ["--set", "witch=8"] -> ["witch=8"]
+    extra = BUILDS[key][2]
+    overrides = [extra[i + 1] for i, arg in enumerate(extra) if arg == "--set"]  # ["witch=8"]
     tip = stop_after_tip(load("diamoniak", overrides=overrides, require_art=False), 3, **STOPPER)
     low, high = tip["low_games"], tip["high_games"]
     assert low < 100 * tip["share"] < high
     shown = f"{low}–{high}" if low != high else f"{low}"
     assert f"{shown} {words}" in built[key].text.replace("\u00a0", " ")
+    assert words not in built[key.removesuffix("-designer")].text.replace("\u00a0", " ")

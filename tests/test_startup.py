@@ -107,7 +107,10 @@ def test_a_rulebook_asks_the_solver_each_question_once(monkeypatch, tmp_path, ru
     monkeypatch.setattr(report, "answer", counted_answer)
     monkeypatch.setattr(diamoniak_solo, "solo_odds", counted_solo_odds)
     for lang in ("ru+en", "en"):
-        done = run("rulebook", "--game", game, "--lang", lang, "--out", str(tmp_path / f"{lang}.pdf"))
+        # the designer's sheet asks every question the players' book used to (issue 22), the book a few
+        done = run("rulebook", "--game", game, "--lang", lang, "--designer", "--out", str(tmp_path / f"{lang}.pdf"))
+        assert done.exit_code == 0, done.output
+        done = run("rulebook", "--game", game, "--lang", lang, "--out", str(tmp_path / f"{lang}-book.pdf"))
         assert done.exit_code == 0, done.output
     expected = {"diamoniak": ("draws", "solo"), "palaces": ("draws", "opening", "first-palace")}[game]
     assert asked == Counter(expected)

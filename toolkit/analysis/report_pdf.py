@@ -12,7 +12,7 @@ import io
 
 from toolkit.analysis.metrics import COMEBACK
 from toolkit.analysis.rounding import rounded, sign_digits
-from toolkit.analysis.report_texts import TEXTS, describe_policy
+from toolkit.analysis.report_texts import TEXTS, describe_policy, figure_name
 from toolkit.cards.render import PT_PER_MM
 
 PAGE = (210.0, 297.0)
@@ -133,9 +133,8 @@ def _figure_rows(results, catalogue, lang):
     rows.append((t["turns"], cells("mean_turns", lambda v, lo, hi: _range(v, lo, hi, 1, lang))))
     times = [playing_time(catalogue, r.acc) for r in results]
     if any(times):
-        low, high = catalogue.minutes
-        label = f"{t['minutes']}, {t['box'].format(low=low, high=high)}"
-        rows.append((label, [f"{_num(x['mean_minutes'], 0, lang)} ({_num(x['p10_minutes'], 0, lang, 'down')}–"
+        # the box's minutes are in the note under the title, which says what the box counts besides turns
+        rows.append((t["minutes"], [f"{_num(x['mean_minutes'], 0, lang)} ({_num(x['p10_minutes'], 0, lang, 'down')}–"
                              f"{_num(x['p90_minutes'], 0, lang, 'up')})" if x else "—" for x in times]))
     if any(r.players > 1 for r in results):
         rows.append((t["lead"], cells("lead_changes", lambda v, lo, hi: _range(v, lo, hi, 2, lang))))
@@ -280,7 +279,12 @@ def _basis(results, options, lang, game_id: str) -> list[str]:
     points = _num(100 * options["precision"], 1, lang)
     wide = sorted({name for r in results for name in r.wide})
     if wide:
-        text.append(t["precision_short"].format(names=", ".join(wide), points=points))
+        from toolkit.games.registry import get
+
+        counters = get(game_id).counter_labels.get(lang, {})
+        names = [figure_name(name, lang, counters) for name in wide]
+        text.append(t["precision_short"].format(names=", ".join(names[:-1]) + t["and"] * (len(names) > 1) + names[-1],
+                                                points=points))
     else:
         text.append(t["precision"].format(points=points, twice=_num(2 * options["precision"], 3, lang)))
     widest = max(results, key=lambda r: r.players)
@@ -309,7 +313,12 @@ def report_pdf(catalogue, results, rows, tournament, options: dict, lang: str) -
         page = _Page(canvas, register_fonts())
         page.text(MARGIN, page.y - 5, title, 15, "name")
         page.y -= 8
-        for paragraph in _basis(results, options, lang, catalogue.game):
+        from toolkit.analysis.analyse import playing_time
+
+        times = [playing_time(catalogue, r.acc) for r in results]
+        notes = [t["time_note"].format(seconds=catalogue.seconds_per_turn, low=catalogue.minutes[0],
+                                       high=catalogue.minutes[1])] if any(times) else []
+        for paragraph in _basis(results, options, lang, catalogue.game) + notes:
             page.wrap(paragraph, 7.5, "text")
             page.y -= 0.8
         page.y -= 1.2

@@ -75,7 +75,9 @@ def count_lines(result, catalogue) -> list[str]:
             lines.append(f"  playing time at {time['seconds_per_turn']} s a turn: about {time['mean_minutes']:.1f} min "
                          f"(95% interval {time['mean_minutes_low']:.1f} to {time['mean_minutes_high']:.1f}; "
                          f"10% to 90% of games: {time['p10_minutes']:.1f} to {time['p90_minutes']:.1f} min); "
-                         f"the box says {lo}-{hi} min: {time['against_box']}")
+                         f"the box says {lo}-{hi} min: {time['against_box']}"
+                         + ("; the box also counts shuffling, setting up, explaining the rules and the pauses "
+                            "between turns, which no turn holds" if time["against_box"] == "shorter" else ""))
     if n > 1 and m["lead_changes"] is None:
         lines.append("  lead changes: no game ended")
     elif n > 1:

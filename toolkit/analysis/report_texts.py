@@ -36,11 +36,20 @@ TEXTS = {
         "rounds": "length, rounds",
         "turns": "length, turns",
         "minutes": "playing time, min: mean (middle 80%)",
-        "box": "box {low}-{high}",
+        "time_note": "Playing time counts the turns alone, at {seconds} s a turn. The box's {low}-{high} minutes "
+                     "also count shuffling, setting up, explaining the rules and the pauses of a family table, "
+                     "which no turn holds.",
+        "figure_names": {"completion": "the share of games that end", "stall_rate": "the share of stalled games",
+                         "over_limit_rate": "the share of games stopped at the turn limit",
+                         "mean_turns": "the mean length in turns", "mean_rounds": "the mean length in rounds",
+                         "median_rounds": "the median length in rounds", "win_rate": "seat {seat}'s win rate",
+                         "first_player_advantage": "the first player's advantage", "balance": "the balance",
+                         "lead_changes": "the lead changes per game", "comeback_rate": "the share of comebacks"},
         "lead": "lead changes per game",
         "comeback": "comebacks (winner was {k}+ behind)",
         "chart_wins": "Win rate by seat, share of all games (whiskers: 95% interval; dashed line: a fair share)",
-        "chart_length": "Length of a game: share of games by rounds",
+        "chart_length": "Length of a game: share of games by rounds (the longest 1% of games, beyond the last round "
+                        "shown, are left off)",
         "seat": "seat {seat}",
         "rounds_axis": "rounds",
         "events": "Events per game",
@@ -65,7 +74,8 @@ TEXTS = {
         "best_usual": "the usual way",
         "tournament": "Two-player tournament: how often the row beats the column",
         "tournament_note": "{games} games a pair, each way of playing half of them in each seat; every share in the table "
-                           "is known to ±{reach} points (95% interval).",
+                           "is known to ±{reach} points (95% interval). Key: blue, the row wins more than half of the "
+                           "games; red, fewer than half; the deeper the colour, the further from half.",
         "overall": "overall",
         "pts": " pts",
     },
@@ -94,11 +104,21 @@ TEXTS = {
         "rounds": "длина, круги",
         "turns": "длина, ходы",
         "minutes": "время, мин: среднее (средние 80%)",
-        "box": "на коробке {low}-{high}",
+        "time_note": "Время партии здесь - только ходы, по {seconds} с на ход. {low}-{high} минут на коробке "
+                     "включают ещё перемешивание, раскладку, объяснение правил и паузы за семейным столом, "
+                     "которых нет ни в одном ходе.",
+        "figure_names": {"completion": "доля партий, которые доходят до конца",
+                         "stall_rate": "доля партий, зашедших в тупик",
+                         "over_limit_rate": "доля партий, остановленных на пределе ходов",
+                         "mean_turns": "средняя длина в ходах", "mean_rounds": "средняя длина в кругах",
+                         "median_rounds": "медианная длина в кругах", "win_rate": "доля побед места {seat}",
+                         "first_player_advantage": "преимущество первого игрока", "balance": "баланс",
+                         "lead_changes": "смены лидера за партию", "comeback_rate": "доля отыгрышей"},
         "lead": "смены лидера за партию",
         "comeback": "отыгрыши (победитель отставал на {k}+)",
         "chart_wins": "Доля побед по местам, от всех партий (усики: 95-процентный интервал; пунктир: равная доля)",
-        "chart_length": "Длина партии: доля партий по числу кругов",
+        "chart_length": "Длина партии: доля партий по числу кругов (самый длинный 1% партий, дальше последнего "
+                        "показанного круга, не нарисован)",
         "seat": "место {seat}",
         "rounds_axis": "круги",
         "events": "События за партию",
@@ -125,7 +145,9 @@ TEXTS = {
         "best_usual": "обычная игра",
         "tournament": "Турнир вдвоём: как часто строка побеждает столбец",
         "tournament_note": "{games} {word} на пару, каждый способ половину из них на каждом месте; каждая доля в "
-                           "таблице известна с точностью ±{reach} п. (95-процентный интервал).",
+                           "таблице известна с точностью ±{reach} п. (95-процентный интервал). Цвета: синий - строка "
+                           "выигрывает больше половины партий, красный - меньше половины; чем гуще цвет, тем дальше "
+                           "от половины.",
         "overall": "в среднем",
         "pts": " п.",
     },
@@ -133,6 +155,20 @@ TEXTS = {
 
 _OR = {"en": ", or ", "ru": ", или "}
 _CARDS = {"en": ("card", "cards"), "ru": ("карты", "карт", "карт")}  # after "after" / "more than": genitive
+
+
+def figure_name(name: str, lang: str, counters: dict[str, str] | None = None) -> str:
+    """A figure's name in words for the page (``first_player_advantage`` -> "the first player's
+    advantage"; ``win_rate_2`` -> "seat 2's win rate"; ``<counter>_per_game`` by the game's counter
+    label): the printed report never shows an id."""
+    names = TEXTS[lang]["figure_names"]
+    match = re.fullmatch(r"win_rate_(\d+)", name)
+    if match:
+        return names["win_rate"].format(seat=match.group(1))
+    if name in names:
+        return names[name]
+    event = name.removesuffix("_per_game")
+    return (counters or {}).get(event, event.replace("_", " "))
 
 
 def describe_policy(name: str, lang: str, game_id: str) -> str:

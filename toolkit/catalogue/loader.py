@@ -63,7 +63,7 @@ _RGB = re.compile(r"^#[0-9a-fA-F]{6}$")
 _DIGITS = re.compile(r"[0-9]+")  # ASCII only: str.isdigit() also takes '²' and '٣'
 _RULE_NAME = re.compile(r"[a-z_][a-z0-9_]*")
 FIELD_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
-TITLED_WORDS = ("sheet_title", "book_title", "book_subject")  # words that hold the deck's {title}
+TITLED_WORDS = ("sheet_title", "book_title", "book_subject", "designer_title", "designer_subject")  # words that hold the deck's {title}
 FILE_NAME_KEY = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
 _FIELD_INT = re.compile(r"-?(0|[1-9][0-9]{0,9})")  # a field's text that is a whole number ("007" stays text)
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]{1,40}")
@@ -74,7 +74,8 @@ _LANG = re.compile(r"[a-z]{2,3}")
 DOCUMENT_KEYS = ({"game", "rules", "colours", "cards"}, {"tokens", "words"})
 FREE_DOCUMENT_KEYS = {"rules", "colours"}  # optional in a catalogue of a game without rules (RulesLessGame)
 GAME_KEYS = ({"id", "title", "players", "age", "minutes"},
-             {"back_art", "note", "seconds_per_turn", "langs", "layout", "icons", "fonts", "rulebook"})
+             {"back_art", "note", "seconds_per_turn", "langs", "layout", "icons", "fonts", "rulebook",
+              "original", "publisher"})
 COLOUR_KEYS = ({"id", "name", "rgb", "symbol"}, set())
 CARD_KEYS = ({"id", "kind", "count", "name", "text", "art"}, {"colour"})
 TOKEN_KEYS = ({"id", "value", "count", "name"}, set())
@@ -426,7 +427,7 @@ class _Reader:
             players=self.range_(game["players"], "game.players", PLAYERS),
             age=self.whole(game["age"], "game.age", AGE),
             minutes=self.range_(game["minutes"], "game.minutes", MINUTES),
-            note=self.text(game["note"], "game.note", "note") if "note" in game else Text(dict.fromkeys(self.langs, "")),
+            note=self.text(game["note"], "game.note", "note") if "note" in game else self.no_text(),
             back_art=back_art,
             back_art_path=back_art_path,
             rules=rules,
@@ -435,6 +436,8 @@ class _Reader:
             tokens=tokens,
             seconds_per_turn=(self.whole(game["seconds_per_turn"], "game.seconds_per_turn", SECONDS_PER_TURN)
                               if "seconds_per_turn" in game else None),
+            original=self.text(game["original"], "game.original", "title") if "original" in game else self.no_text(),
+            publisher=self.text(game["publisher"], "game.publisher", "name") if "publisher" in game else self.no_text(),
             counts_on_file={card.id: card.count for card in cards},
             langs=self.langs,
             sheet=sheet,
@@ -444,6 +447,10 @@ class _Reader:
             rulebook_texts=self.rulebook_texts(game.get("rulebook", {})),
             words=self.words(doc.get("words", {})),
         )
+
+    def no_text(self) -> Text:
+        """An optional text the file does not give: empty in every language of the deck."""
+        return Text(dict.fromkeys(self.langs, ""))
 
     # --- files the catalogue names for the game -------------------------------------------------
 

@@ -135,6 +135,10 @@ class Catalogue:
     # Seconds one turn takes at the table, an estimate (None: the file gives none, so no playing time
     # is estimated from simulated turns).
     seconds_per_turn: int | None = None
+    # The published game this catalogue is an edition of, and its publisher, for the rulebook's credits
+    # (``{original}``, ``{publisher}``); empty when the file names none.
+    original: Text = Text()
+    publisher: Text = Text()
     # The counts as the catalogue's file gives them, before any ``--set`` (None: not read from a file);
     # a copy with other counts keeps them, so a message can name the options that changed the deck.
     counts_on_file: dict[str, int] | None = dataclasses.field(default=None, compare=False)

@@ -20,9 +20,13 @@ from toolkit.cli.options import (Progress, ToolkitCommand, catalogue_inputs, cat
 @click.option("--text", "texts", multiple=True, type=click.Path(dir_okay=False), metavar="PATH",
               help="Your own rulebook text in place of the catalogue's or the game's: a file named <name>.<lang>.md "
                    "in the rulebook markup (repeat it for each language; see docs/rulebook-texts.md).")
-@click.option("--out", type=click.Path(dir_okay=False), help="PDF to write [default: output/<game>-rules-<lang>.pdf].")
+@click.option("--designer", is_flag=True,
+              help="The designer's sheet instead of the players' book: the exact odds of the deck and the sampled "
+                   "figures (the book keeps only a few rounded facts).")
+@click.option("--out", type=click.Path(dir_okay=False),
+              help="PDF to write [default: output/<game>-rules-<lang>.pdf, output/<game>-designer-<lang>.pdf].")
 @watch_option
-def rulebook_command(game, catalogue_path, overrides, lang, paper, booklet, texts, out, watch):
+def rulebook_command(game, catalogue_path, overrides, lang, paper, booklet, texts, designer, out, watch):
     """Printable rules from the game's text, the catalogue and the odds solver, in one language or two."""
     from pathlib import Path
 
@@ -40,7 +44,7 @@ def rulebook_command(game, catalogue_path, overrides, lang, paper, booklet, text
         catalogue = load(game, catalogue_path, overrides)
         code = "+".join(book_langs(catalogue, lang))
         # the book checks its languages against each other, so it reads the game's text in each
-        inputs = catalogue_inputs(catalogue, () if texts else ("rules",), catalogue.langs)
+        inputs = catalogue_inputs(catalogue, () if texts else ("designer" if designer else "rules",), catalogue.langs)
         read.update(catalogue=catalogue, inputs={**inputs, **{f"the rulebook text {text}": text for text in texts}})
         check_outputs([("--out", out)], read["inputs"])
         model = get(catalogue.game).rulebook_model
@@ -48,11 +52,12 @@ def rulebook_command(game, catalogue_path, overrides, lang, paper, booklet, text
                                                ceiling=progress_ceiling(catalogue, model))
         try:
             result = build_rulebook(catalogue, lang=code, paper=paper.lower(), booklet=booklet, progress=progress,
-                                    texts=texts)
+                                    texts=texts, designer=designer)
         finally:
             if progress is not None:
                 progress.close()
-        path = write_atomic(Path(out) if out else Path("output") / f"{catalogue.game}-rules-{code}.pdf", result.pdf)
+        default = f"{catalogue.game}-{'designer' if designer else 'rules'}-{code}.pdf"
+        path = write_atomic(Path(out) if out else Path("output") / default, result.pdf)
         return path, result.summary()
 
     if watch:

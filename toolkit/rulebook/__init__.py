@@ -59,11 +59,12 @@ def book_langs(catalogue: Catalogue, lang: str | None) -> list[str]:
     return langs
 
 
-def rule_texts(catalogue: Catalogue, langs: list[str], texts=()) -> dict:
+def rule_texts(catalogue: Catalogue, langs: list[str], texts=(), kind: str = "rules") -> dict:
     """The rulebook's text in each of ``langs``: the user's files (``texts``, each named
     ``<name>.<lang>.md``) when given, else the files the catalogue names (``game.rulebook``), else the
-    game's own in every language it has. All the texts read must have the same shape (sections,
-    placeholders), so a translation cannot fall behind."""
+    game's own in every language it has; for ``kind`` ``designer``, the game's own designer's sheet.
+    All the texts read must have the same shape (sections, placeholders), so a translation cannot
+    fall behind."""
     from toolkit.games.registry import for_catalogue
     from toolkit.rulebook.markup import check_same_shape, load_source, read_source, text_lang
 
@@ -73,13 +74,16 @@ def rule_texts(catalogue: Catalogue, langs: list[str], texts=()) -> dict:
         if code in sources:
             raise UserError(f"--text {path}: a second {code} text (the first is {sources[code].file})")
         sources[code] = read_source(path)
-    if not sources and catalogue.rulebook_texts:
+    if not sources and catalogue.rulebook_texts and kind == "rules":
         sources = {code: read_source(path) for code, path in catalogue.rulebook_texts.items()}
         named = f"{catalogue.source.name}: game.rulebook"
     if not sources:
         game = for_catalogue(catalogue)
-        sources = {code: load_source(catalogue.game, code) for code in catalogue.langs if game.has_text("rules", code)}
+        sources = {code: load_source(catalogue.game, code, kind) for code in catalogue.langs
+                   if game.has_text(kind, code)}
         named = f"the {catalogue.game} game"
+        if not sources and kind != "rules":
+            raise UserError(f"{catalogue.source.name}: the game '{catalogue.game}' has no designer's sheet")
         if not sources:
             raise UserError(f"{catalogue.source.name}: the game '{catalogue.game}' has no rulebook text: name one "
                             "per language in game.rulebook (docs/rulebook-texts.md), or give --text PATH")
@@ -94,10 +98,12 @@ def rule_texts(catalogue: Catalogue, langs: list[str], texts=()) -> dict:
 
 
 def build_rulebook(catalogue: Catalogue, lang: str | None = None, paper: str = "a4", booklet: bool = False,
-                   progress=None, texts=()) -> RulebookResult:
+                   progress=None, texts=(), designer: bool = False) -> RulebookResult:
     """The rulebook's PDF in ``lang`` (``book_langs``); ``progress(n)`` ticks while the odds solver
     works. ``texts``: the user's rulebook texts (paths named ``<name>.<lang>.md``) in place of the
-    catalogue's or the game's own."""
+    catalogue's or the game's own. ``designer``: the designer's sheet instead (the game's
+    ``texts/designer.<lang>.md``: the exact odds and the sampled figures, which the players' book
+    leaves out)."""
     from toolkit.catalogue.words import words
     from toolkit.rulebook.booklet import impose
     from toolkit.rulebook.deck import check_deck
@@ -106,11 +112,13 @@ def build_rulebook(catalogue: Catalogue, lang: str | None = None, paper: str = "
     from toolkit.rulebook.layout import PAPERS as SIZES, Story, build_pdf, geometry
 
     langs = book_langs(catalogue, lang)
+    if designer and texts:
+        raise UserError("--designer prints the game's own designer's sheet: it takes no --text")
     if paper not in PAPERS:
         raise UserError(f"--paper {paper}: choose from {', '.join(PAPERS)}")
     check_deck(catalogue)
     game = catalogue.game
-    sources = rule_texts(catalogue, langs, texts)
+    sources = rule_texts(catalogue, langs, texts, "designer" if designer else "rules")
 
     odds = Odds(catalogue, progress)
     engine_variants = variants(game)
@@ -118,10 +126,11 @@ def build_rulebook(catalogue: Catalogue, lang: str | None = None, paper: str = "
     story = Story(catalogue, sources, facts, geometry(paper, booklet))
     # The document's properties speak the book's language (both of them, in the order asked for).
     said = {code: words(catalogue, code) for code in langs}
-    title = " / ".join(said[code]["book_title"].format(title=catalogue.title[code]) for code in langs)
+    book = "designer" if designer else "book"
+    title = " / ".join(said[code][f"{book}_title"].format(title=catalogue.title[code]) for code in langs)
     pdf, pages = build_pdf(story, title=title, subject=" / ".join(
-        said[code]["book_subject"].format(title=catalogue.title[code]) for code in langs))
-    for code in langs:
+        said[code][f"{book}_subject"].format(title=catalogue.title[code]) for code in langs))
+    for code in langs if not designer else ():  # the players' book describes every variant
         missing = [name for name in engine_variants if name not in facts[code].used_variants]
         if missing:
             raise UserError(f"{sources[code].file}: the optional rules do not describe the engine's variant "

@@ -30,6 +30,13 @@ number, e.g. ``{count:witch|ведьма|ведьмы|ведьм}`` -> ``7 ве�
                            ``#`` in a form prints the number: ``{form:witch|once|# times}``
                            -> ``once`` or ``7 times``
 ``{odds:NAME}`` #          a figure from the solver (see :mod:`toolkit.rulebook.figures`)
+``{tenths:NAME}`` #        a chance from the solver for families: in how many tries of 10, rounded
+                           (``{tenths:no_witch_3|time|times} in 10`` -> ``7 times in 10``)
+``{one_in:ID}`` #          one card in how many is card ``ID`` (or of kind ``ID``), rounded: the deck's
+                           size over their count (``∞`` when the deck holds none)
+``{original}``             the published game this edition follows (``game.original``);
+                           ``{publisher}`` its publisher (``game.publisher``): an error when the
+                           catalogue names none
 =========================  ===========================================================
 
 Numbers follow the language: Babel formats them (Russian: decimal comma, a non-breaking space
@@ -102,7 +109,7 @@ class Facts:
         """(text, the number for noun forms or None, whether the text is already markup)."""
         c, lang = self.catalogue, self.lang
         needs_arg = {"count", "kind", "each", "name", "lname", "colour", "rule", "token", "token_value", "variant", "odds",
-                     "form", "where", "distinct", "min", "max"}
+                     "form", "where", "distinct", "min", "max", "tenths", "one_in"}
         if key in needs_arg and not arg:
             raise UserError(f"{where}: {{{key}}} needs an argument, e.g. {{{key}:...}}")
         if key not in needs_arg and arg:
@@ -116,6 +123,23 @@ class Facts:
             return self.number(numbers[key]), numbers[key], False
         if key == "title":
             return c.title[lang], None, False
+        if key in ("original", "publisher"):
+            words = getattr(c, key).get(lang, "")
+            if not words:
+                raise UserError(f"{where}: {{{key}}}: {c.source.name} names no {key} "
+                                f"(add game.{key} = {{ ru = ..., en = ... }} to it)")
+            return words, None, False
+        if key == "one_in":
+            if any(card.id == arg for card in c.cards):
+                n = self._card(arg, where).count
+            elif arg in game_of(c.game).kinds:
+                n = c.count_of_kind(arg)
+            else:
+                raise UserError(f"{where}: {{one_in:{arg}}}: no card or kind '{arg}' in {c.source.name}")
+            if not n:
+                return "∞", 1_000_005, False
+            whole = int(_rounded(Fraction(c.total, n), 0))
+            return self.number(whole), whole, False
         if key == "colour_names":
             # British usage, like "colour": no comma before the last "and" (red, blue, green and yellow)
             return format_list([colour.name[lang] for colour in c.colours], locale=LIST_LOCALE.get(lang, lang)), \
@@ -177,7 +201,7 @@ class Facts:
             else:
                 raise UserError(f"{where}: {{form:{arg}}}: no card or rule '{arg}' in {c.source.name}")
             return "", n, False
-        if key == "odds":
+        if key in ("odds", "tenths"):
             try:
                 figure = self.odds.figure(arg)
             except DeckError:
@@ -186,6 +210,11 @@ class Facts:
                 raise UserError(f"{where}: {{odds:{arg}}}: {err}") from None
             if figure.value is None:  # e.g. a goal the deck may never reach: "∞ turns"
                 return "∞", 1_000_005, False
+            if key == "tenths":
+                if figure.kind != "percent":
+                    raise UserError(f"{where}: {{tenths:{arg}}}: '{arg}' is not a chance (use {{odds:{arg}}})")
+                tenths = int(_rounded(figure.value * 10, 0))
+                return self.number(tenths), tenths, False
             if figure.kind == "percent":
                 return format_percent(figure.value, lang), None, False
             if figure.kind == "int":

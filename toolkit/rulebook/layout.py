@@ -32,7 +32,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, FrameBreak, NextPageTemplate,
-                                PageBreak, PageTemplate, Paragraph, Spacer, Table, TableStyle)
+                                KeepTogether, PageBreak, PageTemplate, Paragraph, Spacer, Table, TableStyle)
 
 from toolkit.cards.render import (CARD_SIZES, CardFace, draw_card, ellipsize,
                                   register_fonts)
@@ -459,7 +459,13 @@ class Story:
         heading = heads[0] if len(heads) == 1 else f'{heads[0]}<font color="#{MUTED.hexval()[2:]}"> / {heads[1]}</font>'
         out: list = [Paragraph(heading, s.h2)]
         for lang, part in zip(self.langs, parts):
-            out.extend(self.blocks(part.blocks, lang, tagged=len(self.langs) > 1))
+            blocks = tuple(block for block in part.blocks if block.kind not in ("onepage", "newpage"))
+            out.extend(self.blocks(blocks, lang, tagged=len(self.langs) > 1))
+        start = parts[0].blocks[0].kind
+        if start == "newpage" and self.geom.booklet:  # a booklet's back cover
+            return [PageBreak(), KeepTogether(out)]
+        if start in ("onepage", "newpage"):  # kept on one page: a new page when it does not fit here
+            return [KeepTogether(out)]
         return out
 
     def blocks(self, blocks: tuple[Block, ...], lang: str, tagged: bool) -> list:

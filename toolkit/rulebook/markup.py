@@ -24,6 +24,9 @@ against the original line by line:
   and ``{figure:name|x label|y label}`` are blocks: the cards with their pictures, the tokens, a
   chart; ``{table:key=label|key=label|...}`` is the picture of the table, each part labelled (the
   keys are the game's own, ``Game.table_keys``, see :mod:`toolkit.rulebook.table_picture`).
+  ``{onepage}``, first in a section, keeps the section on one page: it starts a new page when it
+  does not fit where it would stand (a quick start on the book's last page); ``{newpage}`` does the same
+  on sheets, and in a booklet starts it on a new page whatever room is left (the back cover).
 
 Every problem is a UserError naming the file and line, e.g.
 ``diamoniak/texts/rules.en.md:14: unknown placeholder {count:wizard} ...``.
@@ -43,7 +46,7 @@ SUBHEADING = re.compile(r"^###\s+(\S.*?)\s*$")
 BULLET = re.compile(r"^-\s+(\S.*)$")
 STEP = re.compile(r"^\d+\.\s+(\S.*)$")
 META = re.compile(r"^([a-z][a-z0-9-]*)\s*:\s*(\S.*?)\s*$")
-BLOCK = re.compile(r"^\{(cards|tokens|components|figure:[^{}]*|table:[^{}]*)\}$")
+BLOCK = re.compile(r"^\{(cards|tokens|components|onepage|newpage|figure:[^{}]*|table:[^{}]*)\}$")
 # {key}, {key:arg}, {key|form|form}, {key:arg|form|form|form}
 PLACEHOLDER = re.compile(r"\{([a-z_]+)(?::([A-Za-z0-9_.=-]+))?((?:\|[^{}|]*)*)\}")
 META_KEYS = ("tagline", "facts", "footer", "modified")
@@ -66,7 +69,7 @@ class Piece:
 @dataclass(frozen=True)
 class Block:
     """A paragraph (``para``), minor heading (``sub``), list (``bullets``, ``steps``: one tuple of
-    pieces per item), or a block placeholder (``cards``, ``tokens``, ``figure``, ``table``: its
+    pieces per item), or a block placeholder (``cards``, ``tokens``, ``onepage``, ``newpage``, ``figure``, ``table``: its
     labels are its items, one piece each, and its keys its args)."""
 
     kind: str
@@ -121,19 +124,22 @@ class Source:
 MAX_TEXT_BYTES = 1_000_000  # a rulebook text file: a regular file of at most 1 MB
 
 
-def text_path(game: str, lang: str):
+def text_path(game: str, lang: str, kind: str = "rules"):
     from toolkit.games.registry import get
 
-    return get(game).text_file("rules", lang)
+    return get(game).text_file(kind, lang)
 
 
-def load_source(game: str, lang: str) -> Source:
-    path = text_path(game, lang)
-    name = f"{game}/texts/rules.{lang}.md"  # as the game's package holds it
+def load_source(game: str, lang: str, kind: str = "rules") -> Source:
+    """One language's text of a game: ``rules`` (the players' book) or ``designer`` (the designer's
+    sheet: the exact and sampled figures)."""
+    path = text_path(game, lang, kind)
+    name = f"{game}/texts/{kind}.{lang}.md"  # as the game's package holds it
+    what = "rulebook" if kind == "rules" else "designer's sheet"
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise UserError(f"{name}: there is no {lang} rulebook text for {game}") from None
+        raise UserError(f"{name}: there is no {lang} {what} text for {game}") from None
     return parse(text, name)
 
 
@@ -251,6 +257,8 @@ def parse(text: str, file: str) -> Source:
             else:
                 if args:
                     raise fail(number, f"{{{name}}} takes no arguments")
+                if name in ("onepage", "newpage") and blocks:
+                    raise fail(number, f"{{{name}}} stands first in its section, right under the heading")
                 blocks.append(Block(name, (), number))
             continue
         bullet, step = BULLET.match(line), STEP.match(line)
@@ -303,7 +311,7 @@ def check_same_shape(first: Source, second: Source) -> None:
 def _section_keys(section: Section) -> list[str]:
     keys = [_key(m) for m in PLACEHOLDER.finditer(section.heading.text)]
     for block in section.blocks:
-        if block.kind in ("cards", "tokens", "components"):
+        if block.kind in ("cards", "tokens", "components", "onepage", "newpage"):
             keys.append("{" + block.kind + "}")
         elif block.kind == "figure":
             keys.append("{figure:" + block.args[0] + "}")

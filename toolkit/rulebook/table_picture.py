@@ -100,14 +100,15 @@ def pile_and_discard(catalogue: Catalogue, face, back: CardFace, width: float, d
 
 
 def _lines(text: str, width: float, font: str = LABEL_FONT) -> list[str]:
-    """``text`` in at most two lines no wider than ``width`` points (no break at a no-break space)."""
+    """``text`` in lines no wider than ``width`` points (no break at a no-break space); never cut: a long
+    label takes a line more, and its band grows with it."""
     lines: list[str] = []
     for word in text.split(" "):
         if lines and pdfmetrics.stringWidth(lines[-1] + " " + word, font, LABEL_SIZE) <= width:
             lines[-1] += " " + word
         else:
             lines.append(word)
-    return lines[:2]
+    return lines
 
 
 class TablePicture(Flowable):

@@ -1,8 +1,8 @@
 """Palaces' table picture in the rulebook (``Game.table_scene``, see :mod:`toolkit.rulebook.table_picture`):
 ``{table:player=...|hand=...|palace=...|ruins=...|place=...|pile=...|discard=...|tokens=...}``, the hand
-and the player's victory tokens beside it, the building places with palaces at different stages (three
-cards with a tower, a foundation alone), one under ruins and an empty one, the draw pile and the
-discard pile with a completed palace's roof on top."""
+and the player's victory tokens beside it, the building places (a palace of three cards with a tower,
+one under ruins, and an empty place, never more palaces than ``max_palaces`` allows), the draw pile
+and the discard pile with a completed palace's roof on top."""
 
 from __future__ import annotations
 
@@ -17,10 +17,9 @@ def scene(catalogue: Catalogue, face, back: CardFace) -> Scene:
     rise = 0.3 * RATIO  # each card laid on a palace stands this much higher than the one below it
     gap, side = 0.5, 0.35
     places = min(3, max(1, catalogue.rules.get("max_palaces", 3)))
-    # Palaces under construction at two stages (three cards with a tower; a foundation alone), one
-    # under ruins, and an empty building place, as far as the deck and the palace limit allow.
-    slots = (["palace", "palace", "ruins", "place"] if places >= 3 else ["palace", "ruins", "place"][:places + 1]
-             if places > 1 else ["palace"])
+    # A legal position: a palace under construction (three cards with a tower), one under ruins, and an
+    # empty building place only while the player builds fewer palaces than the limit allows.
+    slots = ["palace", "ruins", "place"] if places >= 3 else ["palace", "place"] if places == 2 else ["palace"]
     width = max(side * 2 + len(slots) + gap * (len(slots) - 1), 4.2)
     x0 = (width - (len(slots) + gap * (len(slots) - 1))) / 2
     colours = [c.id for c in catalogue.colours]
@@ -33,7 +32,7 @@ def scene(catalogue: Catalogue, face, back: CardFace) -> Scene:
         x = x0 + i * (1 + gap)
         if slot == "place":
             empty.append((x, 0.0))
-            labels.append(Label("place", x + 0.5, 1 + gap * 0.6))
+            labels.append(Label("place", x + 0.5, 1 + gap * 0.95))
             continue
         foundation = next((f for colour in colours if colour not in used
                            and (f := pick(catalogue, "foundation", colour))), None)
@@ -54,15 +53,15 @@ def scene(catalogue: Catalogue, face, back: CardFace) -> Scene:
             if not stack:
                 empty.append((x, 0.0))
             cards.append(Card(face(ruins), x, 0.35 * RATIO, 90))
-            labels.append(Label("ruins", x + 0.5, 1 + gap * 0.6))
+            labels.append(Label("ruins", x + 0.5, 1 + gap * 0.95))
         elif stack:
             built.append(x)
         else:
             empty.append((x, 0.0))
             if not any(label.key == "place" for label in labels) and "place" not in slots[i + 1:]:
-                labels.append(Label("place", x + 0.5, 1 + gap * 0.6))
+                labels.append(Label("place", x + 0.5, 1 + gap * 0.95))
     if built:
-        labels.append(Label("palace", (built[0] + built[-1] + 1) / 2, built[-1] - built[0] + 1 + gap * 0.9))
+        labels.append(Label("palace", (built[0] + built[-1] + 1) / 2, built[-1] - built[0] + 1 + gap * 0.95))
     height = RATIO + 2 * rise
     hand_kinds = ("roof", "floor", "exchange", "tower", "flood", "general-exchange", "foundation", "ruins")
     hand_cards = []
