@@ -159,3 +159,43 @@ def overprints(pdf: bytes, gap: float = 0.8) -> list[tuple[int, str, str]]:
             for j in np.flatnonzero(over | close):
                 found.append((index + 1, glyphs[i][0], glyphs[i + 1 + j][0]))
     return found
+
+
+def word_gaps(pdf: bytes, size: tuple[float, float] = (8.5, 10.5)) -> list[tuple[int, float, str]]:
+    """For each line of body text (glyphs of a font size within ``size``) with two words or more: the
+    page, its widest word gap as a multiple of the median word gap of the whole document, and the
+    line's text. Word gaps are measured between the glyphs either side of a space."""
+    document = pdfium.PdfDocument(pdf)
+    lines = []
+    for index in range(len(document)):
+        textpage = document[index].get_textpage()
+        current = []
+        for i in range(textpage.count_chars()):
+            char = textpage.get_text_range(i, 1)
+            font = pdfium_c.FPDFText_GetFontSize(textpage.raw, i)
+            if char in "\r\n":
+                if current:
+                    lines.append((index + 1, current))
+                current = []
+                continue
+            if not size[0] <= font <= size[1]:
+                continue
+            box = textpage.get_charbox(i)
+            current.append((char, box))
+        if current:
+            lines.append((index + 1, current))
+    measured, all_gaps = [], []
+    for page, glyphs in lines:
+        gaps = []
+        for k in range(1, len(glyphs) - 1):
+            char, box = glyphs[k]
+            before, after = glyphs[k - 1], glyphs[k + 1]
+            if char in " \u00a0" and before[0].strip() and after[0].strip() and after[1][0] > before[1][2]:
+                gaps.append(after[1][0] - before[1][2])
+        if gaps:
+            all_gaps += gaps
+            measured.append((page, max(gaps), "".join(c for c, _ in glyphs)))
+    if not all_gaps:
+        return []
+    median = float(np.median(all_gaps))
+    return [(page, widest / median, text) for page, widest, text in measured]
