@@ -123,3 +123,79 @@ def line_end_hyphens(text: str) -> list[tuple[str, str]]:
             after = following.split()[0] if following.split() else ""
             broken.append((before, "".join(ch for ch in after if ch.isalpha() or ch == "-")))
     return broken
+
+
+def overprints(pdf: bytes, gap: float = 0.8) -> list[tuple[int, str, str]]:
+    """Text printed over, or run into, other text: (page, one glyph, the other) for every two glyphs
+    of a page whose boxes overlap by more than a fifth of the smaller, or that stand on one line
+    closer than ``gap`` points while drawn by different text objects (two cells of a table: within
+    one object, the glyphs of a line are set by the font's own spacing)."""
+    import ctypes
+
+    found = []
+    document = pdfium.PdfDocument(pdf)
+    for index in range(len(document)):
+        textpage = document[index].get_textpage()
+        glyphs, owners = [], []
+        for i in range(textpage.count_chars()):
+            char = textpage.get_text_range(i, 1)
+            if char.strip():
+                glyphs.append((char, *textpage.get_charbox(i)))
+                owners.append(ctypes.cast(pdfium_c.FPDFText_GetTextObject(textpage.raw, i), ctypes.c_void_p).value)
+        if not glyphs:
+            continue
+        boxes = np.array([g[1:] for g in glyphs])  # left, bottom, right, top
+        owners = np.array(owners, dtype=object)
+        area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+        height = boxes[:, 3] - boxes[:, 1]
+        for i in range(len(glyphs)):
+            rest = boxes[i + 1:]
+            w = np.minimum(boxes[i, 2], rest[:, 2]) - np.maximum(boxes[i, 0], rest[:, 0])
+            h = np.minimum(boxes[i, 3], rest[:, 3]) - np.maximum(boxes[i, 1], rest[:, 1])
+            shared = np.clip(w, 0, None) * np.clip(h, 0, None)
+            over = shared > 0.2 * np.maximum(np.minimum(area[i], area[i + 1:]), 1e-6)
+            same_line = h > 0.5 * np.minimum(height[i], height[i + 1:])
+            close = same_line & (w > -gap) & (owners[i + 1:] != owners[i])
+            for j in np.flatnonzero(over | close):
+                found.append((index + 1, glyphs[i][0], glyphs[i + 1 + j][0]))
+    return found
+
+
+def word_gaps(pdf: bytes, size: tuple[float, float] = (8.5, 10.5)) -> list[tuple[int, float, str]]:
+    """For each line of body text (glyphs of a font size within ``size``) with two words or more: the
+    page, its widest word gap as a multiple of the median word gap of the whole document, and the
+    line's text. Word gaps are measured between the glyphs either side of a space."""
+    document = pdfium.PdfDocument(pdf)
+    lines = []
+    for index in range(len(document)):
+        textpage = document[index].get_textpage()
+        current = []
+        for i in range(textpage.count_chars()):
+            char = textpage.get_text_range(i, 1)
+            font = pdfium_c.FPDFText_GetFontSize(textpage.raw, i)
+            if char in "\r\n":
+                if current:
+                    lines.append((index + 1, current))
+                current = []
+                continue
+            if not size[0] <= font <= size[1]:
+                continue
+            box = textpage.get_charbox(i)
+            current.append((char, box))
+        if current:
+            lines.append((index + 1, current))
+    measured, all_gaps = [], []
+    for page, glyphs in lines:
+        gaps = []
+        for k in range(1, len(glyphs) - 1):
+            char, box = glyphs[k]
+            before, after = glyphs[k - 1], glyphs[k + 1]
+            if char in " \u00a0" and before[0].strip() and after[0].strip() and after[1][0] > before[1][2]:
+                gaps.append(after[1][0] - before[1][2])
+        if gaps:
+            all_gaps += gaps
+            measured.append((page, max(gaps), "".join(c for c, _ in glyphs)))
+    if not all_gaps:
+        return []
+    median = float(np.median(all_gaps))
+    return [(page, widest / median, text) for page, widest, text in measured]

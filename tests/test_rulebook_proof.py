@@ -8,6 +8,9 @@ the pages, not pictures of them, so that they hold for any reasonable text.
 - The last page's two columns end at about the same height.
 - A booklet's outside back cover is blank or begins with a heading of its own (never the overflow
   of the page before).
+- No line's word gap is wider than 2.2 times the book's usual one (the layout sets a paragraph
+  ragged right rather than stretch a justified line's gaps past twice a space; Russian lines were
+  stretched to 3-4 times).
 - No word is broken after fewer than three letters («По-|этому») or before fewer than three, and
   no word of fewer than seven letters is broken ("cas-|tle").
 """
@@ -16,7 +19,7 @@ from __future__ import annotations
 
 import pytest
 
-from proof import book_pages, column_fill, line_end_hyphens, text_area
+from proof import book_pages, column_fill, line_end_hyphens, text_area, word_gaps
 
 BOOKS = [(game, (), lang, paper, booklet) for game in ("diamoniak", "palaces") for lang in ("en", "ru")
          for paper, booklet in (("a4", False), ("letter", False), ("a4", True))]
@@ -32,11 +35,11 @@ def book(request):
 
     game, changes, lang, paper, booklet = request.param
     result = build_rulebook(load(game, None, changes), lang=lang, paper=paper, booklet=booklet)
-    return book_pages(result.pdf, booklet), paper, booklet
+    return book_pages(result.pdf, booklet), paper, booklet, result.pdf
 
 
 def test_no_page_is_less_than_a_third_full_but_a_planned_blank(book):
-    pages, paper, booklet = book
+    pages, paper, booklet, _ = book
     area, columns = text_area(paper, booklet)
     for page in pages:
         if page.blank or (booklet and page.number == 1):  # a planned blank; the cover
@@ -48,7 +51,7 @@ def test_no_page_is_less_than_a_third_full_but_a_planned_blank(book):
 
 
 def test_no_chart_is_parted_from_the_words_before_it(book):
-    pages, paper, booklet = book
+    pages, paper, booklet, _ = book
     (left, _, right, _), columns = text_area(paper, booklet)
     column = (right - left) / columns
     charts = 0
@@ -65,7 +68,7 @@ def test_no_chart_is_parted_from_the_words_before_it(book):
 def test_the_last_pages_columns_are_balanced(book):
     """The two columns of a book's last page end within a fifth of the column's height of each other
     (the layout aims at 15 %; a chart or a grid of cards moves in one piece)."""
-    pages, paper, booklet = book
+    pages, paper, booklet, _ = book
     area, columns = text_area(paper, booklet)
     last = max(pages, key=lambda page: page.number)
     if columns < 2 or last.number == 1:
@@ -75,7 +78,7 @@ def test_the_last_pages_columns_are_balanced(book):
 
 
 def test_a_booklets_back_cover_is_blank_or_planned(book):
-    pages, _, booklet = book
+    pages, _, booklet, _ = book
     if not booklet:
         pytest.skip("only a booklet has an outside back cover")
     back = max(pages, key=lambda page: page.number)
@@ -86,8 +89,14 @@ def test_a_booklets_back_cover_is_blank_or_planned(book):
     assert first[4] >= HEADING_PT, f"the back cover (page {back.number}) continues the page before it"
 
 
+def test_no_line_stretches_its_word_gaps(book):
+    _, _, _, pdf = book
+    wide = [(page, round(ratio, 2), text) for page, ratio, text in word_gaps(pdf) if ratio > 2.2]
+    assert not wide, wide
+
+
 def test_no_word_is_broken_after_a_short_prefix_or_when_short(book):
-    pages, _, _ = book
+    pages, _, _, _ = book
     for page in pages:
         for before, after in line_end_hyphens(page.text):
             assert len(before) >= 3 and len(after.rstrip(".,;:!?»)")) >= 3, (page.number, before, after)

@@ -143,28 +143,6 @@ def _figure_rows(results, catalogue, lang):
     return rows
 
 
-def _table(page: _Page, header, rows, widths, size=7.5, colour_of=None):
-    """A plain table from the cursor down; ``colour_of(i, j)`` may give a cell's background."""
-    step = size * 1.55 / PT_PER_MM
-    x0 = MARGIN
-    page.y -= step
-    x = x0
-    for text, w in zip(header, widths):
-        page.text(x + 1, page.y + 1, text, size, "name")
-        x += w
-    page.line(x0, page.y - 0.6, x0 + sum(widths), page.y - 0.6, width=0.5)
-    for i, row in enumerate(rows):
-        page.y -= step
-        x = x0
-        for j, (text, w) in enumerate(zip(row, widths)):
-            fill = colour_of(i, j) if colour_of else None
-            if fill:
-                page.rect(x, page.y - 0.9, w, step, fill)
-            page.text(x + 1, page.y + 0.5, text, size)
-            x += w
-        page.line(x0, page.y - 0.9, x0 + sum(widths), page.y - 0.9, GRID, 0.2)
-
-
 def _chart_title(page: _Page, x, y, text, width, size=8.0):
     """A chart's title on as many lines as its width needs, the last line at ``y``."""
     lines, line = [], ""
@@ -327,7 +305,8 @@ def report_pdf(catalogue, results, rows, tournament, options: dict, lang: str) -
         header = [""] + [t["players"].format(n=r.players) for r in results]
         figure_rows = _figure_rows(results, catalogue, lang)
         size = 7.5 if len(results) < 3 else 6.8
-        _table(page, header, [[label] + cells for label, cells in figure_rows], [first] + [col] * len(results), size)
+        _wrapped_table(page, header, [[label] + cells for label, cells in figure_rows], [first] + [col] * len(results),
+                       size)
         page.y -= 4
         events = [name[: -len("_per_game")] for name in results[0].acc.metrics() if name.endswith("_per_game")]
         from toolkit.games.registry import get
@@ -342,7 +321,7 @@ def report_pdf(catalogue, results, rows, tournament, options: dict, lang: str) -
                 cells.append("—" if m.get(key) is None else _range(m[key], m[key + "_low"], m[key + "_high"], 2, lang)
                              if m.get(key + "_low") is not None else _num(m[key], 2, lang))
             event_rows.append([names.get(e, e.replace("_", " "))] + cells)
-        _table(page, [t["events"]] + header[1:], event_rows, [first] + [col] * len(results), size=min(size, 7))
+        _wrapped_table(page, [t["events"]] + header[1:], event_rows, [first] + [col] * len(results), size=min(size, 7))
         chart_h = 38.0
         bottom = max(MARGIN + 14, page.y - chart_h - 22)
         width = (PAGE[0] - 2 * MARGIN - 20) / 2
@@ -444,9 +423,12 @@ def _split(page: _Page, text: str, width: float, size: float) -> list[str]:
 
 
 def _wrapped_table(page: _Page, header, rows, widths, size=7.0, colour_of=None):
-    """A table whose cells wrap onto more lines where they are wider than their column."""
+    """A table whose cells wrap onto more lines where they are wider than their column, so that no
+    text runs into its neighbour's; it starts a little below the cursor, clear of the descenders of
+    the line above."""
     step = size * 1.45 / PT_PER_MM
     x0 = MARGIN
+    page.y -= 1.2
     heads = [_split(page, text, w - 2, size) for text, w in zip(header, widths)]
     page.y -= step * max(len(h) for h in heads)
     x = x0

@@ -135,9 +135,22 @@ def hyphenate(markup: str, lang: str) -> str:
     return "".join(parts)
 
 
+# A paragraph a justified line of which would stretch its word gaps past this many normal spaces (on
+# top of their own, so gaps of twice the normal) is set ragged right: Russian's long words in a
+# narrow column left gaps of three to four spaces.
+MAX_STRETCH = 1.0
+
+
 class BodyParagraph(Paragraph):
-    """A paragraph that never leaves a hyphenated word's first part at the foot of a column or page:
-    such a split moves one more line on."""
+    """A paragraph that never leaves a hyphenated word's first part at the foot of a column or page
+    (such a split moves one more line on), and whose justified lines never stretch their word gaps
+    past MAX_STRETCH: a paragraph that would is set ragged right."""
+
+    def wrap(self, avail_width, avail_height):
+        size = super().wrap(avail_width, avail_height)
+        if self.style.alignment == TA_JUSTIFY:
+            _limit_stretch(self.blPara, self.style)
+        return size
 
     def split(self, avail_width, avail_height):
         parts = super().split(avail_width, avail_height)
@@ -145,6 +158,30 @@ class BodyParagraph(Paragraph):
             avail_height -= self.style.leading
             parts = super().split(avail_width, avail_height)
         return parts
+
+
+def _limit_stretch(para, style) -> None:
+    """A paragraph one of whose lines (but the last) would stretch its gaps too far is set ragged
+    right, all of it: one paragraph is either justified or not."""
+    space = pdfmetrics.stringWidth(" ", style.fontName, style.fontSize)
+    lines = getattr(para, "lines", None) or []
+
+    def stretch(line) -> float:
+        if isinstance(line, tuple):  # a line of plain words: (extra space, words)
+            extra, words = line[0], line[1]
+            gaps = len(words) - 1 + sum(word.count(NBSP) for word in words)
+        else:  # a line of styled fragments
+            extra = line.extraSpace
+            gaps = line.wordCount - 1 + sum(w.text.count(NBSP) for w in line.words if hasattr(w, "text"))
+        return extra / gaps if gaps > 0 else 0.0
+
+    if not any(stretch(line) > MAX_STRETCH * space for line in lines[:-1]):
+        return
+    for index, line in enumerate(lines):  # a line whose spaces shrank to fit keeps its shrinking
+        if isinstance(line, tuple):
+            lines[index] = (min(line[0], 0), *line[1:])
+        else:
+            line.extraSpace = min(line.extraSpace, 0)
 
 
 def _ends_hyphenated(paragraph: Paragraph, width: float) -> bool:
