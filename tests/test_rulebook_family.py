@@ -198,7 +198,7 @@ def test_a_bad_rounded_or_credits_placeholder_is_one_clear_error():
     with pytest.raises(UserError, match=r"probe\.en\.md:6: \{tenths:expected_turns\}: 'expected_turns' is not a "
                                         r"chance"):
         _markup("{tenths:expected_turns}")
-    bare = dataclasses.replace(load("diamoniak"), publisher=Text("", ""))
+    bare = dataclasses.replace(load("diamoniak"), publisher=Text(ru="", en=""))
     with pytest.raises(UserError, match=r"probe\.en\.md:6: \{publisher\}: diamoniak\.toml names no publisher "
                                         r"\(add game\.publisher"):
         _markup("by {publisher}", catalogue=bare)

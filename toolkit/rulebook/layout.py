@@ -490,6 +490,12 @@ class Story:
             out.extend(self.section(parts))
         return out
 
+    def plans_back_cover(self) -> bool:
+        """Does the text fill a booklet's outside back cover on purpose (its last section starts with
+        ``{newpage}``: a quick start on the back)?"""
+        last = self.sources[self.langs[0]].sections[-1]
+        return bool(last.blocks) and last.blocks[0].kind == "newpage"
+
     def section(self, parts: list[Section]) -> list:
         s = self.styles
         heads = [self.facts[lang].markup([part.heading]) for lang, part in zip(self.langs, parts)]
@@ -829,5 +835,9 @@ def _lay_out(story: Story, title: str, subject: str, balance: tuple[int, float] 
         doc.build(flow)
     pages = doc.page
     booklet_pages = pages + (-pages % 4)
-    return _Laid(buffer.getvalue(), pages, doc.fill(pages, height), geom.booklet and pages == booklet_pages,
+    # A booklet's text on its outside back cover, unless the text plans that page ({newpage} last):
+    # then the page that must not be left near empty is the one before it.
+    planned = geom.booklet and story.plans_back_cover() and pages > 1
+    return _Laid(buffer.getvalue(), pages, doc.fill(pages - planned, height),
+                 geom.booklet and pages == booklet_pages and not planned,
                  doc.depths(pages))
