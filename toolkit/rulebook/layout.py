@@ -745,7 +745,8 @@ def build_pdf(story: Story, title: str, subject: str) -> tuple[bytes, int]:
         laid = max(tried, key=lambda one: (not one.on_back_cover, one.last_fill))
     laid = _balanced(story, title, subject, laid)
     story.geom, story.styles = base, Styles(base)
-    if laid.on_back_cover:  # a blank page after the text: the booklet grows by a sheet, its back cover blank
+    if laid.on_back_cover and not story.plans_back_cover():  # a blank page after the text: the booklet grows
+        # by a sheet, its back cover blank
         return _with_blank_page(laid.pdf), laid.pages + 1
     return laid.pdf, laid.pages
 
@@ -786,7 +787,8 @@ class _Laid:
     pdf: bytes
     pages: int
     last_fill: float     # the share of the last page's columns the text fills
-    on_back_cover: bool  # a booklet's text runs onto the outside back cover (its pages a multiple of 4)
+    on_back_cover: bool  # a booklet's text runs onto the outside back cover (its pages a multiple of 4), or
+    # the page the text plans there ({newpage} last) does not land on it
     last_columns: tuple[float, ...]  # how far down each column of the last page its text reaches (points)
 
     @property
@@ -836,8 +838,9 @@ def _lay_out(story: Story, title: str, subject: str, balance: tuple[int, float] 
     pages = doc.page
     booklet_pages = pages + (-pages % 4)
     # A booklet's text on its outside back cover, unless the text plans that page ({newpage} last):
-    # then the page that must not be left near empty is the one before it.
+    # then the planned page belongs there, and the page that must not be left near empty is the one
+    # before it.
     planned = geom.booklet and story.plans_back_cover() and pages > 1
     return _Laid(buffer.getvalue(), pages, doc.fill(pages - planned, height),
-                 geom.booklet and pages == booklet_pages and not planned,
+                 geom.booklet and (pages != booklet_pages if planned else pages == booklet_pages),
                  doc.depths(pages))
