@@ -136,3 +136,18 @@ def test_field_placeholder_mistakes(suited, line, words):
     with pytest.raises(UserError) as caught:
         fill(suited, line)
     assert str(caught.value).startswith("mine.en.md:3: ") and words in str(caught.value)
+
+
+def test_the_components_block_lists_the_box_from_the_deck(tmp_path, run):
+    """{components}: the cards, by colour when the deck has colours (the rest as other cards), and the
+    counters; a changed count changes the list."""
+    en = own_text(tmp_path, "en", change=lambda t: t.replace("\n{cards}\n", "\n{components}\n\n{cards}\n", 1))
+    out = tmp_path / "book.pdf"
+    result = run("rulebook", "--game", "diamoniak", "--lang", "en", "--text", str(en), "--set", "witch=9",
+                 "--out", str(out))
+    assert result.exit_code == 0, result.output
+    deck = load("diamoniak", overrides=["witch=9"])
+    coloured = [(colour.name["en"], sum(c.count for c in deck.cards if c.colour == colour.id)) for colour in deck.colours]
+    others = deck.total - sum(n for _, n in coloured)
+    listed = ", ".join(f"{name} ×{n}" for name, n in coloured)
+    assert f"{deck.total} cards: {listed}, other cards ×{others}" in pdf_text(out).replace("\u00a0", " ")
