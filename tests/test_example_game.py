@@ -72,7 +72,27 @@ def test_print_cards_of_the_example(run, example, tmp_path, lang):
     # every card's name and the tens' text, drawn by the example's layout (the icon stands inline)
     for name in (("Sun 7", "Snow 10", "Lay one more card") if lang == "en" else ("Солнце 7", "Снег 10", "Положи")):
         assert name in text
-    assert "40 cards on 5 sheets" in result.stdout
+    # the player aid the catalogue names (game.aid), one per player, after the cards
+    assert "40 cards and 4 player aids on 5 sheets" in result.stdout
+    assert ("Your turn" if lang == "en" else "Твой ход") in text
+
+
+def test_an_aid_the_catalogue_names_is_checked(run, example, tmp_path):
+    folder = tmp_path / "copy"
+    shutil.copytree(example.parent, folder)
+    toml = folder / "weathervane.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace('aid = { en = "texts/aid.en.md"',
+                                                             'aid = { de = "texts/aid.en.md"'), encoding="utf-8")
+    result = run("print-cards", "--catalogue", str(toml), "--out", str(tmp_path / "cards.pdf"))
+    assert result.exit_code == 2
+    assert result.stderr.strip() == ("toolkit: error: weathervane.toml: game.aid.de: unknown language (the deck's "
+                                     "languages: en, ru)")
+    toml.write_text(toml.read_text(encoding="utf-8").replace('aid = { de = "texts/aid.en.md"',
+                                                             'aid = { en = "texts/aid.en.md"'), encoding="utf-8")
+    (folder / "texts" / "aid.en.md").write_text("title: Your turn\n- **Lay a card\n", encoding="utf-8")
+    result = run("print-cards", "--catalogue", str(toml), "--out", str(tmp_path / "cards.pdf"))
+    assert result.exit_code == 2 and "aid.en.md:2: an unmatched **" in result.stderr
+    assert not (tmp_path / "cards.pdf").exists()
 
 
 @pytest.mark.parametrize("target", EXPORT_TARGETS)
@@ -91,11 +111,12 @@ def test_every_export_passes_preflight(run, example, bare, tmp_path, target, whi
         checked = run("preflight", str(out), "--target", target)
         assert checked.exit_code == 0, checked.output
         assert "FAIL" not in checked.stdout
-    elif target == "png":  # a picture per card type and the back, at 300 DPI with 3 mm of bleed
-        faces = sorted(path for path in out.glob("*.png") if path.name != "back.png")
-        assert len(faces) == (40 if which == "example" else 3) and (out / "back.png").is_file()
-    else:  # pdf-single: a page for each card, each face followed by its back
-        assert len(pypdf.PdfReader(next(out.glob("*.pdf"))).pages) == 2 * (40 if which == "example" else 11)
+    elif target == "png":  # a picture per card type (and the example's player aid) and the back
+        faces = sorted(path.name for path in out.glob("*.png") if path.name != "back.png")
+        assert len(faces) == (41 if which == "example" else 3) and (out / "back.png").is_file()
+        assert ("player_aid-en.png" in faces) == (which == "example")
+    else:  # pdf-single: a page for each card (and each player's aid), each face followed by its back
+        assert len(pypdf.PdfReader(next(out.glob("*.pdf"))).pages) == 2 * (40 + 4 if which == "example" else 11)
 
 
 def test_the_examples_rulebook_in_both_languages(run, example, tmp_path):

@@ -74,7 +74,7 @@ _LANG = re.compile(r"[a-z]{2,3}")
 DOCUMENT_KEYS = ({"game", "rules", "colours", "cards"}, {"tokens", "words"})
 FREE_DOCUMENT_KEYS = {"rules", "colours"}  # optional in a catalogue of a game without rules (RulesLessGame)
 GAME_KEYS = ({"id", "title", "players", "age", "minutes"},
-             {"back_art", "note", "seconds_per_turn", "langs", "layout", "icons", "fonts", "rulebook",
+             {"back_art", "note", "seconds_per_turn", "langs", "layout", "icons", "fonts", "rulebook", "aid",
               "original", "publisher"})
 COLOUR_KEYS = ({"id", "name", "rgb", "symbol"}, set())
 CARD_KEYS = ({"id", "kind", "count", "name", "text", "art"}, {"colour"})
@@ -444,7 +444,8 @@ class _Reader:
             layout_file=self.game_file(game["layout"], "game.layout", (".toml",)) if "layout" in game else None,
             icons=self.named_files(game.get("icons", {}), "game.icons", (".png", ".svg")),
             fonts=self.named_files(game.get("fonts", {}), "game.fonts", (".ttf", ".otf")),
-            rulebook_texts=self.rulebook_texts(game.get("rulebook", {})),
+            rulebook_texts=self.texts(game.get("rulebook", {}), "game.rulebook"),
+            aid_texts=self.texts(game.get("aid", {}), "game.aid"),
             words=self.words(doc.get("words", {})),
         )
 
@@ -476,14 +477,14 @@ class _Reader:
             files[name] = self.game_file(value, f"{where}.{name}", suffixes)
         return MappingProxyType(files)
 
-    def rulebook_texts(self, data: Any) -> MappingProxyType:
-        """The rulebook's text per language (``game.rulebook``): Markdown files, languages of the deck."""
-        data = self.table(data, "game.rulebook", set(), set(data) if isinstance(data, dict) else set())
+    def texts(self, data: Any, where: str) -> MappingProxyType:
+        """A text per language (``game.rulebook``, ``game.aid``): Markdown files, languages of the deck."""
+        data = self.table(data, where, set(), set(data) if isinstance(data, dict) else set())
         for lang in data:
             if lang not in self.langs:
-                raise self.fail(f"game.rulebook.{_key(lang)}",
+                raise self.fail(f"{where}.{_key(lang)}",
                                 f"unknown language (the deck's languages: {', '.join(self.langs)})")
-        return MappingProxyType({lang: self.game_file(value, f"game.rulebook.{lang}", (".md",))
+        return MappingProxyType({lang: self.game_file(value, f"{where}.{lang}", (".md",))
                                  for lang, value in data.items()})
 
     def words(self, data: Any) -> MappingProxyType:

@@ -153,6 +153,7 @@ class Catalogue:
     icons: Mapping[str, Path] = dataclasses.field(default_factory=lambda: MappingProxyType({}), hash=False)
     fonts: Mapping[str, Path] = dataclasses.field(default_factory=lambda: MappingProxyType({}), hash=False)
     rulebook_texts: Mapping[str, Path] = dataclasses.field(default_factory=lambda: MappingProxyType({}), hash=False)
+    aid_texts: Mapping[str, Path] = dataclasses.field(default_factory=lambda: MappingProxyType({}), hash=False)
     # Words the toolkit prints itself, as the catalogue's [words.<lang>] gives them: lang -> key -> text
     # (toolkit.catalogue.words reads them, with the built-in words and English behind).
     words: Mapping[str, Mapping[str, str]] = dataclasses.field(default_factory=lambda: MappingProxyType({}),

@@ -274,6 +274,7 @@ def catalogue_inputs(catalogue, texts: tuple[str, ...] = (), langs: tuple[str, .
     inputs.update({f"the icon {name}": path for name, path in catalogue.icons.items()})
     inputs.update({f"the font {name}": path for name, path in catalogue.fonts.items()})
     inputs.update({f"the {lang} rulebook text": path for lang, path in catalogue.rulebook_texts.items()})
+    inputs.update({f"the {lang} player aid": path for lang, path in catalogue.aid_texts.items()})
     game = get(catalogue.game)
     inputs.update({f"the {name} text ({lang})": game.text_file(name, lang) for name in texts for lang in langs
                    if game.has_text(name, lang)})
@@ -311,9 +312,9 @@ def wants_aids(catalogue, lang: str, aids: bool | None) -> bool:
     """``--aids/--no-aids`` as given, else whether the game has a player aid in ``lang``."""
     if aids is not None:
         return aids
-    from toolkit.games.registry import get
+    from toolkit.print.aids import has_aid
 
-    return get(catalogue.game).has_text("aid", lang)
+    return has_aid(catalogue, lang)
 
 
 def one_source(catalogue_path: str | None) -> None:

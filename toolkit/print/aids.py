@@ -1,7 +1,8 @@
 """The player aid: the turn and the cards' effects summed up on one sheet of the deck's card size,
 one per player, printed with the deck (``print-cards``) and exported with it (``export-cards``).
 
-Its words are in ``aid_texts/<game>.<lang>.md``, a small line format:
+Its words are in the game's ``texts/aid.<lang>.md`` or the file its catalogue names (``game.aid``),
+a small line format:
 
 * ``%% ...`` a comment line; ``title: ...`` the heading on the sheet's band (once, first);
 * ``## Heading``; ``1. item`` a numbered step; ``- item`` a bullet; any other line a paragraph.
@@ -61,9 +62,23 @@ def text_file(game: str, lang: str):
     return get(game).text_file("aid", lang)
 
 
-def _source(game: str, lang: str) -> str:
+def has_aid(catalogue: Catalogue, lang: str) -> bool:
+    """Does the deck have a player aid in ``lang``: named by its catalogue (``game.aid``), or its game's own?"""
+    from toolkit.games.registry import get
+
+    return lang in catalogue.aid_texts or get(catalogue.game).has_text("aid", lang)
+
+
+def _source(catalogue: Catalogue, lang: str) -> tuple[str, str]:
+    """The aid's text in ``lang`` and the name its messages give it: the catalogue's file, else the game's."""
+    if lang in catalogue.aid_texts:
+        from toolkit.rulebook.markup import read_text
+
+        path = catalogue.aid_texts[lang]
+        return read_text(path, "a player aid"), str(path)
+    game = catalogue.game
     try:
-        return text_file(game, lang).read_text(encoding="utf-8")
+        return text_file(game, lang).read_text(encoding="utf-8"), f"{game}/texts/aid.{lang}.md"
     except FileNotFoundError:
         raise UserError(f"{game}/texts/aid.{lang}.md: there is no {lang} player aid for {game}") from None
 
@@ -75,10 +90,10 @@ def aid_text(catalogue: Catalogue, lang: str) -> AidText:
     from toolkit.rulebook.figures import Odds
     from toolkit.rulebook.markup import Piece
 
-    name = f"{catalogue.game}/texts/aid.{lang}.md"
+    source, name = _source(catalogue, lang)
     facts = Facts(catalogue, lang, Odds(catalogue), {})
     title, entries, number = None, [], 0
-    for line_no, raw in enumerate(_source(catalogue.game, lang).splitlines(), start=1):
+    for line_no, raw in enumerate(source.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("%%"):
             continue

@@ -153,13 +153,19 @@ def text_lang(path: Path) -> str:
 
 
 def read_source(path: Path) -> Source:
-    """A rulebook text of the user's (``rulebook --text``): one file, checked like the games' own."""
+    """A rulebook text of the user's (``rulebook --text``, ``game.rulebook``): one file, checked like
+    the games' own."""
+    return parse(read_text(path, "a rulebook text"), str(path))
+
+
+def read_text(path: Path, what: str) -> str:
+    """A text file of the user's (a rulebook's, an aid's): UTF-8, at most MAX_TEXT_BYTES, every line
+    printable by the fonts; anything else is one line naming the file (and the line)."""
     try:
         if not path.is_file():
-            raise UserError(f"{path}: no such file (--text names a rulebook text, <name>.<language>.md)")
+            raise UserError(f"{path}: no such file ({what}, <name>.<language>.md)")
         if path.stat().st_size > MAX_TEXT_BYTES:
-            raise UserError(f"{path}: {path.stat().st_size:,} bytes; a rulebook text is at most "
-                            f"{MAX_TEXT_BYTES:,} bytes")
+            raise UserError(f"{path}: {path.stat().st_size:,} bytes; {what} is at most {MAX_TEXT_BYTES:,} bytes")
         data = path.read_bytes()
     except OSError as err:
         raise UserError(f"{path}: cannot read it ({err.strerror or err})") from None
@@ -172,7 +178,7 @@ def read_source(path: Path) -> Source:
         problem = text_problem(line)
         if problem:
             raise UserError(f"{path}:{number}: {problem}")
-    return parse(text, str(path))
+    return text
 
 
 def parse(text: str, file: str) -> Source:
