@@ -84,12 +84,13 @@ def rule_texts(catalogue: Catalogue, langs: list[str], texts=(), kind: str = "ru
         named = f"the {catalogue.game} game"
         if not sources and kind != "rules":
             raise UserError(f"{catalogue.source.name}: the game '{catalogue.game}' has no designer's sheet")
-        if not sources:
+        if not sources:  # a game of its own that names no text
             raise UserError(f"{catalogue.source.name}: the game '{catalogue.game}' has no rulebook text: name one "
                             "per language in game.rulebook (docs/rulebook-texts.md), or give --text PATH")
     missing = [code for code in langs if code not in sources]
     if missing:
-        raise UserError(f"{named}: no {missing[0]} rulebook text (there is "
+        what = "rulebook text" if kind == "rules" else "designer's sheet"
+        raise UserError(f"{named}: no {missing[0]} {what} (there is "
                         f"{', '.join(src.file for src in sources.values())})")
     first, *others = sources.values()
     for other in others:

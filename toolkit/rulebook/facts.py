@@ -132,7 +132,7 @@ class Facts:
         if key == "one_in":
             if any(card.id == arg for card in c.cards):
                 n = self._card(arg, where).count
-            elif arg in game_of(c.game).kinds:
+            elif arg in self.kinds():
                 n = c.count_of_kind(arg)
             else:
                 raise UserError(f"{where}: {{one_in:{arg}}}: no card or kind '{arg}' in {c.source.name}")
