@@ -141,7 +141,8 @@ def engine_drn(transitions: Transitions, start: Hashable, turn_reward: Mapping, 
     ``first_turns``, the turn counter at the first chance point, is collected at the start. Labels:
     ``win1`` .. ``winN`` and ``end`` on a seat's win, ``done`` and ``end`` on the question's own end
     (e.g. a first palace), ``stalled`` and ``never`` on a game the engine ended without a winner,
-    ``loop`` and ``never`` on decisions that never reach chance, ``never`` on every state from which
+    ``loop`` and ``never`` on decisions that never reach chance, ``draw`` and ``end`` on a game of one's
+    own that ended without one winner (``build``'s ``outcome``), ``never`` on every state from which
     no end can be reached (a closed class: the game goes on for ever).
     """
     from toolkit.odds.engine_chain import DONE, LOOP, STALLED
@@ -161,6 +162,8 @@ def engine_drn(transitions: Transitions, start: Hashable, turn_reward: Mapping, 
             return ("loop", "never")
         if key == DONE:
             return ("done", "end")
-        return (f"win{key[1] + 1}", "end")  # ("end", seat)
+        if key[1] is None:  # ("end", None, outcome): a game of one's own ended without one winner
+            return ("draw", "end")
+        return (f"win{key[1] + 1}", "end")  # ("end", seat) or ("end", seat, outcome)
 
     return write_drn(start, step, labels, initial_reward=first_turns, comments=comments)

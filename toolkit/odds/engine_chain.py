@@ -72,6 +72,7 @@ class EngineAnswer:
     p_never: Fraction  # the game never ends: stalled, or caught where no end can be reached
     p_done: Fraction  # the question's own end (``done``) was reached
     states: int
+    ends: Mapping | None = None  # every absorbing key reached and its chance (``outcome``: the games' own ends)
 
 
 class Transitions(Mapping):
@@ -94,6 +95,7 @@ class Transitions(Mapping):
         self._ends: list = []
         self._end_codes: dict = {}
         self._removed: frozenset[int] = frozenset()
+        self._increments: array | None = None  # per successor: the turns started on the way (``build(edge_turns)``)
 
     @classmethod
     def from_arrays(cls, row: array, state_of_row: array, offsets: array, targets: array, weights: list[int],
@@ -134,6 +136,57 @@ class Transitions(Mapping):
         would cost more time and memory than the rest of the walk's numbers together)."""
         row = self._row[state]
         return Fraction(self._rewards[row], self._totals[row])
+
+    def turn_distribution(self, start: int, first_turns: int, max_turns: int,
+                          enough: Fraction = Fraction(1)) -> tuple[list[Fraction], Fraction]:
+        """(``P(the game ends after exactly t turns)`` for ``t = 0 .. T``, the chance it has not ended by
+        then), exact, from chance point ``start`` where ``first_turns`` turns have started; ``T`` is
+        ``max_turns``, or the first length by which at least ``enough`` of the games have ended.
+
+        Needs the turns of each transition (``build(edge_turns=True)``). The probability is pushed forward
+        turn by turn; within a turn, along the transitions that start no new turn, until none is left
+        (a turn that may go on for ever is a ValueError: its length has no distribution by turns). A
+        game that never ends (an absorbing key other than ``("end", ...)`` or ``DONE``) stays in the
+        second figure."""
+        from gmpy2 import mpq
+
+        if self._increments is None:
+            raise ValueError("the chain was walked without the turns of each transition")
+        offsets, targets, weights, increments = self._offsets, self._targets, self._weights, self._increments
+        totals, row_of, ends = self._totals, self._row, self._ends
+        result = [mpq(0)] * (max_turns + 1)
+        layers: dict[int, dict[int, object]] = {first_turns: {start: mpq(1)}}
+        told, last = mpq(0), max_turns
+        for turn in range(first_turns, max_turns + 1):
+            layer = layers.pop(turn, None)
+            passes = 0
+            while layer:
+                passes += 1
+                if passes > len(self._row) + 1:
+                    raise ValueError("a turn may go on for ever: the length in turns has no distribution")
+                within: dict[int, object] = {}
+                for state, mass in layer.items():
+                    row = row_of[state]
+                    share = mass / totals[row]
+                    for k in range(offsets[row], offsets[row + 1]):
+                        p = share * weights[k]
+                        target, later = targets[k], turn + increments[k]
+                        if target < 0:
+                            end = ends[-1 - target]
+                            if (end[0] == "end" or end == DONE) and later <= max_turns:
+                                result[later] += p
+                        elif later == turn:
+                            within[target] = within.get(target, 0) + p
+                        elif later <= max_turns:
+                            into = layers.setdefault(later, {})
+                            into[target] = into.get(target, 0) + p
+                layer = within
+            told += result[turn]
+            if told >= enough:
+                last = turn
+                break
+        return ([Fraction(int(p.numerator), int(p.denominator)) for p in result[:last + 1]],
+                Fraction(1) - Fraction(int(told.numerator), int(told.denominator)))
 
     @property
     def turn_rewards(self) -> Mapping[int, Fraction]:
@@ -285,7 +338,8 @@ _LOOPS = 1 << 80  # a remembered decision that never reaches a chance point (no 
 
 
 def build(start, policies, max_states: int = 200_000, done: Callable | None = None, progress=None,
-          remember_decisions: bool | None = None, compiled: bool | None = None):
+          remember_decisions: bool | None = None, compiled: bool | None = None, outcome: Callable | None = None,
+          edge_turns: bool = False):
     """Walk the engine from ``start``; returns (transitions, start, turn reward per state).
 
     ``transitions`` is a ``Transitions`` mapping (state ids, 0 the start); ``start`` is 0, or the
@@ -293,6 +347,11 @@ def build(start, policies, max_states: int = 200_000, done: Callable | None = No
     ``("end", winner)`` for a won game, ``DONE`` when ``done(state)`` (e.g. "a first palace is
     complete") holds first, ``STALLED`` for a game the engine ended without a winner and ``LOOP`` for
     decisions that never reach chance or an end. ``progress(1)`` is called every 1,000 states.
+
+    ``outcome`` (a game of one's own, whose ends may be draws or shared): every finished game is an
+    end of its own, ``("end", state.winner, outcome(state))`` (e.g. the returns), a draw's winner None,
+    and never STALLED. ``edge_turns``: the chain also keeps the turns each transition starts
+    (``Transitions.turn_distribution``); neither is taken by a compiled walk.
 
     Each successor's key is made once and interned to an id; a state waiting on the stack is the
     engine's own copy (no key or tuple kept beside it), and the keys go once the walk is done. The
@@ -315,7 +374,11 @@ def build(start, policies, max_states: int = 200_000, done: Callable | None = No
     walk ends before the compiled code is loaded, about 0.4 s). ``compiled=False``: the engine
     walk always; ``True``: the compiled walk always (a ValueError where it does not apply).
     """
+    outcome_of = outcome  # (the walk below names each chance outcome ``outcome``)
+
     def end_key(state):
+        if outcome_of is not None and state.is_terminal():
+            return ("end", state.winner, outcome_of(state))
         if state.winner is not None:
             return ("end", state.winner)
         if done is not None and done(state):
@@ -331,7 +394,7 @@ def build(start, policies, max_states: int = 200_000, done: Callable | None = No
         return chain, LOOP, chain.turn_rewards
     if first.is_terminal() or (done is not None and done(first)):
         return chain, end_key(first), chain.turn_rewards
-    if compiled is not False:
+    if compiled is not False and outcome is None and not edge_turns:
         walker = compiled_walker(start, done)
         if walker is not None:
             if compiled is None:  # a small chain is walked here: faster than loading the compiled code
@@ -347,6 +410,9 @@ def build(start, policies, max_states: int = 200_000, done: Callable | None = No
         if compiled:
             raise ValueError("the compiled walk does not play this game or these players")
     ids = {first.key(*arguments): 0}
+    if edge_turns:
+        chain._increments = array("q")
+    increments = chain._increments
     row_of, offsets, targets, weights = chain._row, chain._offsets, chain._targets, chain._weights
     rewards, totals, end_codes, ends = chain._rewards, chain._totals, chain._end_codes, chain._ends
     state_of_row = chain._state_of_row
@@ -410,15 +476,20 @@ def build(start, policies, max_states: int = 200_000, done: Callable | None = No
                     known = decided[key] = _LOOPS if target is None else target * _TURNS + after.turns - began
                 if known == _LOOPS:  # the decisions never end: LOOP, and no turns counted
                     target = code_of(LOOP)
+                    started = 0
                 else:
                     target, more = divmod(known, _TURNS)
-                    reward += weight * (began - turns + more)
+                    started = began - turns + more
             else:
                 target, after = play_on(after, who)
                 if target is None:
                     target = code_of(LOOP)
+                    started = 0
                 else:
-                    reward += weight * (after.turns - turns)
+                    started = after.turns - turns
+            reward += weight * started
+            if increments is not None:
+                increments.append(started)
             targets.append(target)
             weights.append(weight)
         offsets.append(len(targets))
@@ -502,16 +573,17 @@ def estimate_states(start, policies, limit: int, done: Callable | None = None, s
 
 
 def solve(start, policies, players: int, max_states: int = 200_000, done: Callable | None = None,
-          progress=None, compiled: bool | None = None) -> EngineAnswer:
+          progress=None, compiled: bool | None = None, outcome: Callable | None = None) -> EngineAnswer:
     """Exact win chances, the chance the game never ends, and expected turns (counted from 1).
 
     The expected turns are None whenever the game may never end (``p_never > 0``): a mean over the
     games that do end would not be the expected value, and the game's real expectation is infinite.
-    ``compiled``: as ``build``'s (by default the compiled walk wherever it applies).
+    ``compiled``: as ``build``'s (by default the compiled walk wherever it applies); ``outcome``: as
+    ``build``'s (a seat's win chance is then the sum over the ends it won).
     """
     try:  # a small chain is walked at once; a larger one is estimated first
         transitions, start_key, turn_reward = build(start, policies, min(max_states, ESTIMATE_FROM), done, progress,
-                                                   compiled=compiled)
+                                                   compiled=compiled, outcome=outcome)
     except TooManyStates:
         if max_states <= ESTIMATE_FROM:
             raise
@@ -524,7 +596,8 @@ def solve(start, policies, players: int, max_states: int = 200_000, done: Callab
             if uncounted:
                 basis += " (at some chance point at most one pair of them met: the chain may be far larger)"
             raise TooManyStates(max_states, estimate, basis) from None
-        transitions, start_key, turn_reward = build(start, policies, max_states, done, progress, compiled=compiled)
+        transitions, start_key, turn_reward = build(start, policies, max_states, done, progress, compiled=compiled,
+                                                   outcome=outcome)
     walked = len(transitions)
     if not transitions:  # the game is over (or can never go on) before the first chance point
         ends = {start_key: Fraction(1)}
@@ -539,7 +612,11 @@ def solve(start, policies, players: int, max_states: int = 200_000, done: Callab
             ends = chain.absorption_probabilities(start_key)
             for key in trapped & set(ends):
                 ends[LOOP] = ends.get(LOOP, Fraction(0)) + ends.pop(key)
-    wins = tuple(ends.get(("end", seat), Fraction(0)) for seat in range(players))
+    if outcome is None:
+        wins = tuple(ends.get(("end", seat), Fraction(0)) for seat in range(players))
+    else:
+        wins = tuple(sum((p for end, p in ends.items() if end[0] == "end" and end[1] == seat), Fraction(0))
+                     for seat in range(players))
     stalled = ends.get(STALLED, Fraction(0))
     never = stalled + ends.get(LOOP, Fraction(0))
     turns = None
@@ -547,4 +624,4 @@ def solve(start, policies, players: int, max_states: int = 200_000, done: Callab
         turns = Fraction(_advance(start.clone(), policies).turns)
         if transitions:
             turns += chain.expected_reward(start_key, turn_reward.__getitem__)
-    return EngineAnswer(turns, wins, stalled, never, ends.get(DONE, Fraction(0)), walked)
+    return EngineAnswer(turns, wins, stalled, never, ends.get(DONE, Fraction(0)), walked, ends)

@@ -1,0 +1,527 @@
+"""Optimal play of a game of one's own, on its walked graph with the decision points kept.
+
+What is solved (``solve``), by the number of seats:
+
+* one player: the play that maximises the chance to win, or that minimises the expected length (a
+  Markov decision process);
+* two players: the zero-sum game with optimal play on both sides (a turn-based stochastic game): seat 1
+  maximises and seat 2 minimises seat 1's payoff, which is seat 1's return when the returns add up to 0
+  at every end, else +1 for a win of seat 1, -1 for a win of seat 2 and 0 for an end without one
+  winner; the answer is its value and the chance seat 1 wins under the optimal play found;
+* more: each seat's best reply to the others' named players (the others are chance points: an MDP),
+  maximising its chance to win.
+
+Every answer needs a game that ends whatever the players choose (``endless``: no set of states where the
+players could keep it going for ever); then the equations of optimal play (Bellman's for one decider,
+Shapley's for two) have exactly one solution, the value.
+
+Exact (up to ``EXACT_UP_TO`` nodes): a first guess of the optimal choices by value iteration in floats,
+then strategy iteration in exact fractions (gmpy2's ``mpq``): the choices are evaluated exactly (a linear
+system per strongly connected component, ``toolkit.odds.exact_linear``), every choice that an exactly
+better action beats is switched (the minimiser's first, to its best reply, then the maximiser's: Hoffman
+and Karp's order, which ends), until none is. The answer is then proven: ``check`` puts the exact values
+back into the equations at every node and they hold, with the chosen actions attaining them.
+
+Larger: interval iteration (Haddad and Monmege 2018; Baier et al. 2017; Storm's ``--sound``): the value
+iteration is run from a lower and an upper bound at once (the least and the greatest payoff), component
+by component (successors first, Gauss-Seidel sweeps), until the two are within ``EPSILON``. Both stay on
+their side of the value because the equations are monotone and, in a game that always ends, have a
+single fixed point; the figures are floats, rounded outward by ``MARGIN`` for the rounding of the sums.
+The answer is "between a and b". The expected length has no a priori upper bound, so it is solved
+exactly only.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+from toolkit.errors import UserError
+from toolkit.games import CHANCE, TERMINAL
+from toolkit.rules.walk import Graph, fields_of, length_unit, seat_policies, walk_graph
+
+EXACT_UP_TO = 60_000  # nodes: up to this many the answer is exact, beyond it an interval
+EPSILON = 1e-9  # interval iteration stops once the bounds are this close
+MARGIN = 1e-12  # added outside the float bounds: the sums' rounding, many times over
+MAX_SWEEPS = 10_000_000  # sweeps of one component at most (the bounds are said as reached)
+SHOWN_LINES = 300  # lines of the policy printed at most (--export-policy writes all)
+
+
+@dataclass
+class Optimum:
+    game: str
+    objective: str  # "win", "length" or "zero-sum"
+    seats: tuple[int, ...]  # the seats that decide optimally
+    unit: str
+    nodes: int  # states of the walked game (decision, chance and end nodes)
+    exact: bool
+    value: Fraction | None = None  # exact: the optimal value at the start
+    bounds: tuple[float, float] | None = None  # else: between these
+    first_wins: Fraction | None = None  # zero-sum: seat 1's chance to win under the optimal play found
+    first_wins_bounds: tuple[float, float] | None = None
+    checked: int = 0  # nodes at which the equations were checked exactly
+    graph: Graph | None = None
+    chosen: np.ndarray | None = None  # per node: the edge its decision takes (-1: no decision)
+    action_names: dict = field(default_factory=dict)
+    others: str = ""  # the other seats' players (a best reply)
+
+
+def _describe(state):
+    """The user's state behind a rules state, for people: its attributes (``walk.fields_of``)."""
+    inner = getattr(state, "user", None)
+    return fields_of(inner if inner is not None else state)
+
+
+class _Arrays:
+    """A walked graph as the compiled loops take it, for one objective."""
+
+    def __init__(self, graph: Graph, objective: str, seat: int):
+        self.graph = graph
+        rows = np.frombuffer(graph.row, dtype=np.int64)
+        offsets = np.frombuffer(graph.offsets, dtype=np.int64)
+        self.first = offsets[rows].copy()
+        self.stop = offsets[rows + 1].copy()
+        self.target = np.frombuffer(graph.targets, dtype=np.int64).copy()
+        kind = np.frombuffer(graph.kind, dtype=np.int8).astype(np.int64)
+        self.kind = kind
+        sense = np.zeros(len(graph), np.int64)
+        sense[kind == TERMINAL] = 2
+        if objective == "zero-sum":
+            sense[kind == 0] = 1
+            sense[kind == 1] = -1
+        else:
+            sense[kind >= 0] = -1 if objective == "length" else 1
+        self.sense = sense
+        # chance probabilities (weight over the node's total), exact and as floats
+        weights = graph.weights
+        self.exact_prob: list = [None] * len(weights)
+        prob = np.zeros(len(weights), np.float64)
+        from gmpy2 import mpq
+
+        for node in np.nonzero(kind == CHANCE)[0]:
+            edges = range(self.first[node], self.stop[node])
+            total = sum(weights[e] for e in edges)
+            for e in edges:
+                self.exact_prob[e] = mpq(weights[e], total)
+                prob[e] = weights[e] / total
+        self.prob = prob
+        turns = np.frombuffer(graph.turns, dtype=np.int64)
+        self.cost = turns.astype(np.float64) if objective == "length" else np.zeros(len(weights), np.float64)
+        self.exact_cost = [int(t) for t in turns] if objective == "length" else None
+        zero_sum = all(len(r) == 2 and r[0] + r[1] == 0 for r in graph.returns)
+        self.end_values = [_payoff(objective, seat, graph.returns[k], graph.winners[k], zero_sum)
+                           for k in range(len(graph.returns))]
+        ends = np.frombuffer(graph.end, dtype=np.int64)
+        self.end = ends
+        self.payoff = np.zeros(len(graph), np.float64)
+        terminal = np.nonzero(kind == TERMINAL)[0]
+        self.payoff[terminal] = [float(self.end_values[ends[n]]) for n in terminal]
+        self.lowest = float(min(self.end_values, default=0)) if objective != "length" else 0.0
+        self.highest = float(max(self.end_values, default=0)) if objective != "length" else 0.0
+
+
+def _payoff(objective: str, seat: int, returns, winner, zero_sum: bool) -> Fraction:
+    if objective == "length":
+        return Fraction(0)
+    if objective == "win":
+        return Fraction(int(winner == seat))
+    if zero_sum:
+        return Fraction(returns[0])
+    return Fraction({0: 1, 1: -1}.get(winner, 0))
+
+
+def solve(game, objective: str | None = None, policy: str | None = None, max_states: int = 2_000_000,
+          exact_up_to: int = EXACT_UP_TO, progress=None) -> list[Optimum]:
+    """Optimal play of ``game`` (a ``RulesGame``): one ``Optimum`` (one or two players), or one per seat
+    (its best reply to the others' players, ``policy`` as ``--policy`` names them)."""
+    players = game.num_players()
+    if objective not in (None, "win", "length"):
+        raise UserError(f"--objective {objective}: choose win or length")
+    if players == 2 and objective is not None:
+        raise UserError(f"--objective {objective}: two players play the zero-sum game (their value and the "
+                        "first player's chance to win)")
+    if players == 1:
+        graph = _walk(game, [None], {0}, max_states, progress)
+        if objective is None:  # a game won whatever the player does is played for speed
+            objective = "length" if all(w == 0 for w in graph.winners) else "win"
+        return [_solve_graph(game, graph, objective, 0, exact_up_to)]
+    if players == 2:
+        graph = _walk(game, [None, None], {0, 1}, max_states, progress)
+        return [_solve_graph(game, graph, "zero-sum", 0, exact_up_to)]
+    if objective == "length":
+        raise UserError("--objective length: with more than two players each seat plays to win")
+    seats = seat_policies(game, policy)
+    answers = []
+    for seat in range(players):
+        graph = _walk(game, seats, {seat}, max_states, progress)
+        answer = _solve_graph(game, graph, "win", seat, exact_up_to)
+        answer.others = ", ".join(f"seat {s + 1} {p.name}" for s, p in enumerate(seats) if s != seat)
+        answers.append(answer)
+    return answers
+
+
+def _walk(game, seats, kept, max_states, progress) -> Graph:
+    from toolkit.odds.engine_chain import TooManyStates
+
+    try:
+        return walk_graph(game, seats, kept, max_states, describe=_describe, progress=progress)
+    except TooManyStates as err:
+        raise UserError(f"{game.source}: optimal play: the game has {err} (--max-states)") from None
+
+
+def _solve_graph(game, graph: Graph, objective: str, seat: int, exact_up_to: int) -> Optimum:
+    from toolkit.rules import solve_kernel as kernel
+
+    arrays = _Arrays(graph, objective, seat)
+    trapped = kernel.endless(arrays.first, arrays.stop, arrays.target, arrays.sense)
+    if len(trapped):
+        raise UserError(f"{game.source}: optimal play: the players can keep the game going for ever (e.g. from "
+                        f"{_node_text(graph, int(trapped[0]))}): it is solved only for games that end whatever "
+                        "the players choose")
+    _, members, starts = kernel.components(arrays.first, arrays.stop, arrays.target)
+    exact = len(graph) <= exact_up_to
+    if objective == "length" and not exact:
+        raise UserError(f"{game.source}: optimal play: the shortest expected length is solved exactly only, up to "
+                        f"{exact_up_to:,} states; the game has {len(graph):,}")
+    upper = objective != "length"
+    low, high, _ = kernel.interval_iteration(arrays.first, arrays.stop, arrays.target, arrays.prob, arrays.cost,
+                                             arrays.sense, arrays.payoff, members, starts, arrays.lowest,
+                                             arrays.highest, upper, EPSILON if not exact else 1e-13, MAX_SWEEPS)
+    chosen = kernel.choices(arrays.first, arrays.stop, arrays.target, arrays.cost, arrays.sense, low, 1e-12)
+    answer = Optimum(game.name, objective, tuple(sorted(graph.kept)), length_unit(game), len(graph), exact,
+                     graph=graph, chosen=chosen)
+    answer.action_names = {(s, a): game.action_name(s, a) for s, a in _decisions(graph)}
+    if exact:
+        values = _strategy_iteration(arrays, members, starts, chosen)
+        answer.checked = check(arrays, values, chosen)
+        answer.value = _fraction(values[0])
+        if objective == "zero-sum":
+            wins = [Fraction(int(w == 0)) for w in graph.winners]
+            answer.first_wins = _fraction(_evaluate(arrays, members, starts, chosen, wins, with_cost=False)[0])
+    else:
+        answer.bounds = (float(low[0]) - MARGIN, float(high[0]) + MARGIN)
+        if objective == "zero-sum":
+            answer.first_wins_bounds = _fixed_bounds(arrays, members, starts, chosen,
+                                                     np.array([float(w == 0) for w in graph.winners]))
+    return answer
+
+
+def _decisions(graph: Graph):
+    seen = set()
+    for node in range(len(graph)):
+        if graph.kind[node] >= 0:
+            for e in graph.edges(node):
+                seen.add((graph.kind[node], graph.actions[e]))
+    return sorted(seen, key=repr)
+
+
+def _node_text(graph: Graph, node: int) -> str:
+    if node in graph.fields:
+        names_index, values = graph.fields[node]
+        return "the state " + ", ".join(f"{n}={v}" for n, v in zip(graph.names[names_index], values))
+    return f"state {node} of the walk"
+
+
+def _fraction(value) -> Fraction:
+    return Fraction(int(value.numerator), int(value.denominator))
+
+
+def _fixed_bounds(arrays: _Arrays, members, starts, chosen, end_payoff) -> tuple[float, float]:
+    """Bounds on a payoff (per end) under fixed choices: every decision a chance point of one edge."""
+    from toolkit.rules import solve_kernel as kernel
+
+    prob = arrays.prob.copy()
+    decided = np.nonzero(chosen >= 0)[0]
+    for node in decided:
+        prob[arrays.first[node]:arrays.stop[node]] = 0.0
+        prob[chosen[node]] = 1.0
+    sense = arrays.sense.copy()
+    sense[decided] = 0
+    payoff = np.zeros(len(arrays.kind), np.float64)
+    terminal = np.nonzero(arrays.kind == TERMINAL)[0]
+    payoff[terminal] = end_payoff[arrays.end[terminal]]
+    low, high, _ = kernel.interval_iteration(arrays.first, arrays.stop, arrays.target, prob, np.zeros_like(prob),
+                                             sense, payoff, members, starts, 0.0, 1.0, True, EPSILON, MAX_SWEEPS)
+    return float(low[0]) - MARGIN, float(high[0]) + MARGIN
+
+
+# --- exact: strategy iteration, and the check of the equations ---------------------------------------
+
+
+def _evaluate(arrays: _Arrays, members, starts, chosen, end_values=None, with_cost: bool = True) -> list:
+    """Every node's exact value (``mpq``) when the decisions take the ``chosen`` edges."""
+    from gmpy2 import mpq
+
+    from toolkit.odds import exact_linear
+
+    end_values = arrays.end_values if end_values is None else end_values
+    cost = arrays.exact_cost if with_cost else None
+    first, stop, target, kind, prob = arrays.first, arrays.stop, arrays.target, arrays.kind, arrays.exact_prob
+    values: list = [None] * len(kind)
+    zero = mpq(0)
+    for c in range(len(starts) - 1):
+        nodes = [int(n) for n in members[starts[c]:starts[c + 1]]]
+        local = {n: i for i, n in enumerate(nodes)}
+        rows, rhs = [], []
+        for n in nodes:
+            row, right = {local[n]: mpq(1)}, zero
+            if kind[n] == TERMINAL:
+                right = mpq(end_values[arrays.end[n]].numerator, end_values[arrays.end[n]].denominator)
+            else:
+                edges = [int(chosen[n])] if kind[n] >= 0 else range(first[n], stop[n])
+                for e in edges:
+                    p = mpq(1) if kind[n] >= 0 else prob[e]
+                    if cost is not None and cost[e]:
+                        right += p * cost[e]
+                    t = int(target[e])
+                    if t in local:
+                        row[local[t]] = row.get(local[t], zero) - p
+                    else:
+                        right += p * values[t]
+            rows.append(row)
+            rhs.append(right)
+        if len(nodes) == 1 and len(rows[0]) == 1:
+            values[nodes[0]] = rhs[0] / rows[0][0]
+            continue
+        for n, v in zip(nodes, exact_linear.solve(rows, rhs, mpq)):
+            values[n] = v
+    return values
+
+
+def _action_value(arrays: _Arrays, values, e):
+    cost = arrays.exact_cost[e] if arrays.exact_cost is not None else 0
+    return values[int(arrays.target[e])] + cost
+
+
+def _improve(arrays: _Arrays, values, chosen, sense: int) -> int:
+    """Switch every decision of ``sense`` (1: maximiser, -1: minimiser) that an exactly better edge beats;
+    the number switched."""
+    switched = 0
+    for n in np.nonzero(arrays.sense == sense)[0]:
+        best_edge, best = int(chosen[n]), _action_value(arrays, values, int(chosen[n]))
+        for e in range(arrays.first[n], arrays.stop[n]):
+            value = _action_value(arrays, values, e)
+            if value * sense > best * sense:
+                best_edge, best = e, value
+        if best_edge != chosen[n]:
+            chosen[n] = best_edge
+            switched += 1
+    return switched
+
+
+def _strategy_iteration(arrays: _Arrays, members, starts, chosen) -> list:
+    """Exact values of the optimal play, improving ``chosen`` in place (Hoffman-Karp: the minimiser's best
+    reply by policy iteration, then the maximiser's switches, until neither has one)."""
+    senses = sorted(set(int(s) for s in arrays.sense) & {1, -1})
+    outer, inner = senses[-1], (senses[0] if len(senses) == 2 else None)
+    while True:
+        while True:
+            values = _evaluate(arrays, members, starts, chosen)
+            if inner is None or not _improve(arrays, values, chosen, inner):
+                break
+        if not _improve(arrays, values, chosen, outer):
+            return values
+
+
+def check(arrays: _Arrays, values, chosen) -> int:
+    """Put the exact ``values`` into the equations of optimal play at every node; the number of nodes
+    checked, or AssertionError if one does not hold (a chance node: the weighted mean of its successors;
+    a decision: the best of its actions for the one deciding, attained by the chosen action; an end: its
+    payoff)."""
+    from gmpy2 import mpq
+
+    for n in range(len(arrays.kind)):
+        kind = arrays.kind[n]
+        if kind == TERMINAL:
+            expected = arrays.end_values[arrays.end[n]]
+            ok = values[n] == mpq(expected.numerator, expected.denominator)
+        elif kind == CHANCE or arrays.sense[n] == 0:
+            ok = values[n] == sum((arrays.exact_prob[e] * _action_value(arrays, values, e)
+                                   for e in range(arrays.first[n], arrays.stop[n])), mpq(0))
+        else:
+            options = [_action_value(arrays, values, e) for e in range(arrays.first[n], arrays.stop[n])]
+            best = max(options) if arrays.sense[n] == 1 else min(options)
+            ok = values[n] == best == _action_value(arrays, values, int(chosen[n]))
+        if not ok:
+            raise AssertionError(f"the equation of optimal play fails at node {n}")
+    return len(arrays.kind)
+
+
+# --- the policy, for people and as JSON ----------------------------------------------------------------
+
+
+def policy_rows(answer: Optimum, seat: int) -> list[tuple[tuple[str, ...], tuple, str, int]]:
+    """The decisions of ``seat`` under the optimal play: (field names, values, action name, legal actions)."""
+    graph = answer.graph
+    rows = []
+    for node, (names_index, values) in graph.fields.items():
+        if graph.kind[node] != seat:
+            continue
+        action = graph.actions[int(answer.chosen[node])]
+        rows.append((graph.names[names_index], values, answer.action_names[(seat, action)],
+                     len(graph.edges(node))))
+    rows.sort(key=lambda row: (row[0], [str(type(v)) for v in row[1]], row[1]))
+    return rows
+
+
+def stopping_table(rows) -> dict | None:
+    """A table of when to stop, where the decisions have that shape: one numeric field (the threshold
+    field) such that, for every setting of the other fields that vary, one action is taken below a value
+    of it and another from that value on. None when no field does.
+
+    Returns {"field", "before", "after", "keys" (the other varying fields), "rows": [(their values,
+    threshold or None)]}; the decisions with a single legal action are left out."""
+    rows = [row for row in rows if row[3] > 1]
+    if not rows or len({row[0] for row in rows}) != 1:
+        return None
+    names = rows[0][0]
+    varying = [i for i in range(len(names)) if len({row[1][i] for row in rows}) > 1]
+    if len({row[2] for row in rows}) == 1:
+        return {"field": None, "before": rows[0][2], "after": None, "keys": [], "rows": []}
+    for f in varying:
+        if not all(isinstance(row[1][f], int) and not isinstance(row[1][f], bool) for row in rows):
+            continue
+        others = [i for i in varying if i != f]
+        groups: dict[tuple, list] = {}
+        for row in rows:
+            groups.setdefault(tuple(row[1][i] for i in others), []).append((row[1][f], row[2]))
+        actions = sorted({row[2] for row in rows})
+        if len(actions) != 2:
+            continue
+        for before, after in (actions, actions[::-1]):
+            table = []
+            for key, cells in groups.items():
+                cells.sort()
+                switch = next((v for v, a in cells if a == after), None)
+                if switch is not None and any(a != after for v, a in cells if v >= switch):
+                    break
+                table.append((key, switch))
+            else:
+                return {"field": names[f], "before": before, "after": after, "keys": [names[i] for i in others],
+                        "rows": sorted(table, key=lambda item: item[0])}
+    return None
+
+
+def policy_lines(answer: Optimum, limit: int = SHOWN_LINES) -> list[str]:
+    """The optimal play for people: per deciding seat, a table of when to stop where the play has that
+    shape (runs of the last field with the same threshold joined), else each decision."""
+    lines = []
+    for seat in answer.seats:
+        rows = policy_rows(answer, seat)
+        table = stopping_table(rows)
+        if table is not None and table["field"] is None:
+            lines.append(f"seat {seat + 1}: always {table['before']}, wherever there is a choice")
+        elif table is not None:
+            lines.append(f"seat {seat + 1}: {table['before']} while {table['field']} is below the number, then "
+                         f"{table['after']} ({', '.join(table['keys']) or 'every state'}: {table['field']} from "
+                         f"which to {table['after']}; never: always {table['before']}):")
+            lines += [f"  {text}" for text in _runs(table)]
+        else:
+            lines.append(f"seat {seat + 1}, each state where there is a choice:")
+            rows = [row for row in rows if row[3] > 1]
+            shown = [i for i in range(len(rows[0][0]) if rows else 0)
+                     if len({row[1][i] for row in rows if len(row[1]) > i}) > 1]
+            for names, values, action, legal in rows:
+                lines.append("  " + ", ".join(f"{names[i]} {values[i]}" for i in shown if i < len(names))
+                             + f": {action}")
+    if len(lines) > limit:
+        hidden = len(lines) - limit
+        lines = lines[:limit] + [f"  ... {hidden:,} more lines (--export-policy writes the whole policy)"]
+    return lines
+
+
+def _runs(table: dict) -> list[str]:
+    """The table's rows, consecutive values of the last key field with the same threshold joined."""
+    keys = table["keys"]
+    out = []
+    run_start = run_end = None
+    current = None
+
+    def flush():
+        if current is None:
+            return
+        head, threshold = current
+        last = f"{run_start}" if run_start == run_end else f"{run_start}..{run_end}"
+        names = [f"{n} {v}" for n, v in zip(keys[:-1], head)] + ([f"{keys[-1]} {last}"] if keys else [])
+        out.append(", ".join(names) + f": {'never' if threshold is None else threshold}")
+
+    for key, threshold in table["rows"]:
+        head, tail = (key[:-1], key[-1]) if keys else ((), None)
+        if current is not None and current == (head, threshold) and isinstance(tail, int) and tail == run_end + 1:
+            run_end = tail
+            continue
+        flush()
+        current, run_start, run_end = (head, threshold), tail, tail
+    flush()
+    return out
+
+
+def policy_json(answers: list[Optimum]) -> bytes:
+    """The optimal play as JSON: per answer its value and every decision (the state's fields, the action)."""
+    data = []
+    for answer in answers:
+        entry = {"game": answer.game, "objective": answer.objective, "seats": [s + 1 for s in answer.seats],
+                 "exact": answer.exact, "states": answer.nodes}
+        entry.update(value_data(answer))
+        entry["decisions"] = []
+        for seat in answer.seats:
+            rows = policy_rows(answer, seat)
+            table = stopping_table(rows)
+            if table is not None:
+                entry.setdefault("tables", []).append(
+                    {"seat": seat + 1, "field": table["field"], "before": table["before"], "after": table["after"],
+                     "keys": table["keys"], "rows": [[list(map(_plain, k)), t] for k, t in table["rows"]]})
+            entry["decisions"] += [{"seat": seat + 1, "state": {n: _plain(v) for n, v in zip(names, values)},
+                                    "action": action} for names, values, action, legal in rows]
+        data.append(entry)
+    return (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _plain(value):
+    return str(value) if isinstance(value, Fraction) else value
+
+
+def value_data(answer: Optimum) -> dict:
+    from toolkit.odds.report import frac
+
+    if answer.exact:
+        data = {"value": frac(answer.value), "value_float": float(answer.value), "checked_states": answer.checked}
+        if answer.first_wins is not None:
+            data.update({"first_wins": frac(answer.first_wins), "first_wins_float": float(answer.first_wins)})
+    else:
+        data = {"value_between": list(answer.bounds)}
+        if answer.first_wins_bounds is not None:
+            data["first_wins_between"] = list(answer.first_wins_bounds)
+    if answer.others:
+        data["others"] = answer.others
+    return data
+
+
+def _between(bounds: tuple[float, float]) -> str:
+    low, high = bounds
+    return f"between {np.floor(low * 1e9) / 1e9:.9f} and {np.ceil(high * 1e9) / 1e9:.9f}"
+
+
+def value_lines(answer: Optimum) -> list[str]:
+    """The value of the optimal play, said as exact or as an interval."""
+    from toolkit.odds.report import both
+
+    what = {"win": f"seat {answer.seats[0] + 1}'s chance to win with the best play",
+            "length": f"the expected length ({answer.unit}) with the play that ends soonest",
+            "zero-sum": "the value of the game to seat 1 with optimal play on both sides"}[answer.objective]
+    if answer.others:
+        what += f" (against {answer.others})"
+    if answer.exact:
+        lines = [f"{what}: {both(answer.value)}",
+                 f"  exact; proven: the equations of optimal play hold exactly at all {answer.checked:,} states"]
+        if answer.first_wins is not None:
+            lines.append(f"seat 1's chance to win, both playing so: {both(answer.first_wins)}")
+    else:
+        lines = [f"{what}: {_between(answer.bounds)}",
+                 f"  bounds from below and above by interval iteration over {answer.nodes:,} states"]
+        if answer.first_wins_bounds is not None:
+            lines.append(f"seat 1's chance to win, both playing so: {_between(answer.first_wins_bounds)}")
+    return lines

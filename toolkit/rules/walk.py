@@ -1,0 +1,319 @@
+"""The exact chain of a game of one's own, walked under named players, and the answers it gives.
+
+A rules game (``toolkit.rules``: a ``RulesGame`` whose states follow the toolkit engine's conventions)
+is walked by ``toolkit.odds.engine_chain`` as the built-in games are: every chance point a state of the
+chain, the players' decisions played between them. Two things differ from a built-in game:
+
+* a player who decides at random (``Policy.deterministic`` false: ``random``, uniform over the legal
+  actions) is a chance point of the chain too, its choices weighted as ``Policy.distribution`` says;
+* a finished game is an end of its own, keyed by who won and the returns (``engine_chain.build``'s
+  ``outcome``), so draws and shared ends are told apart from a game that never ends.
+
+The answers (``chain_odds``): the expected length (in the game's turns when it says what a turn is,
+else in steps), the chance each seat wins, the chance of each distinct end, the chance the game never
+ends (then the expected length is infinite, and said so), and the distribution of the length.
+
+``walk_graph`` walks the same game with the decision points kept (``Graph``): what
+``toolkit.rules.optimal`` solves for the best play.
+"""
+
+from __future__ import annotations
+
+from array import array
+from dataclasses import dataclass
+from fractions import Fraction
+
+from toolkit.errors import UserError
+from toolkit.games import CHANCE, TERMINAL
+
+DISTRIBUTION_MASS = Fraction(999, 1000)  # the length distribution is listed until this much of it is told
+MAX_LENGTH = 400  # ... or this length, whichever comes first
+
+
+def length_unit(game) -> str:
+    """What the game's length counts: "turns" when the game says what a turn is, else "steps"."""
+    return "turns" if getattr(game, "counts_turns", False) else "steps"
+
+
+class Played:
+    """A rules state in which the seats whose players decide at random are chance points.
+
+    ``seats[s]`` is the policy of seat ``s``: deterministic ones decide (``act``), the others' choices
+    (``distribution``) are chance outcomes; ``chance_seats`` lists the seats turned into chance (for
+    ``walk_graph``: every seat but those it keeps, whatever their players)."""
+
+    __slots__ = ("state", "seats", "chance_seats")
+
+    def __init__(self, state, seats, chance_seats: frozenset[int]):
+        self.state, self.seats, self.chance_seats = state, seats, chance_seats
+
+    def current_player(self) -> int:
+        who = self.state.current_player()
+        return CHANCE if who in self.chance_seats else who
+
+    def chance_outcomes(self):
+        who = self.state.current_player()
+        if who >= 0:
+            return [(action, weight) for action, weight in self.seats[who].distribution(self.state) if weight]
+        return self.state.chance_outcomes()
+
+    def legal_actions(self):
+        return self.state.legal_actions()
+
+    def apply_action(self, action) -> None:
+        self.state.apply_action(action)
+
+    def is_terminal(self) -> bool:
+        return self.state.is_terminal()
+
+    def returns(self):
+        return self.state.returns()
+
+    def clone(self) -> Played:
+        return Played(self.state.clone(), self.seats, self.chance_seats)
+
+    def key(self, *ignored):
+        return self.state.key()
+
+    @property
+    def turns(self) -> int:
+        return self.state.turns
+
+    @property
+    def winner(self):
+        return self.state.winner
+
+
+class _Decider:
+    """A deterministic player as ``engine_chain`` asks it: ``act`` on the ``Played`` state."""
+
+    deterministic = True
+
+    def __init__(self, policy):
+        self.policy = policy
+
+    def act(self, played):
+        return self.policy.act(played.state)
+
+
+def seat_policies(game, names: str | None) -> list:
+    """The policies of the seats from ``--policy``: one name for every seat, or one per seat joined by
+    commas (``hold20,random``). Unknown names are one line naming the game's players."""
+    known = game.policies()
+    players = game.num_players()
+    if not names or names == "default":
+        names = "random"
+    parts = [part.strip() for part in names.split(",")]
+    if len(parts) == 1:
+        parts *= players
+    if len(parts) != players:
+        raise UserError(f"--policy {names}: {players} seats, {len(parts)} players named")
+    for part in parts:
+        if part not in known:
+            raise UserError(f"--policy {part}: unknown player of {game.name} (choose from {', '.join(known)})")
+    return [known[part] for part in parts]
+
+
+def _start(game, seats, chance_seats=None) -> Played:
+    if chance_seats is None:
+        chance_seats = frozenset(s for s, policy in enumerate(seats) if not getattr(policy, "deterministic", False))
+    return Played(game.new_initial_state(), seats, frozenset(chance_seats))
+
+
+def _deciders(seats) -> list:
+    return [_Decider(policy) for policy in seats]
+
+
+def _outcome(state) -> tuple:
+    return tuple(state.returns())
+
+
+@dataclass(frozen=True)
+class ChainOdds:
+    unit: str  # "turns" or "steps"
+    states: int  # chance points of the chain
+    expected_length: Fraction | None  # None: the game may never end (then p_never > 0)
+    win: tuple[Fraction, ...]  # per seat
+    no_winner: Fraction  # the game ended without one winner (a draw, a shared win, a lost solo game)
+    p_never: Fraction  # the game never ends
+    ends: tuple[tuple[tuple[Fraction, ...], Fraction], ...]  # each distinct returns at the end and its chance
+    distribution: tuple[Fraction, ...]  # P(length == t), t = 0, 1, ...
+    beyond: Fraction  # the chance the game is longer than the distribution lists (or never ends)
+
+
+def chain_odds(game, seats, max_states: int, progress=None, distribution: bool = True) -> ChainOdds:
+    """The exact odds of ``game`` with ``seats`` (one policy per seat) playing; ``TooManyStates`` past
+    ``max_states`` chance points."""
+    from toolkit.odds import engine_chain
+
+    start = _start(game, seats)
+    deciders = _deciders(seats)
+    answer = engine_chain.solve(start, deciders, game.num_players(), max_states, progress=progress, outcome=_outcome)
+    ends = {}
+    for end, p in (answer.ends or {}).items():
+        if end[0] == "end":
+            ends[end[2]] = ends.get(end[2], Fraction(0)) + p
+    win = answer.win_probability
+    ended = sum(ends.values(), Fraction(0))
+    listed, beyond = (), Fraction(1)
+    if distribution:
+        listed, beyond = length_distribution(start, deciders, max_states)
+    return ChainOdds(length_unit(game), answer.states, answer.expected_turns, win, ended - sum(win, Fraction(0)),
+                     answer.p_never, tuple(sorted(ends.items(), key=lambda pair: (-pair[1], pair[0]))), listed, beyond)
+
+
+def length_distribution(start, deciders, max_states: int) -> tuple[tuple[Fraction, ...], Fraction]:
+    """P(length == t) for t = 0 .. T, T the first length by which ``DISTRIBUTION_MASS`` of the games
+    have ended (at most ``MAX_LENGTH``), and the chance of a longer game (or of none ending)."""
+    from toolkit.odds import engine_chain
+
+    transitions, start_key, _ = engine_chain.build(start, deciders, max_states, outcome=_outcome, edge_turns=True)
+    if not transitions:
+        first = engine_chain._advance(start.clone(), deciders) if start_key != engine_chain.LOOP else start
+        if start_key == engine_chain.LOOP or start_key[0] != "end":
+            return (), Fraction(1)
+        return tuple([Fraction(0)] * first.turns + [Fraction(1)]), Fraction(0)
+    first_turns = engine_chain._advance(start.clone(), deciders).turns
+    try:
+        listed, beyond = transitions.turn_distribution(start_key, first_turns, MAX_LENGTH, DISTRIBUTION_MASS)
+    except ValueError:  # a turn may go on for ever: no distribution by turns
+        return (), Fraction(1)
+    return tuple(listed), beyond
+
+
+def chain_drn(game, seats, max_states: int, title: str) -> tuple[bytes, int]:
+    """The chain behind ``chain_odds`` in Storm's explicit DRN (``toolkit.odds.drn.engine_drn``): its
+    reward model counts the game's length (turns or steps)."""
+    from toolkit.odds import drn, engine_chain
+
+    start = _start(game, seats)
+    deciders = _deciders(seats)
+    transitions, start_key, turn_reward = engine_chain.build(start, deciders, max_states, outcome=_outcome)
+    first = engine_chain._advance(start.clone(), deciders).turns if start_key != engine_chain.LOOP else 0
+    comments = [f"{game.name}: {title}",
+                f"reward 'turns': the game's length in {length_unit(game)}; labels: win1 .. winN and end: that "
+                "seat won; draw and end: the game ended without one winner; loop and never: the players decide "
+                "for ever; never: no end can be reached"]
+    return drn.engine_drn(transitions, start_key, turn_reward, first, comments)
+
+
+# --- the game with its decision points kept ----------------------------------------------------------
+
+
+class Graph:
+    """A game walked with the decisions of ``kept`` seats kept (the others' players are chance points).
+
+    Nodes are ints, 0 the start, numbered as the walk meets them; ``kind[n]`` is the seat deciding at
+    ``n``, ``CHANCE`` or ``TERMINAL``. The edges of node ``n`` are ``edges(n)``, indices into
+    ``targets`` (a node), ``weights`` (a chance outcome's whole weight; 1 for a decision), ``actions``
+    (the decision's action; None for chance) and ``turns`` (the turns started on the way). A terminal
+    node's returns are ``returns[end[n]]`` and its winner ``winners[end[n]]``; ``fields[n]`` describes a
+    kept seat's decision node for people (``describe``), with ``names[fields[n][0]]`` its field names."""
+
+    def __init__(self):
+        self.kind = array("b")
+        self.row = array("q")  # node -> its row of edges (rows are in the order nodes were expanded)
+        self.offsets = array("q", [0])  # row -> where its edges start
+        self.targets = array("q")
+        self.weights: list[int] = []
+        self.actions: list = []
+        self.turns = array("q")
+        self.end = array("q")  # per node: an index into returns, or -1
+        self.returns: list[tuple[Fraction, ...]] = []
+        self.winners: list[int | None] = []
+        self.fields: dict[int, tuple] = {}
+        self.names: list[tuple[str, ...]] = []
+        self.kept: frozenset[int] = frozenset()
+        self.players = 0
+
+    def __len__(self) -> int:
+        return len(self.kind)
+
+    def edges(self, node: int) -> range:
+        row = self.row[node]
+        return range(self.offsets[row], self.offsets[row + 1])
+
+
+def walk_graph(game, seats, kept, max_states: int, describe=None, progress=None) -> Graph:
+    """Walk ``game`` with the seats in ``kept`` deciding (every decision kept) and the others playing
+    ``seats[s]`` as chance points. ``describe(state)`` -> (names, values) is recorded for every kept
+    decision node. ``TooManyStates`` past ``max_states`` nodes."""
+    from toolkit.odds.engine_chain import TooManyStates
+
+    kept = frozenset(kept)
+    players = game.num_players()
+    graph = Graph()
+    graph.kept, graph.players = kept, players
+    first = _start(game, seats, frozenset(range(players)) - kept)
+    ids = {first.key(): 0}
+    ends: dict[tuple, int] = {}
+    names: dict[tuple, int] = {}
+    kind, row_of, offsets, targets, weights, actions, turns, end = (
+        graph.kind, graph.row, graph.offsets, graph.targets, graph.weights, graph.actions, graph.turns, graph.end)
+    kind.append(TERMINAL)
+    row_of.append(-1)
+    end.append(-1)
+    todo = [(0, first)]
+    while todo:
+        node, state = todo.pop()
+        row_of[node] = len(offsets) - 1
+        if progress and len(offsets) % 1000 == 0:
+            progress(1)
+        who = state.current_player()
+        if who == TERMINAL or state.is_terminal():
+            outcome = (tuple(state.returns()), state.winner)
+            code = ends.get(outcome)
+            if code is None:
+                code = ends[outcome] = len(graph.returns)
+                graph.returns.append(outcome[0])
+                graph.winners.append(outcome[1])
+            kind[node], end[node] = TERMINAL, code
+            offsets.append(len(targets))
+            continue
+        kind[node] = who
+        if who == CHANCE:
+            moves = state.chance_outcomes()
+        else:
+            moves = [(action, None) for action in state.legal_actions()]
+            if describe is not None:
+                field_names, values = describe(state.state)
+                graph.fields[node] = (names.setdefault(field_names, len(names)), values)
+        began = state.turns
+        last = len(moves) - 1
+        for number, (move, weight) in enumerate(moves):
+            after = state if number == last else state.clone()
+            after.apply_action(move)
+            key = after.key()
+            target = ids.get(key)
+            if target is None:
+                target = ids[key] = len(kind)
+                if target >= max_states:
+                    raise TooManyStates(max_states)
+                kind.append(TERMINAL)
+                row_of.append(-1)
+                end.append(-1)
+                todo.append((target, after))
+            targets.append(target)
+            weights.append(1 if weight is None else weight)
+            actions.append(move if weight is None else None)
+            turns.append(after.turns - began)
+        offsets.append(len(targets))
+    graph.names = list(names)
+    return graph
+
+
+def fields_of(state) -> tuple[tuple[str, ...], tuple]:
+    """A state's attributes for people, flattened: numbers and words as they are, a list or tuple of
+    them as ``name[0]``, ``name[1]`` ...; anything else left out (what the policy table reads)."""
+    names, values = [], []
+    for name, value in sorted(vars(state).items()):
+        if name.startswith("_"):
+            continue
+        if isinstance(value, (bool, int, str, Fraction)):
+            names.append(name)
+            values.append(value)
+        elif isinstance(value, (list, tuple)) and all(isinstance(v, (int, str, Fraction)) for v in value):
+            for i, v in enumerate(value):
+                names.append(f"{name}[{i}]")
+                values.append(v)
+    return tuple(names), tuple(values)
