@@ -1,0 +1,411 @@
+"""Every call into a rules file's code, guarded: ``RulesGame`` and ``RulesState`` wrap the designer's
+game and state (see :mod:`toolkit.rules.interface`) and give the toolkit engine's conventions, so that the
+simulator and the exact walk play a rules game as they play a built-in one.
+
+A mistake of the file is one ``UserError`` line naming the file and line (of the user's own code where
+the mistake raised an exception, else of the method that gave a wrong answer), the class and method, and
+the state: ``pig.py:41: PigState.chance_outcomes() on state (0, 0, 3, 0): the probabilities sum to 5/6,
+not 1``. Never a traceback of the toolkit.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import traceback
+from fractions import Fraction
+from pathlib import Path
+
+from toolkit.errors import UserError
+from toolkit.games import CHANCE, TERMINAL
+from toolkit.rules.interface import DEFAULT_MAX_STEPS, OPENSPIEL_CHANCE, OPENSPIEL_TERMINAL
+
+_TOOLKIT = str(Path(__file__).resolve().parent.parent)
+SHORT = 80  # the most characters of a state's description in a message
+
+
+def _plain(text: str) -> str:
+    """One line, at most SHORT characters."""
+    text = " ".join(text.split())
+    return text if len(text) <= SHORT else text[:SHORT - 3] + "..."
+
+
+def freeze(value, seen: frozenset = frozenset()):
+    """A hashable image of ``value``: the default key of a state (see the interface)."""
+    if isinstance(value, (int, str, bytes, float, Fraction, bool, type(None))):
+        return value
+    if isinstance(value, (list, tuple)):
+        return tuple(freeze(item, seen) for item in value)
+    if isinstance(value, dict):
+        return tuple(sorted(((freeze(k, seen), freeze(v, seen)) for k, v in value.items()), key=repr))
+    if isinstance(value, (set, frozenset)):
+        return frozenset(freeze(item, seen) for item in value)
+    if hasattr(value, "__dict__") and not isinstance(value, type):
+        if id(value) in seen:
+            raise TypeError(f"{type(value).__name__} refers back to itself")
+        return (type(value).__name__, freeze(vars(value), seen | {id(value)}))
+    hash(value)  # anything else must be hashable as it is
+    return value
+
+
+class RulesGame:
+    """A loaded rules game: the designer's game object ``game`` (an instance of ``cls`` built with
+    ``params``), found from ``spec``; ``source`` is the file messages name."""
+
+    def __init__(self, game, cls, spec: str, source: str, path: Path | None, params: dict | None = None):
+        self.game = game
+        self.cls = cls
+        self.spec = spec
+        self.source = source
+        self.path = path
+        self.params = dict(params or {})
+        self.name = cls.__name__
+        players = self.call(None, "num_players", game.num_players)
+        if isinstance(players, bool) or not isinstance(players, int) or players < 1:
+            raise self.wrong(None, "num_players", game.num_players, f"gave {players!r}, not a whole number from 1")
+        self.players = players
+        steps = DEFAULT_MAX_STEPS
+        if hasattr(game, "max_game_length"):
+            steps = self.call(None, "max_game_length", game.max_game_length)
+            if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
+                raise self.wrong(None, "max_game_length", game.max_game_length,
+                                 f"gave {steps!r}, not a whole number from 1")
+        self.max_steps = steps
+        self._policies = None
+
+    # --- what the toolkit asks ---------------------------------------------------------------------
+
+    def num_players(self) -> int:
+        return self.players
+
+    def new_initial_state(self) -> RulesState:
+        inner = self.call(None, "new_initial_state", self.game.new_initial_state)
+        return RulesState(self, inner)
+
+    def action_name(self, player: int, action) -> str:
+        if not hasattr(self.game, "action_to_string"):
+            return str(action)
+        name = self.call(None, "action_to_string", self.game.action_to_string, player, action)
+        return str(name)
+
+    def policies(self) -> dict:
+        """Every player of the game by name: ``random``, ``first`` and the game's own."""
+        if self._policies is None:
+            from toolkit.rules.policy import own_policies, standard_policies
+
+            self._policies = {**standard_policies(), **own_policies(self)}
+        return dict(self._policies)
+
+    def policy(self, name: str, option: str = "--policy"):
+        known = self.policies()
+        if name not in known:
+            raise UserError(f"{option}: {self.name} has no player '{name}' (choose from {', '.join(known)})")
+        return known[name]
+
+    def description(self) -> str:
+        params = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
+        return f"{self.name}({params})"
+
+    # --- the guard ---------------------------------------------------------------------------------
+
+    def call(self, state, method: str, fn, *args):
+        """``fn(*args)``, a method of the file's code; an exception in it becomes one line."""
+        try:
+            return fn(*args)
+        except UserError:
+            raise
+        except Exception as err:  # noqa: BLE001 - anything the user's code raises is said in one line
+            raise self.failure(state, method, fn, err, args) from None
+
+    def where(self, fn) -> str:
+        """``file:line`` of a function of the user's code (its first line)."""
+        code = getattr(getattr(fn, "__func__", fn), "__code__", None)
+        if code is None:
+            return self.source
+        return f"{self.display(code.co_filename)}:{code.co_firstlineno}"
+
+    def display(self, filename: str) -> str:
+        if self.path is not None and Path(filename).resolve() == self.path:
+            return self.source
+        return filename
+
+    def _owner(self, state, fn) -> str:
+        owner = getattr(getattr(fn, "__self__", None), "__class__", None)
+        if owner is None:
+            owner = type(state) if state is not None else self.cls
+        return owner.__name__
+
+    def _subject(self, state, method: str, fn, args=()) -> str:
+        where = "" if state is None else f" on state {describe(state)}"
+        if " " in method:  # a description (a player of the game), not a method's name
+            return f"{method}{where}"
+        shown = ", ".join(_plain(repr(arg)) for arg in args)
+        return f"{self._owner(state, fn)}.{method}({shown}){where}"
+
+    def wrong(self, state, method: str, fn, what: str) -> UserError:
+        """A wrong answer of the user's method ``fn``: one line naming its definition."""
+        return UserError(f"{self.where(fn)}: {self._subject(state, method, fn)}: {what}")
+
+    def failure(self, state, method: str, fn, err: Exception, args=()) -> UserError:
+        """An exception raised in the user's code: one line naming the user's line it came from."""
+        frames = traceback.extract_tb(err.__traceback__)
+        place = None
+        for frame in reversed(frames):
+            if self.path is not None and Path(frame.filename).resolve() == self.path:
+                place = f"{self.source}:{frame.lineno}"
+                break
+        if place is None:
+            outside = [frame for frame in frames if not frame.filename.startswith(_TOOLKIT)]
+            place = (f"{self.display(outside[-1].filename)}:{outside[-1].lineno}" if outside else self.where(fn))
+        message = _plain(str(err)) or "(no message)"
+        return UserError(f"{place}: {self._subject(state, method, fn, args)}: {type(err).__name__}: {message}")
+
+
+def describe(inner) -> str:
+    """A short description of a user's state for a message: its own repr if it has one, else its attributes."""
+    try:
+        if type(inner).__repr__ is not object.__repr__:
+            return _plain(repr(inner))
+        return _plain(repr(vars(inner)))
+    except Exception:  # noqa: BLE001 - a description must never fail
+        return f"<{type(inner).__name__}>"
+
+
+class RulesState:
+    """A guarded state of a rules game, with the toolkit engine's conventions (see the interface)."""
+
+    __slots__ = ("rules", "inner", "turns", "steps", "_open", "_legal")
+
+    def __init__(self, rules: RulesGame, inner, turns: int = 0, steps: int = 0, open_turn: bool = False,
+                 legal=None):
+        self.rules = rules
+        self.inner = inner
+        self.turns = turns
+        self.steps = steps
+        self._open = open_turn  # a step of the current turn was applied and the turn has not ended
+        self._legal = legal
+
+    def __repr__(self) -> str:
+        return describe(self.inner)
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    def is_terminal(self) -> bool:
+        inner = self.inner
+        try:
+            return bool(inner.is_terminal())
+        except Exception as err:  # noqa: BLE001
+            raise self.rules.failure(inner, "is_terminal", inner.is_terminal, err) from None
+
+    def current_player(self) -> int:
+        inner = self.inner
+        if self.is_terminal():
+            return TERMINAL
+        try:
+            player = inner.current_player()
+        except Exception as err:  # noqa: BLE001
+            raise self.rules.failure(inner, "current_player", inner.current_player, err) from None
+        if player == OPENSPIEL_CHANCE:
+            return CHANCE
+        if isinstance(player, int) and not isinstance(player, bool) and 0 <= player < self.rules.players:
+            return player
+        if player == OPENSPIEL_TERMINAL:
+            raise self.rules.wrong(inner, "current_player", inner.current_player,
+                                   "says the game is over (-4) but is_terminal() says it is not")
+        raise self.rules.wrong(inner, "current_player", inner.current_player,
+                               f"gave {player!r}: a seat 0 to {self.rules.players - 1}, -1 (chance) or -4 (over)")
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE
+
+    def chance_outcomes(self) -> list[tuple[object, int]]:
+        """The outcomes with positive whole-number weights (Fractions brought to one denominator)."""
+        inner = self.inner
+        fn = inner.chance_outcomes
+        try:
+            pairs = list(fn())
+        except Exception as err:  # noqa: BLE001
+            raise self.rules.failure(inner, "chance_outcomes", fn, err) from None
+        return self._weights(inner, fn, pairs)
+
+    def _weights(self, inner, fn, pairs) -> list[tuple[object, int]]:
+        wrong = self.rules.wrong
+        seen = set()
+        fractions = False
+        for item in pairs:
+            if not isinstance(item, (tuple, list)) or len(item) != 2:
+                raise wrong(inner, "chance_outcomes", fn, f"gave {_plain(repr(item))}: expected (outcome, probability)")
+            outcome, p = item
+            if isinstance(p, float):
+                raise wrong(inner, "chance_outcomes", fn, f"the probability of {outcome!r} is the float {p!r}: not "
+                                                          "exact (give a Fraction, e.g. Fraction(1, 6), or whole weights)")
+            if isinstance(p, bool) or not isinstance(p, (int, Fraction)):
+                raise wrong(inner, "chance_outcomes", fn, f"the probability of {outcome!r} is {p!r}: give a Fraction "
+                                                          "or a whole-number weight")
+            if p < 0:
+                raise wrong(inner, "chance_outcomes", fn, f"the probability of {outcome!r} is negative ({p})")
+            try:
+                if outcome in seen:
+                    raise wrong(inner, "chance_outcomes", fn, f"the outcome {outcome!r} is given twice")
+                seen.add(outcome)
+            except TypeError:
+                raise wrong(inner, "chance_outcomes", fn, f"the outcome {_plain(repr(outcome))} is not hashable") from None
+            fractions = fractions or isinstance(p, Fraction)
+        if fractions:
+            total = sum(Fraction(p) for _, p in pairs)
+            if total != 1:
+                raise wrong(inner, "chance_outcomes", fn, f"the probabilities sum to {total}, not 1")
+            scale = math.lcm(*(Fraction(p).denominator for _, p in pairs))
+            out = [(outcome, int(p * scale)) for outcome, p in pairs if p]
+        else:
+            out = [(outcome, p) for outcome, p in pairs if p]
+        if not out:
+            raise wrong(inner, "chance_outcomes", fn, "gave no outcome of positive probability")
+        return out
+
+    def legal_actions(self) -> list:
+        if self._legal is None:
+            inner = self.inner
+            fn = inner.legal_actions
+            try:
+                actions = list(fn())
+            except Exception as err:  # noqa: BLE001
+                raise self.rules.failure(inner, "legal_actions", fn, err) from None
+            if not actions:
+                raise self.rules.wrong(inner, "legal_actions", fn, "gave no action, but the game is not over and "
+                                                                   "current_player() names a seat")
+            try:
+                if len(set(actions)) != len(actions):
+                    raise self.rules.wrong(inner, "legal_actions", fn, f"gives an action twice: {_plain(repr(actions))}")
+            except TypeError:
+                raise self.rules.wrong(inner, "legal_actions", fn, "gives an action that is not hashable") from None
+            self._legal = actions
+        return self._legal
+
+    def apply_action(self, action, decided: bool | None = None) -> None:
+        """Apply a decision (checked against ``legal_actions()``) or a chance outcome."""
+        inner = self.inner
+        if decided is None:
+            decided = self.current_player() >= 0
+        if decided and action not in self.legal_actions():
+            raise UserError(f"{self.rules.where(inner.apply_action)}: {type(inner).__name__}.apply_action"
+                            f"({_plain(repr(action))}) on state {describe(inner)}: the action is not one of "
+                            f"legal_actions() {_plain(repr(self.legal_actions()))}")
+        rules = self.rules
+        ends = False
+        if hasattr(inner, "ends_turn"):
+            try:
+                ends = bool(inner.ends_turn(action))
+            except Exception as err:  # noqa: BLE001
+                raise rules.failure(inner, "ends_turn", inner.ends_turn, err, (action,)) from None
+        else:
+            ends = True
+        try:
+            inner.apply_action(action)
+        except Exception as err:  # noqa: BLE001
+            raise rules.failure(inner, "apply_action", inner.apply_action, err, (action,)) from None
+        self._legal = None
+        self.steps += 1
+        if ends:
+            self.turns += 1
+            self._open = False
+        else:
+            self._open = True
+            if self.is_terminal():  # the end of the game ends the turn it is in
+                self.turns += 1
+                self._open = False
+
+    def returns(self) -> tuple[Fraction, ...]:
+        inner = self.inner
+        fn = inner.returns
+        try:
+            values = list(fn())
+        except Exception as err:  # noqa: BLE001
+            raise self.rules.failure(inner, "returns", fn, err) from None
+        if len(values) != self.rules.players:
+            raise self.rules.wrong(inner, "returns", fn, f"gave {len(values)} values ({_plain(repr(values))}) for "
+                                                         f"{self.rules.players} players: give one per player")
+        out = []
+        for value in values:
+            if isinstance(value, bool) or not isinstance(value, (int, Fraction, float)) or value != value:
+                raise self.rules.wrong(inner, "returns", fn, f"gave {value!r}: a return is a number")
+            out.append(Fraction(value))
+        return tuple(out)
+
+    @property
+    def winner(self) -> int | None:
+        """At the end, the seat with the unique highest return (one player: a positive return); else None."""
+        if not self.is_terminal():
+            return None
+        values = self.returns()
+        if len(values) == 1:
+            return 0 if values[0] > 0 else None
+        top = max(values)
+        return values.index(top) if values.count(top) == 1 else None
+
+    def clone(self) -> RulesState:
+        inner = self.inner
+        try:
+            twin = inner.clone() if hasattr(inner, "clone") else copy.deepcopy(inner)
+        except Exception as err:  # noqa: BLE001
+            fn = getattr(inner, "clone", copy.deepcopy)
+            raise self.rules.failure(inner, "clone", fn, err) from None
+        return RulesState(self.rules, twin, self.turns, self.steps, self._open, self._legal)
+
+    def key(self, *ignored):
+        """What identifies the state for the exact walk: the user's ``key()``, else its attributes frozen."""
+        inner = self.inner
+        if hasattr(inner, "key"):
+            fn = inner.key
+            try:
+                found = fn()
+            except Exception as err:  # noqa: BLE001
+                raise self.rules.failure(inner, "key", fn, err) from None
+        else:
+            fn = type(inner).__init__
+            try:
+                found = freeze(vars(inner))
+            except TypeError as err:
+                raise UserError(f"{self.rules.where(fn)}: {type(inner).__name__} on state {describe(inner)}: the "
+                                f"default key cannot freeze its attributes ({err}): write a key() method") from None
+        try:
+            hash(found)
+        except TypeError:
+            raise self.rules.wrong(inner, "key", fn, f"gave {_plain(repr(found))}, which is not hashable "
+                                                     "(give a tuple of numbers and strings)") from None
+        return found
+
+    def scores(self) -> tuple | None:
+        """Each seat's score (the state's ``score(player)``), or None when the game defines none."""
+        inner = self.inner
+        if not hasattr(inner, "score"):
+            return None
+        out = []
+        for player in range(self.rules.players):
+            try:
+                value = inner.score(player)
+            except Exception as err:  # noqa: BLE001
+                raise self.rules.failure(inner, "score", inner.score, err, (player,)) from None
+            if isinstance(value, bool) or not isinstance(value, (int, Fraction, float)):
+                raise self.rules.wrong(inner, "score", inner.score, f"gave {value!r} for player {player}: a score "
+                                                                    "is a number")
+            out.append(value)
+        return tuple(out)
+
+    def events(self) -> dict[str, int]:
+        """What the game counted (``events()``): name -> whole number; {} when it counts nothing."""
+        inner = self.inner
+        if not hasattr(inner, "events"):
+            return {}
+        fn = inner.events
+        try:
+            found = dict(fn())
+        except Exception as err:  # noqa: BLE001
+            raise self.rules.failure(inner, "events", fn, err) from None
+        for name, count in found.items():
+            if not isinstance(name, str) or isinstance(count, bool) or not isinstance(count, int) or count < 0:
+                raise self.rules.wrong(inner, "events", fn, f"gave {name!r}: {count!r}: expected a name and a whole "
+                                                            "number from 0")
+        return found
