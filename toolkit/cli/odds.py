@@ -8,13 +8,19 @@ import click
 
 from toolkit.catalogue.model import MAX_DECK
 from toolkit.cli.options import (LazyHelpOption, Progress, ToolkitCommand, Whole, catalogue_inputs, catalogue_options,
-                                 check_numba_environment, say)
+                                 check_numba_environment, refuse_given, say)
 from toolkit.errors import UserError
 
 # The options of `toolkit odds` that only some models read: parameter name -> option.
 _ODDS_OPTIONS = {"players": "--players", "pile": "--pile", "policy": "--policy", "max_states": "--max-states",
                  "games": "--games", "seed": "--seed", "plot_path": "--plot", "hand": "--hand", "where": "--where",
                  "at_least": "--at-least", "at_most": "--at-most", "exactly": "--exactly"}
+
+
+# What a game of one's own (--rules) and the optimal model read; the other options are the built-in models'.
+_RULES_READS = ("rules_spec", "params", "model", "policy", "objective", "max_states", "as_json", "plot_path",
+                "chain_path", "policy_path")
+MAX_ENGINE_STATES = 1_000_000  # the built-in models' chains; a rules game's walk may be larger (--max-states)
 
 
 def _refuse_unused_options(game_id: str, model: str) -> None:
@@ -48,9 +54,24 @@ def _refuse_unused_options(game_id: str, model: str) -> None:
 @click.option("--at-least", type=Whole(0, MAX_DECK), help="For --model hand: the chance of at least this many (default 1).")
 @click.option("--at-most", type=Whole(0, MAX_DECK), help="For --model hand: ... at most this many.")
 @click.option("--exactly", type=Whole(0, MAX_DECK), help="For --model hand: ... exactly this many.")
-@click.option("--policy", default="default", show_default=True, help="Every seat's policy for first-palace and multi.")
-@click.option("--max-states", type=Whole(1, 1_000_000), default=100_000, show_default=True,
-              help="Largest chain solved exactly (at most 1,000,000); beyond it the answer is simulated.")
+@click.option("--policy", default="default", show_default=True,
+              help="Every seat's policy for first-palace and multi; with --rules, one player for every seat or one "
+                   "per seat (hold-at-20,random; default: the game's first own player, else random), and for "
+                   "--model optimal the other seats' players, each seat then playing its best reply.")
+@click.option("--max-states", type=Whole(1, 5_000_000), default=100_000, show_default=True,
+              help="Largest chain solved exactly (at most 1,000,000 for the built-in models, beyond it the answer is "
+                   "simulated; a --rules game or --model optimal walks up to 5,000,000).")
+@click.option("--rules", "rules_spec", metavar="SPEC",
+              help="A game of one's own: PATH.py, PATH.py:Class, module:Class or a game's id "
+                   "(models: length, win, optimal).")
+@click.option("--param", "params", multiple=True, metavar="NAME=VALUE",
+              help="A parameter of the --rules game's constructor, e.g. goal=50 (repeatable).")
+@click.option("--objective", type=click.Choice(["win", "length"]),
+              help="For --model optimal with one player: maximise the chance to win, or minimise the expected "
+                   "length (default: win, or length when every end is a win).")
+@click.option("--export-policy", "policy_path", type=click.Path(dir_okay=False),
+              help="For --model optimal: also write the optimal play (every decision, and the table of when to "
+                   "stop) as JSON.")
 @click.option("--games", type=Whole(2, 100_000_000), default=20_000, show_default=True,
               help="Games when simulating instead.")
 @click.option("--seed", type=Whole(0, 2**63 - 1), default=1, show_default=True,
@@ -60,18 +81,30 @@ def _refuse_unused_options(game_id: str, model: str) -> None:
 @click.option("--export-chain", "chain_path", type=click.Path(dir_okay=False),
               help="Also write the chain behind the exact answer in Storm's explicit DRN format (solo, first-palace, multi).")
 def odds_command(game, catalogue_path, overrides, model, players, pile, hand, where, at_least, at_most, exactly, policy,
-                 max_states, games, seed, as_json, plot_path, chain_path):
-    """Exact odds from the rules engine's Markov chain: expected turns, distributions, draws."""
+                 max_states, games, seed, as_json, plot_path, chain_path, rules_spec, params, objective, policy_path):
+    """Exact odds from the rules engine's Markov chain: expected turns, distributions, draws; for a game of
+    one's own (--rules) or with --model optimal, the best play."""
     from toolkit.catalogue import load
     from toolkit.files import check_out_path, check_outputs, write_atomic
     from toolkit.odds.report import answer, model_of, progress_ceiling, progress_length
 
     check_numba_environment()
     check_out_path(chain_path, "--export-chain")
+    check_out_path(policy_path, "--export-policy")
     if plot_path is not None:
         from toolkit.odds import plot  # matplotlib and the card fonts only for a chart
 
         plot.check_path(plot_path)
+    if params and rules_spec is None:
+        raise UserError(f"--param {params[0]}: parameters are for a --rules game: give --rules too")
+    if rules_spec is not None or model == "optimal":
+        _rules_odds(game, catalogue_path, overrides, rules_spec, params, model, players, policy, objective,
+                    max_states, as_json, plot_path, chain_path, policy_path)
+        return
+    refuse_given(("objective", "policy_path"), "only --model optimal reads it")
+    if max_states > MAX_ENGINE_STATES:
+        raise click.UsageError(f"--max-states {max_states:,}: the built-in models solve chains of at most "
+                               f"{MAX_ENGINE_STATES:,} states")
     catalogue = load(game, catalogue_path, overrides, require_art=False)
     model = model_of(catalogue, model)
     _refuse_unused_options(catalogue.game, model)
@@ -101,8 +134,83 @@ def odds_command(game, catalogue_path, overrides, model, players, pile, hand, wh
             say(f"exported chain: {chain_path} ({report.chain[1]:,} states, Storm explicit DRN)")
 
 
+def _rules_odds(game_id, catalogue_path, overrides, rules_spec, params, model, players, policy, objective,
+                max_states, as_json, plot_path, chain_path, policy_path) -> None:
+    """A game of one's own (``--rules``), or a built-in game's optimal play, answered by toolkit.rules."""
+    from click.core import ParameterSource
+
+    from toolkit.files import check_outputs, write_atomic
+    from toolkit.rules.odds import rules_report
+
+    ctx = click.get_current_context()
+    if rules_spec is not None:
+        refuse_given(("game", "catalogue_path", "overrides", "players"), "--rules names the game")
+    reads = _RULES_READS + (() if rules_spec is not None else ("game", "catalogue_path", "overrides", "players"))
+    refuse_given(tuple(name for name in _ODDS_OPTIONS if name not in reads), "a --rules game and the optimal model "
+                 "do not use it")
+    if ctx.get_parameter_source("policy") in (None, ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP):
+        policy = None
+    if rules_spec is not None:
+        from toolkit.rules.load import load_rules
+
+        rules = load_rules(rules_spec, {key: value for key, value in _parse_params(params).items()})
+        inputs = {"the rules file": rules.path} if getattr(rules, "path", None) else {}
+    else:
+        from toolkit.catalogue import load
+        from toolkit.rules.odds import catalogue_game
+
+        catalogue = load(game_id, catalogue_path, overrides, require_art=False)
+        rules = catalogue_game(catalogue, players)
+        inputs = catalogue_inputs(catalogue)
+    check_outputs([("--plot", plot_path), ("--export-chain", chain_path), ("--export-policy", policy_path)], inputs)
+    progress = Progress(max(1, max_states // 1000), "walking", ceiling=True)
+    try:
+        report = rules_report(rules, model, policy=policy, objective=objective, max_states=max_states,
+                              export_chain=chain_path is not None, export_policy=policy_path is not None,
+                              progress=progress)
+    finally:
+        progress.close()
+    if plot_path is not None:
+        if report.chart is None:
+            raise UserError(f"--plot: {report.no_chart}")
+        from toolkit.odds import plot
+
+        plot.write_chart(plot_path, **report.chart)
+    if chain_path is not None:
+        write_atomic(chain_path, report.chain[0])
+    if policy_path is not None:
+        write_atomic(policy_path, report.policy)
+    if as_json:
+        say(json.dumps(report.data, indent=2, ensure_ascii=False))
+    else:
+        say("\n".join(report.lines))
+        if plot_path is not None:
+            say(f"chart: {plot_path}")
+        if chain_path is not None:
+            say(f"exported chain: {chain_path} ({report.chain[1]:,} states, Storm explicit DRN)")
+        if policy_path is not None:
+            say(f"exported policy: {policy_path}")
+
+
+def _parse_params(values: tuple[str, ...]) -> dict:
+    """``NAME=VALUE`` options as {name: value}: each value a Python literal (20, 0.5, 'text'), else its text."""
+    from toolkit.rules.load import parse_value
+
+    params = {}
+    for value in values:
+        name, sep, text = value.partition("=")
+        name = name.strip()
+        if not sep or not name.isidentifier() or not text.strip():
+            raise UserError(f"--param {value}: expected NAME=VALUE, e.g. --param goal=50")
+        if name in params:
+            raise UserError(f"--param {value}: {name} is given twice")
+        params[name] = parse_value(text)
+    return params
+
+
 def _models_help() -> str:
     from toolkit.games.registry import games
 
     each = "; ".join(f"{game.id}: {', '.join(game.odds_models)}" for game in games().values() if game.odds_models)
-    return f"The question, by game (each game's first is its default): {each}."
+    return (f"The question, by game (each game's first is its default): {each}; every game also optimal (the best "
+            "play); a --rules game: win (default), length, optimal.")

@@ -50,6 +50,7 @@ class OddsReport:
     notes: list[str] = field(default_factory=list)
     no_chart: str | None = None  # why there is no chart, when there is none
     chain: tuple[bytes, int] | None = None  # the exact answer's chain in DRN, and its states (export_chain)
+    policy: bytes | None = None  # the optimal play as JSON (a rules game's optimal model, export_policy)
 
 
 def int_text(n: int) -> str:

@@ -11,24 +11,25 @@ What is solved (``solve``), by the number of seats:
 * more: each seat's best reply to the others' named players (the others are chance points: an MDP),
   maximising its chance to win.
 
-Every answer needs a game that ends whatever the players choose (``endless``: no set of states where the
-players could keep it going for ever); then the equations of optimal play (Bellman's for one decider,
-Shapley's for two) have exactly one solution, the value.
+A game that never ends pays nothing (0) to every objective but the length (which it makes infinite).
 
 Exact (up to ``EXACT_UP_TO`` nodes): a first guess of the optimal choices by value iteration in floats,
 then strategy iteration in exact fractions (gmpy2's ``mpq``): the choices are evaluated exactly (a linear
 system per strongly connected component, ``toolkit.odds.exact_linear``), every choice that an exactly
 better action beats is switched (the minimiser's first, to its best reply, then the maximiser's: Hoffman
-and Karp's order, which ends), until none is. The answer is then proven: ``check`` puts the exact values
-back into the equations at every node and they hold, with the chosen actions attaining them.
+and Karp's order), until none is. The answer is then proven (``check``): the exact values satisfy the
+equations of optimal play (Bellman's for one decider, Shapley's for two) at every node with the chosen
+actions attaining them, and each side's chosen play makes the game end whatever the other does. Where
+that cannot be had (a play found that may go on for ever), the answer is the interval below.
 
 Larger: interval iteration (Haddad and Monmege 2018; Baier et al. 2017; Storm's ``--sound``): the value
 iteration is run from a lower and an upper bound at once (the least and the greatest payoff), component
 by component (successors first, Gauss-Seidel sweeps), until the two are within ``EPSILON``. Both stay on
-their side of the value because the equations are monotone and, in a game that always ends, have a
-single fixed point; the figures are floats, rounded outward by ``MARGIN`` for the rounding of the sums.
-The answer is "between a and b". The expected length has no a priori upper bound, so it is solved
-exactly only.
+their side of the value because the value satisfies the equations and they are monotone; where the
+players could keep the game going for ever the two may stop short of meeting (``MAX_SWEEPS``), and the
+interval reached is what is said. The figures are floats, rounded outward by ``MARGIN`` for the
+rounding of the sums. The answer is "between a and b". The expected length has no a priori upper
+bound, so it is solved exactly only.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ from toolkit.rules.walk import Graph, fields_of, length_unit, seat_policies, wal
 EXACT_UP_TO = 60_000  # nodes: up to this many the answer is exact, beyond it an interval
 EPSILON = 1e-9  # interval iteration stops once the bounds are this close
 MARGIN = 1e-12  # added outside the float bounds: the sums' rounding, many times over
-MAX_SWEEPS = 10_000_000  # sweeps of one component at most (the bounds are said as reached)
+MAX_SWEEPS = 100_000  # sweeps of one component at most (the bounds are then said as reached)
 SHOWN_LINES = 300  # lines of the policy printed at most (--export-policy writes all)
 
 
@@ -71,8 +72,7 @@ class Optimum:
 
 def _describe(state):
     """The user's state behind a rules state, for people: its attributes (``walk.fields_of``)."""
-    inner = getattr(state, "user", None)
-    return fields_of(inner if inner is not None else state)
+    return fields_of(getattr(state, "inner", state))
 
 
 class _Arrays:
@@ -176,11 +176,6 @@ def _solve_graph(game, graph: Graph, objective: str, seat: int, exact_up_to: int
     from toolkit.rules import solve_kernel as kernel
 
     arrays = _Arrays(graph, objective, seat)
-    trapped = kernel.endless(arrays.first, arrays.stop, arrays.target, arrays.sense)
-    if len(trapped):
-        raise UserError(f"{game.source}: optimal play: the players can keep the game going for ever (e.g. from "
-                        f"{_node_text(graph, int(trapped[0]))}): it is solved only for games that end whatever "
-                        "the players choose")
     _, members, starts = kernel.components(arrays.first, arrays.stop, arrays.target)
     exact = len(graph) <= exact_up_to
     if objective == "length" and not exact:
@@ -195,18 +190,42 @@ def _solve_graph(game, graph: Graph, objective: str, seat: int, exact_up_to: int
                      graph=graph, chosen=chosen)
     answer.action_names = {(s, a): game.action_name(s, a) for s, a in _decisions(graph)}
     if exact:
-        values = _strategy_iteration(arrays, members, starts, chosen)
-        answer.checked = check(arrays, values, chosen)
-        answer.value = _fraction(values[0])
-        if objective == "zero-sum":
-            wins = [Fraction(int(w == 0)) for w in graph.winners]
-            answer.first_wins = _fraction(_evaluate(arrays, members, starts, chosen, wins, with_cost=False)[0])
-    else:
+        try:
+            values = _strategy_iteration(arrays, members, starts, chosen)
+            answer.checked = check(arrays, values, chosen)
+        except _Endless as err:
+            if objective == "length":
+                raise UserError(f"{game.source}: optimal play: {err}: the shortest expected length is not "
+                                "solved") from None
+            answer.exact = False  # said by the bounds, which stay sound
+        else:
+            answer.value = _fraction(values[0])
+            if objective == "zero-sum":
+                wins = [Fraction(int(w == 0)) for w in graph.winners]
+                answer.first_wins = _fraction(_evaluate(arrays, members, starts, chosen, wins, with_cost=False)[0])
+    if not answer.exact:
         answer.bounds = (float(low[0]) - MARGIN, float(high[0]) + MARGIN)
-        if objective == "zero-sum":
+        if objective == "zero-sum" and _ends(arrays, chosen, (1, -1)):
             answer.first_wins_bounds = _fixed_bounds(arrays, members, starts, chosen,
                                                      np.array([float(w == 0) for w in graph.winners]))
     return answer
+
+
+class _Endless(Exception):
+    """The play found does not make the game end: the exact answer is not proven."""
+
+
+def _ends(arrays: _Arrays, chosen, fixed: tuple[int, ...]) -> bool:
+    """Does every play end when the deciders of ``fixed`` senses take the ``chosen`` edges, whatever the
+    others do (no set of states where the others and chance could keep the game going for ever)?"""
+    from toolkit.rules import solve_kernel as kernel
+
+    first, stop, sense = arrays.first.copy(), arrays.stop.copy(), arrays.sense.copy()
+    nodes = np.nonzero(np.isin(sense, fixed))[0]
+    first[nodes] = chosen[nodes]
+    stop[nodes] = chosen[nodes] + 1
+    sense[nodes] = 0
+    return len(kernel.endless(first, stop, arrays.target, sense)) == 0
 
 
 def _decisions(graph: Graph):
@@ -319,6 +338,8 @@ def _strategy_iteration(arrays: _Arrays, members, starts, chosen) -> list:
     outer, inner = senses[-1], (senses[0] if len(senses) == 2 else None)
     while True:
         while True:
+            if not _ends(arrays, chosen, (1, -1)):
+                raise _Endless("the play found can go on for ever")
             values = _evaluate(arrays, members, starts, chosen)
             if inner is None or not _improve(arrays, values, chosen, inner):
                 break
@@ -327,11 +348,20 @@ def _strategy_iteration(arrays: _Arrays, members, starts, chosen) -> list:
 
 
 def check(arrays: _Arrays, values, chosen) -> int:
-    """Put the exact ``values`` into the equations of optimal play at every node; the number of nodes
-    checked, or AssertionError if one does not hold (a chance node: the weighted mean of its successors;
-    a decision: the best of its actions for the one deciding, attained by the chosen action; an end: its
-    payoff)."""
+    """Prove ``values`` are the values of optimal play and ``chosen`` an optimal play: the number of
+    nodes checked; AssertionError where an equation fails, ``_Endless`` where the proof does not apply.
+
+    The exact values must satisfy the equations of optimal play at every node (a chance node: the
+    weighted mean of its successors; a decision: the best of its actions for the one deciding, attained
+    by the chosen action; an end: its payoff), and each side's chosen play must make the game end
+    whatever the other side does. Then (a martingale argument) the maximiser's play guarantees at least
+    the value against any reply and the minimiser's at most it, so it is the value; for the expected
+    length, a play that may not end is infinitely long, and one that ends costs at least the value."""
     from gmpy2 import mpq
+
+    for side in sorted(set(int(s) for s in arrays.sense) & {1, -1}):
+        if not _ends(arrays, chosen, (side,)):
+            raise _Endless("the optimal play found does not make the game end whatever the other side does")
 
     for n in range(len(arrays.kind)):
         kind = arrays.kind[n]

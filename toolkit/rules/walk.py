@@ -31,8 +31,10 @@ MAX_LENGTH = 400  # ... or this length, whichever comes first
 
 
 def length_unit(game) -> str:
-    """What the game's length counts: "turns" when the game says what a turn is, else "steps"."""
-    return "turns" if getattr(game, "counts_turns", False) else "steps"
+    """What the game's length counts: "turns" when the game says what a turn is (its state's
+    ``ends_turn``), else "steps"."""
+    state = game.new_initial_state()
+    return "turns" if hasattr(getattr(state, "inner", state), "ends_turn") else "steps"
 
 
 class Played:
@@ -101,8 +103,8 @@ def seat_policies(game, names: str | None) -> list:
     commas (``hold20,random``). Unknown names are one line naming the game's players."""
     known = game.policies()
     players = game.num_players()
-    if not names or names == "default":
-        names = "random"
+    if not names or names == "default":  # the game's first own player, else the beginner
+        names = next((name for name in known if name not in ("random", "first")), "random")
     parts = [part.strip() for part in names.split(",")]
     if len(parts) == 1:
         parts *= players

@@ -1,0 +1,126 @@
+"""`toolkit odds --rules`: the answers for a game of one's own, as a JSON-ready dict and readable lines.
+
+``length`` and ``win`` come from the exact chain under the named players (``toolkit.rules.walk``),
+``optimal`` from the walked game with its decisions kept (``toolkit.rules.optimal``). Every figure is
+exact or an interval said as one; a game that may never end has no finite expected length, and says so.
+"""
+
+from __future__ import annotations
+
+from toolkit.errors import UserError
+from toolkit.odds.report import OddsReport, both, frac
+
+MODELS = ("length", "win", "optimal")
+SHOWN_LENGTHS = 60  # lengths listed one per line at most (the JSON has them all)
+
+
+def rules_report(game, model: str | None, *, policy: str | None, objective: str | None, max_states: int,
+                 export_chain: bool = False, export_policy: bool = False, progress=None) -> OddsReport:
+    """The answer to ``model`` (default ``win``) for the rules game ``game`` (a ``RulesGame``)."""
+    model = model or "win"
+    if model not in MODELS:
+        raise UserError(f"--model {model}: a rules game answers {', '.join(MODELS)}")
+    if model == "optimal":
+        if export_chain:
+            raise UserError("--export-chain: the optimal model has no chain of fixed players (export the chain of "
+                            "--model length or win)")
+        return _optimal(game, policy, objective, max_states, export_policy, progress)
+    if export_policy:
+        raise UserError(f"--export-policy: the {model} model plays named players (only the optimal model finds a "
+                        "policy)")
+    if objective is not None:
+        raise UserError(f"--objective: the {model} model does not use it (only the optimal model reads it)")
+    return _chain(game, model, policy, max_states, export_chain, progress)
+
+
+def catalogue_game(catalogue, players: int | None):
+    """A built-in game on ``catalogue`` (a deck of one's own size) as a rules game, for its optimal play."""
+    from toolkit.games.registry import get
+    from toolkit.rules.builtin import BuiltinRules
+
+    low, high = catalogue.players
+    players = low if players is None else players
+    if not low <= players <= high:
+        raise UserError(f"--players {players}: {catalogue.game} is for {low} to {high} players")
+    registered = get(catalogue.game)
+    return BuiltinRules(registered, registered.make_game(catalogue, players, ()), catalogue.game, players, (), {})
+
+
+def _head(game, model: str) -> dict:
+    return {"game": game.name, "rules": game.source, "model": model, "players": game.num_players()}
+
+
+def _chain(game, model: str, policy: str | None, max_states: int, export_chain: bool, progress) -> OddsReport:
+    from toolkit.odds.engine_chain import TooManyStates
+    from toolkit.rules import walk
+
+    seats = walk.seat_policies(game, policy)
+    who = ", ".join(f"seat {s + 1} {p.name}" for s, p in enumerate(seats))
+    try:
+        odds = walk.chain_odds(game, seats, max_states, progress, distribution=model == "length")
+    except TooManyStates as err:
+        raise UserError(f"{game.source}: the chain has {err} (--max-states)") from None
+    data = _head(game, model)
+    data.update({"policies": [p.name for p in seats], "exact": True, "states": odds.states, "unit": odds.unit,
+                 "expected_length": frac(odds.expected_length) if odds.expected_length is not None else None,
+                 "win_probability": [frac(p) for p in odds.win], "no_winner": frac(odds.no_winner),
+                 "p_never": frac(odds.p_never),
+                 "ends": [{"returns": [frac(r) for r in returns], "probability": frac(p)} for returns, p in odds.ends]})
+    lines = [f"{game.name}, {who}", f"exact, {odds.states:,} chance points"]
+    if odds.expected_length is None:
+        lines.append(f"expected length: infinite: the game never ends with probability {both(odds.p_never)}")
+    else:
+        lines.append(f"expected length ({odds.unit}): {both(odds.expected_length)}")
+    if model == "win":
+        for seat, p in enumerate(odds.win, start=1):
+            lines.append(f"  seat {seat} wins: {both(p)}")
+        if odds.no_winner:
+            lines.append(f"  no single winner (a draw or a shared end): {both(odds.no_winner)}")
+        if odds.p_never:
+            lines.append(f"  the game never ends: {both(odds.p_never)}")
+        if len(odds.ends) > 1 and len(odds.ends) <= 12:
+            lines.append("the ends (returns per seat):")
+            lines += [f"  {', '.join(str(r) for r in returns)}: {both(p)}" for returns, p in odds.ends]
+        chart = None
+    else:
+        data["distribution"] = [frac(p) for p in odds.distribution]
+        data["longer"] = frac(odds.beyond)
+        chart = None
+        if odds.distribution:
+            last = len(odds.distribution) - 1
+            lines.append(f"the length ({odds.unit}), exactly, until {float(1 - odds.beyond):.1%} of the games "
+                         "have ended:")
+            shown = [(t, p) for t, p in enumerate(odds.distribution) if p]
+            for t, p in shown[:SHOWN_LENGTHS]:
+                lines.append(f"  {t}: {both(p)}")
+            if len(shown) > SHOWN_LENGTHS:
+                lines.append(f"  ... {len(shown) - SHOWN_LENGTHS} more lengths (--json lists them all)")
+            lines.append(f"  longer than {last}{' or never' if odds.p_never else ''}: {both(odds.beyond)}")
+            chart = {"xs": list(range(len(odds.distribution))), "ys": [float(p) for p in odds.distribution],
+                     "title": f"{game.name}: the length of a game", "xlabel": odds.unit, "ylabel": "probability"}
+        else:
+            lines.append("the length has no distribution by turns here: a turn may go on for ever")
+    chain = walk.chain_drn(game, seats, max_states, who) if export_chain else None
+    return OddsReport(data, lines, chart, chain=chain,
+                      no_chart=None if chart else f"the {model} model has no distribution to draw")
+
+
+def _optimal(game, policy: str | None, objective: str | None, max_states: int, export_policy: bool,
+             progress) -> OddsReport:
+    from toolkit.rules import optimal
+
+    answers = optimal.solve(game, objective, policy, max_states, progress=progress)
+    data = _head(game, "optimal")
+    data["answers"] = []
+    lines = [f"{game.name}, optimal play"]
+    for answer in answers:
+        entry = {"objective": answer.objective, "seats": [s + 1 for s in answer.seats], "exact": answer.exact,
+                 "states": answer.nodes}
+        entry.update(optimal.value_data(answer))
+        data["answers"].append(entry)
+        lines += optimal.value_lines(answer)
+        lines += optimal.policy_lines(answer)
+    report = OddsReport(data, lines, no_chart="the optimal model has no distribution to draw")
+    if export_policy:
+        report.policy = optimal.policy_json(answers)
+    return report
