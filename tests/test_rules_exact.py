@@ -469,3 +469,95 @@ def test_cli_win_length_optimal_and_exports(tmp_path):
 def test_cli_refusals_are_one_line(args, says):
     done = _odds("--rules", PIG, "--param", "goal=8", *args, check=False)
     assert done.returncode == 2 and says in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+# --- how much skill matters ------------------------------------------------------------------------------
+
+GUESS = '''
+from fractions import Fraction
+
+class Guess:
+    """Call high or low, then a die is rolled: 4 to 6 is high. Pure chance: calling well cannot help."""
+    def num_players(self):
+        return 1
+    def new_initial_state(self):
+        return State()
+
+class State:
+    def __init__(self):
+        self.call = None
+        self.face = None
+    def current_player(self):
+        return -4 if self.face else (0 if self.call is None else -1)
+    def chance_outcomes(self):
+        return [(face, Fraction(1, 6)) for face in range(1, 7)]
+    def legal_actions(self):
+        return ["low", "high"]
+    def apply_action(self, action):
+        if self.call is None:
+            self.call = action
+        else:
+            self.face = action
+    def is_terminal(self):
+        return self.face is not None
+    def returns(self):
+        return [1 if (self.face >= 4) == (self.call == "high") else 0]
+'''
+
+PICK = '''
+class Pick:
+    """Pick the door: door 1 wins. Pure skill: no chance at all."""
+    def num_players(self):
+        return 1
+    def new_initial_state(self):
+        return State()
+
+class State:
+    def __init__(self):
+        self.door = None
+    def current_player(self):
+        return -4 if self.door is not None else 0
+    def chance_outcomes(self):
+        return []
+    def legal_actions(self):
+        return [0, 1]
+    def apply_action(self, action):
+        self.door = action
+    def is_terminal(self):
+        return self.door is not None
+    def returns(self):
+        return [1 if self.door == 1 else 0]
+'''
+
+
+def test_skill_of_pure_chance_and_pure_skill(rules_file):
+    from toolkit.rules import skill
+
+    [luck] = skill.skill(load_rules(rules_file(GUESS, name="guess.py")), sequences=400)
+    assert luck.beginner == Fraction(1, 2) and luck.optimal_exact == Fraction(1, 2)
+    assert luck.clairvoyant[0] == 1.0 and luck.learning == (0.0, 0.0)  # knowing the roll, it always calls right
+    assert luck.relative[1] == 0.0
+    [wit] = skill.skill(load_rules(rules_file(PICK, name="pick.py")), sequences=400)
+    assert wit.beginner == Fraction(1, 2) and wit.optimal_exact == 1 and wit.clairvoyant[0] == 1.0
+    assert wit.relative[1] == 1.0 and wit.relative[0] > 0.98
+    lines = skill.skill_lines([wit])
+    assert lines[0] == "seat 1 against beginners (chance to win):" and "relative skill" in lines[-1]
+
+
+def test_clairvoyant_blackout_matches_the_chance_a_partial_sum_lands_on_7_to_10(rules_file):
+    from toolkit.rules import skill
+
+    game = load_rules(rules_file(BLACKOUT))
+    miss = {}
+
+    def never_lands(total):  # the partial sums from ``total`` jump over 7..10
+        if total >= 11:
+            return Fraction(1)
+        if total >= 7:
+            return Fraction(0)
+        if total not in miss:
+            miss[total] = sum(never_lands(total + face) for face in range(1, 7)) / 6
+        return miss[total]
+
+    mean, low, high = skill.clairvoyant(game, 0, [game.policies()["random"]], "win", 3000, seed=5)
+    assert low <= 1 - float(never_lands(0)) <= high and high - low < 0.03

@@ -8,8 +8,8 @@ What is solved (``solve``), by the number of seats:
   maximises and seat 2 minimises seat 1's payoff, which is seat 1's return when the returns add up to 0
   at every end, else +1 for a win of seat 1, -1 for a win of seat 2 and 0 for an end without one
   winner; the answer is its value and the chance seat 1 wins under the optimal play found;
-* more: each seat's best reply to the others' named players (the others are chance points: an MDP),
-  maximising its chance to win.
+* more, or two with the others' players named (``policy``): each seat's best reply to the others' named
+  players (the others are chance points: an MDP), maximising its chance to win.
 
 A game that never ends pays nothing (0) to every objective but the length (which it makes infinite).
 
@@ -95,19 +95,12 @@ class _Arrays:
         else:
             sense[kind >= 0] = -1 if objective == "length" else 1
         self.sense = sense
-        # chance probabilities (weight over the node's total), exact and as floats
-        weights = graph.weights
-        self.exact_prob: list = [None] * len(weights)
-        prob = np.zeros(len(weights), np.float64)
-        from gmpy2 import mpq
-
-        for node in np.nonzero(kind == CHANCE)[0]:
-            edges = range(self.first[node], self.stop[node])
-            total = sum(weights[e] for e in edges)
-            for e in edges:
-                self.exact_prob[e] = mpq(weights[e], total)
-                prob[e] = weights[e] / total
-        self.prob = prob
+        # chance probabilities: each weight over its node's total (a decision's edges: 1 / its actions, unread)
+        weights = np.array(graph.weights, dtype=np.float64)
+        sums = np.concatenate(([0.0], np.cumsum(weights)))
+        totals = sums[offsets[1:]] - sums[offsets[:-1]]
+        self.prob = weights / np.repeat(totals, np.diff(offsets)) if len(weights) else weights
+        self._exact_prob: list | None = None
         turns = np.frombuffer(graph.turns, dtype=np.int64)
         self.cost = turns.astype(np.float64) if objective == "length" else np.zeros(len(weights), np.float64)
         self.exact_cost = [int(t) for t in turns] if objective == "length" else None
@@ -123,6 +116,23 @@ class _Arrays:
         self.highest = float(max(self.end_values, default=0)) if objective != "length" else 0.0
 
 
+    @property
+    def exact_prob(self) -> list:
+        """The chance probabilities as exact ``mpq`` (made when first asked for: the exact answers only)."""
+        if self._exact_prob is None:
+            from gmpy2 import mpq
+
+            weights = self.graph.weights
+            exact: list = [None] * len(weights)
+            for node in np.nonzero(self.kind == CHANCE)[0]:
+                edges = range(self.first[node], self.stop[node])
+                total = sum(weights[e] for e in edges)
+                for e in edges:
+                    exact[e] = mpq(weights[e], total)
+            self._exact_prob = exact
+        return self._exact_prob
+
+
 def _payoff(objective: str, seat: int, returns, winner, zero_sum: bool) -> Fraction:
     if objective == "length":
         return Fraction(0)
@@ -135,12 +145,13 @@ def _payoff(objective: str, seat: int, returns, winner, zero_sum: bool) -> Fract
 
 def solve(game, objective: str | None = None, policy: str | None = None, max_states: int = 2_000_000,
           exact_up_to: int = EXACT_UP_TO, progress=None) -> list[Optimum]:
-    """Optimal play of ``game`` (a ``RulesGame``): one ``Optimum`` (one or two players), or one per seat
-    (its best reply to the others' players, ``policy`` as ``--policy`` names them)."""
+    """Optimal play of ``game`` (a ``RulesGame``): one ``Optimum`` (one player; two players when no
+    ``policy`` is named: the zero-sum game), or one per seat (its best reply to the others' players,
+    ``policy`` as ``--policy`` names them; more than two players without one: the game's default players)."""
     players = game.num_players()
     if objective not in (None, "win", "length"):
         raise UserError(f"--objective {objective}: choose win or length")
-    if players == 2 and objective is not None:
+    if players == 2 and objective is not None and policy is None:
         raise UserError(f"--objective {objective}: two players play the zero-sum game (their value and the "
                         "first player's chance to win)")
     if players == 1:
@@ -148,19 +159,22 @@ def solve(game, objective: str | None = None, policy: str | None = None, max_sta
         if objective is None:  # a game won whatever the player does is played for speed
             objective = "length" if all(w == 0 for w in graph.winners) else "win"
         return [_solve_graph(game, graph, objective, 0, exact_up_to)]
-    if players == 2:
+    if players == 2 and policy is None:
         graph = _walk(game, [None, None], {0, 1}, max_states, progress)
         return [_solve_graph(game, graph, "zero-sum", 0, exact_up_to)]
     if objective == "length":
-        raise UserError("--objective length: with more than two players each seat plays to win")
+        raise UserError("--objective length: with more than one player each seat plays to win")
     seats = seat_policies(game, policy)
-    answers = []
-    for seat in range(players):
-        graph = _walk(game, seats, {seat}, max_states, progress)
-        answer = _solve_graph(game, graph, "win", seat, exact_up_to)
-        answer.others = ", ".join(f"seat {s + 1} {p.name}" for s, p in enumerate(seats) if s != seat)
-        answers.append(answer)
-    return answers
+    return [best_reply(game, seat, seats, max_states, exact_up_to, progress) for seat in range(players)]
+
+
+def best_reply(game, seat: int, seats, max_states: int = 2_000_000, exact_up_to: int = EXACT_UP_TO,
+               progress=None) -> Optimum:
+    """Seat ``seat``'s best reply, maximising its chance to win, to the others playing ``seats``."""
+    graph = _walk(game, seats, {seat}, max_states, progress)
+    answer = _solve_graph(game, graph, "win", seat, exact_up_to)
+    answer.others = ", ".join(f"seat {s + 1} {p.name}" for s, p in enumerate(seats) if s != seat)
+    return answer
 
 
 def _walk(game, seats, kept, max_states, progress) -> Graph:
@@ -229,11 +243,10 @@ def _ends(arrays: _Arrays, chosen, fixed: tuple[int, ...]) -> bool:
 
 
 def _decisions(graph: Graph):
-    seen = set()
-    for node in range(len(graph)):
-        if graph.kind[node] >= 0:
-            for e in graph.edges(node):
-                seen.add((graph.kind[node], graph.actions[e]))
+    """Every (seat, action) some decision of the walk offers."""
+    rows = np.frombuffer(graph.kind, dtype=np.int8)[np.argsort(np.frombuffer(graph.row, dtype=np.int64))]
+    seats = np.repeat(rows.astype(np.int64), np.diff(np.frombuffer(graph.offsets, dtype=np.int64)))
+    seen = {(seat, action) for seat, action in zip(seats.tolist(), graph.actions) if seat >= 0}
     return sorted(seen, key=repr)
 
 

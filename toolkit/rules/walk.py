@@ -95,7 +95,7 @@ class _Decider:
         self.policy = policy
 
     def act(self, played):
-        return self.policy.act(played.state)
+        return self.policy.act(played.state if isinstance(played, Played) else played)
 
 
 def seat_policies(game, names: str | None) -> list:
@@ -116,9 +116,13 @@ def seat_policies(game, names: str | None) -> list:
     return [known[part] for part in parts]
 
 
-def _start(game, seats, chance_seats=None) -> Played:
+def _start(game, seats, chance_seats=None):
+    """The start of ``game`` with ``seats`` playing (a ``Played`` state; the rules state itself when no seat
+    is a chance point, which saves a call per step)."""
     if chance_seats is None:
         chance_seats = frozenset(s for s, policy in enumerate(seats) if not getattr(policy, "deterministic", False))
+    if not chance_seats:
+        return game.new_initial_state()
     return Played(game.new_initial_state(), seats, frozenset(chance_seats))
 
 
@@ -208,7 +212,7 @@ class Graph:
     Nodes are ints, 0 the start, numbered as the walk meets them; ``kind[n]`` is the seat deciding at
     ``n``, ``CHANCE`` or ``TERMINAL``. The edges of node ``n`` are ``edges(n)``, indices into
     ``targets`` (a node), ``weights`` (a chance outcome's whole weight; 1 for a decision), ``actions``
-    (the decision's action; None for chance) and ``turns`` (the turns started on the way). A terminal
+    (the decision's action; unread for chance) and ``turns`` (the turns started on the way). A terminal
     node's returns are ``returns[end[n]]`` and its winner ``winners[end[n]]``; ``fields[n]`` describes a
     kept seat's decision node for people (``describe``), with ``names[fields[n][0]]`` its field names."""
 
@@ -217,8 +221,8 @@ class Graph:
         self.row = array("q")  # node -> its row of edges (rows are in the order nodes were expanded)
         self.offsets = array("q", [0])  # row -> where its edges start
         self.targets = array("q")
-        self.weights: list[int] = []
-        self.actions: list = []
+        self.weights: array | list = array("q")  # a list once some weight passes 64 bits
+        self.actions: array | list = array("q")  # a list once some action is not a small whole number
         self.turns = array("q")
         self.end = array("q")  # per node: an index into returns, or -1
         self.returns: list[tuple[Fraction, ...]] = []
@@ -278,7 +282,7 @@ def walk_graph(game, seats, kept, max_states: int, describe=None, progress=None)
         else:
             moves = [(action, None) for action in state.legal_actions()]
             if describe is not None:
-                field_names, values = describe(state.state)
+                field_names, values = describe(state.state if isinstance(state, Played) else state)
                 graph.fields[node] = (names.setdefault(field_names, len(names)), values)
         began = state.turns
         last = len(moves) - 1
@@ -296,8 +300,17 @@ def walk_graph(game, seats, kept, max_states: int, describe=None, progress=None)
                 end.append(-1)
                 todo.append((target, after))
             targets.append(target)
-            weights.append(1 if weight is None else weight)
-            actions.append(move if weight is None else None)
+            try:
+                weights.append(1 if weight is None else weight)
+            except (OverflowError, TypeError):
+                weights = graph.weights = list(weights) + [weight]
+            if weight is not None:
+                actions.append(-1)
+            elif type(actions) is list or type(move) is not int or not -2**63 <= move < 2**63:
+                actions = graph.actions = list(actions) if type(actions) is not list else actions
+                actions.append(move)
+            else:
+                actions.append(move)
             turns.append(after.turns - began)
         offsets.append(len(targets))
     graph.names = list(names)
