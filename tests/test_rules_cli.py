@@ -167,3 +167,31 @@ def test_a_parameter_the_game_does_not_take_is_one_line(run):
         in result.stderr
     result = run("simulate", "--rules", PIG, "--game", "palaces")
     assert result.exit_code == 2 and "--game: not read: --rules names the game" in result.stderr
+
+
+def test_analyse_report_of_a_rules_game(run, tmp_path):
+    from pypdf import PdfReader
+
+    pdf = tmp_path / "pig.pdf"
+    result = run("analyse", "--rules", PIG, "--param", "goal=30", "--precision", "0.04", "--report", str(pdf),
+                 "--json")
+    assert result.exit_code == 0, result.stderr
+    out = json.loads(result.stdout)
+    figures = out["figures"]
+    assert out["game"] == "Pig(goal=30)" and figures["games"] >= 600
+    assert {"win_rate_1", "balance", "lead_changes", "rolls_per_game", "pigs_per_game", "no_winner_rate"} <= set(figures)
+    assert "win_rate_3" not in figures and "comeback_rate" not in figures and "stall_rate" not in figures
+    text = PdfReader(str(pdf)).pages[0].extract_text()
+    assert "Pig (goal 30): balance" in text and "seat 1 wins" in text and "lead changes per game" in text
+    assert "rolls" in text and "pigs" in text and "comebacks" not in text
+    first = pdf.read_bytes()
+    again = run("analyse", "--rules", PIG, "--param", "goal=30", "--precision", "0.04", "--report", str(pdf))
+    assert again.exit_code == 0 and pdf.read_bytes() == first  # same seed, same bytes
+
+
+def test_analyse_of_a_game_without_score_says_no_lead_changes(run):
+    result = run("analyse", "--rules", DEALER, "--precision", "0.05", "--json")
+    figures = json.loads(result.stdout)["figures"]
+    assert "lead_changes" not in figures and abs(figures["win_rate_1"] - 0.420823) < 0.08
+    refused = run("analyse", "--rules", DEALER, "--strategy")
+    assert refused.exit_code == 2 and "--strategy: not read" in refused.stderr
