@@ -195,3 +195,32 @@ def test_analyse_of_a_game_without_score_says_no_lead_changes(run):
     assert "lead_changes" not in figures and abs(figures["win_rate_1"] - 0.420823) < 0.08
     refused = run("analyse", "--rules", DEALER, "--strategy")
     assert refused.exit_code == 2 and "--strategy: not read" in refused.stderr
+
+
+def test_sweep_over_a_rules_games_parameters_same_rows_in_process_and_on_dask(run, tmp_path):
+    args = ["sweep", "--rules", PIG, "--grid", "goal=10,20", "--policy", "1=hold-at-20|random", "--games", "300",
+            "--metric", "win_rate_1,mean_turns,rolls_per_game"]
+    here = run(*args, "--in-process", "--out", str(tmp_path / "here"))
+    assert here.exit_code == 0, here.stderr
+    spread = run(*args, "--workers", "2", "--out", str(tmp_path / "spread"))
+    assert spread.exit_code == 0, spread.stderr
+    rows = (tmp_path / "here.csv").read_text().splitlines()
+    assert rows == (tmp_path / "spread.csv").read_text().splitlines()
+    assert rows[0].startswith("goal,policy_1,games,win_rate_1,") and len(rows) == 5
+    assert [row.split(",")[:2] for row in rows[1:]] == [["10", "hold-at-20"], ["10", "random"], ["20", "hold-at-20"],
+                                                       ["20", "random"]]
+    head = json.loads((tmp_path / "here.json").read_text())
+    assert head["game"] == "pig" and head["rules"] == PIG
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--grid", "goals=10,20"], "configuration goals=10: {pig}: Pig() has no parameter 'goals' (it takes goal)"),
+    (["--grid", "goal=1,20"], "configuration goal=1: {pig}:"),
+    (["--policy", "1=hold|random"], "--policy 1=hold|random: Pig has no player 'hold'"),
+    (["--set", "witch=3"], "sweep: --set: not read: --rules names the game"),
+])
+def test_a_rules_sweep_checks_every_configuration_first(run, tmp_path, args, message):
+    result = run("sweep", "--rules", PIG, *args, "--games", "10", "--in-process", "--out", str(tmp_path / "s"))
+    assert result.exit_code == 2 and result.stderr.startswith(f"toolkit: error: {message.format(pig=PIG)}"), \
+        result.stderr
+    assert not list(tmp_path.iterdir())

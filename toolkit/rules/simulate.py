@@ -110,15 +110,20 @@ def play_batch(rules, seats, run_seed: int, start: int, count: int) -> dict[str,
 _LOADED: dict = {}
 
 
-def _worker_batch(task) -> dict[str, np.ndarray]:
-    """A worker process's batch: it loads the rules itself (once per process) from their spec."""
-    spec, params, names, run_seed, start, count = task
-    key = (spec, tuple(sorted(params.items())))
+def _loaded(spec: str, params: dict):
+    """The rules of ``spec`` with ``params``, loaded once per process (a worker loads them itself)."""
+    key = (spec, repr(sorted(params.items())))
     if key not in _LOADED:
         from toolkit.rules.load import load_rules
 
         _LOADED[key] = load_rules(spec, params)
-    rules = _LOADED[key]
+    return _LOADED[key]
+
+
+def _worker_batch(task) -> dict[str, np.ndarray]:
+    """A worker process's batch: it loads the rules itself (once per process) from their spec."""
+    spec, params, names, run_seed, start, count = task
+    rules = _loaded(spec, params)
     seats = [rules.policy(name) for name in names]
     return play_batch(rules, seats, run_seed, start, count)
 
