@@ -121,3 +121,24 @@ def test_each_mistake_is_one_line_naming_file_line_method_and_state(tmp_path, ol
     state = r"\{'flips': [0-9]+, 'done': (True|False)\}"
     assert re.match(rf"{re.escape(f'{path}:{line}: {where}')} on state {state}: ", message), message
     assert what in message and "\n" not in message
+
+
+def test_module_class_spec_and_an_unhashable_key(tmp_path, monkeypatch):
+    (tmp_path / "coin_rules.py").write_text(textwrap.dedent(COIN))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    game = load_rules("coin_rules:Coin")
+    assert game.name == "Coin" and game.source == str(tmp_path / "coin_rules.py")
+    assert game.new_initial_state().winner is None
+    body = COIN.replace("self.flips = 0", "self.flips = 0\n        self.seen = [{1: {2}}]")
+    body = body.replace("    def returns(self):", "    def key(self):\n        return [self.flips]\n    def returns(self):")
+    with pytest.raises(UserError, match=r"CoinState\.key\(\) on state .*: gave \[0\], which is not hashable"):
+        load_rules(_write(tmp_path, body, "keyed.py")).new_initial_state().key()
+
+
+def test_a_builtin_game_is_a_rules_game_with_its_own_players():
+    game = load_rules("palaces", {"players": 3})
+    assert game.players == 3 and {"random", "first", "default"} <= set(game.policies())
+    state = game.new_initial_state()
+    assert state.returns() == (0, 0, 0) and state.steps == 0 and state.key() == state.engine.key()
+    with pytest.raises(UserError, match=r"--rules palaces: players=9: the game is for 2 to 4 players"):
+        load_rules("palaces", {"players": 9})

@@ -20,6 +20,7 @@ Published figures this file reproduces:
 from fractions import Fraction
 
 ROLL, HOLD = 0, 1
+DIE = tuple((face, Fraction(1, 6)) for face in range(1, 7))  # one tuple, given every time: checked once
 
 
 class Pig:
@@ -69,7 +70,7 @@ class PigState:
         return self.rolling
 
     def chance_outcomes(self):
-        return [(face, Fraction(1, 6)) for face in range(1, 7)]
+        return DIE
 
     def legal_actions(self):
         return [ROLL, HOLD]

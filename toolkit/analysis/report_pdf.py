@@ -106,8 +106,9 @@ class _Page:
         c.setDash([])
 
 
-def _figure_rows(results, catalogue, lang):
-    """(label, one cell per player count) of the figures table: every estimate with its interval."""
+def _figure_rows(results, catalogue, lang, race: bool = True):
+    """(label, one cell per player count) of the figures table: every estimate with its interval (the
+    playing time and the comebacks only with a ``catalogue``, the lead changes only with ``race``)."""
     from toolkit.analysis.analyse import playing_time
 
     t = TEXTS[lang]
@@ -131,13 +132,14 @@ def _figure_rows(results, catalogue, lang):
     rows.append((t["completion"], cells("completion", lambda v, lo, hi: _pct_range(v, lo, hi, lang))))
     rows.append((t["rounds"], cells("mean_rounds", lambda v, lo, hi: _range(v, lo, hi, 2, lang))))
     rows.append((t["turns"], cells("mean_turns", lambda v, lo, hi: _range(v, lo, hi, 1, lang))))
-    times = [playing_time(catalogue, r.acc) for r in results]
+    times = [playing_time(catalogue, r.acc) for r in results] if catalogue is not None else []
     if any(times):
         # the box's minutes are in the note under the title, which says what the box counts besides turns
         rows.append((t["minutes"], [f"{_num(x['mean_minutes'], 0, lang)} ({_num(x['p10_minutes'], 0, lang, 'down')}–"
                              f"{_num(x['p90_minutes'], 0, lang, 'up')})" if x else "—" for x in times]))
-    if any(r.players > 1 for r in results):
+    if race and any(r.players > 1 for r in results):
         rows.append((t["lead"], cells("lead_changes", lambda v, lo, hi: _range(v, lo, hi, 2, lang))))
+    if race and catalogue is not None and any(r.players > 1 for r in results):  # comebacks: in a catalogue's points
         rows.append((t["comeback"].format(k=COMEBACK), cells("comeback_rate", lambda v, lo, hi:
                                                               _pct_range(v, lo, hi, lang))))
     return rows
@@ -279,39 +281,64 @@ def _basis(results, options, lang, game_id: str) -> list[str]:
 
 def report_pdf(catalogue, results, rows, tournament, options: dict, lang: str) -> bytes:
     """The report's PDF bytes."""
-    from toolkit.pdf.canvas import binary_streams, new_canvas
+    from toolkit.analysis.analyse import playing_time
+    from toolkit.games.registry import get
 
     t = TEXTS[lang]
     title = t["title" if rows or tournament else "title_plain"].format(game=catalogue.title[lang])
+    times = [playing_time(catalogue, r.acc) for r in results]
+    notes = [t["time_note"].format(seconds=catalogue.seconds_per_turn, low=catalogue.minutes[0],
+                                   high=catalogue.minutes[1])] if any(times) else []
+    paragraphs = _basis(results, options, lang, catalogue.game) + notes
+    names = get(catalogue.game).counter_labels.get(lang, {})
+
+    def more(page, canvas):
+        if rows or tournament:
+            canvas.showPage()
+            page.y = PAGE[1] - MARGIN
+            _strategy_page(page, catalogue, rows, tournament, options, lang)
+
+    return balance_pdf(title, catalogue.title[lang], paragraphs, results, _figure_rows(results, catalogue, lang),
+                       names, lang, more)
+
+
+def rules_report_pdf(title: str, results, paragraphs: list[str], lang: str, scored: bool) -> bytes:
+    """The balance page of a game written as a rules file (toolkit.rules): the same figures, charts and
+    events as a built-in game's, without what needs a catalogue (playing time) and, when the game keeps
+    no score, without lead changes."""
+    t = TEXTS[lang]
+    rows = _figure_rows(results, None, lang, race=scored)
+    return balance_pdf(t["title_plain"].format(game=title), title, paragraphs, results, rows, {}, lang)
+
+
+def balance_pdf(title: str, game: str, paragraphs: list[str], results, figure_rows, names: dict, lang: str,
+                more=None) -> bytes:
+    """Page 1 of a report: the title, the paragraphs under it, the figures table of each result, the
+    events table (``names``: event -> its words), the win and length charts; ``more(page, canvas)`` adds
+    what follows."""
+    from toolkit.pdf.canvas import binary_streams, new_canvas
+
+    t = TEXTS[lang]
     buffer = io.BytesIO()
     with binary_streams():
-        canvas = new_canvas(buffer, PAGE, title, title, lang=lang, game=catalogue.title[lang])
+        canvas = new_canvas(buffer, PAGE, title, title, lang=lang, game=game)
         from toolkit.cards.render import register_fonts
 
         page = _Page(canvas, register_fonts())
         page.text(MARGIN, page.y - 5, title, 15, "name")
         page.y -= 8
-        from toolkit.analysis.analyse import playing_time
-
-        times = [playing_time(catalogue, r.acc) for r in results]
-        notes = [t["time_note"].format(seconds=catalogue.seconds_per_turn, low=catalogue.minutes[0],
-                                       high=catalogue.minutes[1])] if any(times) else []
-        for paragraph in _basis(results, options, lang, catalogue.game) + notes:
+        for paragraph in paragraphs:
             page.wrap(paragraph, 7.5, "text")
             page.y -= 0.8
         page.y -= 1.2
         first = 58.0
         col = (PAGE[0] - 2 * MARGIN - first) / len(results)
         header = [""] + [t["players"].format(n=r.players) for r in results]
-        figure_rows = _figure_rows(results, catalogue, lang)
         size = 7.5 if len(results) < 3 else 6.8
         _wrapped_table(page, header, [[label] + cells for label, cells in figure_rows], [first] + [col] * len(results),
                        size)
         page.y -= 4
         events = [name[: -len("_per_game")] for name in results[0].acc.metrics() if name.endswith("_per_game")]
-        from toolkit.games.registry import get
-
-        names = get(catalogue.game).counter_labels.get(lang, {})
         event_rows = []
         for e in events:
             cells = []
@@ -321,16 +348,16 @@ def report_pdf(catalogue, results, rows, tournament, options: dict, lang: str) -
                 cells.append("—" if m.get(key) is None else _range(m[key], m[key + "_low"], m[key + "_high"], 2, lang)
                              if m.get(key + "_low") is not None else _num(m[key], 2, lang))
             event_rows.append([names.get(e, e.replace("_", " "))] + cells)
-        _wrapped_table(page, [t["events"]] + header[1:], event_rows, [first] + [col] * len(results), size=min(size, 7))
+        if event_rows:
+            _wrapped_table(page, [t["events"]] + header[1:], event_rows, [first] + [col] * len(results),
+                           size=min(size, 7))
         chart_h = 38.0
         bottom = max(MARGIN + 14, page.y - chart_h - 22)
         width = (PAGE[0] - 2 * MARGIN - 20) / 2
         _win_chart(page, results, lang, MARGIN + 8, bottom, width - 6, min(chart_h, page.y - bottom - 12))
         _length_chart(page, results, lang, MARGIN + width + 20, bottom, width - 6, min(chart_h, page.y - bottom - 12))
-        if rows or tournament:
-            canvas.showPage()
-            page.y = PAGE[1] - MARGIN
-            _strategy_page(page, catalogue, rows, tournament, options, lang)
+        if more is not None:
+            more(page, canvas)
         canvas.showPage()
         canvas.save()
     return buffer.getvalue()

@@ -295,6 +295,9 @@ def play_piece(piece: Piece):
     from toolkit.sim.simulate import seat_policies
 
     job = piece.job
+    play = getattr(job, "play", None)  # a job that plays its own games (a rules game's: toolkit.rules.sweep)
+    if play is not None:
+        return play(piece.start, piece.count), None
     game = make_game(job.catalogue, job.players, job.variants)
     policies = seat_policies(job.catalogue.game, job.players, job.choices)
     totals = Accumulator(job.players)

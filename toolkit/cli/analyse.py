@@ -11,7 +11,8 @@ import re
 import click
 
 from toolkit.cli.options import (Progress, ToolkitCommand, Whole, catalogue_inputs, catalogue_options,
-                                 check_numba_environment, say, seat_choices)
+                                 check_numba_environment, not_with_rules, refuse_given, rules_options, say,
+                                 seat_choices)
 from toolkit.errors import UserError
 
 PRECISION = (0.001, 0.25)
@@ -30,6 +31,7 @@ def _precision(text: str) -> float:
 
 @click.command("analyse", cls=ToolkitCommand)
 @catalogue_options
+@rules_options
 @click.option("--players", "players_text", metavar="N|A..B",
               help="A player count or a range, e.g. 3 or 2..4 (default: every count of the game from 2).")
 @click.option("--policy", "policies", multiple=True, metavar="SEAT=NAME",
@@ -49,8 +51,8 @@ def _precision(text: str) -> float:
               help="Also write a one- or two-page PDF report with charts.")
 @click.option("--lang", type=click.Choice(("ru", "en")), default="en", show_default=True,
               help="Language of the PDF report.")
-def analyse_command(game, catalogue_path, overrides, players_text, policies, variants, precision_text, max_games,
-                    seed, strategy, as_json, report_path, lang):
+def analyse_command(game, catalogue_path, overrides, rules_spec, params, players_text, policies, variants,
+                    precision_text, max_games, seed, strategy, as_json, report_path, lang):
     """Balance and strategy report of many simulated games: win rates, length, playing time, best policies.
 
     Win rates are shares of all games; balance (1 minus the largest gap of two seats) and the
@@ -75,6 +77,9 @@ def analyse_command(game, catalogue_path, overrides, players_text, policies, var
             raise UserError(f"--report {report_path}: the report is a PDF: name a .pdf file")
     elif lang != "en" and click.get_current_context().get_parameter_source("lang").name == "COMMANDLINE":
         raise UserError("--lang: only the PDF report has a language: give --report PATH.pdf too")
+    if rules_spec is not None:
+        return _analyse_rules(rules_spec, params, players_text, policies, precision, max_games, seed, strategy,
+                              as_json, report_path, lang)
     catalogue = load(game, catalogue_path, overrides, require_art=False)
     from toolkit.games.registry import for_catalogue
 
@@ -129,3 +134,36 @@ def analyse_command(game, catalogue_path, overrides, players_text, policies, var
         say(json.dumps(json_report(catalogue, results, rows, table, options), indent=2))
     else:
         say(text_report(catalogue.title["en"], catalogue, results, rows, table, options))
+
+
+def _analyse_rules(spec, params, players_text, policies, precision, max_games, seed, strategy, as_json, report_path,
+                   lang):
+    """``analyse --rules``: the balance figures and report of a game written in Python (toolkit.rules)."""
+    import json
+    from pathlib import Path
+
+    from toolkit.files import check_outputs, write_atomic
+    from toolkit.rules import analyse as bench
+    from toolkit.rules.load import load_rules
+    from toolkit.rules.simulate import seats_of
+
+    not_with_rules()
+    refuse_given(("strategy",), "the strategy search plays the built-in games' rules; name the players with --policy")
+    if players_text is not None:
+        if not players_text.strip().isdigit():
+            raise UserError(f"--players {players_text}: a --rules game is analysed at one player count, e.g. 2")
+        params = {**params, "players": int(players_text)}
+    rules = load_rules(spec, params)
+    check_outputs([("--report", report_path)], {"--rules": rules.path} if rules.path else {})
+    seats = seats_of(rules, rules.players, seat_choices(policies))
+    progress = Progress(4 * bench.games_for(precision), "analysing")
+    try:
+        result = bench.analyse(rules, seats, seed, precision, max_games, progress)
+    finally:
+        progress.close()
+    options = {"seed": seed, "precision": precision}
+    if report_path is not None:
+        path = write_atomic(Path(report_path), bench.report(rules, result, options, lang))
+        click.echo(f"toolkit: note: report written to {path}", err=True)
+    say(json.dumps(bench.figures(rules, result, options), indent=2) if as_json else bench.text_lines(rules, result,
+                                                                                                       options))

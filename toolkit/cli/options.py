@@ -259,6 +259,46 @@ def catalogue_options(func):
     return wrapper
 
 
+RULES_HELP = (f"Play a game written in Python instead: PATH.py, PATH.py:Class, module:Class or a game's id "
+              f"(see {DOCS}/rules-files.md).")
+
+
+def rules_options(func):
+    """--rules and --param: a rules game (toolkit.rules) and its constructor's parameters."""
+
+    @click.option("--rules", "rules_spec", metavar="SPEC", help=RULES_HELP)
+    @click.option("--param", "params", multiple=True, metavar="NAME=VALUE",
+                  help="A parameter of the --rules game's constructor, e.g. goal=50 (repeatable).")
+    @functools.wraps(func)
+    def wrapper(rules_spec, params, **kwargs):
+        if params and rules_spec is None:
+            raise UserError(f"--param {params[0]}: parameters are for a --rules game: give --rules too")
+        return func(rules_spec=rules_spec, params=rule_params(params), **kwargs)
+
+    return wrapper
+
+
+def rule_params(values: tuple[str, ...], option: str = "--param") -> dict:
+    """``NAME=VALUE`` options as {name: value}: each value a Python literal (20, 0.5, 'text'), else its text."""
+    from toolkit.rules.load import parse_value
+
+    params = {}
+    for value in values:
+        name, sep, text = value.partition("=")
+        name = name.strip()
+        if not sep or not name.isidentifier() or not text.strip():
+            raise UserError(f"{option} {value}: expected NAME=VALUE, e.g. {option} goal=50")
+        if name in params:
+            raise UserError(f"{option} {value}: {name} is given twice")
+        params[name] = parse_value(text)
+    return params
+
+
+def not_with_rules(why: str = "--rules names the game") -> None:
+    """Refuse the catalogue's options beside --rules: they would be silently ignored."""
+    refuse_given(("game", "catalogue_path", "overrides", "variants"), why)
+
+
 def catalogue_inputs(catalogue, texts: tuple[str, ...] = (), langs: tuple[str, ...] = ()) -> dict[str, object]:
     """The files a run reads, by what they are: the catalogue file, its sheet, the art and backs, the
     files it names for the game (layout, icons, fonts, rulebook texts), and the game's own ``texts``

@@ -6,12 +6,13 @@ import json
 
 import click
 
-from toolkit.cli.options import (Progress, ToolkitCommand, Whole, catalogue_options, check_numba_environment, say,
-                                 seat_choices)
+from toolkit.cli.options import (Progress, ToolkitCommand, Whole, catalogue_options, check_numba_environment,
+                                 not_with_rules, rules_options, say, seat_choices)
 from toolkit.errors import UserError
 
 @click.command("simulate", cls=ToolkitCommand)
 @catalogue_options
+@rules_options
 @click.option("--players", type=Whole(1, 4), help="Players at the table (default: the game's minimum).")
 @click.option("--games", type=Whole(1, 100_000_000), default=10_000, show_default=True,
               help="Games to play (at most 100,000,000).")
@@ -21,8 +22,11 @@ from toolkit.errors import UserError
               help="A seat's policy, e.g. 2=stop-after-3 or 1=risk-1,never-buy (repeatable; seats count from 1).")
 @click.option("--variant", "variants", multiple=True, metavar="NAME", help="A named rule variant (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def simulate_command(game, catalogue_path, overrides, players, games, seed, policies, variants, as_json):
+def simulate_command(game, catalogue_path, overrides, rules_spec, params, players, games, seed, policies, variants,
+                     as_json):
     """Play many seeded games and report their length, win rates and events."""
+    if rules_spec is not None:
+        return _simulate_rules(rules_spec, params, players, games, seed, policies, as_json)
     from toolkit.catalogue import load
     from toolkit.sim.report import text_report
     from toolkit.sim.simulate import simulate
@@ -47,3 +51,21 @@ def simulate_command(game, catalogue_path, overrides, players, games, seed, poli
         say(json.dumps(summary.as_json(), indent=2))
     else:
         say(text_report(summary, catalogue.title["en"]))
+
+
+def _simulate_rules(spec, params, players, games, seed, policies, as_json):
+    """``simulate --rules``: a game written in Python (toolkit.rules)."""
+    from toolkit.rules.load import load_rules
+    from toolkit.rules.simulate import report_lines, seats_of, simulate
+
+    not_with_rules()
+    if players is not None:
+        params = {**params, "players": players}
+    rules = load_rules(spec, params)
+    seats = seats_of(rules, rules.players, seat_choices(policies))
+    progress = Progress(games, "simulating")
+    try:
+        result = simulate(rules, seats, games, seed, progress)
+    finally:
+        progress.close()
+    say(json.dumps(result, indent=2) if as_json else report_lines(result))

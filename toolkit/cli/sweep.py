@@ -9,7 +9,7 @@ CSV and JSON (``sweep_output``), with an optional ranking by goals (``sweep_targ
 import click
 
 from toolkit.cli.options import (CATALOGUE_HELP, GameChoice, LazyHelpOption, Progress, ToolkitCommand, Whole,
-                                 check_numba_environment, game_help, one_source, refuse_given, say)
+                                 check_numba_environment, game_help, one_source, refuse_given, rules_options, say)
 
 DEFAULT_METRICS = "completion,mean_rounds,balance,first_player_advantage"
 SHOWN_ROWS = 40  # rows printed on standard output (all of them are in the files)
@@ -22,6 +22,10 @@ SHOWN_RANKS = 10
               help=CATALOGUE_HELP)
 @click.option("--set", "sets", multiple=True, metavar="ID=VALUES",
               help="An axis of card counts (repeatable): ID=N, ID=A..B, ID=A,B,C or a mix, e.g. witch=5..9.")
+@rules_options
+@click.option("--grid", "grids", multiple=True, metavar="NAME=VALUES",
+              help="An axis of a --rules game's constructor parameter (repeatable), e.g. goal=20,50,100 or "
+                   "goal=10..14.")
 @click.option("--players", metavar="VALUES", help="Player counts (1-4), e.g. 2..4 or 2,4 [default: the box's range].")
 @click.option("--variants", "variants", multiple=True, metavar="SET",
               help="One value of the variants axis (repeatable): none, or variant names joined by +, "
@@ -55,8 +59,9 @@ SHOWN_RANKS = 10
 @click.option("--in-process", is_flag=True, help="Play the configurations one by one in this process, without Dask.")
 @click.option("--resume", is_flag=True,
               help="Continue an interrupted sweep: the rows stored in BASE.parts/ are kept, the rest is played.")
-def sweep_command(game, catalogue_path, sets, players, variants, policies, games, seed, metric_text, target_text,
-                  out, heatmap_path, heatmap_axes, heatmap_metric, scheduler, workers, in_process, resume):
+def sweep_command(game, catalogue_path, sets, rules_spec, params, grids, players, variants, policies, games, seed,
+                  metric_text, target_text, out, heatmap_path, heatmap_axes, heatmap_metric, scheduler, workers,
+                  in_process, resume):
     """Analyse every configuration of a grid (card counts, players, variants, policies) and write one
     row per configuration to CSV and JSON; the rows do not depend on the number of workers.
 
@@ -95,13 +100,24 @@ def sweep_command(game, catalogue_path, sets, players, variants, policies, games
         if given is not None and heatmap_file is None:
             raise UserError(f"{name}: not read without --heatmap")
 
-    base = load(game, catalogue_path, (), require_art=False)
-    from toolkit.games.registry import for_catalogue
+    if rules_spec is not None:  # a game written in Python: its constructor's parameters are the axes
+        from toolkit.rules import sweep as rules_sweep
 
-    for_catalogue(base).require_rules(base, "sweep needs")
-    grid = sweep.build_grid(base, sets, players, variants, policies)
-    jobs = sweep.jobs(grid, base, [axis.name for axis in grid.axes[:len(sets)]], games, seed)
-    counters = make_game(jobs[0].catalogue, jobs[0].players, jobs[0].variants).new_initial_state().counters()
+        refuse_given(("game", "catalogue_path", "sets", "players", "variants"),
+                     "--rules names the game; its axes are --grid and --policy")
+        rules, grid, jobs, counters = rules_sweep.plan(rules_spec, params, grids, policies, games, seed)
+        game_id, read, title = rules.name.lower(), rules.path, rules.name
+    else:
+        if grids:
+            raise UserError(f"--grid {grids[0]}: a grid of parameters is for a --rules game: give --rules too")
+        base = load(game, catalogue_path, (), require_art=False)
+        from toolkit.games.registry import for_catalogue
+
+        for_catalogue(base).require_rules(base, "sweep needs")
+        grid = sweep.build_grid(base, sets, players, variants, policies)
+        jobs = sweep.jobs(grid, base, [axis.name for axis in grid.axes[:len(sets)]], games, seed)
+        counters = make_game(jobs[0].catalogue, jobs[0].players, jobs[0].variants).new_initial_state().counters()
+        game_id, read, title = base.game, base.source, base.title["en"]
     known = [name for name in METRICS if name not in ("games", "median_rounds")] + \
         [f"{name}_per_game" for name in counters]
     metrics = _metric_list(metric_text, known)
@@ -116,7 +132,7 @@ def sweep_command(game, catalogue_path, sets, players, variants, policies, games
             raise UserError(f"--heatmap-metric {shown}: not among the figures of --metric ({', '.join(metrics)})")
         x, y, others = maps.choose_axes(axes, heatmap_axes)
 
-    stem = Path(out) if out else Path("output") / f"{base.game}-sweep"
+    stem = Path(out) if out else Path("output") / f"{game_id}-sweep"
     if stem.suffix.lower() in (".csv", ".json"):
         stem = stem.with_suffix("")
     if os.path.exists(stem) and not (os.path.isfile(stem) or os.path.isdir(stem)):
@@ -124,8 +140,10 @@ def sweep_command(game, catalogue_path, sets, players, variants, policies, games
                         "base in a folder, e.g. output/sweep")
     # every output checked before the grid is played: none may be an input, another output or a folder
     check_outputs([("--out", stem.with_suffix(".csv")), ("--out", stem.with_suffix(".json")),
-                   ("--heatmap", heatmap_file)], {"the catalogue": base.source})
-    manifest = {"version": 1, "game": base.game, "catalogue": hashlib.sha256(base.source.read_bytes()).hexdigest(),
+                   ("--heatmap", heatmap_file)], {"the catalogue" if rules_spec is None else "the rules file": read}
+                  if read else {})
+    digest = hashlib.sha256(read.read_bytes()).hexdigest() if read else ""
+    manifest = {"version": 1, "game": game_id, "catalogue": digest,
                 "grid": grid.as_json()["axes"], "games": games, "seed": seed, "turn_limit": sweep.TURN_LIMIT}
     store = SweepStore(Path(f"{stem}.parts"), manifest)
     stored = store.open(resume, [job.key for job in jobs])
@@ -157,7 +175,8 @@ def sweep_command(game, catalogue_path, sets, players, variants, policies, games
     if goals:
         sweep_target.rank(rows, goals)
     names = sweep_output.columns([name for name, _ in axes], metrics, bool(goals))
-    head = {"game": base.game, "catalogue": base.source.name, "games_per_configuration": games, "seed": seed,
+    given = {"catalogue": read.name} if rules_spec is None else {"rules": rules_spec}
+    head = {"game": game_id, **given, "games_per_configuration": games, "seed": seed,
             "turn_limit": sweep.TURN_LIMIT, "configurations": len(rows),
             "axes": {name: list(values) for name, values in axes},
             "figures": {name: describe(name) for name in ["games", *metrics]},
@@ -175,8 +194,8 @@ def sweep_command(game, catalogue_path, sets, players, variants, policies, games
         say(str(path))
     where = ("in this process" if in_process else f"on the Dask cluster at {address}" if address
              else "on a local cluster")
-    say(f"{base.title['en']}: {len(rows):,} configurations x {games:,} games (seed {seed}), played {where}")
-    axis_names = [name for name, values in axes if len(values) > 1] or [axes[0][0]]
+    say(f"{title}: {len(rows):,} configurations x {games:,} games (seed {seed}), played {where}")
+    axis_names = [name for name, values in axes if len(values) > 1] or [name for name, _ in axes[:1]]
     if goals:
         say(f"closest to {', '.join(goal.as_text() for goal in goals)} (distance: the sum of the figures' "
             f"shortfalls, each relative to its goal; {sweep_target.MEETS}):")

@@ -72,6 +72,7 @@ class RulesGame:
                                  f"gave {steps!r}, not a whole number from 1")
         self.max_steps = steps
         self._policies = None
+        self.last_outcomes = self.last_weights = None  # the last tuple of chance outcomes and its weights
 
     # --- what the toolkit asks ---------------------------------------------------------------------
 
@@ -130,10 +131,10 @@ class RulesGame:
         return filename
 
     def _owner(self, state, fn) -> str:
-        owner = getattr(getattr(fn, "__self__", None), "__class__", None)
-        if owner is None:
-            owner = type(state) if state is not None else self.cls
-        return owner.__name__
+        bound = getattr(fn, "__self__", None)
+        if bound is not None:
+            return type(bound).__name__
+        return (type(state) if state is not None else self.cls).__name__
 
     def _subject(self, state, method: str, fn, args=()) -> str:
         where = "" if state is None else f" on state {describe(state)}"
@@ -221,49 +222,72 @@ class RulesState:
         return self.current_player() == CHANCE
 
     def chance_outcomes(self) -> list[tuple[object, int]]:
-        """The outcomes with positive whole-number weights (Fractions brought to one denominator)."""
+        """The outcomes with positive whole-number weights (Fractions brought to one denominator); the
+        caller must not change the list."""
         inner = self.inner
         fn = inner.chance_outcomes
         try:
-            pairs = list(fn())
+            pairs = fn()
         except Exception as err:  # noqa: BLE001
             raise self.rules.failure(inner, "chance_outcomes", fn, err) from None
-        return self._weights(inner, fn, pairs)
+        rules = self.rules
+        if type(pairs) is tuple:  # a tuple given again is the same outcomes: checked once
+            if pairs is rules.last_outcomes:
+                return rules.last_weights
+            rules.last_outcomes, rules.last_weights = pairs, self._weights(inner, fn, pairs)
+            return rules.last_weights
+        return self._weights(inner, fn, list(pairs))
 
     def _weights(self, inner, fn, pairs) -> list[tuple[object, int]]:
-        wrong = self.rules.wrong
-        seen = set()
-        fractions = False
+        """Check the outcomes and bring them to whole weights (in whole-number arithmetic: fast)."""
+        outcomes, numerators, denominators = [], [], []
         for item in pairs:
-            if not isinstance(item, (tuple, list)) or len(item) != 2:
-                raise wrong(inner, "chance_outcomes", fn, f"gave {_plain(repr(item))}: expected (outcome, probability)")
+            if type(item) is not tuple or len(item) != 2:
+                if not isinstance(item, (tuple, list)) or len(item) != 2:
+                    raise self.rules.wrong(inner, "chance_outcomes", fn,
+                                           f"gave {_plain(repr(item))}: expected (outcome, probability)")
             outcome, p = item
-            if isinstance(p, float):
-                raise wrong(inner, "chance_outcomes", fn, f"the probability of {outcome!r} is the float {p!r}: not "
-                                                          "exact (give a Fraction, e.g. Fraction(1, 6), or whole weights)")
-            if isinstance(p, bool) or not isinstance(p, (int, Fraction)):
-                raise wrong(inner, "chance_outcomes", fn, f"the probability of {outcome!r} is {p!r}: give a Fraction "
-                                                          "or a whole-number weight")
-            if p < 0:
-                raise wrong(inner, "chance_outcomes", fn, f"the probability of {outcome!r} is negative ({p})")
-            try:
-                if outcome in seen:
-                    raise wrong(inner, "chance_outcomes", fn, f"the outcome {outcome!r} is given twice")
-                seen.add(outcome)
-            except TypeError:
-                raise wrong(inner, "chance_outcomes", fn, f"the outcome {_plain(repr(outcome))} is not hashable") from None
-            fractions = fractions or isinstance(p, Fraction)
-        if fractions:
-            total = sum(Fraction(p) for _, p in pairs)
-            if total != 1:
-                raise wrong(inner, "chance_outcomes", fn, f"the probabilities sum to {total}, not 1")
-            scale = math.lcm(*(Fraction(p).denominator for _, p in pairs))
-            out = [(outcome, int(p * scale)) for outcome, p in pairs if p]
+            kind = type(p)
+            if kind is Fraction:
+                numerators.append(p.numerator)
+                denominators.append(p.denominator)
+            elif kind is int:
+                numerators.append(p)
+                denominators.append(0)  # a whole weight
+            else:
+                self._refuse(inner, fn, outcome, p)
+            outcomes.append(outcome)
+        wrong = self.rules.wrong
+        if any(n < 0 for n in numerators):
+            outcome = outcomes[next(i for i, n in enumerate(numerators) if n < 0)]
+            raise wrong(inner, "chance_outcomes", fn, f"the probability of {outcome!r} is negative")
+        try:
+            distinct = len(set(outcomes)) == len(outcomes)
+        except TypeError:
+            raise wrong(inner, "chance_outcomes", fn, "an outcome is not hashable") from None
+        if not distinct:
+            twice = next(o for i, o in enumerate(outcomes) if o in outcomes[:i])
+            raise wrong(inner, "chance_outcomes", fn, f"the outcome {twice!r} is given twice")
+        if any(denominators):  # probabilities (an int among them is 0 or 1): they must sum to 1
+            scale = math.lcm(*(d or 1 for d in denominators))
+            weights = [n * (scale // (d or 1)) for n, d in zip(numerators, denominators)]
+            if sum(weights) != scale:
+                raise wrong(inner, "chance_outcomes", fn, f"the probabilities sum to {Fraction(sum(weights), scale)}, "
+                                                          "not 1")
         else:
-            out = [(outcome, p) for outcome, p in pairs if p]
+            weights = numerators
+        out = [(outcome, weight) for outcome, weight in zip(outcomes, weights) if weight]
         if not out:
             raise wrong(inner, "chance_outcomes", fn, "gave no outcome of positive probability")
         return out
+
+    def _refuse(self, inner, fn, outcome, p):
+        wrong = self.rules.wrong
+        if isinstance(p, float):
+            raise wrong(inner, "chance_outcomes", fn, f"the probability of {outcome!r} is the float {p!r}: not "
+                                                      "exact (give a Fraction, e.g. Fraction(1, 6), or whole weights)")
+        raise wrong(inner, "chance_outcomes", fn, f"the probability of {outcome!r} is {p!r}: give a Fraction "
+                                                  "or a whole-number weight")
 
     def legal_actions(self) -> list:
         if self._legal is None:

@@ -18,8 +18,6 @@ The game class
     (the same state, the same action: randomness belongs to chance nodes and the ``random`` player).
     Every game also has ``random`` (every legal action equally likely) and ``first`` (the first legal
     action).
-``catalogue`` (optional)
-    The path of a catalogue file (TOML) of the game's cards, for the print commands.
 
 The constructor's keyword parameters, each with a default, are the game's parameters: ``sweep --grid
 goal=20,50,100`` plays the game built as ``Game(goal=20)`` and so on.
@@ -37,7 +35,8 @@ The state class
     weight (``[(1, 1), (2, 1), ...]``: each outcome ``weight / total``). A float is refused: it is not
     exact. Outcomes of weight 0 are left out; an outcome given twice is a mistake.
 ``legal_actions()``
-    The actions of the seat to decide (hashable values, usually whole numbers), at least one.
+    The actions of the seat to decide (hashable values, usually whole numbers), at least one, in an
+    order of their own (a list, not a set: ``first`` and the seeded random player read the order).
 ``apply_action(action)``
     Apply a decision or a chance outcome, changing the state in place.
 ``is_terminal()``

@@ -1,0 +1,104 @@
+"""``analyse --rules``: the balance figures of a rules game, from as many games as the precision asks
+for (the rule of :mod:`toolkit.analysis.analyse`: a first stage, then on until every governed figure's
+95% interval is narrow enough, or ``max_games``), and the report's PDF page for it.
+
+The games are those of ``toolkit.rules.simulate`` (seeded, batched, parallel): game ``i`` of the run seed
+``run_seed(seed, players)``, so two runs with one seed give the same report, byte for byte.
+"""
+
+from __future__ import annotations
+
+from toolkit.analysis.analyse import MIN_STAGE, PlayerCount, games_for, games_needed, run_seed, shortfall
+from toolkit.analysis.metrics import Accumulator, describe
+from toolkit.errors import UserError
+from toolkit.rules.simulate import batches
+
+MAX_SEATS = 4  # the balance figures are kept for 1 to 4 seats
+
+
+def measure(rules, seats, seed: int, precision: float, max_games: int, tick=None) -> Accumulator:
+    """The totals of as many games of ``seed`` as the precision rule asks for (at most ``max_games``)."""
+    acc = Accumulator(rules.players)
+    target = min(max_games, max(MIN_STAGE, games_for(4 * precision)))
+    while True:
+        for records in batches(rules, seats, seed, acc.games, target):
+            records.pop("steps")  # the length is counted in turns (the game's, else steps: the same)
+            acc.add(records)
+            if tick:
+                tick(int(records["winner"].size))
+        need = games_needed(acc, precision)
+        if need <= acc.games or acc.games >= max_games:
+            return acc
+        target = min(max_games, max(acc.games + MIN_STAGE, -(-int(need * 1.1) // 100) * 100))
+
+
+def analyse(rules, seats, seed: int, precision: float, max_games: int, tick=None) -> PlayerCount:
+    if not 1 <= rules.players <= MAX_SEATS:
+        raise UserError(f"{rules.source}: {rules.name} has {rules.players} players: analyse reports games of 1 to "
+                        f"{MAX_SEATS} players (simulate plays any number)")
+    config_seed = run_seed(seed, rules.players)
+    acc = measure(rules, seats, config_seed, precision, max_games, tick)
+    return PlayerCount(rules.players, [policy.name for policy in seats], config_seed, acc, shortfall(acc, precision))
+
+
+def scored(rules) -> bool:
+    """Does the game keep a score (lead changes mean something)?"""
+    return rules.players > 1 and rules.new_initial_state().scores() is not None
+
+
+def figures(rules, result: PlayerCount, options: dict) -> dict:
+    """The JSON of ``analyse --rules --json``: every figure with its interval."""
+    metrics = result.acc.metrics()
+    # every game of a rules file ends (one that does not is a mistake): "stalled" is a game without a winner
+    dropped = ("over_limit_rate", "comeback_rate") + (() if scored(rules) else ("lead_changes",))
+    metrics = {name.replace("stall_rate", "no_winner_rate"): value for name, value in metrics.items()
+               if not name.startswith(dropped) and not (name.startswith("win_rate_") and value is None)
+               and not (name.startswith("first_player_advantage") and value is None)}
+    meanings = {name: describe(name) for name in metrics if not name.endswith(("_low", "_high"))
+                and not name.startswith("no_winner_rate")}
+    meanings["no_winner_rate"] = "share of games that ended without a winner"
+    return {"rules": rules.spec, "game": rules.description(), "players": result.players,
+            "policies": result.policies, "seed": options["seed"], "precision": options["precision"],
+            "figures": metrics, "wider_than_asked": sorted(result.wide),
+            "meanings": meanings}
+
+
+def text_lines(rules, result: PlayerCount, options: dict) -> str:
+    out = figures(rules, result, options)
+    lines = [f"{out['game']}: {out['players']} players, {out['figures']['games']:,} games (seed {out['seed']})"]
+    lines += [f"  seat {seat} plays {name}" for seat, name in enumerate(out["policies"], start=1)]
+    m = out["figures"]
+    for name, meaning in out["meanings"].items():
+        if name == "games" or m[name] is None:
+            continue
+        low, high = m.get(f"{name}_low"), m.get(f"{name}_high")
+        interval = f" (95% interval {low:.4g} to {high:.4g})" if low is not None else ""
+        lines.append(f"{name}: {m[name]:.4g}{interval}: {meaning}")
+    if out["wider_than_asked"]:
+        lines.append(f"wider than asked after {m['games']:,} games: {', '.join(out['wider_than_asked'])}")
+    return "\n".join(lines)
+
+
+def report(rules, result: PlayerCount, options: dict, lang: str) -> bytes:
+    """The report's PDF: the balance page of the built-in games, for this game."""
+    from toolkit.analysis.report_pdf import _count, _num, rules_report_pdf
+    from toolkit.analysis.report_texts import TEXTS, figure_name
+    from toolkit.plurals import plural
+
+    t = TEXTS[lang]
+    games = result.acc.games
+    counted = t["count_games"].format(games=_count(games, lang), n=result.players,
+                                      word=plural(games, t["games_word"], lang, "report"))
+    points = _num(100 * options["precision"], 1, lang)
+    paragraphs = [t["basis"].format(games=counted)]
+    if result.wide:
+        names = ", ".join(figure_name(name, lang, {}) for name in sorted(result.wide))
+        paragraphs.append(t["precision_short"].format(names=names, points=points))
+    else:
+        paragraphs.append(t["precision"].format(points=points, twice=_num(2 * options["precision"], 3, lang)))
+    quoted = "«{}»" if lang == "ru" else "“{}”"
+    seats = "; ".join(t["seat_plays"].format(seat=seat, words=quoted.format(name))
+                      for seat, name in enumerate(result.policies, start=1))
+    paragraphs.append(t["seats"].format(seats=seats))
+    title = rules.name + (f" ({', '.join(f'{k} {v}' for k, v in rules.params.items())})" if rules.params else "")
+    return rules_report_pdf(title, [result], paragraphs, lang, scored(rules))
