@@ -429,7 +429,7 @@ def test_best_replies_with_three_players_and_refusals(rules_file):
     answers = optimal.solve(game, policy="pass")
     # the others pass (3 each): seat s wins only by rolling 4 or more
     assert [a.value for a in answers] == [Fraction(1, 2)] * 3 and answers[1].others == "seat 1 pass, seat 3 pass"
-    with pytest.raises(UserError, match="--objective length: with more than two players"):
+    with pytest.raises(UserError, match="--objective length: with more than one player"):
         optimal.solve(game, "length")
     with pytest.raises(UserError, match="two players play the zero-sum game"):
         optimal.solve(load_rules(PIG, {"goal": 8}), "win")

@@ -8,7 +8,7 @@ import click
 
 from toolkit.catalogue.model import MAX_DECK
 from toolkit.cli.options import (LazyHelpOption, Progress, ToolkitCommand, Whole, catalogue_inputs, catalogue_options,
-                                 check_numba_environment, refuse_given, say)
+                                 check_numba_environment, not_with_rules, refuse_given, rules_options, say)
 from toolkit.errors import UserError
 
 # The options of `toolkit odds` that only some models read: parameter name -> option.
@@ -44,6 +44,7 @@ def _refuse_unused_options(game_id: str, model: str) -> None:
 
 @click.command("odds", cls=ToolkitCommand)
 @catalogue_options
+@rules_options
 @click.option("--model", cls=LazyHelpOption, help_text=lambda: _models_help())
 @click.option("--players", type=Whole(2, 4), help="Players for --model multi (default 2).")
 @click.option("--pile", metavar="ID=N,...", help="For --model draws: the pile, e.g. witch=3,diamond=5 (default: the whole deck).")
@@ -61,11 +62,6 @@ def _refuse_unused_options(game_id: str, model: str) -> None:
 @click.option("--max-states", type=Whole(1, 5_000_000), default=100_000, show_default=True,
               help="Largest chain solved exactly (at most 1,000,000 for the built-in models, beyond it the answer is "
                    "simulated; a --rules game or --model optimal walks up to 5,000,000).")
-@click.option("--rules", "rules_spec", metavar="SPEC",
-              help="A game of one's own: PATH.py, PATH.py:Class, module:Class or a game's id "
-                   "(models: length, win, optimal).")
-@click.option("--param", "params", multiple=True, metavar="NAME=VALUE",
-              help="A parameter of the --rules game's constructor, e.g. goal=50 (repeatable).")
 @click.option("--objective", type=click.Choice(["win", "length"]),
               help="For --model optimal with one player: maximise the chance to win, or minimise the expected "
                    "length (default: win, or length when every end is a win).")
@@ -95,8 +91,6 @@ def odds_command(game, catalogue_path, overrides, model, players, pile, hand, wh
         from toolkit.odds import plot  # matplotlib and the card fonts only for a chart
 
         plot.check_path(plot_path)
-    if params and rules_spec is None:
-        raise UserError(f"--param {params[0]}: parameters are for a --rules game: give --rules too")
     if rules_spec is not None or model == "optimal":
         _rules_odds(game, catalogue_path, overrides, rules_spec, params, model, players, policy, objective,
                     max_states, as_json, plot_path, chain_path, policy_path)
@@ -144,7 +138,8 @@ def _rules_odds(game_id, catalogue_path, overrides, rules_spec, params, model, p
 
     ctx = click.get_current_context()
     if rules_spec is not None:
-        refuse_given(("game", "catalogue_path", "overrides", "players"), "--rules names the game")
+        not_with_rules()
+        refuse_given(("players",), "--rules names the game")
     reads = _RULES_READS + (() if rules_spec is not None else ("game", "catalogue_path", "overrides", "players"))
     refuse_given(tuple(name for name in _ODDS_OPTIONS if name not in reads), "a --rules game and the optimal model "
                  "do not use it")
@@ -153,7 +148,7 @@ def _rules_odds(game_id, catalogue_path, overrides, rules_spec, params, model, p
     if rules_spec is not None:
         from toolkit.rules.load import load_rules
 
-        rules = load_rules(rules_spec, {key: value for key, value in _parse_params(params).items()})
+        rules = load_rules(rules_spec, params)
         inputs = {"the rules file": rules.path} if getattr(rules, "path", None) else {}
     else:
         from toolkit.catalogue import load
@@ -190,22 +185,6 @@ def _rules_odds(game_id, catalogue_path, overrides, rules_spec, params, model, p
             say(f"exported chain: {chain_path} ({report.chain[1]:,} states, Storm explicit DRN)")
         if policy_path is not None:
             say(f"exported policy: {policy_path}")
-
-
-def _parse_params(values: tuple[str, ...]) -> dict:
-    """``NAME=VALUE`` options as {name: value}: each value a Python literal (20, 0.5, 'text'), else its text."""
-    from toolkit.rules.load import parse_value
-
-    params = {}
-    for value in values:
-        name, sep, text = value.partition("=")
-        name = name.strip()
-        if not sep or not name.isidentifier() or not text.strip():
-            raise UserError(f"--param {value}: expected NAME=VALUE, e.g. --param goal=50")
-        if name in params:
-            raise UserError(f"--param {value}: {name} is given twice")
-        params[name] = parse_value(text)
-    return params
 
 
 def _models_help() -> str:

@@ -70,9 +70,19 @@ class Optimum:
     others: str = ""  # the other seats' players (a best reply)
 
 
+COUNTERS = frozenset({"turns", "steps"})  # counted, not played on: left out of the policy's tables
+
+
 def _describe(state):
-    """The user's state behind a rules state, for people: its attributes (``walk.fields_of``)."""
-    return fields_of(getattr(state, "inner", state))
+    """The user's state behind a rules state (a built-in game's: its engine state), for people: its
+    attributes and properties (``walk.fields_of``) but what the game counts (``events()``, turns)."""
+    events = state.events() if hasattr(state, "events") else {}
+    skip = COUNTERS | frozenset(events)
+    for name in ("inner", "engine"):
+        behind = getattr(state, name, None)
+        if behind is not None:
+            return fields_of(behind, skip)
+    return fields_of(state, skip)
 
 
 class _Arrays:
@@ -396,16 +406,18 @@ def check(arrays: _Arrays, values, chosen) -> int:
 # --- the policy, for people and as JSON ----------------------------------------------------------------
 
 
-def policy_rows(answer: Optimum, seat: int) -> list[tuple[tuple[str, ...], tuple, str, int]]:
-    """The decisions of ``seat`` under the optimal play: (field names, values, action name, legal actions)."""
+def policy_rows(answer: Optimum, seat: int) -> list[tuple[tuple[str, ...], tuple, str, tuple[str, ...]]]:
+    """The decisions of ``seat`` under the optimal play: (field names, values, action name, the legal
+    actions' names)."""
     graph = answer.graph
     rows = []
+    names_of = answer.action_names
     for node, (names_index, values) in graph.fields.items():
         if graph.kind[node] != seat:
             continue
         action = graph.actions[int(answer.chosen[node])]
-        rows.append((graph.names[names_index], values, answer.action_names[(seat, action)],
-                     len(graph.edges(node))))
+        legal = tuple(names_of[(seat, graph.actions[e])] for e in graph.edges(node))
+        rows.append((graph.names[names_index], values, names_of[(seat, action)], legal))
     rows.sort(key=lambda row: (row[0], [str(type(v)) for v in row[1]], row[1]))
     return rows
 
@@ -416,36 +428,57 @@ def stopping_table(rows) -> dict | None:
     of it and another from that value on. None when no field does.
 
     Returns {"field", "before", "after", "keys" (the other varying fields), "rows": [(their values,
-    threshold or None)]}; the decisions with a single legal action are left out."""
-    rows = [row for row in rows if row[3] > 1]
-    if not rows or len({row[0] for row in rows}) != 1:
+    threshold or None)], "choice": the two actions}: the table of the decisions between the two actions
+    most often offered together (the others are listed beside it)."""
+    pairs: dict[tuple, int] = {}
+    for row in rows:
+        if len(row[3]) == 2:
+            pairs[tuple(sorted(row[3]))] = pairs.get(tuple(sorted(row[3])), 0) + 1
+    if not pairs:
+        return None
+    choice = max(pairs, key=lambda pair: (pairs[pair], pair))
+    rows = [row for row in rows if tuple(sorted(row[3])) == choice]
+    if len({row[0] for row in rows}) != 1:
         return None
     names = rows[0][0]
     varying = [i for i in range(len(names)) if len({row[1][i] for row in rows}) > 1]
     if len({row[2] for row in rows}) == 1:
-        return {"field": None, "before": rows[0][2], "after": None, "keys": [], "rows": []}
+        return {"field": None, "before": rows[0][2], "after": None, "keys": [], "rows": [], "choice": choice}
+    best = None
     for f in varying:
         if not all(isinstance(row[1][f], int) and not isinstance(row[1][f], bool) for row in rows):
             continue
-        others = [i for i in varying if i != f]
-        groups: dict[tuple, list] = {}
-        for row in rows:
-            groups.setdefault(tuple(row[1][i] for i in others), []).append((row[1][f], row[2]))
-        actions = sorted({row[2] for row in rows})
-        if len(actions) != 2:
-            continue
-        for before, after in (actions, actions[::-1]):
-            table = []
-            for key, cells in groups.items():
-                cells.sort()
-                switch = next((v for v, a in cells if a == after), None)
-                if switch is not None and any(a != after for v, a in cells if v >= switch):
-                    break
-                table.append((key, switch))
-            else:
-                return {"field": names[f], "before": before, "after": after, "keys": [names[i] for i in others],
-                        "rows": sorted(table, key=lambda item: item[0])}
-    return None
+        for before, after in (choice, choice[::-1]):
+            keys = [i for i in varying if i != f]
+            table = _threshold_table(rows, f, keys, after)
+            if table is None:
+                continue
+            # leave out every field the decision does not depend on (the fewest, most distinct first)
+            for i in sorted(keys, key=lambda i: -len({row[1][i] for row in rows})):
+                trial = [k for k in keys if k != i]
+                smaller = _threshold_table(rows, f, trial, after)
+                if smaller is not None:
+                    keys, table = trial, smaller
+            if best is None or len(table) < len(best["rows"]):
+                best = {"field": names[f], "before": before, "after": after, "keys": [names[i] for i in keys],
+                        "rows": table, "choice": choice}
+    return best
+
+
+def _threshold_table(rows, f: int, keys: list[int], after: str) -> list | None:
+    """Per setting of the ``keys`` fields, the value of field ``f`` from which the play takes ``after``
+    (None: never), or None when some setting does not have that shape."""
+    groups: dict[tuple, list] = {}
+    for row in rows:
+        groups.setdefault(tuple(row[1][i] for i in keys), []).append((row[1][f], row[2]))
+    table = []
+    for key, cells in groups.items():
+        cells.sort(key=lambda cell: (cell[0], cell[1] == after))
+        switch = next((v for v, a in cells if a == after), None)
+        if switch is not None and any(a != after for v, a in cells if v >= switch):
+            return None
+        table.append((key, switch))
+    return sorted(table, key=lambda item: item[0])
 
 
 def policy_lines(answer: Optimum, limit: int = SHOWN_LINES) -> list[str]:
@@ -456,15 +489,16 @@ def policy_lines(answer: Optimum, limit: int = SHOWN_LINES) -> list[str]:
         rows = policy_rows(answer, seat)
         table = stopping_table(rows)
         if table is not None and table["field"] is None:
-            lines.append(f"seat {seat + 1}: always {table['before']}, wherever there is a choice")
+            lines.append(f"seat {seat + 1}: always {table['before']}, given the choice of "
+                         f"{' or '.join(table['choice'])}")
         elif table is not None:
             lines.append(f"seat {seat + 1}: {table['before']} while {table['field']} is below the number, then "
                          f"{table['after']} ({', '.join(table['keys']) or 'every state'}: {table['field']} from "
                          f"which to {table['after']}; never: always {table['before']}):")
             lines += [f"  {text}" for text in _runs(table)]
-        else:
-            lines.append(f"seat {seat + 1}, each state where there is a choice:")
-            rows = [row for row in rows if row[3] > 1]
+        rows = [row for row in rows if len(row[3]) > 1 and (table is None or tuple(sorted(row[3])) != table["choice"])]
+        if rows:
+            lines.append(f"seat {seat + 1}, each {'other ' if table is not None else ''}state where there is a choice:")
             shown = [i for i in range(len(rows[0][0]) if rows else 0)
                      if len({row[1][i] for row in rows if len(row[1]) > i}) > 1]
             for names, values, action, legal in rows:

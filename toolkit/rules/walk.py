@@ -206,6 +206,9 @@ def chain_drn(game, seats, max_states: int, title: str) -> tuple[bytes, int]:
 # --- the game with its decision points kept ----------------------------------------------------------
 
 
+_END = object()  # marks the key of an end in ``walk_graph`` (no state's key holds it)
+
+
 class Graph:
     """A game walked with the decisions of ``kept`` seats kept (the others' players are chance points).
 
@@ -289,7 +292,8 @@ def walk_graph(game, seats, kept, max_states: int, describe=None, progress=None)
         for number, (move, weight) in enumerate(moves):
             after = state if number == last else state.clone()
             after.apply_action(move)
-            key = after.key()
+            # a finished game is keyed by how it ended: one node per end (an engine need not key its ends)
+            key = (_END, tuple(after.returns()), after.winner) if after.is_terminal() else after.key()
             target = ids.get(key)
             if target is None:
                 target = ids[key] = len(kind)
@@ -317,12 +321,25 @@ def walk_graph(game, seats, kept, max_states: int, describe=None, progress=None)
     return graph
 
 
-def fields_of(state) -> tuple[tuple[str, ...], tuple]:
-    """A state's attributes for people, flattened: numbers and words as they are, a list or tuple of
-    them as ``name[0]``, ``name[1]`` ...; anything else left out (what the policy table reads)."""
+def fields_of(state, skip=frozenset()) -> tuple[tuple[str, ...], tuple]:
+    """A state's attributes and properties for people, flattened: numbers and words as they are, a list or
+    tuple of them as ``name[0]``, ``name[1]`` ...; anything else, names starting with ``_`` and the names
+    in ``skip`` left out (what the policy table reads)."""
+    try:
+        attributes = dict(vars(state))
+    except TypeError:  # a state of slots: its slots
+        attributes = {name: getattr(state, name) for name in getattr(type(state), "__slots__", ())
+                      if hasattr(state, name)}
+    for cls in type(state).__mro__:
+        for name, member in vars(cls).items():
+            if isinstance(member, property) and name not in attributes and not name.startswith("_"):
+                try:
+                    attributes[name] = getattr(state, name)
+                except Exception:  # noqa: BLE001 - a property that cannot be read is left out
+                    continue
     names, values = [], []
-    for name, value in sorted(vars(state).items()):
-        if name.startswith("_"):
+    for name, value in sorted(attributes.items()):
+        if name.startswith("_") or name in skip:
             continue
         if isinstance(value, (bool, int, str, Fraction)):
             names.append(name)
