@@ -561,3 +561,63 @@ def test_clairvoyant_blackout_matches_the_chance_a_partial_sum_lands_on_7_to_10(
 
     mean, low, high = skill.clairvoyant(game, 0, [game.policies()["random"]], "win", 3000, seed=5)
     assert low <= 1 - float(never_lands(0)) <= high and high - low < 0.03
+
+
+# --- a built-in game through the same interface ------------------------------------------------------------
+
+
+@pytest.fixture
+def small_diamoniak(tmp_path):
+    """The shipped Diamoniak catalogue cut to 8 cards (2 red and 2 blue castle cards, 2 diamonds, a witch, a
+    fairy) and a castle of 2: small enough for the exact best reply."""
+    import re
+
+    text = (ROOT / "toolkit" / "games" / "diamoniak" / "diamoniak.toml").read_text()
+    text = re.sub(r"castle_size = \d+", "castle_size = 2", text)
+    for card, count in (("castle-red", 2), ("castle-blue", 2), ("castle-green", 0), ("castle-yellow", 0),
+                        ("diamond", 2), ("witch", 1), ("fairy", 1)):
+        text = re.sub(r'(id = "%s"\n(?:[^\[]*?\n)?count = )\d+' % re.escape(card), lambda m: m.group(1) + str(count),
+                      text, count=1)
+    path = tmp_path / "small.toml"
+    path.write_text(text)
+    return str(path)
+
+
+def test_diamoniak_best_reply_on_a_small_deck_beats_the_default_player(small_diamoniak):
+    multi = json.loads(_odds("--catalogue", small_diamoniak, "--model", "multi", "--players", "2", "--json").stdout)
+    default_wins = Fraction(multi["win_probability"][0])
+    out = _odds("--catalogue", small_diamoniak, "--model", "optimal", "--players", "2", "--policy", "default",
+                "--json").stdout
+    answers = json.loads(out)["answers"]
+    assert [a["seats"] for a in answers] == [[1], [2]] and all(a["exact"] for a in answers)
+    assert 1 >= Fraction(answers[0]["value"]) >= default_wins  # the best reply is at least the default's play
+    assert 1 >= Fraction(answers[1]["value"]) >= Fraction(multi["win_probability"][1])
+    text = _odds("--catalogue", small_diamoniak, "--model", "optimal", "--players", "2", "--policy", "default").stdout
+    assert "exact; proven" in text and " while " in text  # the table of when to stop drawing
+
+
+def test_the_rules_walk_of_a_built_in_game_agrees_with_its_own_exact_odds(small_diamoniak):
+    """The chain of the rules interface (ends keyed by the returns, players wrapped) against the built-in
+    multi model's chain, on the same deck: the same exact win chances and expected turns."""
+    from toolkit.catalogue import load
+    from toolkit.rules.odds import catalogue_game
+
+    multi = json.loads(_odds("--catalogue", small_diamoniak, "--model", "multi", "--players", "2", "--json").stdout)
+    game = catalogue_game(load(None, small_diamoniak, (), require_art=False), 2)
+    odds = walk.chain_odds(game, [game.policy("default")] * 2, 100_000)
+    assert [str(p) for p in odds.win] == multi["win_probability"]
+    assert str(odds.expected_length) == multi["expected_turns"]
+
+
+def test_analyse_says_how_much_skill_matters():
+    done = subprocess.run([sys.executable, "-m", "toolkit", "analyse", "--rules", PIG, "--param", "goal=8", "--json"],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    skill = json.loads(done.stdout)["skill"]
+    first = skill["seats"][0]
+    assert first["objective"] == "win" and first["learning_effect"][0] > 0
+    low, high = first["relative_skill"]
+    assert 0 <= low <= high <= 1
+    big = subprocess.run([sys.executable, "-m", "toolkit", "analyse", "--rules", PIG, "--precision", "0.05"],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert big.returncode == 0 and "how much skill matters: out of reach" in big.stdout

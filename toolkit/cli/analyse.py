@@ -165,5 +165,10 @@ def _analyse_rules(spec, params, players_text, policies, precision, max_games, s
     if report_path is not None:
         path = write_atomic(Path(report_path), bench.report(rules, result, options, lang))
         click.echo(f"toolkit: note: report written to {path}", err=True)
-    say(json.dumps(bench.figures(rules, result, options), indent=2) if as_json else bench.text_lines(rules, result,
-                                                                                                       options))
+    from toolkit.rules import skill
+
+    skill_lines, skill_data = skill.section(rules, seed)
+    if as_json:
+        say(json.dumps({**bench.figures(rules, result, options), "skill": skill_data}, indent=2))
+    else:
+        say(bench.text_lines(rules, result, options) + "\n" + "\n".join(skill_lines))

@@ -226,3 +226,32 @@ def skill_lines(figures: list[Skill]) -> list[str]:
 
 def _span(low: float, high: float) -> str:
     return f"{low:.4f}" if abs(high - low) < 5e-5 else f"between {low:.4f} and {high:.4f}"
+
+
+ANALYSE_STATES = 20_000  # the largest walk ``analyse`` makes for the skill figure (beyond: out of reach)
+ANALYSE_SEQUENCES = 1_000  # sequences of chance the clairvoyant plays there
+
+
+def section(game, seed: int, max_states: int = ANALYSE_STATES,
+            sequences: int = ANALYSE_SEQUENCES) -> tuple[list[str], dict]:
+    """The skill figure for ``analyse --rules``: (lines, JSON-ready dict); a game too large for it is said
+    to be out of reach, in one line, and the rest of the analysis stands."""
+    from toolkit.odds.engine_chain import TooManyStates
+
+    try:
+        figures = skill(game, sequences, seed, max_states)
+    except (TooManyStates, UserError) as err:
+        why = str(err).split(": ", 1)[-1] if isinstance(err, UserError) else f"the game has {err}"
+        return [f"how much skill matters: out of reach ({why})"], {"out_of_reach": why}
+    data = []
+    for figure in figures:
+        entry = {"seat": figure.seat + 1, "objective": figure.objective, "beginner": str(figure.beginner),
+                 "optimal": list(figure.optimal), "learning_effect": list(figure.learning)}
+        if figure.clairvoyant is not None:
+            entry.update({"clairvoyant": list(figure.clairvoyant), "sequences": figure.sequences,
+                          "chance_effect": list(figure.chance), "relative_skill": list(figure.relative)})
+        else:
+            entry["clairvoyant_out_of_reach"] = figure.why_not
+        data.append(entry)
+    return ["how much skill matters (each seat against beginners; docs/skill.md):"] + skill_lines(figures), \
+        {"seats": data, "seed": seed}
