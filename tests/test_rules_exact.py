@@ -621,3 +621,11 @@ def test_analyse_says_how_much_skill_matters():
     big = subprocess.run([sys.executable, "-m", "toolkit", "analyse", "--rules", PIG, "--precision", "0.05"],
                          capture_output=True, text=True, cwd=ROOT)
     assert big.returncode == 0 and "how much skill matters: out of reach" in big.stdout
+
+
+def test_a_game_without_decisions_has_its_chain_as_its_optimal_play(rules_file):
+    game = load_rules(rules_file(RACE, end=9))
+    [answer] = optimal.solve(game)
+    chain = walk.chain_odds(game, walk.seat_policies(game, None), 10_000, distribution=False)
+    assert answer.objective == "length" and answer.exact and answer.value == chain.expected_length
+    assert optimal.policy_lines(answer) == []

@@ -358,6 +358,10 @@ def _strategy_iteration(arrays: _Arrays, members, starts, chosen) -> list:
     """Exact values of the optimal play, improving ``chosen`` in place (Hoffman-Karp: the minimiser's best
     reply by policy iteration, then the maximiser's switches, until neither has one)."""
     senses = sorted(set(int(s) for s in arrays.sense) & {1, -1})
+    if not senses:  # nobody decides (a race game): the values of the chain itself
+        if not _ends(arrays, chosen, ()):
+            raise _Endless("the game can go on for ever")
+        return _evaluate(arrays, members, starts, chosen)
     outer, inner = senses[-1], (senses[0] if len(senses) == 2 else None)
     while True:
         while True:
