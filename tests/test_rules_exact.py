@@ -629,3 +629,13 @@ def test_a_game_without_decisions_has_its_chain_as_its_optimal_play(rules_file):
     chain = walk.chain_odds(game, walk.seat_policies(game, None), 10_000, distribution=False)
     assert answer.objective == "length" and answer.exact and answer.value == chain.expected_length
     assert optimal.policy_lines(answer) == []
+
+
+def test_cli_says_an_infinite_length_and_lists_the_ends_of_a_game_with_draws(rules_file):
+    endless = _odds("--rules", rules_file(SOMETIMES_ENDLESS, name="coin.py"), "--model", "length").stdout
+    assert "expected length: infinite: the game never ends with probability 1/2" in endless
+    duel = _odds("--rules", rules_file(DUEL, name="duel.py"), "--model", "win").stdout
+    assert "no single winner (a draw or a shared end): 1/6" in duel
+    assert "the ends (returns per seat):" in duel and "  0, 0: 1/6" in duel
+    pig = _odds("--rules", PIG, "--param", "goal=8", "--model", "win").stdout
+    assert "the ends" not in pig  # two ends, one per winner: the seats' lines say it all

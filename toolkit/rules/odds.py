@@ -67,6 +67,7 @@ def _chain(game, model: str, policy: str | None, max_states: int, export_chain: 
                  "p_never": frac(odds.p_never),
                  "ends": [{"returns": [frac(r) for r in returns], "probability": frac(p)} for returns, p in odds.ends]})
     lines = [f"{game.name}, {who}", f"exact, {odds.states:,} chance points"]
+    chart = None
     if odds.expected_length is None:
         lines.append(f"expected length: infinite: the game never ends with probability {both(odds.p_never)}")
     else:
@@ -78,14 +79,13 @@ def _chain(game, model: str, policy: str | None, max_states: int, export_chain: 
             lines.append(f"  no single winner (a draw or a shared end): {both(odds.no_winner)}")
         if odds.p_never:
             lines.append(f"  the game never ends: {both(odds.p_never)}")
-        if len(odds.ends) > 1 and len(odds.ends) <= 12:
+        winners = [_winner(returns) for returns, _ in odds.ends]
+        if len(odds.ends) <= 12 and (None in winners or len(set(winners)) < len(winners)):  # more than the seats say
             lines.append("the ends (returns per seat):")
             lines += [f"  {', '.join(str(r) for r in returns)}: {both(p)}" for returns, p in odds.ends]
-        chart = None
     else:
         data["distribution"] = [frac(p) for p in odds.distribution]
         data["longer"] = frac(odds.beyond)
-        chart = None
         if odds.distribution:
             last = len(odds.distribution) - 1
             lines.append(f"the length ({odds.unit}), exactly, until {float(1 - odds.beyond):.1%} of the games "
@@ -103,6 +103,14 @@ def _chain(game, model: str, policy: str | None, max_states: int, export_chain: 
     chain = walk.chain_drn(game, seats, max_states, who) if export_chain else None
     return OddsReport(data, lines, chart, chain=chain,
                       no_chart=None if chart else f"the {model} model has no distribution to draw")
+
+
+def _winner(returns) -> int | None:
+    """The seat with the one highest return (one player: a positive return), else None."""
+    if len(returns) == 1:
+        return 0 if returns[0] > 0 else None
+    top = max(returns)
+    return returns.index(top) if returns.count(top) == 1 else None
 
 
 def _optimal(game, policy: str | None, objective: str | None, max_states: int, export_policy: bool,
