@@ -22,7 +22,8 @@ equations of optimal play (Bellman's for one decider, Shapley's for two) at ever
 actions attaining them, and each side's chosen play makes the game end whatever the other does. Where
 that cannot be had (a play found that may go on for ever), the answer is the interval below.
 
-Larger: interval iteration (Haddad and Monmege 2018; Baier et al. 2017; Storm's ``--sound``): the value
+Larger: interval iteration (Haddad and Monmege 2018; Baier et al. 2017; Storm's ``--sound`` mode gives the
+same guarantee, by interval iteration or Quatmann and Katoen's sound value iteration, 2018): the value
 iteration is run from a lower and an upper bound at once (the least and the greatest payoff), component
 by component (successors first, Gauss-Seidel sweeps), until the two are within ``EPSILON``. Both stay on
 their side of the value because the value satisfies the equations and they are monotone; where the
@@ -426,7 +427,36 @@ def policy_rows(answer: Optimum, seat: int) -> list[tuple[tuple[str, ...], tuple
     return rows
 
 
-def stopping_table(rows) -> dict | None:
+def moving_fields(answer: Optimum, seat: int, sample: int = 20_000) -> dict[str, int]:
+    """How often each field is the only one that changes from a decision of ``seat`` through one chance
+    event to its next decision (Pig's turn total, a pile drawn from): the fields a stopping rule counts.
+    Read from up to ``sample`` decisions."""
+    graph = answer.graph
+    kind, fields, names = graph.kind, graph.fields, graph.names
+    counts: dict[str, int] = {}
+    seen = 0
+    for node, (names_index, values) in fields.items():
+        if kind[node] != seat:
+            continue
+        seen += 1
+        if seen > sample:
+            break
+        for e in graph.edges(node):
+            middle = graph.targets[e]
+            if kind[middle] != CHANCE:
+                continue
+            for f in graph.edges(middle):
+                after = fields.get(graph.targets[f])
+                if after is None or after[0] != names_index or kind[graph.targets[f]] != seat:
+                    continue
+                changed = [i for i, (a, b) in enumerate(zip(values, after[1])) if a != b]
+                if len(changed) == 1:
+                    name = names[names_index][changed[0]]
+                    counts[name] = counts.get(name, 0) + 1
+    return counts
+
+
+def stopping_table(rows, moving: dict[str, int] | None = None) -> dict | None:
     """A table of when to stop, where the decisions have that shape: one numeric field (the threshold
     field) such that, for every setting of the other fields that vary, one action is taken below a value
     of it and another from that value on. None when no field does.
@@ -448,6 +478,24 @@ def stopping_table(rows) -> dict | None:
     varying = [i for i in range(len(names)) if len({row[1][i] for row in rows}) > 1]
     if len({row[2] for row in rows}) == 1:
         return {"field": None, "before": rows[0][2], "after": None, "keys": [], "rows": [], "choice": choice}
+    moving = moving or {}
+    counted = [i for i in varying if moving.get(names[i], 0) > 0 and all(
+        isinstance(row[1][i], int) and not isinstance(row[1][i], bool) for row in rows)]
+    if counted:  # the field the play counts most: the table reads as a stopping rule, exceptions beside it
+        f = max(counted, key=lambda i: moving[names[i]])
+        orders = []
+        for before, after in (choice, choice[::-1]):
+            keys = [i for i in varying if i != f]
+            table = _threshold_table(rows, f, keys, after, exceptions=True)
+            for i in sorted(keys, key=lambda i: -len({row[1][i] for row in rows})):
+                trial = [k for k in keys if k != i]
+                smaller = _threshold_table(rows, f, trial, after, exceptions=True)
+                if _same_play(smaller, rows, f, trial, after):
+                    keys, table = trial, smaller
+            misses = sum(len(item[2]) for item in table)
+            orders.append((misses, len(table), {"field": names[f], "before": before, "after": after,
+                                                "keys": [names[i] for i in keys], "rows": table, "choice": choice}))
+        return min(orders, key=lambda order: order[:2])[2]
     best = None
     for f in varying:
         if not all(isinstance(row[1][f], int) and not isinstance(row[1][f], bool) for row in rows):
@@ -469,15 +517,37 @@ def stopping_table(rows) -> dict | None:
     return best
 
 
-def _threshold_table(rows, f: int, keys: list[int], after: str) -> list | None:
-    """Per setting of the ``keys`` fields, the value of field ``f`` from which the play takes ``after``
-    (None: never), or None when some setting does not have that shape."""
+def _same_play(table, rows, f: int, keys: list[int], after: str) -> bool:
+    """Does the table (with its exceptions) give every decision of ``rows`` as it is?"""
+    if table is None:
+        return False
+    by_key = {item[0]: item for item in table}
+    for row in rows:
+        _, switch, below = by_key[tuple(row[1][i] for i in keys)]
+        takes_after = (switch is not None and row[1][f] >= switch) or row[1][f] in below
+        if takes_after != (row[2] == after):
+            return False
+    return True
+
+
+def _threshold_table(rows, f: int, keys: list[int], after: str, exceptions: bool = False) -> list | None:
+    """Per setting of the ``keys`` fields, the value of field ``f`` from which the play always takes
+    ``after`` (None: never): (setting, value) pairs, or None when some setting does not have that shape.
+    With ``exceptions``, a setting may also take ``after`` below its value: (setting, value, those values)."""
     groups: dict[tuple, list] = {}
     for row in rows:
         groups.setdefault(tuple(row[1][i] for i in keys), []).append((row[1][f], row[2]))
     table = []
     for key, cells in groups.items():
         cells.sort(key=lambda cell: (cell[0], cell[1] == after))
+        if exceptions:
+            switch = None
+            for v, a in reversed(cells):
+                if a != after:
+                    break
+                switch = v
+            table.append((key, switch, tuple(v for v, a in cells if a == after and (switch is None or v < switch))))
+            continue
         switch = next((v for v, a in cells if a == after), None)
         if switch is not None and any(a != after for v, a in cells if v >= switch):
             return None
@@ -491,7 +561,7 @@ def policy_lines(answer: Optimum, limit: int = SHOWN_LINES) -> list[str]:
     lines = []
     for seat in answer.seats:
         rows = policy_rows(answer, seat)
-        table = stopping_table(rows)
+        table = stopping_table(rows, moving_fields(answer, seat))
         if table is not None and table["field"] is None:
             lines.append(f"seat {seat + 1}: always {table['before']}, given the choice of "
                          f"{' or '.join(table['choice'])}")
@@ -527,9 +597,15 @@ def _runs(table: dict) -> list[str]:
         head, threshold = current
         last = f"{run_start}" if run_start == run_end else f"{run_start}..{run_end}"
         names = [f"{n} {v}" for n, v in zip(keys[:-1], head)] + ([f"{keys[-1]} {last}"] if keys else [])
-        out.append(", ".join(names) + f": {'never' if threshold is None else threshold}")
+        if isinstance(threshold, tuple):  # from a value on, and also at a few below it
+            switch, below = threshold
+            text = f"{'never' if switch is None else switch} (also at {_spans(below)})"
+        else:
+            text = "never" if threshold is None else str(threshold)
+        out.append(", ".join(names) + f": {text}")
 
-    for key, threshold in table["rows"]:
+    for item in table["rows"]:
+        key, threshold = item[0], (item[1] if len(item) == 2 or not item[2] else (item[1], item[2]))
         head, tail = (key[:-1], key[-1]) if keys else ((), None)
         if current is not None and current == (head, threshold) and isinstance(tail, int) and tail == run_end + 1:
             run_end = tail
@@ -538,6 +614,18 @@ def _runs(table: dict) -> list[str]:
         current, run_start, run_end = (head, threshold), tail, tail
     flush()
     return out
+
+
+def _spans(values) -> str:
+    """Whole numbers in order, runs of consecutive ones joined: 3, 5..9, 12."""
+    parts, start = [], None
+    for i, v in enumerate(values):
+        if start is None:
+            start = v
+        if i + 1 == len(values) or values[i + 1] != v + 1:
+            parts.append(str(start) if start == v else f"{start}..{v}")
+            start = None
+    return ", ".join(parts)
 
 
 def policy_json(answers: list[Optimum]) -> bytes:
@@ -550,11 +638,13 @@ def policy_json(answers: list[Optimum]) -> bytes:
         entry["decisions"] = []
         for seat in answer.seats:
             rows = policy_rows(answer, seat)
-            table = stopping_table(rows)
+            table = stopping_table(rows, moving_fields(answer, seat))
             if table is not None:
                 entry.setdefault("tables", []).append(
                     {"seat": seat + 1, "field": table["field"], "before": table["before"], "after": table["after"],
-                     "keys": table["keys"], "rows": [[list(map(_plain, k)), t] for k, t in table["rows"]]})
+                     "keys": table["keys"],
+                     "rows": [[list(map(_plain, item[0])), *item[1:2], *[list(v) for v in item[2:]]]
+                              for item in table["rows"]]})
             entry["decisions"] += [{"seat": seat + 1, "state": {n: _plain(v) for n, v in zip(names, values)},
                                     "action": action} for names, values, action, legal in rows]
         data.append(entry)
