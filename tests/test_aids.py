@@ -64,7 +64,7 @@ def test_numbers_and_names_come_from_the_catalogue(tmp_path, game, lang):
     card["name"] = {"ru": "Наводнище", "en": "Deluge"} if game == "palaces" else {"ru": "Алмазик", "en": "Gem"}
     changed = load(path=write_catalogue(tmp_path, doc), require_art=False)
     text, default = words_of(changed, lang), words_of(load(game), lang)
-    four = {"diamoniak": {"ru": "4 бриллианта", "en": "4 diamonds"}, "palaces": {"ru": "из колоды до 4.", "en": "4 cards"}}
+    four = {"diamoniak": {"ru": "4 бриллианта", "en": "4 diamonds"}, "palaces": {"ru": "из колоды до 4 карт.", "en": "4 cards"}}
     assert four[game][lang] in text and four[game][lang] not in default
     assert card["name"][lang] in text and card["name"][lang] not in default
     assert "{" not in text and "}" not in text

@@ -174,7 +174,7 @@ def test_strategy_search_and_tournament(run):
 @pytest.mark.parametrize("lang, players, words", [
     ("en", "2..3", ("Diamoniak: balance and strategy", "seat 1 wins", "seat 3 wins", "Two-player")),
     ("ru", "2", ("Диамониак: баланс и стратегия", "побеждает место 1", "Турнир", "тянет, пока ведьма не закончит ход",
-                 "Все места играют обычно")),
+                 "На каждом месте игрок играет обычно")),
 ])
 def test_pdf_report_in_both_languages(run, tmp_path, lang, players, words):
     path = tmp_path / f"report-{lang}.pdf"
@@ -276,7 +276,7 @@ def test_the_pdf_says_who_plays_what_and_promises_nothing_absent(run, tmp_path):
     reader = PdfReader(io.BytesIO(path.read_bytes()))
     assert len(reader.pages) == 1  # --policy: no strategy search
     text = " ".join(" ".join(page.extract_text().split()) for page in reader.pages)
-    assert "seat 1 draws until a witch ends the turn; seat 2 stops after 1 card" in text
+    assert "the player at seat 1 draws until a witch ends the turn; the player at seat 2 stops after 1 card" in text
     assert "Diamoniak: balance" in text and "strategy" not in text.lower()
     assert "bars" not in text and "whiskers" in text
 

@@ -262,7 +262,7 @@ def test_cli_writes_the_sheet_with_its_summary(run, tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("lang, words", [
     ("en", ["Duplex alignment sheet", "short-edge flip", "If the corners disagree", "100 %"]),
-    ("ru", ["Лист для совмещения сторон", "переворот по короткому краю", "Если углы не согласны",
+    ("ru", ["Лист для совмещения сторон", "переворот по короткому краю", "Если углы показывают разное",
             "сдвиг оборота X 1,5 мм, Y −0,5 мм"]),
 ])
 def test_instructions_in_the_sheets_language_clear_of_the_scales(lang, words):

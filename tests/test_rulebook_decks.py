@@ -158,7 +158,7 @@ def test_a_palaces_deck_small_enough_to_solve_exactly_still_gets_its_figures(run
     out = tmp_path / "rules.pdf"
     result = run("rulebook", "--game", "palaces", *args, "--designer", "--out", str(out))
     assert result.exit_code == 0, result.output
-    assert "would hear “about" in text_of(out.read_bytes())
+    assert "“about" in text_of(out.read_bytes())
 
 
 # --- long and odd text ------------------------------------------------------------------------------

@@ -234,6 +234,7 @@ def test_the_balance_report_names_figures_in_words_and_says_what_the_box_time_co
         text = joined(" ".join(pages(out.read_bytes())))
         assert not re.search(r"\b[a-z]+_[a-z_]+\b", text), re.search(r"\b[a-z]+_[a-z_]+\b", text).group(0)
         assert {"en": "the first player's advantage", "ru": "преимущество первого игрока"}[lang] in text
-        assert {"en": "The box's 15-20 minutes also count shuffling",
-                "ru": "15-20 минут на коробке включают ещё перемешивание"}[lang] in text
+        assert {"en": "The box's 15–20 minutes also count shuffling",  # an en dash for the range
+                "ru": "15–20 минут на коробке включают ещё перемешивание"}[lang] in text
+        assert " - " not in text  # a hyphen is never a dash
         assert {"en": "the longest 1% of games", "ru": "самый длинный 1% партий"}[lang] in text

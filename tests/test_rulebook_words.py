@@ -346,8 +346,8 @@ def test_the_first_palace_figure_has_no_digit_in_doubt(books, key):
     data = answer(book.catalogue, "first-palace", **FIRST_PALACE).data
     mean, half = data["mean_turns"], 1.959963984540054 * data["stderr_turns"]
     low, high = _whole(mean - half), _whole(mean + half)
-    # the designer's sheet says what the players would hear (issue 22: the players' book has no sampled figure)
-    pattern = {"en": r"would hear “about (\d+)(?:–(\d+))? turns?”", "ru": r"сказали бы «около (\d+)(?:–(\d+))? ходов?»"}
+    # the designer's sheet rounds it to whole turns (issue 22: the players' book has no sampled figure)
+    pattern = {"en": r"in whole turns, “about (\d+)(?:–(\d+))? turns?”", "ru": r"в целых ходах — «около (\d+)(?:–(\d+))? ходов?»"}
     found = re.search(pattern[key.split("-")[1]], book.designer)
     assert found, key
     printed = (int(found.group(1)), int(found.group(2) or found.group(1)))
@@ -356,7 +356,7 @@ def test_the_first_palace_figure_has_no_digit_in_doubt(books, key):
 
 
 def test_the_first_palace_figure_follows_the_deck(books):
-    figures = {key: re.search(r"would hear “about ([\d–]+) turns", books[key].designer).group(1)
+    figures = {key: re.search(r"whole turns, “about ([\d–]+) turns", books[key].designer).group(1)
                for key in ("palaces-en", "palaces-en-one", "palaces-en-quick")}
     assert len(set(figures.values())) == 3, figures
     assert "–" not in figures["palaces-en-quick"], figures  # both ends of its interval round alike
@@ -366,15 +366,19 @@ AIDS = {
     ("diamoniak", "en"): (["On your turn, do one of two things", "The first player to complete a castle of 6 cards "
                            "wins at once.", "Castle card: a card of your colour goes into your castle; with no castle "
                            "yet, a card of a colour nobody builds starts yours; any other goes on your right.",
-                           "The witch goes to the discard area with", "Pay 3 diamonds to buy one castle card."],
+                           "The witch goes to the discard area with",
+                           "Pay 3 diamonds to buy one castle card of your colour",
+                           "one of two things Draw: flip cards"],  # drawing first, as the book teaches it
                           ["one of two\n", "The first castle of", "3 diamonds buy"]),
     ("diamoniak", "ru"): (["Карта замка: своего цвета — в свой замок; если замка ещё нет и этот цвет никто не строит — "
-                           "начни с неё замок; иначе — справа от себя."], ["начинает твой замок"]),
-    ("palaces", "en"): (["a token marked 5 is worth 5 points", "or clear ruins from your own palace or building place "
-                         "(no card needed)"], ["counts five"]),
-    ("palaces", "ru"): (["Потом добери карты из колоды до 5.", "либо убери руины со своего дворца или места (карта "
-                         "не нужна)", "сбрось с руки", "жетон с цифрой 5 стоит 5 очков"],
-                        ["доберись", "сбрось из руки", "карты из руки соседу", "со своего (карта"]),
+                           "начни с неё замок; иначе — справа от тебя.", "одно из двух Тяни: открывай"],
+                          ["начинает твой замок", "справа от себя"]),
+    ("palaces", "en"): (["one point per card, paid in tokens of 1 and 5 points", "or clear ruins from your own palace or "
+                         "building place (no card needed)"], ["counts five", "a token marked 5 is worth 5 points"]),
+    ("palaces", "ru"): (["Потом добери карты из колоды до 5 карт.", "либо убери руины со своего дворца или места "
+                         "(карта не нужна)", "сбрось с руки", "бери победные жетоны по 1 очку и по 5 очков"],
+                        ["доберись", "сбрось из руки", "карты из руки соседу", "со своего (карта",
+                         "жетон с цифрой 5 стоит 5 очков"]),
 }
 
 

@@ -25,9 +25,9 @@ TEXTS = {
                      "±{twice} and the mean length to ±{points}% of itself.",
         "precision_short": "The most games allowed were played before {names} reached ±{points} points; the "
                            "intervals say how well each figure is known.",
-        "seats_usual": "Every seat plays the usual way: {usual}.",
+        "seats_usual": "At every seat the player plays the usual way: {usual}.",
         "seats": "How each seat plays: {seats}.",
-        "seat_plays": "seat {seat} {words}",
+        "seat_plays": "the player at seat {seat} {words}",
         "players": "{n} players",
         "win_seat": "seat {seat} wins",
         "first": "first-player advantage",
@@ -36,7 +36,7 @@ TEXTS = {
         "rounds": "length, rounds",
         "turns": "length, turns",
         "minutes": "playing time, min: mean (middle 80%)",
-        "time_note": "Playing time counts the turns alone, at {seconds} s a turn. The box's {low}-{high} minutes "
+        "time_note": "Playing time counts the turns alone, at {seconds} s a turn. The box's {low}–{high} minutes "
                      "also count shuffling, setting up, explaining the rules and the pauses of a family table, "
                      "which no turn holds.",
         "figure_names": {"completion": "the share of games that end", "stall_rate": "the share of stalled games",
@@ -48,17 +48,16 @@ TEXTS = {
         "lead": "lead changes per game",
         "comeback": "comebacks (winner was {k}+ behind)",
         "chart_wins": "Win rate by seat, share of all games (whiskers: 95% interval; dashed line: a fair share)",
-        "chart_length": "Length of a game: share of games by rounds (the longest 1% of games, beyond the last round "
-                        "shown, are left off)",
+        "chart_length": "Length of a game: share of games by rounds (the longest 1% of games are left off)",
         "seat": "seat {seat}",
         "rounds_axis": "rounds",
         "events": "Events per game",
         "strategy": "Best way to play each seat, the others playing the usual way",
-        "strategy_note": "The usual way: {default}. At each seat every way below was tried on the same {screen} "
-                         "card orders; the strongest two then played on beside the usual way, on the same card "
-                         "orders, until the gain was known to ±{points} points. Each comparison is a sample of its "
-                         "own: the usual way's share there differs from page 1 by chance; every share is given with "
-                         "its 95% interval.",
+        "strategy_note": "The usual way: the player {default}. At each seat every way below was tried on the "
+                         "same {screen} card orders; the strongest two then played on beside the usual way, on the "
+                         "same card orders, until the gain was known to ±{points} points. Each comparison is a sample "
+                         "of its own: the usual way's share there differs from page 1 by chance; every share is given "
+                         "with its 95% interval.",
         "verdict_usual": "The usual way is the best at {usual} of the {seats} seats: no way tried beat it clearly.",
         "verdict_beaten": "A challenger is clearly better at {beaten} of the {seats} seats, by at most {gain}.",
         "edge_note": "*: the value lies at an end of the range tried ({rules}).",
@@ -84,18 +83,18 @@ TEXTS = {
         "title_plain": "{game}: баланс",
         "basis": "Цифры получены из {games}. В скобках после оценки: её 95-процентный интервал (для баланса: "
                  "разрывы, которые допускают интервалы мест). Доли побед считаются от всех партий; баланс и "
-                 "преимущество первого игрока - от долей выигранных партий, рядом указана доля партий, которые "
+                 "преимущество первого игрока — от долей выигранных партий, рядом указана доля партий, которые "
                  "доходят до конца.",
         "count_games": "{games} {word} при {n} игроках",
         "games_word": ("партии", "партий", "партий"),
         "and": " и ",
-        "precision": "Партий хватило, чтобы знать каждую долю партий с точностью ±{points} п., баланс - ±{twice}, "
-                     "среднюю длину - ±{points}% от неё самой.",
+        "precision": "Партий хватило, чтобы знать каждую долю партий с точностью ±{points} п.\u00a0п., "
+                     "баланс — ±{twice}, среднюю длину — ±{points}% от неё самой.",
         "precision_short": "Сыграно наибольшее разрешённое число партий, а {names} ещё не известны с точностью "
-                           "±{points} п.; интервалы показывают, насколько точна каждая цифра.",
-        "seats_usual": "Все места играют обычно: {usual}.",
-        "seats": "Как играет каждое место: {seats}.",
-        "seat_plays": "место {seat} {words}",
+                           "±{points} п.\u00a0п.; интервалы показывают, насколько точна каждая цифра.",
+        "seats_usual": "На каждом месте игрок играет обычно: {usual}.",
+        "seats": "Как играют на местах: {seats}.",
+        "seat_plays": "на месте {seat} игрок {words}",
         "players": "игроков: {n}",
         "win_seat": "побеждает место {seat}",
         "first": "преимущество первого игрока",
@@ -104,7 +103,7 @@ TEXTS = {
         "rounds": "длина, круги",
         "turns": "длина, ходы",
         "minutes": "время, мин: среднее (средние 80%)",
-        "time_note": "Время партии здесь - только ходы, по {seconds} с на ход. {low}-{high} минут на коробке "
+        "time_note": "Время партии здесь — только ходы, по {seconds} с на ход. {low}–{high} минут на коробке "
                      "включают ещё перемешивание, раскладку, объяснение правил и паузы за семейным столом, "
                      "которых нет ни в одном ходе.",
         "figure_names": {"completion": "доля партий, которые доходят до конца",
@@ -117,15 +116,14 @@ TEXTS = {
         "lead": "смены лидера за партию",
         "comeback": "отыгрыши (победитель отставал на {k}+)",
         "chart_wins": "Доля побед по местам, от всех партий (усики: 95-процентный интервал; пунктир: равная доля)",
-        "chart_length": "Длина партии: доля партий по числу кругов (самый длинный 1% партий, дальше последнего "
-                        "показанного круга, не нарисован)",
+        "chart_length": "Длина партии: доля партий по числу кругов (самый длинный 1% партий не показан)",
         "seat": "место {seat}",
         "rounds_axis": "круги",
         "events": "События за партию",
         "strategy": "Лучшая игра на каждом месте, если остальные играют обычно",
-        "strategy_note": "Обычная игра: {default}. На каждом месте каждый способ ниже испытан на одних и тех же "
+        "strategy_note": "Обычная игра: игрок {default}. На каждом месте каждый способ ниже испытан на одних и тех же "
                          "{screen} раскладах; два сильнейших сыграли дальше рядом с обычной игрой, на тех же "
-                         "раскладах, пока выигрыш не стал известен с точностью ±{points} п. Каждое сравнение - "
+                         "раскладах, пока выигрыш не стал известен с точностью ±{points} п.\u00a0п. Каждое сравнение — "
                          "отдельная выборка: доля обычной игры здесь отличается от страницы 1 случайно; каждая доля "
                          "дана с 95-процентным интервалом.",
         "verdict_usual": "Обычная игра лучше всех на {usual} {places} из {seats}: ни один испытанный способ не "
@@ -139,21 +137,21 @@ TEXTS = {
         "col_games": "партий",
         "col_wins": "его победы",
         "col_usual": "обычная игра",
-        "col_gain": "выигрыш, п.",
+        "col_gain": "выигрыш, п.\u00a0п.",
         "col_verdict": "лучше",
         "best_challenger": "соперник",
         "best_usual": "обычная игра",
         "tournament": "Турнир вдвоём: как часто строка побеждает столбец",
         "tournament_note": "{games} {word} на пару, каждый способ половину из них на каждом месте; каждая доля в "
-                           "таблице известна с точностью ±{reach} п. (95-процентный интервал). Цвета: синий - строка "
-                           "выигрывает больше половины партий, красный - меньше половины; чем гуще цвет, тем дальше "
-                           "от половины.",
+                           "таблице известна с точностью ±{reach} п.\u00a0п. (95-процентный интервал). Цвета: "
+                           "синий — строка выигрывает больше половины партий, красный — меньше половины; чем гуще "
+                           "цвет, тем дальше от половины.",
         "overall": "в среднем",
-        "pts": " п.",
+        "pts": " п.\u00a0п.",
     },
 }
 
-_OR = {"en": ", or ", "ru": ", или "}
+_OR = {"en": ", or ", "ru": " или "}  # Russian puts no comma before a single «или»
 _CARDS = {"en": ("card", "cards"), "ru": ("карты", "карт", "карт")}  # after "after" / "more than": genitive
 
 

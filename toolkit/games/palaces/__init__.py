@@ -45,12 +45,12 @@ class Palaces(Game):
         "en": {"palaces_completed": "palaces completed", "tokens_scored": "tokens won",
                "foundations_laid": "foundations laid", "floods": "floods", "exchanges": "exchanges",
                "general_exchanges": "general exchanges", "ruins_laid": "ruins laid", "ruins_removed": "ruins cleared",
-               "discards": "discards", "cards_discarded": "cards discarded", "passes": "passes",
+               "discards": "discards", "cards_discarded": "cards discarded", "passes": "turns nobody could act",
                "reshuffles": "reshuffles"},
         "ru": {"palaces_completed": "достроено дворцов", "tokens_scored": "получено жетонов",
                "foundations_laid": "заложено фундаментов", "floods": "наводнения", "exchanges": "обмены",
-               "general_exchanges": "общие обмены", "ruins_laid": "положено руин", "ruins_removed": "убрано руин",
-               "discards": "сбросы", "cards_discarded": "сброшено карт", "passes": "пропуски хода",
+               "general_exchanges": "всеобщие обмены", "ruins_laid": "положено руин", "ruins_removed": "убрано руин",
+               "discards": "сбросы", "cards_discarded": "сброшено карт", "passes": "ходы без возможного действия",
                "reshuffles": "перемешивания"},
     }
     counter_names = {"ruins_removed": "ruins cleared"}
