@@ -235,3 +235,51 @@ def test_a_missing_or_unreadable_back_is_one_line_naming_the_sheet_row_and_colum
     message = error(run("export-cards", "--catalogue", str(deck), "--target", "tts", "--out", str(tmp_path / "t")))
     assert message.startswith("crests.csv: row 3, column \"back\": "), message
     assert not (tmp_path / "a.pdf").exists() and not (tmp_path / "t").exists()
+    # A picture whose header reads but whose pixels do not: refused when the deck is read, not half-way.
+    (tmp_path / "grey.png").write_bytes((tmp_path / "red.png").read_bytes()[:60])
+    assert error(run("catalogue", "--catalogue", str(deck))) == (
+        "crests.csv: row 3, column \"back\": cannot read the art file 'grey.png': image file is truncated")
+
+
+TOML = """[game]
+id = "crests"
+title = { en = "Crests" }
+players = { min = 2, max = 4 }
+age = 8
+minutes = { min = 10, max = 20 }
+langs = ["en"]
+back_art = "back.png"
+
+[[cards]]
+id = "anchor"
+kind = "card"
+count = 2
+name = { en = "Anchor" }
+text = { en = "Play it." }
+art = "anchor.png"
+back = "BACK"
+
+[[cards]]
+id = "crown"
+kind = "card"
+count = 1
+name = { en = "Crown" }
+text = { en = "Keep it." }
+art = "crown.png"
+"""
+
+
+def test_a_toml_card_names_its_own_back(run, deck, tmp_path):
+    path = tmp_path / "crests.toml"
+    path.write_text(TOML.replace("BACK", "red.png"), encoding="utf-8")
+    out = tmp_path / "png"
+    result = run("export-cards", "--catalogue", str(path), "--target", "png", "--out", str(out))
+    assert result.exit_code == 0, result.stderr
+    rows = read_manifest(out)
+    assert [(row["file"], row["count"], row["back"]) for row in rows] == [
+        ("anchor.png", "2", "back_anchor.png"), ("crown.png", "1", "back.png"),
+        ("back.png", "1", ""), ("back_anchor.png", "2", "")]
+    assert near(centre(out / "back_anchor.png"), BACKS["red.png"])
+    path.write_text(TOML.replace("BACK", "none.png"), encoding="utf-8")
+    assert error(run("print-cards", "--catalogue", str(path), "--out", str(tmp_path / "a.pdf"))) == (
+        "crests.toml: cards[0].back: art file 'none.png' does not exist (run 'toolkit art' to draw it)")
