@@ -77,7 +77,7 @@ GAME_KEYS = ({"id", "title", "players", "age", "minutes"},
              {"back_art", "note", "seconds_per_turn", "langs", "layout", "icons", "fonts", "rulebook", "aid",
               "original", "publisher"})
 COLOUR_KEYS = ({"id", "name", "rgb", "symbol"}, set())
-CARD_KEYS = ({"id", "kind", "count", "name", "text", "art"}, {"colour"})
+CARD_KEYS = ({"id", "kind", "count", "name", "text", "art"}, {"colour", "back"})
 TOKEN_KEYS = ({"id", "value", "count", "name"}, set())
 # A sheet's columns (one row per card type): the names and texts per language (name, name_<lang>,
 # text, text_<lang>), the copies (one of COPIES_COLUMNS), the others below; any other column is a field.
@@ -198,6 +198,7 @@ class _Reader:
         self.path = path
         self.require_art = require_art
         self.name = printable(path.name)
+        self.backs_read: set[Path] = set()
 
     def fail(self, where: str, what: str) -> UserError:
         return UserError(f"{self.name}: {where}: {what}")
@@ -351,6 +352,26 @@ class _Reader:
         if other_found:
             raise self.fail(where, f"art file {shown} is not a regular file")
         raise self.fail(where, f"art file {shown} does not exist (run 'toolkit art' to draw it)")
+
+    def back(self, value: Any, where: str) -> tuple[str, Path | None]:
+        """A card's own back picture (a card's ``back``, a sheet's column): found as art is, and
+        with ``require_art`` read whole once, so that a damaged file is named where it is written
+        rather than half-way through a print."""
+        import warnings
+
+        from PIL import Image
+
+        back, path = self.art(value, where)
+        if path is not None and self.require_art and path not in self.backs_read:
+            with open_art(path, f"{self.name}: {where}", back) as image:
+                try:
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        image.load()
+                except (OSError, ValueError, SyntaxError, Image.DecompressionBombError) as err:
+                    raise self.fail(where, f"cannot read the art file {quote(back)}: {printable(str(err))}") from None
+            self.backs_read.add(path)
+        return back, path
 
     # --- the document ---------------------------------------------------------------------------
 
@@ -610,7 +631,7 @@ class _Reader:
             # No picture: the layout leaves its place plain.
             art, art_path = self.art(art, at("art")) if art is not None else ("", None)
             back = self.cell_text(cell["back"], at("back")) if "back" in cell else None
-            back, back_path = self.art(back, at("back")) if back is not None else (None, None)
+            back, back_path = self.back(back, at("back")) if back is not None else (None, None)
             fields = {}
             for column in columns.fields:
                 value = self.cell_field(cell[column], at(column))
@@ -846,6 +867,7 @@ class _Reader:
             elif colour is not None:
                 raise self.fail(f"{where}.colour", f"a {kind} card has no colour")
             art, art_path = self.art(item["art"], f"{where}.art")
+            back, back_path = self.back(item["back"], f"{where}.back") if "back" in item else (None, None)
             result.append(
                 CardType(
                     id=card_id,
@@ -857,6 +879,8 @@ class _Reader:
                     art=art,
                     art_path=art_path,
                     fields=fields,
+                    back_art=back,
+                    back_art_path=back_path,
                 )
             )
         total = sum(card.count for card in result)

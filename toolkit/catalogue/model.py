@@ -104,7 +104,8 @@ class CardType:
     # The card's own fields, every other key of the card in the catalogue (every other column of a
     # sheet): suit, value, cost... A whole number stays an int; the rest is text.
     fields: Mapping[str, str | int] = dataclasses.field(default_factory=lambda: MappingProxyType({}), hash=False)
-    # The card's own back (a sheet's ``back`` column), as written and as found; None: the deck's back.
+    # The card's own back (a card's ``back``, a sheet's ``back`` column), as written and as found; None:
+    # the deck's back. Every print and export puts it behind this card (toolkit.print.faces.back_keys).
     back_art: str | None = None
     back_art_path: Path | None = None
 

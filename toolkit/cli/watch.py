@@ -190,7 +190,8 @@ def _watched(read: dict, catalogue_file: Path) -> frozenset[Path]:
         from toolkit.catalogue.loader import art_dirs
         from toolkit.games.registry import get
 
-        names = {catalogue.back_art, *(card.art for card in catalogue.cards)}
+        names = {catalogue.back_art, *(card.art for card in catalogue.cards),
+                 *(card.back_art for card in catalogue.cards if card.back_art)}
         paths.update(_absolute(folder / name) for folder in art_dirs(catalogue.source, get(catalogue.game))
                      for name in names)
     return frozenset(paths)

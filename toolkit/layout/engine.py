@@ -282,10 +282,16 @@ class Look:
                 self._fit(card, element)
         return self._draw(card, elements, where)
 
-    def back(self) -> CardFace:
+    def back(self, card: CardType | None = None) -> CardFace:
         """The deck's back: its back art placed as the faces' art is, or the layout's back (the
-        deck's title on a plain field) for a deck without back art."""
+        deck's title on a plain field) for a deck without back art. With ``card``, that card's own
+        back picture (``CardType.back_art``), placed the same way, keyed "back:<card id>"."""
         catalogue = self.catalogue
+        if card is not None:
+            where = f"{self.source + ': ' if self.source else ''}card '{card.id}': back {card.back_art!r}"
+            return CardFace(f"back:{card.id}", self.card_mm, self.bleed_mm,
+                            crop_art(load_art(card.back_art_path, where), self.card_mm, self.bleed_mm,
+                                     safe_mm=self.safe_mm, border=self._art_border()))
         if catalogue.back_art:
             image = load_art(catalogue.back_art_path, f"{catalogue.source.name}: game.back_art")
             return CardFace("back", self.card_mm, self.bleed_mm,

@@ -44,7 +44,9 @@ def new_canvas(buffer: io.BytesIO, page_mm: tuple[float, float], title: str, sub
 
 
 def form_name(face: CardFace) -> str:
-    return "back" if face.key == "back" else "card-" + face.key.split(":", 1)[1]
+    """"card-<id>" for a face, "back" for the deck's back, "back-<id>" for a card's own back."""
+    kind, _, rest = face.key.partition(":")
+    return f"{kind}-{rest}" if rest else kind
 
 
 def define_forms(canvas: Canvas, faces: Iterable[CardFace]) -> dict[str, str]:

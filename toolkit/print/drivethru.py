@@ -1,6 +1,7 @@
 """DriveThruCards: the whole deck as one PDF/X-1a:2003 file in CMYK (``export-cards --target drivethru``).
 
-Pages go back, front, back, front...: for every card of the deck in order its back, then its face;
+Pages go back, front, back, front...: for every card of the deck in order its back (the card's own
+back picture when it has one, so cards with different backs go in the one file), then its face;
 then the player aids the same way; then, for games with tokens, token cards. DriveThruCards prints
 cards only, so the tokens come as cards of the deck's size with as many tokens as fit inside the
 safe zone, each card's back page carrying the same tokens mirrored, so that a token cut out of it
@@ -36,7 +37,7 @@ from toolkit.errors import UserError
 from toolkit.pdf import tokens as token_art
 from toolkit.print.aids import KEY as AID_KEY
 from toolkit.print.cmyk import Separation, separation
-from toolkit.print.faces import ExportResult, Faces
+from toolkit.print.faces import DECK_BACK, ExportResult, Faces
 from toolkit.pdf.canvas import binary_streams, form_name, new_canvas
 from toolkit.print.sheets import TOKEN_DIAMETER, deck_order, sheet_metadata
 from toolkit.print.targets import DPI, DRIVETHRU_INK_LIMIT, CardSpec
@@ -130,13 +131,15 @@ def drivethru_bytes(catalogue: Catalogue, faces: Faces, lang: str, spec: CardSpe
                               lang=lang, game=title)
         forms = {}  # each side drawn once, then let go: only one is held at 300 DPI at a time
         aids = [faces.aid] if faces.aids else []
-        for face in itertools.chain([faces.back()], faces.every(), (aid() for aid in aids)):
+        backs = (faces.back(key) for key in faces.backs())
+        for face in itertools.chain(backs, faces.every(), (aid() for aid in aids)):
             forms[face.key] = _define_face(canvas, face, sep, spec.image_px)
         token_forms = token_art.define_forms(canvas, catalogue, lang, TOKEN_DIAMETER) if token_pages else {}
         canvas.setTrimBox((bleed_pt, bleed_pt, page_pt[0] - bleed_pt, page_pt[1] - bleed_pt))
         canvas.setBleedBox((0, 0, *page_pt))
-        for front in [f"card:{card.id}" for card in deck_order(catalogue)] + [AID_KEY] * faces.aids:
-            for key in ("back", front):
+        pairs = [(faces.back_key(card), f"card:{card.id}") for card in deck_order(catalogue)]
+        for pair in pairs + [(DECK_BACK, AID_KEY)] * faces.aids:  # each card's own back, then its face
+            for key in pair:
                 canvas.doForm(forms[key])
                 canvas.showPage()
         width_mm = page_pt[0] / PT_PER_MM

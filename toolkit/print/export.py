@@ -13,12 +13,13 @@ one back, all the same size: ``services.py``), ``screentop`` (a grid of faces: `
 
 And at the catalogue's own size, with ``--bleed``:
 
-* ``png``: one PNG per distinct card face and one for the back, at 300 DPI with bleed (poker + 3 mm:
+* ``png``: one PNG per distinct card face and one per back (``back.png``, the deck's; ``back_<id>.png``,
+  a back picture of the cards' own, ``<id>`` the first card showing it), at 300 DPI with bleed (poker + 3 mm:
   815 x 1110 px), one per kind of token (25 mm with the same bleed, no cut line), and
   ``manifest.csv`` (file, card id, count, name, side: face, back or token; back: the image for the
-  other side, a token's own);
+  other side, the card's own back, a token's own);
 * ``pdf-single``: one card per page, the page being the card plus its bleed, TrimBox and BleedBox
-  set; every card of the deck in order, each face page followed by its back; then token cards like
+  set; every card of the deck in order, each face page followed by its own back; then token cards like
   DriveThruCards' (``tokens.token_places``), each followed by the same tokens mirrored.
 
 With ``aids``, the player aid goes with them: ``player_aid-<lang>.png`` and its row in the manifest;
@@ -45,7 +46,7 @@ from toolkit.catalogue.words import words
 from toolkit.errors import UserError
 from toolkit.files import atomic_folder, write_atomic
 from toolkit.print.aids import FILE_ID as AID_ID, KEY as AID_KEY, aid_copies, aid_image, aid_text
-from toolkit.print.faces import BACK_FILE, ExportResult, Faces, _check_file_names, _faces, counted
+from toolkit.print.faces import BACK_FILE, DECK_BACK, ExportResult, Faces, _check_file_names, _faces, back_file, counted
 from toolkit.pdf.canvas import binary_streams, define_forms, new_canvas, place_form
 from toolkit.print.sheets import TOKEN_DIAMETER, deck_order, sheet_metadata
 from toolkit.print.targets import TARGETS as SERVICES, service_target
@@ -70,9 +71,12 @@ def export_png(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, lang: s
         rows.append((name, card_id, count, title, side, back))
 
     for card in faces.cards:
-        write(f"{card.id}.png", card_image(faces.face(card)), "face", card.id, card.name[lang], card.count)
-    back_image = card_image(faces.back())
-    write(BACK_FILE, back_image, "back", "back", words(catalogue, lang)["card_back"], catalogue.total + faces.aids, "")
+        write(f"{card.id}.png", card_image(faces.face(card)), "face", card.id, card.name[lang], card.count,
+              back_file(faces.back_key(card)))
+    for key in faces.backs():  # the deck's back, then the cards' own: each with the cards that show it
+        name = back_file(key)
+        back_image = card_image(faces.back(key))
+        write(name, back_image, "back", name.removesuffix(".png"), words(catalogue, lang)["card_back"], faces.back_count(key), "")
     if faces.aids:
         write(f"{AID_ID}-{lang}.png", aid_image(faces.aid()), "face", AID_ID,
               aid_text(catalogue, lang).title.replace("\u00a0", " "), faces.aids)
@@ -88,7 +92,8 @@ def export_png(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, lang: s
     aid = f", the player aid ({counted(faces.aids, 'copy', 'copies')})" if faces.aids else ""
     token_size = f"{px} x {px} px, {TOKEN_DIAMETER:g} mm + {bleed:g} mm bleed, no cut line"
     return ExportResult("png", out, tuple(out / name for name in names),
-                        f"{counted(len(faces.cards), 'face', 'faces')} and 1 back of {size[0]} x {size[1]} px "
+                        f"{counted(len(faces.cards), 'face', 'faces')} and "
+                        f"{counted(len(faces.backs()), 'back', 'backs')} of {size[0]} x {size[1]} px "
                         f"({card_size_name(card_mm)}, {bleed:g} mm bleed, 300 DPI) for "
                         f"{counted(catalogue.total, 'card', 'cards')}{aid}{token_note(catalogue, tokens, token_size)}"
                         ", and manifest.csv")
@@ -119,12 +124,13 @@ def pdf_single_bytes(catalogue: Catalogue, lang: str, card_mm, bleed: float, fac
         held = catalogue.total + faces.aids + len(cards)  # every card the file holds, as its Subject says
         canvas = new_canvas(buffer, page, *sheet_metadata(catalogue, lang, held, card_mm), lang=lang, game=title)
         aids = [faces.aid()] if faces.aids else []
-        forms = define_forms(canvas, itertools.chain(faces.every(), aids, [faces.back()]))
+        forms = define_forms(canvas, itertools.chain(faces.every(), aids, map(faces.back, faces.backs())))
         token_forms = define_token_forms(canvas, catalogue, lang, TOKEN_DIAMETER) if cards else {}
         canvas.setTrimBox((bleed * PT_PER_MM, bleed * PT_PER_MM, (bleed + w) * PT_PER_MM, (bleed + h) * PT_PER_MM))
         canvas.setBleedBox((0, 0, page[0] * PT_PER_MM, page[1] * PT_PER_MM))
-        for front in [f"card:{card.id}" for card in deck_order(catalogue)] + [AID_KEY] * faces.aids:
-            for key in (front, "back"):
+        pairs = [(f"card:{card.id}", faces.back_key(card)) for card in deck_order(catalogue)]
+        for pair in pairs + [(AID_KEY, DECK_BACK)] * faces.aids:  # each face, then its own back
+            for key in pair:
                 place_form(canvas, forms[key], bleed, bleed, w, h)
                 canvas.showPage()
         for card in cards:

@@ -18,6 +18,7 @@ from toolkit.print.aids import aid_face
 
 MAX_FILE_NAME = 255  # bytes in one file name on common file systems
 BACK_FILE = "back.png"  # no card can take this name: the loader reserves the id "back"
+DECK_BACK = "back"  # the key of the deck's back (a card's own back is "back:<card id>")
 
 
 @dataclass(frozen=True)
@@ -52,8 +53,29 @@ class Faces:
     def every(self) -> Iterator[CardFace]:
         return (self.face(card) for card in self.cards)
 
-    def back(self) -> CardFace:
-        return self.look.back()
+    @cached_property
+    def back_keys(self) -> dict[str, str]:
+        return back_keys(self.catalogue)
+
+    def back_key(self, card: CardType) -> str:
+        """The back ``card`` shows: DECK_BACK, or "back:<id>" for a back picture of its own."""
+        return self.back_keys[card.id]
+
+    def backs(self) -> list[str]:
+        """The backs the export holds, in order: the deck's (when a card shows it, or the player
+        aids go with the deck), then each back picture of the cards' own, as ``back_keys`` orders them."""
+        used = dict.fromkeys(self.back_key(card) for card in self.cards)
+        if self.aids:
+            used[DECK_BACK] = None
+        return sorted(used, key=lambda key: key != DECK_BACK)
+
+    def back(self, key: str = DECK_BACK) -> CardFace:
+        return back_face(self.look, key)
+
+    def back_count(self, key: str) -> int:
+        """How many cards of the export show the back ``key`` (the player aids show the deck's)."""
+        cards = sum(card.count for card in self.cards if self.back_key(card) == key)
+        return cards + (self.aids if key == DECK_BACK else 0)
 
     def aid(self) -> CardFace:
         return aid_face(self.catalogue, self.lang, self.card_mm, self.bleed, self.safe_mm)
@@ -66,6 +88,43 @@ def _faces(catalogue: Catalogue, lang: str, card_mm, bleed: float, aids: int = 0
     if not cards:
         raise UserError(f"{deck_origin(catalogue)}: the deck has no cards to export (every count is 0)")
     return Faces(catalogue, cards, lang, tuple(card_mm), bleed, aids, safe_mm)
+
+
+def back_keys(catalogue: Catalogue) -> dict[str, str]:
+    """The back each card of the deck shows, by card id: DECK_BACK, or "back:<id>" for a back
+    picture of its own (``CardType.back_art``), <id> being the first card of the deck (catalogue
+    order, count above 0) with that picture, so that cards sharing a picture share one back. A card
+    whose own back is the deck's back picture shows the deck's back."""
+    def picture(path: Path | None, written: str) -> Path | str:
+        return path.resolve() if path is not None else written
+
+    deck = picture(catalogue.back_art_path, catalogue.back_art) if catalogue.back_art else None
+    owners: dict[Path | str, str] = {}
+    keys = {}
+    for card in catalogue.cards:
+        if card.count == 0:
+            continue
+        own = picture(card.back_art_path, card.back_art) if card.back_art else None
+        if own is None or own == deck:
+            keys[card.id] = DECK_BACK
+        else:
+            keys[card.id] = "back:" + owners.setdefault(own, card.id)
+    return keys
+
+
+def is_back(key: str) -> bool:
+    return key == DECK_BACK or key.startswith("back:")
+
+
+def back_face(look: Look, key: str) -> CardFace:
+    """The back ``key`` (``back_keys``) as ``look`` draws it."""
+    return look.back() if key == DECK_BACK else look.back(look.catalogue.card(key.removeprefix("back:")))
+
+
+def back_file(key: str) -> str:
+    """The file of the back ``key``: ``back.png`` for the deck's, ``back_<id>.png`` for a card's
+    own ("_" is never in a card's or token's id, so no face or token can take its name)."""
+    return BACK_FILE if key == DECK_BACK else f"back_{key.removeprefix('back:')}.png"
 
 
 def counted(number: int, one: str, other: str) -> str:

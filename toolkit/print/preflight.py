@@ -1378,7 +1378,7 @@ def _check_save(result: PreflightResult, service: Target, file: Path, doc, folde
             contained = [child.get("CardID") for child in obj["ContainedObjects"] if isinstance(child, dict)]
             if obj["DeckIDs"] != contained:
                 id_bad.append(f"deck {obj.get('Nickname') or obj.get('GUID')}: DeckIDs do not list its cards")
-    cells = []
+    cells, back_sheets = [], 0
     for (key, face_url), entry in sheets.items():
         cols, rows = entry.get("NumWidth"), entry.get("NumHeight")
         if not (isinstance(cols, int) and isinstance(rows, int) and cols >= 1 and rows >= 1):
@@ -1399,8 +1399,20 @@ def _check_save(result: PreflightResult, service: Target, file: Path, doc, folde
             grid_bad.append(f"{local.name} is {w} x {h} px (at most {TTS_MAX_PX} a side)")
         if w % cols or h % rows:
             grid_bad.append(f"{local.name}: {w} x {h} px does not divide into {cols} x {rows} equal cells")
-        back = _open(urls[entry["BackURL"]]) if urls.get(entry.get("BackURL")) and not entry.get("UniqueBack") else None
-        if back is not None and not back.error and abs((w / cols) / (h / rows) - back.size[0] / back.size[1]) > \
+        back = _open(urls[entry["BackURL"]]) if urls.get(entry.get("BackURL")) else None
+        if back is not None and entry.get("UniqueBack"):  # a sheet of backs, cut like the faces'
+            back_sheets += 1
+            bw, bh = back.size
+            if back.error:
+                grid_bad.append(back.error)
+            elif bw > TTS_MAX_PX or bh > TTS_MAX_PX:
+                grid_bad.append(f"{back.name} is {bw} x {bh} px (at most {TTS_MAX_PX} a side)")
+            elif bw % cols or bh % rows:
+                grid_bad.append(f"{back.name}: {bw} x {bh} px does not divide into the faces' {cols} x {rows} cells")
+            elif abs((w / cols) / (h / rows) - (bw / cols) / (bh / rows)) > 0.02 * (w / cols) / (h / rows):
+                grid_bad.append(f"{back.name}: {cols} x {rows} cells of {bw / cols:.0f} x {bh / rows:.0f} px are not "
+                                f"shaped like the faces' ({w / cols:.0f} x {h / rows:.0f})")
+        elif back is not None and not back.error and abs((w / cols) / (h / rows) - back.size[0] / back.size[1]) > \
                 0.02 * back.size[0] / back.size[1]:
             grid_bad.append(f"{local.name}: {cols} x {rows} cells of {w / cols:.0f} x {h / rows:.0f} px are not "
                             f"shaped like the back ({back.size[0]} x {back.size[1]})")
@@ -1410,7 +1422,8 @@ def _check_save(result: PreflightResult, service: Target, file: Path, doc, folde
         cells.append((picture, cols, rows, used))
     result.judge("sheet grid", grid_bad,
                  f"{name}: {_count(len(sheets), 'sheet')}, each at most {TTS_MAX_COLS} x {TTS_MAX_ROWS} cells "
-                 f"and {TTS_MAX_PX} px a side, NumWidth x NumHeight matching the image",
+                 f"and {TTS_MAX_PX} px a side, NumWidth x NumHeight matching the image"
+                 + (f"; {_count(back_sheets, 'sheet')} of unique backs cut like its faces" if back_sheets else ""),
                  f"{name}: TTS cannot cut it")
     result.judge("card ids", id_bad, f"{name}: every CardID names a cell of its sheet, none the hidden last cell",
                  f"{name}: a card would show the wrong face")
@@ -1477,7 +1490,11 @@ def _check_grid(result: PreflightResult, service: Target, path: Path, card_mm) -
         result.add("FAIL", "back", f"{path}: no back image (Screentop takes a back for the cards: a file named *back*)")
         return
     back = backs[0]
-    result.add("PASS", "back", f"{back.name}, {back.size[0]} x {back.size[1]} px")
+    # Cards with backs of their own: every back the same size, the cells' shape.
+    other = [f"{p.name} {p.size[0]} x {p.size[1]}" for p in backs if p.size != back.size]
+    result.judge("back", other, f"{_listed([p.name for p in backs])}, {back.size[0]} x {back.size[1]} px"
+                 + (f" ({_count(len(backs), 'back')}, one size)" if len(backs) > 1 else ""),
+                 f"the backs differ in size from {back.name} ({back.size[0]} x {back.size[1]})")
     grids = _declared_grids(path if path.is_dir() else path.parent)
     cells, bad = [], []
     for p in cards:

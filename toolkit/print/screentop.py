@@ -14,10 +14,12 @@ Every image is named ``<game>-<lang>-...`` (``palaces-en-faces-1.png``, ``palace
 place without one image taking another's address.
 
 ``manifest.csv`` has one row per card type (its sheet, column and row counted from 1, its count,
-name and back), then the back, the player aid and the tokens, each an image of its own; its ``side``
-column says what each image is (face, back, token: a token's image is its own back); ``screentop.json``
-holds the same with every sheet's grid and cell size, the numbers to type into the editor, and,
-with ``--base-url``, the address each image will have once uploaded there.
+name and back: ``<game>-<lang>-back.png``, or ``...-back_<id>.png`` for a card with a back picture of
+its own, ``<id>`` the first card showing it), then each back, the player aid and the tokens, each an
+image of its own; its ``side`` column says what each image is (face, back, token: a token's image is
+its own back); ``screentop.json`` holds the same with every sheet's grid and cell size, the numbers
+to type into the editor, and, with ``--base-url``, the address each image will have once uploaded
+there; its ``back`` is the deck's back (the first card's own when no card shows the deck's).
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from toolkit.catalogue.model import Catalogue
 from toolkit.files import write_atomic
 from toolkit.print.aids import FILE_ID as AID_ID, aid_image, aid_text
 from toolkit.catalogue.words import words
-from toolkit.print.faces import BACK_FILE, ExportResult, Faces, counted, token_file
+from toolkit.print.faces import BACK_FILE, ExportResult, Faces, back_file, counted, token_file
 from toolkit.print.sheets import TOKEN_DIAMETER
 from toolkit.print.targets import TTS_MAX_COLS, TTS_MAX_PX, TTS_MAX_ROWS, CardSpec
 from toolkit.print.tts import check_token_names, hosted_base, tts_grid
@@ -72,7 +74,6 @@ def export_screentop(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, l
     check_token_names(catalogue, {f"faces-{n}.png" for n in range(1, len(cards) // FACES_PER_SHEET + 2)},
                       "grid sheet")
     prefix = f"{catalogue.game}-{lang}-"  # no two exports hosted side by side share an image's name
-    back_file = prefix + BACK_FILE
     written: list[Path] = []
 
     def write(name: str, data: bytes) -> None:
@@ -94,24 +95,24 @@ def export_screentop(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, l
                         ((index % cols) * cell[0], (index // cols) * cell[1]))
             card_rows.append({"id": card.id, "name": card.name[lang], "text": card.text[lang], "count": card.count,
                               "file": name, "index": index, "column": index % cols + 1, "row": index // cols + 1,
-                              "side": "face", "back": back_file})
+                              "side": "face", "back": prefix + back_file(faces.back_key(card))})
         write(name, png_bytes(sheet))
         sheets.append(located({"file": name, "columns": cols, "rows": rows, "cards": len(batch),
                                "cell_px": list(cell), "size_px": list(sheet.size)}))
-    back = card_image(faces.back())
-    if back.size != card_px:
-        back = back.resize(card_px, Image.Resampling.LANCZOS)
-    write(back_file, png_bytes(back))
-
-    back_row = {"file": back_file, "id": "back", "count": catalogue.total + faces.aids,
-                "name": words(catalogue, lang)["card_back"], "back": "", "side": "back"}
+    back_rows = []  # the deck's back, then the cards' own: each with the cards that show it
+    for key in faces.backs():
+        name = prefix + back_file(key)
+        back = card_image(faces.back(key))
+        write(name, png_bytes(back if back.size == card_px else back.resize(card_px, Image.Resampling.LANCZOS)))
+        back_rows.append({"file": name, "id": back_file(key).removesuffix(".png"), "count": faces.back_count(key),
+                          "name": words(catalogue, lang)["card_back"], "back": "", "side": "back"})
     extras = []  # the aid and the tokens: images of their own
     if faces.aids:
         aid_name = f"{prefix}{AID_ID}.png"
         image = aid_image(faces.aid())
         write(aid_name, png_bytes(image if image.size == card_px else image.resize(card_px, Image.Resampling.LANCZOS)))
         title = aid_text(catalogue, lang).title.replace("\u00a0", " ")
-        extras.append({"kind": "aid", "side": "face", "id": AID_ID, "name": title, "count": faces.aids, "file": aid_name, "back": back_file})
+        extras.append({"kind": "aid", "side": "face", "id": AID_ID, "name": title, "count": faces.aids, "file": aid_name, "back": prefix + BACK_FILE})
     for token in catalogue.tokens:
         if token.count > 0:
             image = _round(token_image(catalogue, token, lang, TOKEN_DIAMETER, bleed_mm=0.0))
@@ -127,11 +128,11 @@ def export_screentop(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, l
     table.writerows((r["file"], r["column"], r["row"], r["id"], r["count"], r["name"], r["back"], r["side"])
                     for r in card_rows)
     table.writerows((e["file"], "", "", e["id"], e["count"], e["name"], e["back"], e["side"])
-                    for e in [back_row, *extras])
+                    for e in [*back_rows, *extras])
     write("manifest.csv", buffer.getvalue().encode("utf-8"))
     manifest = {
         "game": catalogue.game, "title": catalogue.title[lang], "lang": lang, "card_px": list(card_px),
-        "card_mm": list(spec.card_mm), "back": located({"file": back_file}), "sheets": sheets,
+        "card_mm": list(spec.card_mm), "back": located({"file": back_rows[0]["file"]}), "sheets": sheets,
         "cards": [located(r) for r in card_rows], "extras": [located(e) for e in extras],
     }
     write("screentop.json", (json.dumps(manifest, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
@@ -145,4 +146,4 @@ def export_screentop(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, l
     return ExportResult("screentop", out, tuple(written),
                         f"{counted(catalogue.total, 'card', 'cards')} ({counted(len(cards), 'face', 'faces')}) on "
                         f"{counted(len(sheets), 'grid sheet', 'grid sheets')} of {shape} "
-                        f"cells ({cells} px each), 1 back{aid}{token_note}, manifest.csv and screentop.json{where}")
+                        f"cells ({cells} px each), {counted(len(back_rows), 'back', 'backs')}{aid}{token_note}, manifest.csv and screentop.json{where}")

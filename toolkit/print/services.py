@@ -9,7 +9,8 @@ alpha, 300 DPI in its pHYs chunk, with the text, its panel and the art's badges 
 
 Beside the images, in one flat folder:
 
-* ``back.png`` and, with ``--aids``, ``player_aid-<lang>.png`` (a face of the deck's size);
+* ``back.png`` (the deck's back, when a card or aid shows it), ``back_<id>.png`` for each back picture
+  of the cards' own (a sheet's ``back`` column), and, with ``--aids``, ``player_aid-<lang>.png`` (a face of the deck's size);
 * ``<token id>.png`` for each kind of counter in the catalogue (Palaces' victory tokens). For The
   Game Crafter and MakePlayingCards a size they sell: a 1 in circle with 1/8 in bleed (The Game
   Crafter's medium circle chit, 375 x 375 px), without a cut line, since the service cuts it and a
@@ -20,8 +21,9 @@ Beside the images, in one flat folder:
   ``card_id``, ``name`` (in the export's language), ``quantity``: how many of that image the deck
   holds, the figure each uploader asks for per face (The Game Crafter's and MakePlayingCards'
   "quantity", Tabletopia's copies in the deck; the back's is every card that carries it), and
-  ``back``: the image to upload for the other side (``back.png`` for cards, a token's own image for
-  a token, nothing for the back itself).
+  ``back``: the image to upload for the other side (``back.png`` for cards, ``back_<id>.png`` for
+  cards with a back picture of their own, ``<id>`` the first card showing it; a token's own image
+  for a token, nothing for a back itself).
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from toolkit.catalogue.model import Catalogue
 from toolkit.files import write_atomic
 from toolkit.print.aids import FILE_ID as AID_ID, aid_image, aid_text
 from toolkit.catalogue.words import words
-from toolkit.print.faces import BACK_FILE, ExportResult, Faces, counted, token_files
+from toolkit.print.faces import BACK_FILE, ExportResult, Faces, back_file, counted, token_files
 from toolkit.print.sheets import TOKEN_DIAMETER
 from toolkit.print.targets import DPI, MM_PER_INCH, CardSpec, Target
 from toolkit.print.token_image import token_image
@@ -91,13 +93,16 @@ def export_png_set(catalogue: Catalogue, faces: Faces, out, tmp, lang: str, targ
 
     for card in faces.cards:
         name = f"{card.id}.png"
-        write(name, _exact(card_image(faces.face(card)), spec, name), "face", card.id, card.name[lang], card.count)
+        write(name, _exact(card_image(faces.face(card)), spec, name), "face", card.id, card.name[lang], card.count,
+              back_file(faces.back_key(card)))
     if faces.aids:
         name = f"{AID_ID}-{lang}.png"
         title = aid_text(catalogue, lang).title.replace("\u00a0", " ")
         write(name, _exact(aid_image(faces.aid()), spec, name), "face", AID_ID, title, faces.aids)
-    write(BACK_FILE, _exact(card_image(faces.back()), spec, BACK_FILE), "back", "back", words(catalogue, lang)["card_back"],
-          catalogue.total + faces.aids, "")
+    for key in faces.backs():  # the deck's back, then the cards' own: each with the cards that show it
+        name = back_file(key)
+        write(name, _exact(card_image(faces.back(key)), spec, name), "back", name.removesuffix(".png"),
+              words(catalogue, lang)["card_back"], faces.back_count(key), "")
     if target.name in CUT_BY_SERVICE:
         diameter, bleed_mm, cut_line = CHIT_DIAMETER_MM, CHIT_BLEED_MM, False
         token_size = "1 in circle chits + 1/8 in bleed, no cut line"
@@ -117,7 +122,8 @@ def export_png_set(catalogue: Catalogue, faces: Faces, out, tmp, lang: str, targ
     w, h = spec.image_px
     bleed = f"{spec.bleed_px:g} px bleed" if spec.bleed_px else "cut at the trim"
     aid = f", the player aid ({counted(faces.aids, 'copy', 'copies')})" if faces.aids else ""
-    summary = (f"{target.service}: {counted(len(faces.cards), 'face', 'faces')} and 1 back of {w} x {h} px "
+    summary = (f"{target.service}: {counted(len(faces.cards), 'face', 'faces')} and "
+               f"{counted(len(faces.backs()), 'back', 'backs')} of {w} x {h} px "
                f"({spec.size}, {bleed}, safe zone {spec.safe_px:g} px from the edge, {DPI} DPI) for "
                f"{counted(catalogue.total, 'card', 'cards')}{aid}{token_note(catalogue, tokens, token_size)}, "
                f"and {MANIFEST}")

@@ -32,6 +32,7 @@ from toolkit.print.layout import (
     token_grid,
 )
 from toolkit.catalogue.origin import deck_origin
+from toolkit.print.faces import DECK_BACK, back_face, back_keys, is_back
 from toolkit.pdf.canvas import binary_streams, define_forms, new_canvas, place_form
 
 MARK_WIDTH_PT = 0.3
@@ -49,7 +50,8 @@ def sheet_metadata(catalogue: Catalogue, lang: str, cards: int, card_mm: tuple[f
 
 @dataclass(frozen=True)
 class Placed:
-    """One card on a page: its face key ("card:<id>" or "back"), trim rectangle, and whether upside down."""
+    """One card on a page: its face key ("card:<id>", the aid's, "back" or a card's own "back:<id>"),
+    trim rectangle, and whether upside down."""
 
     key: str
     rect: Rect
@@ -116,16 +118,19 @@ def plan_pages(catalogue: Catalogue, layout: SheetLayout, crop: bool = True, aid
     right and Y mm down as seen looking at the back side, to make up for a printer that puts its
     second side off by -X,-Y; the fronts and their crop marks stay where they are."""
     dx, dy = back_shift(back_offset)
-    keys = [f"card:{card.id}" for card in deck_order(catalogue)] + [AID_KEY] * aids
+    backs_of = back_keys(catalogue)
+    # (front, back) of every card, then of every aid (the aids show the deck's back).
+    keys = [(f"card:{card.id}", backs_of[card.id]) for card in deck_order(catalogue)] + [(AID_KEY, DECK_BACK)] * aids
     slots = layout.grid.slots()
     pages: list[PagePlan] = []
     for start in range(0, len(keys), len(slots)):
         batch = keys[start:start + len(slots)]
-        fronts = [Placed(key, rect) for key, rect in zip(batch, slots)]
+        fronts = [Placed(key, rect) for (key, _), rect in zip(batch, slots)]
         marks = tuple(crop_marks(layout, [p.rect for p in fronts])) if crop else ()
         backs = []
         if layout.axis is not None:
-            backs = [Placed("back", layout.back_of(p.rect), layout.backs_turned) for p in fronts]
+            # Each back behind its own front: the mirrored slot, for a long- or short-edge flip or a fold.
+            backs = [Placed(back, layout.back_of(p.rect), layout.backs_turned) for p, (_, back) in zip(fronts, batch)]
             if layout.duplex != "fold":
                 backs = [Placed(b.key, b.rect.shifted(dx, dy), b.turned) for b in backs]
         if layout.duplex == "fold":
@@ -224,8 +229,10 @@ def print_cards(catalogue: Catalogue, lang: str = "en", paper: str = "a4",
     faces = (look.face(catalogue.card(card_id)) for card_id in distinct)
     if copies:
         faces = itertools.chain(faces, [aid_face(catalogue, lang, card_mm, bleed)])
-    if layout.axis is not None:
-        faces = itertools.chain(faces, [look.back()])
+    if layout.axis is not None:  # every back a page shows: the deck's first, then the cards' own
+        backs = sorted(dict.fromkeys(p.key for page in pages for p in page.cards if is_back(p.key)),
+                       key=lambda key: key != DECK_BACK)
+        faces = itertools.chain(faces, (back_face(look, key) for key in backs))
     w, h = card_mm
 
     buffer = io.BytesIO()

@@ -7,7 +7,9 @@ A sheet holds at most 10 x 7 cells, and TTS shows the *last* cell of a sheet as 
 what the other players see of a card in someone's hand (TTS's Knowledge Base, "Custom Deck"). So a
 sheet takes at most 69 faces and its last cell is always the back; "BackIsHidden" says the same to
 TTS, so a hidden card shows the back whichever rule a TTS version follows. A deck of more faces
-spans several sheets, one CustomDeck entry each, in one deck.
+spans several sheets, one CustomDeck entry each, in one deck. A sheet whose cards do not all show
+the deck's back (a card with a back picture of its own) has "UniqueBack": its BackURL is a sheet
+of backs cut like the faces', each card's back in the cell of its face (``<game>-<lang>-backs-1.png``).
 
 Every image is named ``<game>-<lang>-...`` (``palaces-en-deck-1.png``, ``palaces-en-back.png``,
 ``palaces-en-token-1.png``), and every GUID depends on the game and language: TTS caches images by
@@ -40,7 +42,7 @@ from toolkit.catalogue.model import Catalogue
 from toolkit.errors import UserError
 from toolkit.files import write_atomic
 from toolkit.print.aids import FILE_ID as AID_ID, aid_image, aid_text
-from toolkit.print.faces import BACK_FILE, ExportResult, Faces, counted, token_file
+from toolkit.print.faces import BACK_FILE, DECK_BACK, ExportResult, Faces, counted, token_file
 from toolkit.print.sheets import TOKEN_DIAMETER
 from toolkit.print.targets import TTS_MAX_COLS, TTS_MAX_PX, TTS_MAX_ROWS, CardSpec
 
@@ -210,16 +212,31 @@ def export_tts(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, lang: s
     stem = f"{catalogue.game}-{lang}"
     prefix = f"{stem}-"  # no two exports hosted side by side share an image's name
     back_file = prefix + BACK_FILE
-    sheet_files = {f"deck-{n}.png" for n in range(1, len(cards) // FACES_PER_SHEET + 2)}
+    sheet_files = {f"{what}-{n}.png" for n in range(1, len(cards) // FACES_PER_SHEET + 2) for what in ("deck", "backs")}
     check_token_names(catalogue, sheet_files, "deck sheet")
-    back = _fit(card_image(faces.back()), card_px)
-    sheets = []  # (deck number, cards on it, cols, rows, cell)
+    backs = faces.backs()
+    # The deck's back (the first card's own when no card shows the deck's): the hidden card.
+    back = _fit(card_image(faces.back(backs[0])), card_px)
+    sheets = []  # (deck number, cards on it, cols, rows, cell, its back sheet's file or None)
     for number, start in enumerate(range(0, len(cards), FACES_PER_SHEET), start=1):
         batch = cards[start:start + FACES_PER_SHEET]
         sheet, cols, rows, cell = _sheet((card_image(faces.face(card)) for card in batch), len(batch), card_px, back)
         write(f"{prefix}deck-{number}.png", sheet)
-        sheets.append((number, batch, cols, rows, cell))
-    write(back_file, back)
+        keys = [faces.back_key(card) for card in batch]
+        back_sheet = None
+        if any(key != DECK_BACK for key in keys):  # backs that differ: TTS's UniqueBack, a sheet of backs
+            drawn: dict[str, Image.Image] = {}     # cut like the faces', each card's back in its face's cell
+
+            def drawn_back(key: str) -> Image.Image:
+                if key not in drawn:
+                    drawn[key] = card_image(faces.back(key))
+                return drawn[key]
+
+            back_sheet = f"{prefix}backs-{number}.png"
+            write(back_sheet, _sheet(map(drawn_back, keys), len(batch), card_px, back)[0])
+        sheets.append((number, batch, cols, rows, cell, back_sheet))
+    if DECK_BACK in backs:
+        write(back_file, back)
     aid_name = f"{prefix}{AID_ID}.png"
     if faces.aids:  # the aid on a sheet of its own, so that it is never shuffled into the deck
         sheet, aid_cols, aid_rows, _ = _sheet([aid_image(faces.aid())], 1, card_px, back)
@@ -228,9 +245,9 @@ def export_tts(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, lang: s
     # Cards stretch to TTS's standard card shape; a scale on Z keeps other sizes' proportions.
     scale_z = round((card_mm[1] / card_mm[0]) / (TTS_CARD_MM[1] / TTS_CARD_MM[0]), 3)
 
-    def entry(face_file: str, cols: int, rows: int) -> dict:
-        return {"FaceURL": url(face_file), "BackURL": url(back_file), "NumWidth": cols, "NumHeight": rows,
-                "BackIsHidden": True, "UniqueBack": False, "Type": 0}
+    def entry(face_file: str, cols: int, rows: int, back_sheet: str | None = None) -> dict:
+        return {"FaceURL": url(face_file), "BackURL": url(back_sheet or back_file), "NumWidth": cols,
+                "NumHeight": rows, "BackIsHidden": True, "UniqueBack": back_sheet is not None, "Type": 0}
 
     def card(guid: str, nickname: str, description: str, card_id: int, deck: dict) -> dict:
         return {"GUID": guid, "Name": "Card", "Transform": _transform(scale_z), "Nickname": nickname,
@@ -238,8 +255,8 @@ def export_tts(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, lang: s
                 "SidewaysCard": False}
 
     custom, contained, ids = {}, [], []
-    for number, batch, cols, rows, _ in sheets:
-        custom[str(number)] = entry(f"{prefix}deck-{number}.png", cols, rows)
+    for number, batch, cols, rows, _, back_sheet in sheets:
+        custom[str(number)] = entry(f"{prefix}deck-{number}.png", cols, rows, back_sheet)
         for index, card_type in enumerate(batch):
             for copy in range(card_type.count):
                 ids.append(number * 100 + index)
@@ -272,8 +289,10 @@ def export_tts(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, lang: s
     written.append(out / f"{stem}.json")
     write(f"{stem}.png", _thumbnail(back))
 
-    shape = ", ".join(f"{cols} x {rows}" for _, _, cols, rows, _ in sheets)
-    cells = ", ".join(dict.fromkeys(f"{cell[0]} x {cell[1]}" for *_, cell in sheets))
+    shape = ", ".join(f"{cols} x {rows}" for _, _, cols, rows, _, _ in sheets)
+    cells = ", ".join(dict.fromkeys(f"{cell[0]} x {cell[1]}" for *_, cell, _ in sheets))
+    unique = sum(1 for *_, back_sheet in sheets if back_sheet)
+    unique = f", {counted(unique, 'sheet', 'sheets')} of the cards' own backs cut the same way" if unique else ""
     aid = f", a deck of {counted(faces.aids, 'player aid', 'player aids')} beside it" if faces.aids else ""
     tiles = sum(len(bag["ContainedObjects"]) for bag in bags)
     tokens = f", {counted(tiles, 'token', 'tokens')} in {counted(len(bags), 'bag', 'bags')}" if bags else ""
@@ -281,5 +300,5 @@ def export_tts(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, lang: s
     return ExportResult("tts", out, tuple(written),
                         f"{counted(len(ids), 'card', 'cards')} ({counted(len(cards), 'face', 'faces')}) on "
                         f"{counted(len(sheets), 'deck sheet', 'deck sheets')} of {shape} cells "
-                        f"({cells} px each, the last cell the hidden card){aid}{tokens}; {where}load {stem}.json "
+                        f"({cells} px each, the last cell the hidden card){unique}{aid}{tokens}; {where}load {stem}.json "
                         "from TTS's Saved Objects")
