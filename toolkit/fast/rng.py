@@ -135,3 +135,45 @@ def pick(counts, stream):
         if r < 0:
             return i
     return -1
+
+
+# --- Python's own generator, replayed -----------------------------------------------------------------
+#
+# A loop written for ``random.Random`` (``toolkit.sim.runner.play``, the exact walk's sampled games) draws
+# each chance point by ``randrange(n)``: the top ``n.bit_length()`` bits of the generator's next 32-bit
+# output, and another output while that number is not below ``n``. Handed those outputs in order, a
+# compiled loop draws the very same numbers (``randrange``); ``Outputs`` takes them from the generator.
+
+@step(cache=True, inline="always")
+def randrange(words, at, n):
+    """``Random.randrange(n)`` (``n`` >= 1) from the outputs ``words[at]``, ``words[at + 1]``, ...: (the number,
+    the index of the first output not taken), or (-1, ``len(words)``) when they ran out."""
+    bits = 0
+    while n >> bits:
+        bits += 1
+    while at < len(words):
+        x = words[at] >> (32 - bits)
+        at += 1
+        if x < n:
+            return x, at
+    return np.int64(-1), at
+
+
+class Outputs:
+    """The next 32-bit outputs of a ``random.Random`` for ``randrange``, as an int64 array (``words``), drawn
+    ahead by blocks: ``words[at:]`` are the ones not used yet; ``used(at)`` keeps those from ``at`` on, and
+    ``more()`` draws another block after them. Whatever the compiled loop took, the generator itself has
+    gone further (by the block not used yet): the loop's caller owns it and draws from it no more."""
+
+    BLOCK = 1 << 14
+
+    def __init__(self, rng):
+        self.rng = rng
+        self.words = np.zeros(0, dtype=np.int64)
+
+    def used(self, at: int) -> None:
+        self.words = self.words[at:]
+
+    def more(self) -> None:
+        drawn = np.frombuffer(self.rng.randbytes(4 * self.BLOCK), dtype="<u4").astype(np.int64)
+        self.words = np.concatenate((self.words, drawn))

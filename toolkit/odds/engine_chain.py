@@ -30,6 +30,7 @@ or without "a first palace is complete" as its end: ``toolkit.games.palaces.walk
 
 from __future__ import annotations
 
+import functools
 import random
 from array import array
 from collections.abc import Mapping
@@ -316,8 +317,9 @@ def worth_remembering(policies) -> bool:
     return decisions_repeat(policies) and any(getattr(policy, "decides_slowly", False) for policy in policies)
 
 
-COMPILED_FROM = 5_000  # a chain up to this size is walked by the engine (Diamoniak's in about 0.1 s, Palaces' in
-# about 0.2 s), a larger one by the compiled walk (``build``)
+COMPILED_FROM = 5_000  # a chain up to this size is walked by the engine (Diamoniak's in about 0.1 s; Palaces' alone
+# in 1.2-2.8 s on a loaded machine, while loading its compiled walk took 1.3-2.6 s), a larger one by the compiled
+# walk (``build``)
 
 
 def compiled_walker(start, done: Callable | None = None):
@@ -535,10 +537,17 @@ def estimate_states(start, policies, limit: int, done: Callable | None = None, s
     times: the walk goes on) or ``pairs`` reach ``20 * limit`` (if some depth then has at most one
     collision, its states pass ``limit`` unless a chance of about 1 in 10^7 failed), or the games
     have played ``SAMPLE_WORK`` chance points in all (long games: the estimate so far, still a lower
-    one). Seeded: the same inputs give the same estimate.
+    one). Seeded: the same inputs give the same estimate. Where the game's compiled walk applies and
+    offers ``sampled_games`` (the same games played by compiled code, drawing the same numbers), it
+    plays them.
     """
     rng = random.Random(seed)
-    key_of = _key_function(policies)
+    walker = compiled_walker(start, done)
+    if walker is not None and hasattr(walker, "sampled_games") and walker.applies(start, policies, done):
+        game = walker.sampled_games(start, policies, rng, done)  # the same games, compiled: the same counts
+    else:
+        key_of = _key_function(policies)
+        game = functools.partial(sampled_game, start, policies, rng, key_of, done)
     seen: list[dict] = []  # per depth: key -> how many games met it there
     pairs_needed = 20 * limit
     games = work = 0
@@ -547,8 +556,9 @@ def estimate_states(start, policies, limit: int, done: Callable | None = None, s
             if progress:
                 progress(0)  # no steps of the walk yet: lets a progress bar appear (a game may be long)
             games += 1
+            keys = game()
             try:
-                for depth, key in enumerate(sampled_game(start, policies, rng, key_of, done)):
+                for depth, key in enumerate(keys):
                     if depth == len(seen):
                         seen.append({})
                     seen[depth][key] = seen[depth].get(key, 0) + 1
@@ -557,6 +567,8 @@ def estimate_states(start, policies, limit: int, done: Callable | None = None, s
                         break
             except _Loop:
                 pass
+            finally:
+                keys.close()  # a game stopped here has drawn only up to here
         peak, settled, uncounted = 0, True, False
         for counts in seen:
             met = sum(counts.values())

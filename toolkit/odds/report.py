@@ -9,6 +9,7 @@ estimate puts over the limit, and a simulation instead of an exact answer is ann
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -363,35 +364,43 @@ def engine_chain_export(catalogue: Catalogue, game, seats, max_states: int, done
                           chain_comments(catalogue, title, labels))
 
 
-def simulate_until(game_id: str, game, seats, done, games: int, seed: int, progress=None) -> Summary:
+def play_until(game, seats, done, rng: random.Random) -> tuple[int, bool | None]:
+    """A new game played alone by ``seats`` with ``rng`` until ``done`` or its end: (its turns, whether
+    ``done`` holds; None when it passed ``TURN_LIMIT`` turns)."""
+    from toolkit.sim.runner import GameDidNotEnd, play
+
+    state = game.new_initial_state()
+    try:
+        play(state, seats, rng, max_turns=TURN_LIMIT, stop=done)
+    except GameDidNotEnd:
+        return state.turns, None
+    return state.turns, bool(done(state))
+
+
+def simulate_until(game_id: str, game, seats, done, games: int, seed: int, progress=None, player=None) -> Summary:
     """Play alone until ``done`` or the end, and count the games in a ``Tally``: a game's length is
     the turn ``done`` first held (0 when it never did: it stalled, or was stopped at TURN_LIMIT).
 
-    No new game starts once all games together have played ``MAX_WORK`` turns.
+    No new game starts once all games together have played ``MAX_WORK`` turns. ``player``: where a game
+    plays its games faster, ``player(rng)`` is a function that plays the next one as ``play_until`` does
+    with ``rng`` (the same numbers drawn) and says the same.
     """
     import numpy as np
 
-    from toolkit.sim.runner import GameDidNotEnd, play
     from toolkit.sim.simulate import CHUNK, progress_mark
     from toolkit.sim.stats import Tally
 
     rng = random.Random(seed)
+    play_one = player(rng) if player is not None else functools.partial(play_until, game, seats, done, rng)
     tally = Tally(1)
     played = work = reported = 0
     while played < games and work < MAX_WORK:
         turns, stalled = [], []
         while len(turns) < CHUNK and played < games and work < MAX_WORK:
-            state = game.new_initial_state()
-            try:
-                play(state, seats, rng, max_turns=TURN_LIMIT, stop=done)
-            except GameDidNotEnd:
-                turns.append(0)
-                stalled.append(False)
-            else:
-                reached = done(state)  # if not, the game ended first: ``done`` can never hold
-                turns.append(state.turns if reached else 0)
-                stalled.append(not reached)
-            work += state.turns
+            length, reached = play_one()
+            turns.append(length if reached else 0)
+            stalled.append(reached is False)  # the game ended first: ``done`` can never hold
+            work += length
             played += 1
             if progress:
                 mark = progress_mark(played, games, work, MAX_WORK)

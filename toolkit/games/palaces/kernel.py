@@ -68,7 +68,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from toolkit.fast import steps
-from toolkit.fast.rng import GOLDEN, game_seed, mix64, rule_seed
+from toolkit.fast.rng import GOLDEN, game_seed, mix64, randrange, rule_seed
 from toolkit.fast.steps import step, uint64
 from toolkit.sim.card_order import MASK, CardOrder
 from toolkit.sim.ordered import BASE_FIELDS
@@ -1330,6 +1330,89 @@ def batch(g, pol, seeds, run_seed: int, start: int, count: int, max_turns: int =
         with ThreadPoolExecutor(slices) as pool:
             list(pool.map(play, range(slices)))
     return {name: out[:, k].copy() for k, name in enumerate(FIELDS)}
+
+
+# --- games sampled by Python's generator (``toolkit.fast.rng.randrange``) --------------------------
+#
+# The Python loops that play a state with ``random.Random`` (``toolkit.sim.runner.play``, the sampled
+# games of ``toolkit.odds.engine_chain.estimate_states``), as compiled loops: a chance point's outcome
+# is ``randrange`` of the total weight of the engine's ``chance_outcomes`` (the pile's card types, or
+# the victim's hand in a blind exchange, by count), walked in card order; the seats decide by
+# ``decide``. Each returns what it reached (``SAMPLED``: the end or the question's end; ``TOO_LONG``;
+# ``LOOPED``: decisions without end; ``NO_WORDS``: the generator's outputs ran out, ``NO_ROOM``: the keys'
+# room did, and the caller plays the game again with more) and the index of the first output not used.
+
+SAMPLED, TOO_LONG, LOOPED, NO_WORDS, NO_ROOM = range(5)
+
+
+@step(cache=True, error_model="numpy", _nrt=False)
+def sampled_outcome(g, s, words, at):
+    """(the chance point's outcome drawn from ``words[at]`` on, -1 when they ran out; the next index)."""
+    types = g[G_TYPES]
+    base = g[O_HANDS] + s[S_VICTIM] * types if s[S_PHASE] == STEAL else g[O_PILE]
+    total = 0
+    for i in range(types):
+        total += s[base + i]
+    x, at = randrange(words, at, total)
+    if x >= 0:
+        for i in range(types):
+            x -= s[base + i]
+            if x < 0:
+                return i, at
+    return NONE, at
+
+
+@step(cache=True, error_model="numpy", _nrt=False)
+def sample_game(g, s, r, pol, words, at, until_first, max_turns):
+    """A game from the start, as ``runner.play(state, seats, rng, max_turns, stop)``: ``until_first``, it stops
+    once a palace is complete (``first_palace``, asked before every step); ``TOO_LONG`` once a decision
+    passed ``max_turns`` turns. The seeded rules draw from ``r``, kept from game to game as a policy keeps
+    its streams. Returns (what it reached, the next index of ``words``)."""
+    start(g, s)
+    while s[S_PHASE] != OVER and not (until_first and first_palace(g, s)):
+        phase = s[S_PHASE]
+        if phase == DEAL or phase == REFILL or phase == STEAL:
+            card, at = sampled_outcome(g, s, words, at)
+            if card < 0:
+                return NO_WORDS, at
+            outcome(g, s, card)
+        else:
+            decide(g, s, r, pol, True)
+            if s[S_TURNS] > max_turns:
+                return TOO_LONG, at
+    return SAMPLED, at
+
+
+@step(cache=True, error_model="numpy", _nrt=False)
+def sample_keys(g, first, s, r, pol, words, at, until_first, max_decisions, v, keys, before):
+    """A game from the state ``first``, as ``engine_chain.sampled_game``: the seats' decisions up to a chance
+    point (``LOOPED`` after ``max_decisions`` of them in a row), then, unless the game is over or
+    ``until_first`` and a palace is complete, the point's ``key_vector`` into the next row of ``keys``
+    and the index of ``words`` its draw starts from into ``before``, and its outcome. Returns (what it
+    reached, the keys written, the next index of ``words``)."""
+    for k in range(g[S_SIZE]):
+        s[k] = first[k]
+    n = 0
+    while True:
+        decisions = 0
+        while s[S_PHASE] == TURN or s[S_PHASE] == GIVE:
+            if decisions == max_decisions:
+                return LOOPED, n, at
+            decide(g, s, r, pol, True)
+            decisions += 1
+        if s[S_PHASE] == OVER or (until_first and first_palace(g, s)):
+            return SAMPLED, n, at
+        if n == len(before):
+            return NO_ROOM, n, at
+        key_vector(g, s, v)
+        for k in range(len(v)):
+            keys[n, k] = v[k]
+        before[n] = at
+        n += 1
+        card, at = sampled_outcome(g, s, words, at)
+        if card < 0:
+            return NO_WORDS, n, at
+        outcome(g, s, card)
 
 
 def compiled():

@@ -6,6 +6,8 @@ first palace is complete, alone (``first-palace``, on the engine's chain or simu
 
 from __future__ import annotations
 
+import functools
+
 from toolkit.catalogue.model import Catalogue
 from toolkit.games.palaces.engine import first_palace_complete as done
 from toolkit.games.palaces.opening import opening_odds
@@ -76,7 +78,12 @@ def first_palace(catalogue: Catalogue, policy: str, max_states: int, games: int,
 
 def _first_palace_simulated(game, seats, done, games: int, seed: int, progress, data: dict, lines: list[str],
                             why: str, limit: int | None) -> OddsReport:
-    summary = simulate_until(data["game"], game, seats, done, games, seed, progress)
+    from toolkit.games.palaces import sampled
+
+    player = None
+    if sampled.applies(game, seats, done):  # the same games, played whole by the compiled kernel
+        player = functools.partial(sampled.game_player, game, seats, done, max_turns=report.TURN_LIMIT)
+    summary = simulate_until(data["game"], game, seats, done, games, seed, progress, player)
     complete = not summary.unfinished
     data.update({"exact": False, "states_explored_over": limit, "simulated_games": summary.games, "seed": seed,
                  "mean_turns": summary.mean if complete else None,

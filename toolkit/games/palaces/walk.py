@@ -16,10 +16,13 @@ walk's own: the same state numbers, outcomes, integer weights, ends and turn rew
 state alone with rules the kernel plays (the builder in each of its forms, giving the worst cards),
 and as the question's own end (``done``) none, or "a first palace is complete"
 (``toolkit.games.palaces.engine.first_palace_complete``). Elsewhere ``engine_chain`` walks the engine.
+Where it applies, ``sampled_games`` also plays the games ``engine_chain.estimate_states`` samples
+(``toolkit.games.palaces.sampled``).
 """
 
 from __future__ import annotations
 
+from toolkit.games.palaces.sampled import sampled_games  # noqa: F401  (the walker's sampled games, see above)
 from toolkit.odds.engine_chain import Transitions, key_arguments
 from toolkit.odds.walk_arrays import ROOM, WalkArrays, packed
 
@@ -105,6 +108,7 @@ class _Layout:
     """
 
     def __init__(self, game, kernel):
+        whole = game
         game, self.kept = _present(game)
         self.new_index = {i: k for k, i in enumerate(self.kept)}  # a card type of the engine's game -> here
         from toolkit.games.palaces.engine import _encode_game
@@ -137,33 +141,46 @@ class _Layout:
             widths[at["tokens"] + p] = _bits(game.to_win)
         self.layout, self.words = packed(widths, kernel)
         self.size = at["size"]
+        self._renumber(kernel.vector_at(len(whole.names), players, slots), len(whole.names), players, slots)
 
-    def vector(self, state, kernel):
-        """The key vector of an engine state at a chance point (a numpy array)."""
+    def _renumber(self, whole, all_types: int, players: int, slots: int) -> None:
+        """How the key vector of the engine's game (its parts at ``whole``) becomes the one here: number ``n``
+        here is its number ``gather[n]``; where a card type + 1 stands (a palace's foundation and ruins, a
+        building place's ruins: ``cards``), it is renumbered by ``new_card`` (0, no card, stays 0)."""
         import numpy as np
 
-        at, kept, index = self.at, self.kept, self.new_index
-        types, players, slots = len(kept), state.game.players, int(self.g[kernel.G_SLOTS])
-        v = np.zeros(self.size, dtype=np.int64)
-        phase = {"deal": kernel.DEAL, "steal": kernel.STEAL, "refill": kernel.REFILL}[state.phase]
-        v[kernel.V_PHASE], v[kernel.V_PLAYER] = phase, state.player
-        if phase == kernel.STEAL:
-            v[kernel.V_VICTIM], v[kernel.V_STEAL_LEFT] = state.victim, state.steal_left
-            for i in state.handing:
-                v[at["handing"] + index[i]] += 1
-        else:
-            v[kernel.V_DRAWER], v[kernel.V_DRAW_TO] = state.drawer, state.draw_to
-        v[at["pile"]:at["pile"] + types] = [state.pile[i] for i in kept]
-        v[at["discard"]:at["discard"] + types] = [state.discard[i] for i in kept]
+        at, kept, types = self.at, self.kept, len(self.kept)
+        gather, cards = list(range(at["size"])), []
+        for part in ("handing", "pile", "discard"):
+            for k, i in enumerate(kept):
+                gather[at[part] + k] = whole[part] + i
         for p in range(players):
-            v[at["hands"] + p * types:at["hands"] + (p + 1) * types] = [state.hands[p][i] for i in kept]
-            for k, (foundation, floors, ruins) in enumerate(state.palaces[p]):
-                start = at["palaces"] + (p * slots + k) * (2 + types)
-                v[start], v[start + 1] = index[foundation] + 1, (index[ruins] + 1 if ruins >= 0 else 0)
-                for i in floors:
-                    v[start + 2 + index[i]] += 1
-            v[at["site"] + p] = index[state.site[p]] + 1 if state.site[p] >= 0 else 0
-            v[at["tokens"] + p] = state.tokens[p]
+            for k, i in enumerate(kept):
+                gather[at["hands"] + p * types + k] = whole["hands"] + p * all_types + i
+            for j in range(slots):
+                here = at["palaces"] + (p * slots + j) * (2 + types)
+                there = whole["palaces"] + (p * slots + j) * (2 + all_types)
+                gather[here], gather[here + 1] = there, there + 1
+                cards += [here, here + 1]
+                for k, i in enumerate(kept):
+                    gather[here + 2 + k] = there + 2 + i
+            gather[at["site"] + p], gather[at["tokens"] + p] = whole["site"] + p, whole["tokens"] + p
+            cards.append(at["site"] + p)
+        self.whole_size = whole["size"]
+        self.gather, self.cards = np.array(gather, dtype=np.int64), np.array(cards, dtype=np.int64)
+        self.new_card = np.zeros(all_types + 1, dtype=np.int64)
+        self.new_card[[i + 1 for i in kept]] = np.arange(1, types + 1)
+
+    def vector(self, state):
+        """The key vector of an engine state at a chance point (a numpy array): the kernel's ``vector_of`` of
+        the state's own numbers (its steps, interpreted or compiled), its card types renumbered to the ones
+        kept here."""
+        import numpy as np
+
+        v = np.zeros(self.whole_size, dtype=np.int64)
+        state.steps.vector_of(state.g, state.s, v)
+        v = v[self.gather]
+        v[self.cards] = self.new_card[v[self.cards]]
         return v
 
 
@@ -197,7 +214,7 @@ def walk(first, policies, max_states: int, progress=None, max_decisions: int | N
     a = WalkArrays(ROOM, lay.words, players + 3, at, progress)
     words = np.zeros(lay.words, dtype=np.uint64)
     if not fast.intern_start(lay.layout, a.bits, a.keys, a.index, a.stack, a.counters, a.row_of,
-                             lay.vector(first, kernel), words):
+                             lay.vector(first), words):
         raise _overflow()
     r = np.zeros(1 + 2 * players, dtype=np.uint64)  # no seeded rule plays here: never drawn from
     base, s = np.zeros(g[kernel.S_SIZE], dtype=np.int64), np.zeros(g[kernel.S_SIZE], dtype=np.int64)
