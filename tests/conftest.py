@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import copy
+import fcntl
+import hashlib
+import os
+import pickle
 import tomllib
 from pathlib import Path
 
@@ -16,42 +20,27 @@ from toolkit.cards.render import PT_PER_MM
 
 
 def pytest_sessionstart(session):
-    """Compile the kernels (the simulator's, the solo passes', the chain solver's, the compiled walk's) once, before any
-    test: on a fresh machine that takes most of a minute, which a test reading stderr or a deadline
-    must not see (later sessions load them from numba's cache)."""
-    from toolkit.catalogue import load
-    from toolkit.games.registry import make_game
-    from toolkit.sim.records import kernel_for
-    from toolkit.sim.simulate import seat_policies
+    """Compile the numba kernels (``tests/warm.py``) before any test. pytest-xdist's controlling
+    process compiles them, its groups side by side in processes of their own when there are workers
+    (one core each), so that the workers load them from numba's cache; a worker, or a session in one
+    process, loads or compiles them in its own process."""
+    import subprocess
+    import sys
 
-    for game_id, players in (("diamoniak", 2), ("palaces", 2)):
-        kernel_for(make_game(load(game_id, require_art=False), players), seat_policies(game_id, players, {}))
-    from toolkit.games.diamoniak import solo as diamoniak_solo
-    from toolkit.games.diamoniak import solo_passes
+    import warm
 
-    deck = diamoniak_solo.SoloDeck(castles=(("red", 3),), diamonds=1, witches=1, fairies=1, size=2, takes=1)
-    solo_passes.whole_passes(deck, [{deck.start(): 1}], compiled=True)
-    from toolkit.odds import exact_linear  # the chain solver's lifting kernels: about 14 s
+    config = session.config
+    if hasattr(config, "workerinput") or not config.getoption("numprocesses", None):
+        warm.warm_all()
+        return
+    processes = [subprocess.Popen([sys.executable, warm.__file__, str(group)], stderr=subprocess.PIPE, text=True)
+                 for group in range(len(warm.GROUPS))]
+    for process in processes:
+        err = process.communicate()[1]
+        if process.returncode:
+            raise RuntimeError(f"{' '.join(process.args)} failed: {err[-3000:]}")
 
-    exact_linear.lift_integer([{0: 2, 1: -1}, {0: -1, 1: 2}], [1, 1])
-    from toolkit.games.diamoniak import pile_system
 
-    pile_system.lift_blocks([{0: 3, 1: -1}, {0: -1, 1: 3}], [1, 1], [0, 2])
-    from toolkit.games.diamoniak.engine import DiamoniakGame  # the compiled walk of the chain: about 14 s
-    from toolkit.odds import engine_chain
-
-    small = DiamoniakGame.from_catalogue(load("diamoniak", overrides=["castle-green=0", "castle-yellow=0", "witch=1",
-                                                                      "diamond=1", "fairy=0"], require_art=False), 2)
-    engine_chain.build(small.new_initial_state(), seat_policies("diamoniak", 2, {}), 100_000, compiled=True)
-    from dataclasses import replace  # and Palaces' compiled walk: about 30 s
-
-    from toolkit.games.palaces.engine import PalacesGame
-
-    tiny = PalacesGame.from_catalogue(load("palaces", require_art=False), 2)
-    few = {"foundation-red": 1, "floor-red": 1, "roof-red": 1, "ruins": 1, "exchange": 1, "general-exchange": 1,
-           "flood": 1}
-    tiny = replace(tiny, counts=tuple(few.get(name, 0) for name in tiny.names), hand_size=2, goal=3)
-    engine_chain.build(tiny.new_initial_state(), seat_policies("palaces", 2, {}), 100_000, compiled=True)
 from toolkit.catalogue.loader import builtin_path
 from toolkit.cli import main
 
@@ -155,3 +144,58 @@ def short_texts(folder: Path, game: str, words: int = 2, text: str | None = None
     for card in doc["cards"]:
         card["text"] = {lang: text or " ".join(words_of.split()[:words]) for lang, words_of in card["text"].items()}
     return write_catalogue(folder, doc, f"{game}-short.toml", with_art=False)
+
+
+class Shared:
+    """Artefacts made once per test session, shared by the tests of every file and by pytest-xdist's
+    workers: each is kept in this process and pickled into the session's folder, which all workers
+    see (the first worker to ask makes it while the others wait on its lock, then read it). The same
+    inputs give the same bytes (the toolkit promises it, tests/test_rulebook.py holds it), so a book
+    built once stands for every build of it."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.kept: dict[tuple, object] = {}
+
+    def get(self, key: tuple, make):
+        """``make()``'s value for ``key`` (a tuple of plain values naming what it makes)."""
+        if key not in self.kept:
+            path = self.folder / hashlib.sha256(repr(key).encode("utf-8")).hexdigest()[:32]
+            with open(path.with_suffix(".lock"), "w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                if path.exists():
+                    value = pickle.loads(path.read_bytes())
+                else:
+                    value = make()
+                    scratch = path.with_suffix(f".{os.getpid()}")
+                    scratch.write_bytes(pickle.dumps(value))
+                    scratch.replace(path)
+            self.kept[key] = value
+        return self.kept[key]
+
+
+@pytest.fixture(scope="session")
+def shared(tmp_path_factory, worker_id) -> Shared:
+    """The session's shared artefacts (pytest-xdist's workers share their base folder's parent)."""
+    base = tmp_path_factory.getbasetemp()
+    return Shared((base if worker_id == "master" else base.parent) / "shared")
+
+
+@pytest.fixture(scope="session")
+def rulebook(shared):
+    """``rulebook(game, lang, *overrides, paper=, booklet=, designer=)``: the built-in game's book
+    (``build_rulebook``'s RulebookResult), built once per session."""
+
+    def build(game: str, lang: str, *overrides: str, paper: str = "a4", booklet: bool = False,
+              designer: bool = False):
+        def make():
+            from toolkit.catalogue import load
+            from toolkit.rulebook import build_rulebook
+
+            return build_rulebook(load(game, None, list(overrides)), lang=lang, paper=paper, booklet=booklet,
+                                  designer=designer)
+
+        return shared.get(("rulebook", game, lang, overrides, paper, booklet, designer), make)
+
+    return build

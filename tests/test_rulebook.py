@@ -68,16 +68,21 @@ def normalize(text: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> dict[str, Built]:
-    folder = tmp_path_factory.mktemp("rulebooks")
+def built(shared) -> dict[str, Built]:
+    """Each book built once per session (conftest's ``shared``: by the first worker that asks), into
+    the session's shared folder, where every worker reads it."""
     runner = CliRunner()
     out = {}
     for key, (game, lang, extra) in BUILDS.items():
-        path = folder / f"{key}.pdf"
-        result = runner.invoke(main, ["rulebook", "--game", game, "--lang", lang, *extra, "--out", str(path)],
-                               catch_exceptions=False)
-        assert result.exit_code == 0, result.output
-        out[key] = Built(path, result.stdout)
+        path = shared.folder / f"{key}.pdf"
+
+        def build(game=game, lang=lang, extra=extra, path=path) -> str:
+            result = runner.invoke(main, ["rulebook", "--game", game, "--lang", lang, *extra, "--out", str(path)],
+                                   catch_exceptions=False)
+            assert result.exit_code == 0, result.output
+            return result.stdout
+
+        out[key] = Built(path, shared.get(("rulebook command", key, game, lang, *extra), build))
     return out
 
 

@@ -19,7 +19,7 @@ import pytest
 from toolkit.catalogue import load
 from toolkit.errors import UserError
 from toolkit.odds.report import answer, parse_frac
-from toolkit.rulebook import build_rulebook, variants
+from toolkit.rulebook import variants
 
 GAMES = ("diamoniak", "palaces")
 LANGS = ("ru", "en")
@@ -43,19 +43,21 @@ def joined(text: str) -> str:
     return re.sub(r"(\w)- (\w)", r"\1\2", text)  # words parted by hyphenation, joined again
 
 
-BOOKS: dict[tuple, list[str]] = {}
+@pytest.fixture(scope="module")
+def book(rulebook, shared):
+    """``book(game, lang, *overrides, designer=)``: the A4 book's pages' text, read once per session
+    (conftest's ``shared``: the same books the page proofs read)."""
 
+    def pages_of(game: str, lang: str, *overrides: str, designer: bool = False) -> list[str]:
+        return shared.get(("family pages", game, lang, overrides, designer),
+                          lambda: pages(rulebook(game, lang, *overrides, designer=designer).pdf))
 
-def book(game: str, lang: str, *overrides: str, designer: bool = False) -> list[str]:
-    key = (game, lang, overrides, designer)
-    if key not in BOOKS:
-        BOOKS[key] = pages(build_rulebook(load(game, overrides=list(overrides)), lang, designer=designer).pdf)
-    return BOOKS[key]
+    return pages_of
 
 
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_book_has_an_example_of_play_with_named_players_and_the_catalogues_cards(game, lang):
+def test_the_book_has_an_example_of_play_with_named_players_and_the_catalogues_cards(game, lang, book):
     catalogue = load(game)
     text = joined(" ".join(book(game, lang)))
     start = text.index(HEADINGS[lang]["example"])
@@ -78,7 +80,7 @@ def test_the_book_has_an_example_of_play_with_named_players_and_the_catalogues_c
 
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_quick_start_is_on_the_last_page(game, lang):
+def test_the_quick_start_is_on_the_last_page(game, lang, book):
     printed = book(game, lang)
     last = joined(printed[-1])
     summary = HEADINGS[lang]["summary"]
@@ -89,8 +91,8 @@ def test_the_quick_start_is_on_the_last_page(game, lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_diamoniaks_booklet_has_no_blank_page_and_the_quick_start_on_its_back_cover(lang):
-    booklet = build_rulebook(load("diamoniak"), lang, booklet=True)
+def test_diamoniaks_booklet_has_no_blank_page_and_the_quick_start_on_its_back_cover(lang, rulebook):
+    booklet = rulebook("diamoniak", lang, booklet=True)
     # today's 6 pages + 2 blank: the example and the quick start ({newpage}) fill the booklet
     assert 2 * booklet.pages - booklet.content_pages == 0 and booklet.content_pages == 8
     # the booklet's last page is the back of its first sheet, the left half: the quick start
@@ -105,7 +107,7 @@ def test_diamoniaks_booklet_has_no_blank_page_and_the_quick_start_on_its_back_co
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_diamoniak_teaches_drawing_before_buying_and_each_card_where_it_is_needed(lang):
+def test_diamoniak_teaches_drawing_before_buying_and_each_card_where_it_is_needed(lang, book):
     text = joined(" ".join(book("diamoniak", lang)))
     turn = text[text.index({"en": "A turn", "ru": "Ход игрока"}[lang]):]
     drawing, buying = {"en": ("Drawing", "Buying instead of drawing"),
@@ -120,7 +122,7 @@ def test_diamoniak_teaches_drawing_before_buying_and_each_card_where_it_is_neede
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("game, overrides", [("diamoniak", ()), ("diamoniak", ("witch=8",)), ("diamoniak", ("fairy=1",)),
                                              ("palaces", ()), ("palaces", ("tower=1",))])
-def test_the_players_book_has_no_decimal_odds_and_no_sampled_range(game, lang, overrides):
+def test_the_players_book_has_no_decimal_odds_and_no_sampled_range(game, lang, overrides, book):
     text = joined(" ".join(book(game, lang, *overrides)))
     assert not DECIMAL_ODDS.search(text), DECIMAL_ODDS.search(text).group(0)
     for words in ("exact odds", "точные шансы", "games out of 100", "партиях из 100", "solo", "in one of 100",
@@ -129,7 +131,7 @@ def test_the_players_book_has_no_decimal_odds_and_no_sampled_range(game, lang, o
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_rounded_facts_agree_with_the_catalogue_and_the_designers_exact_odds(lang):
+def test_the_rounded_facts_agree_with_the_catalogue_and_the_designers_exact_odds(lang, book):
     catalogue = load("diamoniak")
     text = joined(" ".join(book("diamoniak", lang)))
     one_in = round(Fraction(catalogue.total, catalogue.card("witch").count))
@@ -146,7 +148,7 @@ def test_the_rounded_facts_agree_with_the_catalogue_and_the_designers_exact_odds
 
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_designers_sheet_holds_the_exact_odds_and_the_sampled_figures(game, lang):
+def test_the_designers_sheet_holds_the_exact_odds_and_the_sampled_figures(game, lang, book):
     text = joined(" ".join(book(game, lang, designer=True)))
     assert re.search(r"\d[.,]\d\d\s?%", text)  # the exact odds, to two decimals
     sampled = {("diamoniak", "en"): r"\d+–\d+ games out of 100", ("diamoniak", "ru"): r"\d+–\d+ партиях из 100",
@@ -158,7 +160,7 @@ def test_the_designers_sheet_holds_the_exact_odds_and_the_sampled_figures(game, 
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_credits_name_the_original_game_and_its_publisher_from_the_catalogue(lang):
+def test_the_credits_name_the_original_game_and_its_publisher_from_the_catalogue(lang, book):
     catalogue = load("diamoniak")
     text = joined(" ".join(book("diamoniak", lang)))
     assert catalogue.original[lang] in text and catalogue.publisher[lang] == "Djeco"

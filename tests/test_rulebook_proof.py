@@ -33,13 +33,13 @@ HEADING_PT = 12  # section headings are set at 13 pt, body text at 9-10 pt
 
 @pytest.fixture(scope="module", params=BOOKS,
                 ids=lambda b: "-".join([b[0], *b[1], b[2], b[3]] + ["booklet"] * b[4] + ["designer"] * b[5]))
-def book(request):
-    from toolkit.catalogue import load
-    from toolkit.rulebook import build_rulebook
-
+def book(request, rulebook, shared):
+    """The book and its pages as proof reads them, each made once per session (conftest's ``shared``:
+    the plain A4 books are the family tests' too)."""
     game, changes, lang, paper, booklet, designer = request.param
-    result = build_rulebook(load(game, None, changes), lang=lang, paper=paper, booklet=booklet, designer=designer)
-    return book_pages(result.pdf, booklet), paper, booklet, result.pdf, designer
+    pdf = rulebook(game, lang, *changes, paper=paper, booklet=booklet, designer=designer).pdf
+    pages = shared.get(("proof pages", *request.param), lambda: book_pages(pdf, booklet))
+    return pages, paper, booklet, pdf, designer
 
 
 def test_no_page_is_less_than_a_third_full_but_a_planned_blank(book):

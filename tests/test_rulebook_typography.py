@@ -43,8 +43,8 @@ def bad_breaks(lines: list[str], lang: str) -> list[tuple[str, str]]:
 
 
 @pytest.fixture(scope="module")
-def books():
-    return {(game, lang): build_rulebook(load(game), lang=lang).pdf for game in BUILTIN_GAMES for lang in ("ru", "en")}
+def books(rulebook):
+    return {(game, lang): rulebook(game, lang).pdf for game in BUILTIN_GAMES for lang in ("ru", "en")}
 
 
 def test_bind_rules():

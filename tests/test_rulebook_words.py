@@ -14,7 +14,7 @@ import pytest
 from toolkit.catalogue import load
 from toolkit.games.palaces.engine import NO_RUINS, PalacesGame
 from toolkit.games.registry import get
-from toolkit.rulebook import build_rulebook, variants
+from toolkit.rulebook import variants
 
 from oracles import palaces_engine
 
@@ -35,9 +35,10 @@ def normalize(text: str) -> str:
 
 
 class Book:
-    def __init__(self, game, lang, overrides):
+    def __init__(self, game, lang, overrides, rulebook):
         self.catalogue = load(game, overrides=list(overrides))
-        result = build_rulebook(self.catalogue, lang)
+        self.game, self.overrides, self.rulebook = game, overrides, rulebook
+        result = rulebook(game, lang, *overrides)
         self.reader = pypdf.PdfReader(io.BytesIO(result.pdf))
         self.text = normalize(" ".join(page.extract_text() for page in self.reader.pages))
         # pdftotext-style words glued by hyphenation: join "сопер- ника" to check phrases.
@@ -50,15 +51,16 @@ class Book:
         """The designer's sheet of the same deck (``rulebook --designer``), joined like ``joined``: the
         exact odds and sampled figures moved there from the players' book (issue 22)."""
         if self._designer is None:
-            result = build_rulebook(self.catalogue, self.lang, designer=True)
+            result = self.rulebook(self.game, self.lang, *self.overrides, designer=True)
             text = normalize(" ".join(page.extract_text() for page in pypdf.PdfReader(io.BytesIO(result.pdf)).pages))
             self._designer = re.sub(r"(\w)- (\w)", r"\1\2", text)
         return self._designer
 
 
 @pytest.fixture(scope="module")
-def books() -> dict[str, Book]:
-    return {key: Book(*spec) for key, spec in BOOKS.items()}
+def books(rulebook) -> dict[str, Book]:
+    """Each book built once per session (conftest's ``rulebook``: the other rulebook tests read them too)."""
+    return {key: Book(*spec, rulebook) for key, spec in BOOKS.items()}
 
 
 def card_texts(game: str, lang: str, overrides=()) -> dict[str, str]:

@@ -61,8 +61,8 @@ def test_each_text_has_the_picture_in_its_setup_with_the_games_keys(game):
 
 @pytest.mark.parametrize("game", ["diamoniak", "palaces"])
 @pytest.mark.parametrize("lang", ["ru", "en"])
-def test_the_rulebook_shows_the_table_labelled_in_its_language(game, lang):
-    text = pages(build_rulebook(load(game), lang=lang).pdf)
+def test_the_rulebook_shows_the_table_labelled_in_its_language(game, lang, rulebook):
+    text = pages(rulebook(game, lang).pdf)
     other = labels(game, "en" if lang == "ru" else "ru")
     for key, label in labels(game, lang).items():
         where = [i for i, page in enumerate(text) if label in page]

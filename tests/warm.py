@@ -1,0 +1,65 @@
+"""The numba kernels the tests use, compiled before the first test (``conftest.pytest_sessionstart``):
+on a fresh machine they take a minute or two, which a test reading stderr or a deadline must not see;
+later processes load them from numba's cache.
+
+The kernels fall in groups of about equal compile time: a session on several workers compiles the
+groups side by side, one process each (``python tests/warm.py GROUP``), instead of one after another.
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def simulators() -> None:
+    """The simulator's kernels of both built-in games, and the solo passes."""
+    from toolkit.catalogue import load
+    from toolkit.games.registry import make_game
+    from toolkit.sim.records import kernel_for
+    from toolkit.sim.simulate import seat_policies
+
+    for game_id, players in (("diamoniak", 2), ("palaces", 2)):
+        kernel_for(make_game(load(game_id, require_art=False), players), seat_policies(game_id, players, {}))
+    from toolkit.games.diamoniak import solo as diamoniak_solo
+    from toolkit.games.diamoniak import solo_passes
+
+    deck = diamoniak_solo.SoloDeck(castles=(("red", 3),), diamonds=1, witches=1, fairies=1, size=2, takes=1)
+    solo_passes.whole_passes(deck, [{deck.start(): 1}], compiled=True)
+
+
+def walks() -> None:
+    """The chain solver's lifting kernels and the compiled walks of both games' chains."""
+    from toolkit.odds import exact_linear
+
+    exact_linear.lift_integer([{0: 2, 1: -1}, {0: -1, 1: 2}], [1, 1])
+    from toolkit.games.diamoniak import pile_system
+
+    pile_system.lift_blocks([{0: 3, 1: -1}, {0: -1, 1: 3}], [1, 1], [0, 2])
+    from dataclasses import replace
+
+    from toolkit.catalogue import load
+    from toolkit.games.diamoniak.engine import DiamoniakGame
+    from toolkit.games.palaces.engine import PalacesGame
+    from toolkit.odds import engine_chain
+    from toolkit.sim.simulate import seat_policies
+
+    small = DiamoniakGame.from_catalogue(load("diamoniak", overrides=["castle-green=0", "castle-yellow=0", "witch=1",
+                                                                      "diamond=1", "fairy=0"], require_art=False), 2)
+    engine_chain.build(small.new_initial_state(), seat_policies("diamoniak", 2, {}), 100_000, compiled=True)
+    tiny = PalacesGame.from_catalogue(load("palaces", require_art=False), 2)
+    few = {"foundation-red": 1, "floor-red": 1, "roof-red": 1, "ruins": 1, "exchange": 1, "general-exchange": 1,
+           "flood": 1}
+    tiny = replace(tiny, counts=tuple(few.get(name, 0) for name in tiny.names), hand_size=2, goal=3)
+    engine_chain.build(tiny.new_initial_state(), seat_policies("palaces", 2, {}), 100_000, compiled=True)
+
+
+GROUPS = (simulators, walks)
+
+
+def warm_all() -> None:
+    for group in GROUPS:
+        group()
+
+
+if __name__ == "__main__":
+    GROUPS[int(sys.argv[1])]()
