@@ -283,3 +283,19 @@ def test_a_toml_card_names_its_own_back(run, deck, tmp_path):
     path.write_text(TOML.replace("BACK", "none.png"), encoding="utf-8")
     assert error(run("print-cards", "--catalogue", str(path), "--out", str(tmp_path / "a.pdf"))) == (
         "crests.toml: cards[0].back: art file 'none.png' does not exist (run 'toolkit art' to draw it)")
+
+
+def test_a_drivethru_deck_of_backs_all_its_own_passes_preflight(run, deck, tmp_path):
+    """Every card a back of its own and one copy: no page repeats, so which are backs cannot be told
+    from the pages alone (a warning, not a failure of a file DriveThruCards prints as given)."""
+    rows = "id,name,copies,art,back\nanchor,Anchor,1,anchor.png,red.png\nbell,Bell,1,bell.png,green.png\n"
+    deck.write_text(rows, encoding="utf-8")
+    out = tmp_path / "dtc"
+    assert run("export-cards", "--catalogue", str(deck), "--target", "drivethru", "--out", str(out)).exit_code == 0
+    pages = rendered(next(out.glob("*.pdf")))
+    h, w = pages[0].shape[:2]
+    assert [near(pages[i][h // 2, w // 2], BACKS[picture], 60) for i, picture in ((0, "red.png"), (2, "green.png"))] \
+        == [True, True]
+    check = run("preflight", str(out), "--target", "drivethru")
+    assert check.exit_code == 0, check.stdout
+    assert "WARN page order" in check.stdout and "which pages are backs cannot be told" in check.stdout

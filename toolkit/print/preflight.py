@@ -1257,7 +1257,8 @@ def _page_key(page) -> str:
 def _page_order(result: PreflightResult, name: str, pages) -> None:
     """Back, front, back, front...: an even page count, the common back (the page drawn most
     often) on odd pages only and never on an even one. An odd page that is not the common back is
-    a card with a back of its own (DriveThruCards prints each back page as given): a warning.
+    a card with a back of its own (DriveThruCards prints each back page as given): a warning; so is
+    a file whose pages all differ (every card with a back of its own, or fronts only).
     Told from what the pages draw alone, so a deck of one card (two pages), or of faces that are all
     one picture, cannot be told from front, back, front, back."""
     count = len(pages)
@@ -1272,8 +1273,9 @@ def _page_order(result: PreflightResult, name: str, pages) -> None:
     back = max(dict.fromkeys(keys), key=keys.count)
     on_even = [str(i + 1) for i in range(1, count, 2) if keys[i] == back]
     own = [str(i + 1) for i in range(0, count, 2) if keys[i] != back]
-    if keys.count(back) == 1:
-        result.add("FAIL", "page order", f"{name}: no page is repeated, so no common back; DriveThruCards "
+    if keys.count(back) == 1:  # every card with a back of its own, or no backs at all: cannot be told
+        result.add("WARN", "page order", f"{name}: no page is repeated, so which pages are backs cannot be told "
+                                         "(each card a back of its own, or a file of fronts only); DriveThruCards "
                                          "takes back, front, back, front")
     elif on_even:
         where = "the even pages are the back (front, back...)" if len(on_even) == count // 2 else \
