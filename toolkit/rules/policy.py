@@ -52,7 +52,11 @@ class RandomPolicy(Policy):
 
     def act(self, state, rng=None):
         actions = state.legal_actions()
-        return actions[0] if len(actions) == 1 else actions[rng.randrange(len(actions))]
+        if len(actions) == 1:
+            return actions[0]
+        if rng is None:
+            raise ValueError("the random player draws at random: give it a random generator")
+        return actions[rng.randrange(len(actions))]
 
 
 class FirstPolicy(Policy):
