@@ -24,7 +24,7 @@ import numpy as np
 from toolkit.errors import UserError
 from toolkit.games import CHANCE
 from toolkit.sim.card_order import game_seed
-from toolkit.sim.ordered import _Race
+from toolkit.sim.ordered import Race
 from toolkit.sim.runner import sample_outcome
 
 CHUNK = 2_000  # games a batch (and a worker's task)
@@ -73,7 +73,7 @@ def play_game(rules, seats, seed: int) -> dict[str, int]:
             start(seed, seat)
     state = rules.new_initial_state()
     scores = state.scores()
-    race = _Race(rules.players) if scores is not None else None
+    race = Race(rules.players) if scores is not None else None
     turns = state.turns
     limit = rules.max_steps
     while not state.is_terminal():

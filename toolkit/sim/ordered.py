@@ -32,7 +32,7 @@ from toolkit.sim.card_order import CardOrder, game_seed
 BASE_FIELDS = ("winner", "turns", "stalled", "lead_changes", "winner_deficit")
 
 
-class _Race:
+class Race:
     """The leader and each seat's largest deficit, updated at every look at the scores."""
 
     def __init__(self, seats: int):
@@ -62,7 +62,7 @@ def play_ordered(game, policies, seed: int, max_turns: int = 10_000) -> dict[str
         start = getattr(policy, "start_game", None)
         if start is not None:
             start(seed, seat)
-    race = _Race(game.players)
+    race = Race(game.players)
     pile_order: list[int] = []
     known: list[int] = []  # the pile's counts as the order knows them
     turns = state.turns

@@ -612,7 +612,7 @@ def _play_one(kinds, colours, counts, colour_ok, numbers, table, max_turns,
             order_n -= 1
             s = _resolve(order[order_n], kinds, colours, colour_ok, numbers,
                          pile, discard, castle, side, hand_colour, csum, ssum, diamonds, fairies, s)
-        # ---- the race: scores looked at after each turn and at the end (ordered.py's _Race) ----
+        # ---- the race: scores looked at after each turn and at the end (ordered.py's Race) ----
         if turns != looked_turns or s[S_PHASE] == OVER:
             top = csum[0]
             for p in range(1, players):

@@ -1201,7 +1201,7 @@ def decide(g, s, r, pol, random_play):
 
 @step(cache=True, error_model="numpy", _nrt=False)
 def look(g, s):
-    """``_Race.look`` at the scores (tokens): the leader, the lead changes, each seat's worst deficit."""
+    """``Race.look`` at the scores (tokens): the leader, the lead changes, each seat's worst deficit."""
     players, ot, ow = g[G_PLAYERS], g[O_TOKENS], g[O_WORST]
     top = s[ot]
     for p in range(1, players):
