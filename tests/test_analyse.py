@@ -291,3 +291,20 @@ def test_numbers_round_half_up_and_bounds_show_their_sign():
     assert sign_digits(0.02, 2.0) == 2
     text = _gain_interval(0.02, 0.0002, 0.039)
     assert "+0.02 points to" in text and "+0.0 points" not in text
+
+
+def test_a_paired_gain_from_games_that_never_differed_is_not_known_exactly():
+    """Four paired games with the same winner each time: the gain is 0, but not known to be 0 (the editor's
+    read found "+0.0 (+0.0-+0.0)" printed from 4 games); the interval is Wilson's for 0 of 4 each side."""
+    from toolkit.analysis.strategy import Gain
+    from toolkit.sim.stats import wilson
+
+    same = Gain("stop-after-3", games=4, wins=3, default_wins=3, diff_squares=0)
+    low, high = same.gain_bounds()
+    assert same.gain_half_width() == 0
+    assert (low, high) == pytest.approx((-wilson(0, 4)[1], wilson(0, 4)[1]))
+    assert same.as_json()["gain_low"] == low < 0 < high == same.as_json()["gain_high"]
+    # many games that differ often: the paired normal interval, which is the wider there, stands
+    often = Gain("stop-after-3", games=100_000, wins=52_000, default_wins=50_000, diff_squares=30_000)
+    assert often.gain_bounds() == pytest.approx((often.gain - often.gain_half_width(),
+                                                 often.gain + often.gain_half_width()))

@@ -124,14 +124,31 @@ class Gain:
         variance = (self.diff_squares * n - total * total) / (n * (n - 1))
         return Z95 * math.sqrt(max(0.0, variance) / n)
 
-    def as_json(self) -> dict:
+    def gain_bounds(self) -> tuple[float, float]:
+        """95% bounds on the gain: the paired normal interval, widened where it is narrower than Newcombe's
+        square-and-add interval on the two discordant shares (the games only the candidate won, and only
+        the default won; Wilson bounds each). The normal interval alone has no width when no game
+        differed, as if a handful of games settled the gain exactly; the square-and-add one does not."""
         half = self.gain_half_width()
+        n, total = self.games, self.wins - self.default_wins
+        if n == 0:
+            return (-1.0, 1.0)
+        only_mine, only_theirs = (self.diff_squares + total) // 2, (self.diff_squares - total) // 2
+        mine, theirs = only_mine / n, only_theirs / n
+        mine_low, mine_high = wilson(only_mine, n)
+        theirs_low, theirs_high = wilson(only_theirs, n)
+        low = self.gain - math.hypot(mine - mine_low, theirs_high - theirs)
+        high = self.gain + math.hypot(mine_high - mine, theirs - theirs_low)
+        return (max(-1.0, min(low, self.gain - half)), min(1.0, max(high, self.gain + half)))
+
+    def as_json(self) -> dict:
+        gain_low, gain_high = self.gain_bounds()
         low, high = wilson(self.wins, self.games)
         default_low, default_high = wilson(self.default_wins, self.games)
         return {"policy": self.policy, "games": self.games, "win_rate": self.win_rate, "win_rate_low": low,
                 "win_rate_high": high, "default_win_rate": self.default_rate, "default_win_rate_low": default_low,
                 "default_win_rate_high": default_high, "gain": self.gain,
-                "gain_low": self.gain - half, "gain_high": self.gain + half}
+                "gain_low": gain_low, "gain_high": gain_high}
 
 
 def _seat_wins(game, policies, seed: int, seat: int, start: int, stop: int, tick):
@@ -232,7 +249,7 @@ def search(catalogue, counts: list[int], variants, seed: int, precision: float, 
             refined = [_refine(game, parse, seats, seat, name, seed_n, precision, max_games, tick, played)
                        for name in ranked]
             top = max(refined, key=lambda g: g.gain)
-            beaten = top.gain - top.gain_half_width() > 0
+            beaten = top.gain_bounds()[0] > 0
             rows.append({"players": players, "seat": seat + 1, "screened": len(wins), "screen_games": screen_games,
                          "searched": {kind: list(bounds) for kind, bounds in ranges.items()},
                          "best_policy": top.policy if beaten else strategy.default,
