@@ -21,8 +21,9 @@ And at the catalogue's own size, with ``--bleed``:
   set; every card of the deck in order, each face page followed by its back; then token cards like
   DriveThruCards' (``tokens.token_places``), each followed by the same tokens mirrored.
 
-With ``aids``, the player aid goes with them: ``player_aid-<lang>.png`` and its row in the manifest;
-aid pages (each followed by the back) after the deck in ``pdf-single``; a deck of its own beside
+With ``aids``, the player aid goes with them, with a back of its own (``aids.aid_back``):
+``player_aid-<lang>.png``, ``player_aid_back-<lang>.png`` and their rows in the manifest; aid pages
+(each followed by the aid's back) after the deck in ``pdf-single``; a deck of its own beside
 the cards in ``tts``, so that the aids are never shuffled in. ("_" is never in a card id, so the
 aid's file cannot be a card's.)
 
@@ -44,7 +45,8 @@ from toolkit.catalogue.model import Catalogue
 from toolkit.catalogue.words import words
 from toolkit.errors import UserError
 from toolkit.files import atomic_folder, write_atomic
-from toolkit.print.aids import FILE_ID as AID_ID, KEY as AID_KEY, aid_copies, aid_image, aid_text
+from toolkit.print.aids import BACK_KEY as AID_BACK_KEY, FILE_ID as AID_ID, KEY as AID_KEY, aid_copies, \
+    aid_image, aid_text
 from toolkit.print.faces import BACK_FILE, ExportResult, Faces, _check_file_names, _faces, counted
 from toolkit.pdf.canvas import binary_streams, define_forms, new_canvas, place_form
 from toolkit.print.sheets import TOKEN_DIAMETER, deck_order, sheet_metadata
@@ -72,10 +74,11 @@ def export_png(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, lang: s
     for card in faces.cards:
         write(f"{card.id}.png", card_image(faces.face(card)), "face", card.id, card.name[lang], card.count)
     back_image = card_image(faces.back())
-    write(BACK_FILE, back_image, "back", "back", words(catalogue, lang)["card_back"], catalogue.total + faces.aids, "")
-    if faces.aids:
-        write(f"{AID_ID}-{lang}.png", aid_image(faces.aid()), "face", AID_ID,
-              aid_text(catalogue, lang).title.replace("\u00a0", " "), faces.aids)
+    write(BACK_FILE, back_image, "back", "back", words(catalogue, lang)["card_back"], catalogue.total, "")
+    if faces.aids:  # the aid and its own back (never the deck's: it must not shuffle into the pile)
+        title, back = aid_text(catalogue, lang).title.replace("\u00a0", " "), f"{AID_ID}_back-{lang}.png"
+        write(f"{AID_ID}-{lang}.png", aid_image(faces.aid()), "face", AID_ID, title, faces.aids, back)
+        write(back, aid_image(faces.aid_back()), "back", f"{AID_ID}_back", title, faces.aids, "")
     tokens = token_rows(catalogue, lang, write, TOKEN_DIAMETER, bleed, cut_line=False)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -118,13 +121,13 @@ def pdf_single_bytes(catalogue: Catalogue, lang: str, card_mm, bleed: float, fac
         title = catalogue.title[lang]
         held = catalogue.total + faces.aids + len(cards)  # every card the file holds, as its Subject says
         canvas = new_canvas(buffer, page, *sheet_metadata(catalogue, lang, held, card_mm), lang=lang, game=title)
-        aids = [faces.aid()] if faces.aids else []
+        aids = [faces.aid(), faces.aid_back()] if faces.aids else []
         forms = define_forms(canvas, itertools.chain(faces.every(), aids, [faces.back()]))
         token_forms = define_token_forms(canvas, catalogue, lang, TOKEN_DIAMETER) if cards else {}
         canvas.setTrimBox((bleed * PT_PER_MM, bleed * PT_PER_MM, (bleed + w) * PT_PER_MM, (bleed + h) * PT_PER_MM))
         canvas.setBleedBox((0, 0, page[0] * PT_PER_MM, page[1] * PT_PER_MM))
         for front in [f"card:{card.id}" for card in deck_order(catalogue)] + [AID_KEY] * faces.aids:
-            for key in (front, "back"):
+            for key in (front, AID_BACK_KEY if front == AID_KEY else "back"):
                 place_form(canvas, forms[key], bleed, bleed, w, h)
                 canvas.showPage()
         for card in cards:

@@ -14,7 +14,7 @@ from toolkit.catalogue.origin import deck_origin
 from toolkit.errors import UserError
 from toolkit.layout.engine import Look
 from toolkit.plurals import plural
-from toolkit.print.aids import aid_face
+from toolkit.print.aids import aid_back, aid_face
 
 MAX_FILE_NAME = 255  # bytes in one file name on common file systems
 BACK_FILE = "back.png"  # no card can take this name: the loader reserves the id "back"
@@ -57,6 +57,10 @@ class Faces:
 
     def aid(self) -> CardFace:
         return aid_face(self.catalogue, self.lang, self.card_mm, self.bleed, self.safe_mm)
+
+    def aid_back(self) -> CardFace:
+        """The aid's own back (never the deck's): its text's second side, or the deck's back marked "player aid"."""
+        return aid_back(self.catalogue, self.lang, self.card_mm, self.bleed, self.safe_mm)
 
 
 def _faces(catalogue: Catalogue, lang: str, card_mm, bleed: float, aids: int = 0,

@@ -103,7 +103,7 @@ def export_screentop(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, l
         back = back.resize(card_px, Image.Resampling.LANCZOS)
     write(back_file, png_bytes(back))
 
-    back_row = {"file": back_file, "id": "back", "count": catalogue.total + faces.aids,
+    back_row = {"file": back_file, "id": "back", "count": catalogue.total,
                 "name": words(catalogue, lang)["card_back"], "back": "", "side": "back"}
     extras = []  # the aid and the tokens: images of their own
     if faces.aids:
@@ -111,7 +111,15 @@ def export_screentop(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, l
         image = aid_image(faces.aid())
         write(aid_name, png_bytes(image if image.size == card_px else image.resize(card_px, Image.Resampling.LANCZOS)))
         title = aid_text(catalogue, lang).title.replace("\u00a0", " ")
-        extras.append({"kind": "aid", "side": "face", "id": AID_ID, "name": title, "count": faces.aids, "file": aid_name, "back": back_file})
+        # Its own back, never the deck's, so that it cannot shuffle into the pile ("reverse": Screentop's
+        # back for the cards is the one image named *back*).
+        aid_back = f"{prefix}{AID_ID}_reverse.png"
+        image = aid_image(faces.aid_back())
+        write(aid_back, png_bytes(image if image.size == card_px else image.resize(card_px, Image.Resampling.LANCZOS)))
+        extras.append({"kind": "aid", "side": "face", "id": AID_ID, "name": title, "count": faces.aids, "file": aid_name,
+                       "back": aid_back})
+        extras.append({"kind": "aid", "side": "back", "id": f"{AID_ID}_back", "name": title, "count": faces.aids,
+                       "file": aid_back, "back": ""})
     for token in catalogue.tokens:
         if token.count > 0:
             image = _round(token_image(catalogue, token, lang, TOKEN_DIAMETER, bleed_mm=0.0))
