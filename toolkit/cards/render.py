@@ -185,7 +185,6 @@ def pillow_font(font: str, size_px: float) -> ImageFont.FreeTypeFont:
 INK = art.INK
 PAPER = art.PAPER
 ART_BLEED_MM = art.BLEED_MM
-TEXT_MIN_MM = 1.25        # 3.5 pt: the smallest text the player aid sets
 
 
 @dataclass(frozen=True)
