@@ -380,11 +380,6 @@ class CardFace:
     def lines(self) -> tuple[Line, ...]:
         return tuple(op for op in self.ops if isinstance(op, Line))
 
-    def without(self, *elements: str) -> CardFace:
-        """The same face without what the layout's ``elements`` draw (a miniature without its rules text)."""
-        return CardFace(self.key, self.card_mm, self.bleed_mm, self.art,
-                        tuple(op for op in self.ops if op.element not in elements))
-
     def pdf_image(self):
         """The art as a reportlab ImageReader: lossless (Flate) unless JPEG is less than half its size
         (photographs), so the flat project art stays crisp and small."""
