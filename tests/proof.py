@@ -104,6 +104,37 @@ def column_fill(page: Page, area: tuple[float, float, float, float], columns: in
     return fills
 
 
+def early_column_ends(pages: list[Page], area: tuple[float, float, float, float], columns: int,
+                      heading_pt: float, least_mm: float = 20.0) -> list[tuple[int, int, float]]:
+    """(page, column, mm) for each column of a page before the last that ends ``least_mm`` or more above
+    the column beside it, unless it is the page's last column and the next page starts with a heading
+    (a section that starts a page, a planned break). A chart that did not fit is no excuse: the room
+    it leaves is shared out between the column's blocks."""
+    if columns < 2:
+        return []
+    left, bottom, right, top = area
+    step = (right - left) / columns
+    height_mm = (top - bottom) / PT_PER_MM
+    by_number = {page.number: page for page in pages}
+    last = max(by_number)
+    found = []
+    for page in pages:
+        if page.number == last or page.blank:
+            continue
+        fills = column_fill(page, area, columns)
+        for c, fill in enumerate(fills):
+            short = (max(fills) - fill) * height_mm
+            if short < least_mm:
+                continue
+            following = by_number.get(page.number + 1)
+            if c == columns - 1 and following is not None and following.chars:
+                head = [ch for ch in following.chars if left <= ch[0] < left + step]
+                if head and max(head, key=lambda ch: ch[3])[4] >= heading_pt:
+                    continue
+            found.append((page.number, c + 1, round(short, 1)))
+    return found
+
+
 def text_area(paper: str, booklet: bool) -> tuple[tuple[float, float, float, float], int]:
     """The layout's text area in points (left, bottom, right, top) and its number of columns."""
     from toolkit.rulebook.layout import geometry
@@ -125,11 +156,14 @@ def line_end_hyphens(text: str) -> list[tuple[str, str]]:
     return broken
 
 
-def overprints(pdf: bytes, gap: float = 0.8) -> list[tuple[int, str, str]]:
+def overprints(pdf: bytes, gap: float = 0.8, size: float | None = None,
+               font: str = "") -> list[tuple[int, str, str]]:
     """Text printed over, or run into, other text: (page, one glyph, the other) for every two glyphs
     of a page whose boxes overlap by more than a fifth of the smaller, or that stand on one line
     closer than ``gap`` points while drawn by different text objects (two cells of a table: within
-    one object, the glyphs of a line are set by the font's own spacing)."""
+    one object, the glyphs of a line are set by the font's own spacing). With ``size``, only the glyphs
+    of that font size (points), and with ``font`` only those of a font whose name holds it, are looked at
+    (the labels of a picture)."""
     import ctypes
 
     found = []
@@ -139,6 +173,10 @@ def overprints(pdf: bytes, gap: float = 0.8) -> list[tuple[int, str, str]]:
         glyphs, owners = [], []
         for i in range(textpage.count_chars()):
             char = textpage.get_text_range(i, 1)
+            if size is not None and abs(pdfium_c.FPDFText_GetFontSize(textpage.raw, i) - size) > 0.05:
+                continue
+            if font and font not in _font_name(textpage, i):
+                continue
             if char.strip():
                 glyphs.append((char, *textpage.get_charbox(i)))
                 owners.append(ctypes.cast(pdfium_c.FPDFText_GetTextObject(textpage.raw, i), ctypes.c_void_p).value)
@@ -159,6 +197,15 @@ def overprints(pdf: bytes, gap: float = 0.8) -> list[tuple[int, str, str]]:
             for j in np.flatnonzero(over | close):
                 found.append((index + 1, glyphs[i][0], glyphs[i + 1 + j][0]))
     return found
+
+
+def _font_name(textpage, index: int) -> str:
+    import ctypes
+
+    buffer = ctypes.create_string_buffer(128)
+    flags = ctypes.c_int()
+    pdfium_c.FPDFText_GetFontInfo(textpage.raw, index, buffer, 128, ctypes.byref(flags))
+    return buffer.value.decode("latin-1")
 
 
 def word_gaps(pdf: bytes, size: tuple[float, float] = (8.5, 10.5)) -> list[tuple[int, float, str]]:

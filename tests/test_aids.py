@@ -15,7 +15,7 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
-from conftest import ROOT, builtin_doc, short_texts, write_catalogue
+from conftest import ROOT, builtin_doc, write_catalogue
 from test_print_cards import card_rects, page_texts
 from toolkit.catalogue import load
 from toolkit.cards.render import CARD_SIZES, font_metrics
@@ -27,6 +27,16 @@ from toolkit.print.export import export_cards
 GAMES = ("diamoniak", "palaces")
 LANGS = ("ru", "en")
 AID_FORM = "card-player_aid"
+AID_BACK_FORM = "card-player_aid_back"
+WEATHERVANE = ROOT / "examples" / "weathervane" / "weathervane.toml"
+
+
+def differs(one, other) -> bool:
+    """Two pictures differ visibly: their mean difference per channel is over 8 of 255."""
+    import numpy as np
+
+    a, b = (np.asarray(Image.open(p).convert("RGB"), dtype=float) for p in (one, other))
+    return a.shape == b.shape and float(np.abs(a - b).mean()) > 8
 
 
 def norm(text: str) -> str:
@@ -113,26 +123,71 @@ def inside(lines, card_mm) -> bool:
     return True
 
 
+SMALLEST_MM = 7.5 / 72 * 25.4
+
+
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("size", ["poker", "mini", "bridge", "tarot"])
-def test_the_whole_text_fits_the_card(game, lang, size):
+@pytest.mark.parametrize("size", ["poker", "bridge", "tarot"])
+def test_the_whole_text_fits_the_card_at_one_readable_size(game, lang, size):
+    """Every word on the card, on one side or both, the body at one size on both sides, never under 7.5 pt."""
     card_mm = CARD_SIZES[size]
     text = aid_text(load(game), lang)
-    lines, whole = layout_aid(text, card_mm)
-    assert whole and inside(lines, card_mm)
-    shown = norm(" ".join(line.text for line in lines))
+    laid = layout_aid(text, card_mm)
+    assert all(inside(side, card_mm) for side in laid.sides)
+    shown = norm(" ".join(line.text for side in laid.sides for line in side))
     for entry in text.entries:  # every word is on the card
         for word in norm("".join(t for t, _ in entry.runs)).split(" "):
             assert word in shown
-    if size == "mini":
-        assert min(line.size for line in lines) >= 1.25  # 3.5 pt: still printable
+    body = {round(line.size, 6) for side in laid.sides for line in side[1:] if line.font == "text"}
+    assert body == {round(laid.size, 6)} and laid.size >= SMALLEST_MM - 1e-9
+    assert min(line.size for side in laid.sides for line in side) >= SMALLEST_MM - 1e-9
 
 
-def test_too_small_a_card_cuts_the_text_but_never_overflows():
-    text = aid_text(load("palaces"), "ru")
-    lines, whole = layout_aid(text, (25.0, 30.0))
-    assert not whole and lines and inside(lines, (25.0, 30.0))
+def test_the_built_in_aids_go_on_to_the_back_of_a_poker_card():
+    """At 7.5 pt the built-in aids no longer fit one side of a poker card: the text goes on to its
+    back, split before a heading (a heading never ends a side)."""
+    for game in GAMES:
+        for lang in LANGS:
+            laid = layout_aid(aid_text(load(game), lang), CARD_SIZES["poker"])
+            assert laid.two_sided, (game, lang)
+            second = [line for line in laid.sides[1][1:]]
+            first = min(second, key=lambda line: (line.y, line.x))
+            assert first.font == "name" and first.size > laid.size  # the back starts with a heading
+
+
+def test_an_aid_too_long_for_the_card_is_refused_in_one_line_never_cut(run, tmp_path):
+    doc = builtin_doc("diamoniak")
+    long_text = "title: Player aid\n" + "\n".join(f"- A rule that goes on and on, number {i}." for i in range(60))
+    (tmp_path / "aid.en.md").write_text(long_text, encoding="utf-8")
+    doc["game"]["aid"] = {"en": "aid.en.md"}
+    path = write_catalogue(tmp_path, doc, with_art=False)
+    out = tmp_path / "cards.pdf"
+    result = run("print-cards", "--catalogue", str(path), "--lang", "en", "--out", str(out))
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1 and not out.exists(), result.stderr
+    line = result.stderr
+    assert "aid.en.md" in line and "player aid" in line and "poker 63 x 88 mm" in line and "7.5 pt" in line
+    assert "Traceback" not in line and "--no-aids" in line
+    # the built-in aids do not fit a mini card at 7.5 pt either: refused, never cut
+    result = run("print-cards", "--card", "mini", "--out", str(out))
+    assert result.exit_code == 2 and "mini 44 x 63 mm" in result.stderr and "7.5 pt" in result.stderr
+    assert result.stderr.count("\n") == 1 and not out.exists()
+
+
+@pytest.mark.parametrize("game", ["diamoniak", "palaces"])
+@pytest.mark.parametrize("lang", ["ru", "en"])
+@pytest.mark.parametrize("size", ["poker", "bridge", "tarot"])
+def test_the_aid_is_set_as_large_as_still_fits(game, lang, size):
+    """The text fills the card: its fuller side's last line ends near the foot, unless the size is capped."""
+    from toolkit.print import aids
+
+    card = CARD_SIZES[size]
+    laid = aids.layout_aid(aids.aid_text(load(game), lang), card)
+    foot = max(line.y + font_metrics(line.font)[1] * line.size for side in laid.sides for line in side[1:])
+    title = laid.sides[0][0]
+    capped = laid.size >= 0.99 * min(title.size * 0.8, aids.LARGEST * card[0])
+    assert foot <= card[1]
+    assert capped or foot > card[1] * 0.8, (game, lang, size, foot / card[1])
 
 
 # --- print-cards ----------------------------------------------------------------------------------------
@@ -153,9 +208,11 @@ def test_print_cards_puts_one_aid_per_player_after_the_cards(diamoniak):
     fronts = card_rects(reader, 12)
     assert [name for name, _ in fronts] == [AID_FORM] * 4
     assert all(AID_FORM not in name for i in range(12) for name, _ in card_rects(reader, i))
-    # the backs behind the aids: the deck's back, where each aid's back lands after a long-edge flip
+    # the backs behind the aids: the aid's own back (never the deck's), where each aid's back lands
+    # after a long-edge flip
     backs = card_rects(reader, 13)
-    assert [name for name, _ in backs] == ["back"] * 4
+    assert [name for name, _ in backs] == [AID_BACK_FORM] * 4
+    assert all(name == "back" for i in range(1, 12, 2) for name, _ in card_rects(reader, i))
     expected = sorted((r.x, r.y) for r in (result.layout.back_of(p.rect) for p in result.pages[12].cards))
     got = sorted((x0, y0) for _, (x0, y0, _, _) in backs)
     assert len(expected) == 4 and all(abs(a[0] - b[0]) < 0.1 and abs(a[1] - b[1]) < 0.1 for a, b in zip(expected, got))
@@ -172,19 +229,18 @@ def test_aids_share_the_last_sheet_of_cards_and_fit_mini_cards(tmp_path):
     names = [name for name, _ in card_rects(reader, 14)]
     assert len(names) == 9 and names[-2:] == [AID_FORM] * 2 and AID_FORM not in names[:-2]
     assert [name for name, _ in card_rects(reader, 16)] == [AID_FORM] * 2
-    # (the cards' full texts do not fit a mini card at 7.5 pt: shorter ones do)
-    mini = print_cards(load(path=short_texts(tmp_path, "palaces")), lang="ru", aids=True, card_mm=CARD_SIZES["mini"],
-                       duplex="none")
-    texts = page_texts(mini.pdf)
-    last = next(i for i, page in enumerate(texts) if "Памятка игрока" in page)
-    assert norm("Твой ход: одно действие") in norm(texts[last])
+    # With no backs printed, the aid's second side is printed as a card of its own after each aid.
+    fronts = print_cards(palaces, lang="ru", aids=True, duplex="none")
+    reader = PdfReader(io.BytesIO(fronts.pdf))
+    names = [name for i in range(len(reader.pages)) for name, _ in card_rects(reader, i)]
+    assert names[70:] == [AID_FORM, AID_BACK_FORM] * 4 and len(names) == 78
 
 
 def test_cli_prints_aids_by_default_and_leaves_them_out_on_request(run, tmp_path):
     out = tmp_path / "cards.pdf"
     result = run("print-cards", "--set", "witch=1", "--set", "diamond=2", "--duplex", "none", "--out", str(out))
     assert result.exit_code == 0, result.output
-    assert "30 cards and 4 player aids on 4 sheets, 4 pages" in result.output
+    assert "30 cards and 4 player aids on 5 sheets, 5 pages" in result.output  # each aid printed on two cards
     assert any("Player aid" in page for page in page_texts(out.read_bytes()))
     result = run("print-cards", "--set", "witch=1", "--set", "diamond=2", "--duplex", "none", "--no-aids",
                  "--out", str(out))
@@ -219,9 +275,13 @@ def test_png_export_has_the_aid_and_its_manifest_row(tmp_path, small):
     aid = Image.open(tmp_path / "out/player_aid-ru.png")
     assert aid.size == Image.open(tmp_path / "out/back.png").size == (815, 1110)
     rows = list(csv.DictReader(io.StringIO((tmp_path / "out/manifest.csv").read_text(encoding="utf-8"))))
-    assert rows[-1] == {"file": "player_aid-ru.png", "card_id": "player_aid", "count": "4", "name": "Памятка игрока",
-                        "side": "face", "back": "back.png"}
-    assert next(r for r in rows if r["card_id"] == "back")["count"] == str(small.total + 4)
+    assert rows[-2:] == [
+        {"file": "player_aid-ru.png", "card_id": "player_aid", "count": "4", "name": "Памятка игрока",
+         "side": "face", "back": "player_aid_back-ru.png"},
+        {"file": "player_aid_back-ru.png", "card_id": "player_aid_back", "count": "4", "name": "Памятка игрока",
+         "side": "back", "back": ""}]
+    assert next(r for r in rows if r["card_id"] == "back")["count"] == str(small.total)
+    assert differs(tmp_path / "out/player_aid_back-ru.png", tmp_path / "out/back.png")
     export_cards(small, "png", tmp_path / "plain", lang="ru")
     assert not list((tmp_path / "plain").glob("player_aid*"))
 
@@ -244,7 +304,9 @@ def test_pdf_single_ends_with_the_aid_pages(tmp_path, small):
     texts = page_texts(data)
     assert len(texts) == 2 * (small.total + 4)
     aid_pages = [i for i, page in enumerate(texts) if "Player aid" in page]
-    assert aid_pages == list(range(2 * small.total, 2 * small.total + 8, 2))
+    # each aid followed by its own back: the rest of its text (both sides carry its title)
+    assert aid_pages == list(range(2 * small.total, 2 * small.total + 8))
+    assert "On your turn" in texts[2 * small.total] and "The cards" in texts[2 * small.total + 1]
 
 
 def test_cli_export_takes_the_option(run, tmp_path, monkeypatch):
@@ -256,25 +318,57 @@ def test_cli_export_takes_the_option(run, tmp_path, monkeypatch):
     assert not (tmp_path / "output/diamoniak-png-en/player_aid-en.png").exists()
 
 
-@pytest.mark.parametrize("game", ["diamoniak", "palaces"])
-@pytest.mark.parametrize("lang", ["ru", "en"])
-@pytest.mark.parametrize("size", ["poker", "bridge", "mini", "tarot"])
-def test_the_aid_is_set_as_large_as_still_fits(game, lang, size):
-    """The text fills the card: its last line ends near the foot, and a size 3 % larger no longer fits."""
-    from toolkit.cards.render import CARD_SIZES, font_metrics
-    from toolkit.print import aids
+def font_sizes(page) -> list[float]:
+    """The size in points of every run of text on a PDF page, as pypdf reads it back (forms too)."""
+    import math
 
+    sizes = []
+
+    def visit(text, cm, tm, font, size):
+        if text.strip():
+            sizes.append(size * math.hypot(tm[2], tm[3]) * math.hypot(cm[2], cm[3]))
+
+    page.extract_text(visitor_text=visit)
+    return sizes
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_text_on_an_aid_or_its_back_is_under_7_5_pt(tmp_path, game, lang):
     catalogue = load(game)
-    card = CARD_SIZES[size]
-    lines, whole = aids.layout_aid(aids.aid_text(catalogue, lang), card)
-    assert whole
-    body = lines[1:]
-    foot = max(line.y + font_metrics(line.font)[1] * line.size for line in body)
-    assert foot <= card[1]
-    size_used = max(line.size for line in body if line.font == "text")
-    left, top_band = aids.MARGIN * card[0], aids.BAND_HEIGHT * card[1]
-    bigger = aids._set(aids.aid_text(catalogue, lang).entries, size_used * 1.03, left, card[0] - left,
-                       top_band + 0.45 * left, card[1] - left)
-    capped = size_used >= 0.99 * min(lines[0].size * 0.8, aids.LARGEST * card[0])
-    assert bigger is None or capped, (game, lang, size, size_used)
-    assert capped or foot > card[1] * 0.8, (game, lang, size, foot / card[1])
+    export_cards(catalogue, "pdf-single", tmp_path / "pdf", lang=lang, aids=True)
+    reader = PdfReader(io.BytesIO((tmp_path / f"pdf/{game}-cards-{lang}.pdf").read_bytes()))
+    first = 2 * catalogue.total  # the aids and their backs come after the cards
+    sizes = [size for page in reader.pages[first:first + 2 * catalogue.players[1]] for size in font_sizes(page)]
+    assert sizes and min(sizes) >= 7.5, min(sizes)
+
+
+@pytest.mark.parametrize("target", ["png", "tts", "screentop", "tgc"])
+def test_a_short_aid_gets_the_decks_back_marked_player_aid(tmp_path, target):
+    """The example game's aid fits one side: its back is the deck's back crossed by a band with
+    "Player aid", the same design outside the band, visibly not the card back."""
+    import numpy as np
+
+    catalogue = load(path=WEATHERVANE)
+    export_cards(catalogue, target, tmp_path / target, lang="en", aids=True)
+    folder = tmp_path / target
+    aid_back = next(p for p in folder.glob("*player_aid_*.png") if "back" in p.name or "reverse" in p.name)
+    back = next(p for p in folder.glob("*back.png") if "player_aid" not in p.name)
+    assert differs(aid_back, back)
+    a, b = (np.asarray(Image.open(p).convert("RGB"), dtype=float) for p in (aid_back, back))
+    band = np.abs(a - b).mean(axis=(1, 2)) > 1  # the rows that differ: one band across the middle
+    rows = np.flatnonzero(band)
+    assert len(rows) and rows[0] > 0.3 * len(band) and rows[-1] < 0.7 * len(band)
+    assert band[rows[0]:rows[-1] + 1].mean() > 0.9
+
+
+def test_a_short_aid_has_its_marked_back_behind_it_on_the_sheets():
+    catalogue = load(path=WEATHERVANE)
+    result = print_cards(catalogue, lang="en", aids=True)
+    reader = PdfReader(io.BytesIO(result.pdf))
+    names = [[name for name, _ in card_rects(reader, i)] for i in range(len(reader.pages))]
+    fronts = [i for i, page in enumerate(names) if AID_FORM in page]
+    assert fronts and all(AID_BACK_FORM in names[i + 1] for i in fronts)
+    assert sum(page.count(AID_BACK_FORM) for page in names) == catalogue.players[1]
+    back_text = page_texts(result.pdf)[fronts[-1] + 1]
+    assert "Player aid" in back_text

@@ -337,3 +337,19 @@ def test_the_summary_says_the_backs_are_shifted(run, tmp_path):
     assert shifted.exit_code == plain.exit_code == 0
     assert "backs shifted 1.5 mm right and -0.5 mm down" in shifted.output
     assert "shifted" not in plain.output
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_every_number_on_the_sheet_is_large_enough_to_read(paper, lang):
+    """The numbers read to half a millimetre were 5.1 pt: every text on the sheet is 7 pt or more."""
+    import math
+
+    sizes = []
+    for page in PdfReader(io.BytesIO(calibration_sheet(paper, lang=lang).pdf)).pages:
+        def visit(text, cm, tm, font, size):
+            if text.strip():
+                sizes.append(size * math.hypot(tm[2], tm[3]) * math.hypot(cm[2], cm[3]))
+
+        page.extract_text(visitor_text=visit)
+    assert sizes and min(sizes) >= 7.0, min(sizes)

@@ -113,8 +113,8 @@ def test_every_export_passes_preflight(run, example, bare, tmp_path, target, whi
         assert "FAIL" not in checked.stdout
     elif target == "png":  # a picture per card type (and the example's player aid) and the back
         faces = sorted(path.name for path in out.glob("*.png") if path.name != "back.png")
-        assert len(faces) == (41 if which == "example" else 3) and (out / "back.png").is_file()
-        assert ("player_aid-en.png" in faces) == (which == "example")
+        assert len(faces) == (42 if which == "example" else 3) and (out / "back.png").is_file()
+        assert ("player_aid-en.png" in faces) == ("player_aid_back-en.png" in faces) == (which == "example")
     else:  # pdf-single: a page for each card (and each player's aid), each face followed by its back
         assert len(pypdf.PdfReader(next(out.glob("*.pdf"))).pages) == 2 * (40 + 4 if which == "example" else 11)
 

@@ -146,7 +146,7 @@ def test_cli_export(run, tmp_path, monkeypatch):
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[0] == "output/diamoniak-png-en/"
     assert sorted(p.name for p in Path("output/diamoniak-png-en").iterdir()) == [
-        MARK, "back.png", "castle-red.png", "manifest.csv", "player_aid-en.png"]
+        MARK, "back.png", "castle-red.png", "manifest.csv", "player_aid-en.png", "player_aid_back-en.png"]
     result = run("export-cards")
     assert result.exit_code == 2 and "--target" in result.stderr
     result = run("export-cards", "--target", "png", "--bleed", "11")

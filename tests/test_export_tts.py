@@ -121,8 +121,14 @@ def test_the_deck_counts_are_the_catalogues_and_the_hidden_slot_is_the_back(pala
     assert counts == {card.name["en"]: card.count for card in palaces.cards if card.count}
     (entry,) = aids["CustomDeck"].values()
     assert len(aids["ContainedObjects"]) == 4 and {c["CardID"] for c in aids["ContainedObjects"]} == {200}
-    with Image.open(_file(entry["FaceURL"])) as sheet, Image.open(tmp_path / "palaces-en-back.png") as back:
-        assert _same(_cell(sheet, entry, entry["NumWidth"] * entry["NumHeight"] - 1), back) < 4
+    # the aids' hidden slot and back are the aid's own back, never the deck's (or it would shuffle in)
+    assert entry["BackURL"].endswith("/palaces-en-player_aid_back.png")
+    with Image.open(_file(entry["FaceURL"])) as sheet, Image.open(tmp_path / "palaces-en-back.png") as back, \
+            Image.open(_file(entry["BackURL"])) as aid_back:
+        assert _same(_cell(sheet, entry, entry["NumWidth"] * entry["NumHeight"] - 1), aid_back) < 4
+        assert _same(aid_back, back) > 20
+    (deck_entry,) = deck["CustomDeck"].values()
+    assert deck_entry["BackURL"].endswith("/palaces-en-back.png")
     # The thumbnail TTS's Saved Objects browser shows, beside the JSON under the same name.
     with Image.open(tmp_path / "palaces-en.png") as thumb:
         assert thumb.size == (256, 256) and thumb.mode == "RGBA"
@@ -275,7 +281,8 @@ def test_screentop_grid_cells_hold_the_cards_the_manifest_names(screentop):
     assert _same(cells["foundation-red"], cells["roof-red"]) > 5
     # Every image says what it is: a square card and a token look alike by their pixels.
     assert {r["id"]: (int(r["count"]), r["side"], r["back"]) for r in rows if not r["column"]} == {
-        "back": (74, "back", ""), "player_aid": (4, "face", "palaces-en-back.png"),
+        "back": (70, "back", ""), "player_aid": (4, "face", "palaces-en-player_aid_reverse.png"),
+        "player_aid_back": (4, "back", ""),
         **{t.id: (t.count, "token", f"palaces-en-{t.id}.png") for t in palaces.tokens}}
     assert manifest["sheets"][0]["url"] == "https://example.com/st/palaces-en-faces-1.png"
     assert manifest["back"]["url"] == "https://example.com/st/palaces-en-back.png"

@@ -33,3 +33,26 @@ def test_a_sheet_of_tokens_with_long_names_prints():
                                                      for t in palaces.tokens))
     result = print_cards(named, lang="en", duplex="none")
     assert result.tokens == sum(t.count for t in palaces.tokens) and result.pdf.startswith(b"%PDF")
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_tokens_name_is_printed_at_7_5_pt_or_more(lang):
+    """The name under a token's value was 6 pt: it is set like the cards' smallest text, 7.5 pt."""
+    import io
+    import math
+
+    from pypdf import PdfReader
+
+    result = print_cards(load("palaces"), lang=lang)
+    reader = PdfReader(io.BytesIO(result.pdf))
+    sizes = []
+    for index, page in enumerate(result.pages):
+        if page.kind != "tokens":
+            continue
+
+        def visit(text, cm, tm, font, size):
+            if text.strip():
+                sizes.append(size * math.hypot(tm[2], tm[3]) * math.hypot(cm[2], cm[3]))
+
+        reader.pages[index].extract_text(visitor_text=visit)
+    assert sizes and min(sizes) >= 7.5 - 1e-6, min(sizes)

@@ -1,4 +1,4 @@
-"""The designer's report (`analyse --report`) never prints text over text (issue 22 item 3): read
+"""The designer's report (`analyse --report`) never prints text over text (issue 22 item 3) nor text under 7 pt: read
 back from the PDF, no two glyphs overlap and no table cell's text runs into its neighbour's, for both
 games in both languages with every player count and the strategy pages."""
 
@@ -21,6 +21,19 @@ def test_the_report_prints_no_text_over_text(run, tmp_path, game, lang):
     result = run("analyse", "--game", game, "--precision", "0.2", "--lang", lang, "--report", str(path))
     assert result.exit_code == 0, result.stderr
     assert overprints(path.read_bytes(), CELL_GAP) == []
+    # and no text smaller than 7 pt (the tables and the charts' axes were 6.5-6.8 pt)
+    import math
+
+    from pypdf import PdfReader
+
+    sizes = []
+    for page in PdfReader(path).pages:
+        def visit(text, cm, tm, font, size):
+            if text.strip():
+                sizes.append(size * math.hypot(tm[2], tm[3]) * math.hypot(cm[2], cm[3]))
+
+        page.extract_text(visitor_text=visit)
+    assert sizes and min(sizes) >= 7.0 - 1e-6, min(sizes)
 
 
 def test_a_label_longer_than_its_column_wraps_in_the_cell():

@@ -179,7 +179,7 @@ def _win_chart(page: _Page, results, lang, x0, y0, w, h):
             break
         y = y0 + h * v / top
         page.line(x0, y, x0 + w, y, GRID, 0.2)
-        page.text(x0 - 1, y - 1, _pct(v, lang, 0), 6.5, align="right")
+        page.text(x0 - 1, y - 1, _pct(v, lang, 0), 7.0, align="right")
     group = w / len(results)
     for g, r in enumerate(results):
         m = r.acc.metrics()
@@ -220,9 +220,9 @@ def _length_chart(page: _Page, results, lang, x0, y0, w, h):
     for k in range(0, round(ymax / step) + 1):
         y = y0 + h * k * step / ymax
         page.line(x0, y, x0 + w, y, GRID, 0.2)
-        page.text(x0 - 1, y - 1, _pct(k * step, lang, 1 if step < 0.01 else 0), 6.5, align="right")
+        page.text(x0 - 1, y - 1, _pct(k * step, lang, 1 if step < 0.01 else 0), 7.0, align="right")
     for k in range(0, xmax + 1, max(1, xmax // 10)):
-        page.text(x0 + w * k / xmax, y0 - 4, str(k), 6.5, align="centre")
+        page.text(x0 + w * k / xmax, y0 - 4, str(k), 7.0, align="centre")
     page.text(x0 + w, y0 - 8, t["rounds_axis"], 7, align="right")
     colours = ("#1f5fbf", "#d7263d", "#2e9e44", "#7a4fbf")
     for i, (players, shares) in enumerate(series):
@@ -334,7 +334,7 @@ def balance_pdf(title: str, game: str, paragraphs: list[str], results, figure_ro
         first = 58.0
         col = (PAGE[0] - 2 * MARGIN - first) / len(results)
         header = [""] + [t["players"].format(n=r.players) for r in results]
-        size = 7.5 if len(results) < 3 else 6.8
+        size = 7.5 if len(results) < 3 else 7.0
         _wrapped_table(page, header, [[label] + cells for label, cells in figure_rows], [first] + [col] * len(results),
                        size)
         page.y -= 4
@@ -411,11 +411,11 @@ def _strategy_page(page: _Page, catalogue, rows, tournament, options, lang):
         widths = [11, 9, 56, 12, 23, 23, 26, 20]
         _wrapped_table(page, [t["col_count"], t["col_seat"], t["col_best"], t["col_games"], t["col_wins"],
                               t["col_usual"], t["col_gain"], t["col_verdict"]],
-                       table, widths, size=6.5,
+                       table, widths, size=7.0,
                        colour_of=lambda i, j: "#dbe7f7" if j == 7 and rows[i]["beaten"] else None)
         if edged:
             rules = ", ".join(describe_policy(r, lang, catalogue.game) for r in dict.fromkeys(edged))
-            page.wrap(t["edge_note"].format(rules=rules), 6.5, "text")
+            page.wrap(t["edge_note"].format(rules=rules), 7.0, "text")
         page.y -= 6
     if tournament:
         names = tournament["policies"]
@@ -432,7 +432,7 @@ def _strategy_page(page: _Page, catalogue, rows, tournament, options, lang):
         body = [[f"{i + 1}. {words[a]}"] + [_pct(tournament["table"][a][b], lang, 0) if a != b else "—"
                                             for b in names] + [_pct(tournament["overall"][a], lang)]
                 for i, a in enumerate(names)]
-        _wrapped_table(page, header, body, [first] + [cell] * len(names) + [16], size=6.5,
+        _wrapped_table(page, header, body, [first] + [cell] * len(names) + [16], size=7.0,
                        colour_of=lambda i, j: _heat(tournament["table"][names[i]][names[j - 1]])
                        if 1 <= j <= len(names) and i != j - 1 else None)
 

@@ -185,7 +185,6 @@ def pillow_font(font: str, size_px: float) -> ImageFont.FreeTypeFont:
 INK = art.INK
 PAPER = art.PAPER
 ART_BLEED_MM = art.BLEED_MM
-TEXT_MIN_MM = 1.25        # 3.5 pt: the smallest text the player aid sets
 
 
 @dataclass(frozen=True)
@@ -380,11 +379,6 @@ class CardFace:
     @property
     def lines(self) -> tuple[Line, ...]:
         return tuple(op for op in self.ops if isinstance(op, Line))
-
-    def without(self, *elements: str) -> CardFace:
-        """The same face without what the layout's ``elements`` draw (a miniature without its rules text)."""
-        return CardFace(self.key, self.card_mm, self.bleed_mm, self.art,
-                        tuple(op for op in self.ops if op.element not in elements))
 
     def pdf_image(self):
         """The art as a reportlab ImageReader: lossless (Flate) unless JPEG is less than half its size

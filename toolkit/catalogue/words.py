@@ -18,6 +18,7 @@ BUILT_IN: dict[str, dict[str, str]] = {
         "cards": "card|cards",                            # its subject: "54 cards, 63 × 88 mm"
         "mm": "mm",
         "card_back": "Card back",                         # the back's name in exports' lists
+        "player_aid": "Player aid",                       # across a player aid's back, and its name in lists
         "table_id": "id", "table_kind": "kind", "table_colour": "colour", "table_count": "count",
         "table_name": "name", "table_total": "total",
         "book_title": "{title}: rules of play",           # the rulebook PDF's title and subject
@@ -31,6 +32,7 @@ BUILT_IN: dict[str, dict[str, str]] = {
         "cards": "карта|карты|карт",
         "mm": "мм",
         "card_back": "Рубашка",
+        "player_aid": "Памятка",
         "table_id": "id", "table_kind": "вид", "table_colour": "цвет", "table_count": "число",
         "table_name": "название", "table_total": "всего",
         "book_title": "{title}: правила игры",

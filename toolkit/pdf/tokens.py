@@ -22,6 +22,7 @@ TOKEN_BLEED = 1.0       # mm of colour past the cut circle, so that a slightly w
 CUT_LINE_PT = 0.35
 RING_INSET = 2.0        # mm from the cut circle to the inner ring
 LABEL_MIN = 0.5         # a token's name is shrunk to half its size at most, then cut with "…"
+LABEL_SMALLEST = 7.5 / PT_PER_MM  # and never under 7.5 pt, the cards' smallest text (mm)
 # Colours by rank of value: the smallest token silver, then gold, copper, ...
 PALETTE = [(204, 208, 216), art.GOLD, (214, 146, 92), (150, 200, 230), (190, 160, 220)]
 
@@ -38,7 +39,7 @@ def _fit(text: str, font: str, size: float, width: float, smallest: float) -> fl
 def _label_lines(name: str, size: float, width: float) -> tuple[list[str], float]:
     """The name on one line if it fits at 70 % of ``size``, else on two lines, shrunk to fit down
     to LABEL_MIN of ``size``; a name that still does not fit is cut with "…"."""
-    one = _fit(name, "label", size, width, size * 0.7)
+    one = _fit(name, "label", size, width, max(size * 0.7, LABEL_SMALLEST))
     if text_width(name, "label", one) <= width:
         return [name], one
     words = name.split()
@@ -50,9 +51,10 @@ def _label_lines(name: str, size: float, width: float) -> tuple[list[str], float
             best = (widest, lines)
     lines, widest = ([name], text_width(name, "label", size)) if best is None else (best[1], best[0])
     fitted = min(size, size * width / widest)
-    if fitted >= size * LABEL_MIN:
+    smallest = max(size * LABEL_MIN, LABEL_SMALLEST)
+    if fitted >= smallest:
         return lines, fitted
-    fitted = size * LABEL_MIN
+    fitted = smallest
     return [ellipsize(line, "label", fitted, width) for line in lines], fitted
 
 
@@ -74,11 +76,12 @@ RING_WIDTH = 0.7  # mm
 
 
 def token_layout(value: int, name: str, diameter: float) -> TokenLayout:
-    """The value large and centred with the name small below it, the block centred on the token."""
+    """The value large and centred with the name small below it (at least 7.5 pt), the block centred
+    on the token; with no name (a small picture of the token in a book), the value alone."""
     digits = str(value)
     size = _fit(digits, "name", diameter * 0.52, diameter * 0.6, 1.0)
     cap = 0.7 * size  # digits are about cap height
-    lines, label_size = _label_lines(name, diameter * 0.085, diameter * 0.62)
+    lines, label_size = _label_lines(name, max(diameter * 0.085, LABEL_SMALLEST), diameter * 0.62) if name else ([], 0.0)
     block = cap + 0.6 * label_size + len(lines) * 1.1 * label_size
     baseline = block / 2 - cap
     first = baseline - 0.6 * label_size - 0.85 * label_size

@@ -12,26 +12,31 @@ a small line format:
 
 The aid is a :class:`~toolkit.cards.render.CardFace` (a plain art of its own with the text laid out
 in millimetres), so the sheets, the PNG, Tabletop Simulator and one-card-per-page exports draw it
-exactly like a card. The text is set as large as fits and shrinks until it does; it never runs
-past the card.
+exactly like a card. Its body text is set at one size, the largest that fits and never under
+7.5 pt (as on the cards), each paragraph shaped like a card's text; text that needs more room goes
+on to the card's other side, and text that does not fit both sides is refused in one line (never
+cut). The aid has a back of its own (:func:`aid_back`), never the deck's, so that it cannot be
+shuffled unseen into the pile.
 """
 
 from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from PIL import Image, ImageDraw
 
 from toolkit.cards import art
-from toolkit.cards.render import (TEXT_MIN_MM, CardFace, Line, ellipsize, font_metrics, size_px,
-                                  text_width)
+from toolkit.cards.render import (PT_PER_MM, CardFace, Line, Shape, card_image, card_size_name, font_metrics,
+                                  size_px, text_width)
 from toolkit.catalogue.model import Catalogue
 from toolkit.errors import UserError
+from toolkit.layout.text import Piece, SetLine, Setting, Word, set_text, styled
 from toolkit.typography import bind
 
 KEY = "card:player_aid"   # the face's key: "_" is never in a card id, so no card shares its form
+BACK_KEY = "card:player_aid_back"  # its back's
 FILE_ID = "player_aid"    # the exports' file stem and manifest id, for the same reason
 BAND = art.lighter(art.GOLD, 0.55)
 RULE = art.mix(art.GOLD, art.INK, 0.35)
@@ -39,6 +44,8 @@ MARGIN = 0.055            # of the card's width, inside the trim
 SAFE_PAD = 0.5            # mm kept inside a print service's safe zone on top of it
 BAND_HEIGHT = 0.115       # of the card's height, the title's band at the top
 LEADING = 1.17
+HEAD = 1.1                # a heading's size, in body sizes
+SMALLEST_PT = 7.5         # the smallest text on an aid, as on the cards (a layout's min_size)
 LARGEST = 0.075          # of the card's width: the body text is never set larger than this
 LINE = re.compile(r"^(?:(?P<head>##\s+)|(?P<step>\d+\.\s+)|(?P<bullet>-\s+))?(?P<text>\S.*)$")
 
@@ -54,6 +61,7 @@ class Entry:
 class AidText:
     title: str
     entries: tuple[Entry, ...]
+    source: str = "the player aid"  # the file it is read from, as messages name it
 
 
 def text_file(game: str, lang: str):
@@ -114,101 +122,116 @@ def aid_text(catalogue: Catalogue, lang: str) -> AidText:
         entries.append(Entry(kind, runs, number))
     if title is None or not entries:
         raise UserError(f"{name}: a player aid needs a 'title:' line and some text")
-    return AidText(bind(title, lang), tuple(entries))
+    return AidText(bind(title, lang), tuple(entries), name)
 
 
 # --- layout ----------------------------------------------------------------------------------------
 
-def _words(runs) -> list[list[tuple[str, str]]]:
-    """The words of the runs, each a list of (text, font) pieces set with no space between them
-    (``**Buy:**`` and the word after a bold run); words part at ordinary spaces only."""
-    words: list[list[tuple[str, str]]] = []
+def _bold(font: str, style: str) -> str:
+    """The aid's bold face: its heading font."""
+    return "name" if "bold" in style else font
+
+
+def _words(runs) -> list[Word]:
+    """The words of the runs, each a tuple of pieces set with no space between them (``**Buy:**``
+    and the word after a bold run); words part at ordinary spaces only."""
+    words: list[list[Piece]] = []
     glue = False
     for text, bold in runs:
-        font = "name" if bold else "text"
         for i, part in enumerate(text.split(" ")):
             if i:
                 glue = False
             if not part:
                 continue
+            piece = Piece(part, "bold" if bold else "")
             if glue and words:
-                words[-1].append((part, font))
+                words[-1].append(piece)
             else:
-                words.append([(part, font)])
+                words.append([piece])
             glue = True
-    return words
+    return [tuple(word) for word in words]
 
 
-def _place(words, x: float, size: float) -> tuple[list[Line], float]:
-    """One line of ``words`` set from ``x``: as few Lines as its fonts allow (one string per run of
-    one font, the baseline still 0), and where the line ends."""
+def _place(line: SetLine, s: Setting, x: float) -> list[Line]:
+    """One set line as Lines from ``x``: one string per run of one face, on the line's baseline."""
     out: list[Line] = []
-    text, font, start = "", "text", x
-    for k, word in enumerate(words):
-        for j, (piece, piece_font) in enumerate(word):
+    text, font, start = "", None, x
+    for k, word in enumerate(line.words):
+        for j, piece in enumerate(word):
             gap = " " if k and not j else ""
+            piece_font = styled(s.font, piece.style, s.variants)
             if text and piece_font == font:
-                text += gap + piece
+                text += gap + piece.text
                 continue
             if text:
-                out.append(Line(text, font, size, start + text_width(text, font, size) / 2, 0.0))
-                start += text_width(text, font, size)
-            # A little more room where a bold lead-in ends than between two words.
-            start += text_width(gap, "text", size) * (1.25 if piece_font != font else 1.0) if gap else 0.0
-            text, font = piece, piece_font
+                out.append(Line(text, font, s.size, start + text_width(text, font, s.size) / 2, line.baseline))
+                start += text_width(text, font, s.size) + (s.space if gap else 0.0)
+            text, font = piece.text, piece_font
     if text:
-        out.append(Line(text, font, size, start + text_width(text, font, size) / 2, 0.0))
-        start += text_width(text, font, size)
-    return out, start
+        out.append(Line(text, font, s.size, start + text_width(text, font, s.size) / 2, line.baseline))
+    return out
 
 
 def _set(entries, size: float, left: float, right: float, top: float, bottom: float):
-    """The lines at body ``size``, or None when they run past ``bottom``."""
+    """The lines of ``entries`` at body ``size`` and where they end, or None when they run past
+    ``bottom``. Each paragraph is shaped as a card's text is (:func:`toolkit.layout.text.set_text`:
+    the fewest lines, as even as they can be, no one-word last line where a break avoids it)."""
     lines: list[Line] = []
-    head, lead = size * 1.1, size * LEADING
-    asc, desc = font_metrics("text")
-    head_asc, head_desc = font_metrics("name")
+    body = Setting("text", _bold, size, LEADING, {})
+    head = Setting("name", _bold, size * HEAD, LEADING, {})
+    descent = font_metrics("text")[1]
     y = top
     for index, entry in enumerate(entries):
         if entry.kind == "head":
-            y += (0.5 * size if index else 0) + head_asc * head
-            text = "".join(t for t, _ in entry.runs)
-            if y + head_desc * head > bottom or text_width(text, "name", head) > right - left:
+            y += 0.5 * size if index else 0.0
+            words = [tuple(replace(piece, style="") for piece in word) for word in _words(entry.runs)]
+            laid = set_text(words, head, y, bottom, lambda t, b: (left, right))
+            if laid is None:
                 return None
-            lines.append(Line(text, "name", head, left + text_width(text, "name", head) / 2, y))
-            y += 0.2 * size + head_desc * head
+            lines += [run for line in laid for run in _place(line, head, left)]
+            y = laid[-1].baseline + font_metrics("name")[1] * head.size + 0.2 * size
             continue
         marker = {"step": f"{entry.number}.", "bullet": "•"}.get(entry.kind, "")
         indent = 0.0 if not marker else text_width("8.", "name", size) + 0.45 * size
-        y += asc * size + 0.15 * size
+        laid = set_text(_words(entry.runs), body, y + 0.15 * size, bottom, lambda t, b: (left + indent, right))
+        if laid is None:
+            return None
         if marker:
             font = "name" if entry.kind == "step" else "text"
-            lines.append(Line(marker, font, size, left + text_width(marker, font, size) / 2, y))
-        words = _words(entry.runs)
-        x0, width = left + indent, right - left - indent
-        i = 0
-        while i < len(words):
-            if y + desc * size > bottom:
-                return None
-            j = i
-            while j < len(words) and _place(words[i:j + 1], 0.0, size)[1] <= width + 1e-9:
-                j += 1
-            if j == i:
-                return None  # one word wider than the card
-            lines += [Line(piece.text, piece.font, size, piece.x, y) for piece in _place(words[i:j], x0, size)[0]]
-            i = j
-            if i < len(words):
-                y += lead
-        y += desc * size
-    return lines
+            lines.append(Line(marker, font, size, left + text_width(marker, font, size) / 2, laid[0].baseline))
+        lines += [run for line in laid for run in _place(line, body, left + indent)]
+        y = laid[-1].baseline + descent * size
+    return lines, y
 
 
-def layout_aid(text: AidText, card_mm: tuple[float, float],
-               safe_mm: float | None = None) -> tuple[tuple[Line, ...], bool]:
-    """The aid's lines on a card of ``card_mm``, and whether the whole text fits (it is cut with
-    "…" at the smallest size only when it does not). With a print service's ``safe_mm``, every
-    line keeps at least that far inside the trim: the title is centred in the part of its band
-    inside the safe zone, smaller if it must be."""
+@dataclass(frozen=True)
+class AidLayout:
+    """The aid's lines on each side of its card (one side, or two when the text needs both), at
+    one body size throughout."""
+
+    sides: tuple[tuple[Line, ...], ...]
+    size: float  # the body text's size, mm
+
+    @property
+    def two_sided(self) -> bool:
+        return len(self.sides) == 2
+
+
+def _splits(entries) -> tuple[list[int], list[int]]:
+    """Where the text may go on to the card's other side: before a heading; else before any entry
+    but a heading's first (a heading never ends a side)."""
+    heads = [k for k in range(1, len(entries)) if entries[k].kind == "head"]
+    others = [k for k in range(1, len(entries)) if entries[k - 1].kind != "head" and k not in heads]
+    return heads, others
+
+
+def layout_aid(text: AidText, card_mm: tuple[float, float], safe_mm: float | None = None) -> AidLayout:
+    """The aid laid out on a card of ``card_mm``: the body text at one size, the largest that fits,
+    never under SMALLEST_PT. Text that does not fit one side at that size goes on to the card's
+    other side (split before a heading where it can, the two sides as even as they can be). Text
+    that does not fit both sides at SMALLEST_PT is refused in one line (nothing is cut). With a print
+    service's ``safe_mm``, every line keeps at least that far inside the trim: the title is centred
+    in the part of its band inside the safe zone, smaller if it must be."""
     w, h = card_mm
     if safe_mm is not None:
         safe_mm += SAFE_PAD  # the drawn glyphs reach a little past their metric width
@@ -216,36 +239,56 @@ def layout_aid(text: AidText, card_mm: tuple[float, float],
     band = BAND_HEIGHT * h
     asc, desc = font_metrics("name")
     band_top = safe_mm or 0.0  # the title's band, from here to ``band``
+    smallest = SMALLEST_PT / PT_PER_MM
     title_size = min(0.5 * (band - band_top), 0.075 * w)
     title_size = min(title_size, title_size * (w - 2 * margin) / max(text_width(text.title, "name", title_size), 1e-9))
+    characters = sum(len(t) for entry in text.entries for t, _ in entry.runs)
+    refused = (f"{text.source}: the player aid ({characters:,} characters) does not fit a {card_size_name(card_mm)} "
+               f"card at {SMALLEST_PT:g} pt, even on both sides; shorten it, or print on larger cards (--card)")
+    title_size = max(title_size, smallest)  # a narrow band (a service's safe zone) takes the smallest size
+    if text_width(text.title, "name", title_size) > w - 2 * margin + 1e-9:
+        raise UserError(f"{text.source}: the player aid's title '{text.title}' does not fit a "
+                        f"{card_size_name(card_mm)} card at {SMALLEST_PT:g} pt; shorten it, or print on larger "
+                        "cards (--card)")
     title_y = (band_top + band) / 2 + (asc - desc) * title_size / 2
     title = Line(text.title, "name", title_size, w / 2, title_y)
     left, right, top, bottom = margin, w - margin, band + 0.45 * margin, h - margin
-    # The largest body size that fits, searched between the smallest size and a size no larger than
-    # the title's (to a hundredth of a millimetre), so that the text fills the card at every size.
-    low, high = TEXT_MIN_MM, max(TEXT_MIN_MM, min(title_size * 0.8, LARGEST * w))
-    best = _set(text.entries, low, left, right, top, bottom)
-    if best is not None:
-        top_fit = _set(text.entries, high, left, right, top, bottom)
-        if top_fit is not None:
-            return (title, *top_fit), True
+
+    def fits(groups, size: float):
+        laid = [_set(group, size, left, right, top, bottom) for group in groups]
+        return None if any(one is None for one in laid) else [one[0] for one in laid]
+
+    entries = text.entries
+    groups: list = [entries]
+    if fits(groups, smallest) is None:
+        best = None  # (the fuller side's end, split) of the most even split that fits at the smallest size
+        for candidates in _splits(entries):  # before a heading if one can be found, else anywhere
+            for k in candidates:
+                ends = [_set(part, smallest, left, right, top, 1e9) for part in (entries[:k], entries[k:])]
+                deeper = max(end[1] for end in ends)
+                if deeper <= bottom and (best is None or deeper < best[0] - 1e-9):
+                    best = (deeper, k)
+            if best is not None:
+                break
+        if best is None:
+            raise UserError(refused)
+        groups = [entries[:best[1]], entries[best[1]:]]
+    # The largest body size that fits, searched between the smallest and a size no larger than the
+    # title's (to a hundredth of a millimetre), so that the text fills the card.
+    low, high = smallest, max(smallest, min(title_size * 0.8, LARGEST * w))
+    best_lines = fits(groups, high)
+    if best_lines is not None:
+        low = high
+    else:
+        best_lines = fits(groups, low)
         while high - low > 0.01:
             middle = (low + high) / 2
-            lines = _set(text.entries, middle, left, right, top, bottom)
+            lines = fits(groups, middle)
             if lines is None:
                 high = middle
             else:
-                low, best = middle, lines
-        return (title, *best), True
-    size = TEXT_MIN_MM
-    # Far too much text for this card: the smallest size, cut where the card ends.
-    lines = _set(text.entries, size, left, right, top, 1e9) or []
-    kept = [line for line in lines if line.y + font_metrics(line.font)[1] * line.size <= bottom]
-    if kept and len(kept) < len(lines):
-        last = kept[-1]
-        kept[-1] = Line(ellipsize(last.text + " …", last.font, last.size, last.width), last.font, last.size,
-                        last.x, last.y)
-    return (title, *kept), False
+                low, best_lines = middle, lines
+    return AidLayout(tuple((title, *side) for side in best_lines), low)
 
 
 def aid_art(card_mm: tuple[float, float], bleed_mm: float) -> Image.Image:
@@ -262,16 +305,63 @@ def aid_art(card_mm: tuple[float, float], bleed_mm: float) -> Image.Image:
     return image
 
 
+def _layout(catalogue: Catalogue, lang: str, card_mm, safe_mm) -> AidLayout:
+    try:
+        return layout_aid(aid_text(catalogue, lang), tuple(card_mm), safe_mm)
+    except UserError as err:  # e.g. a catalogue of one's own without a card the aid names
+        raise UserError(f"{err} (leave the player aid out with --no-aids)") from None
+
+
 def aid_face(catalogue: Catalogue, lang: str, card_mm: tuple[float, float], bleed_mm: float = 0.0,
              safe_mm: float | None = None) -> CardFace:
     """The player aid of ``catalogue`` in ``lang`` as a card face of ``card_mm`` with its bleed,
     its text inside ``safe_mm`` of the trim when a print service sets a safe zone."""
-    try:
-        text = aid_text(catalogue, lang)
-    except UserError as err:  # e.g. a catalogue of one's own without a card the aid names
-        raise UserError(f"{err} (leave the player aid out with --no-aids)") from None
-    lines, _ = layout_aid(text, tuple(card_mm), safe_mm)
-    return CardFace(KEY, tuple(card_mm), bleed_mm, aid_art(tuple(card_mm), bleed_mm), lines)
+    laid = _layout(catalogue, lang, card_mm, safe_mm)
+    return CardFace(KEY, tuple(card_mm), bleed_mm, aid_art(tuple(card_mm), bleed_mm), laid.sides[0])
+
+
+def two_sided(catalogue: Catalogue, lang: str, card_mm: tuple[float, float], safe_mm: float | None = None) -> bool:
+    """Does the aid's text go on to its card's other side (to be printed as a card of its own where
+    a print has no backs)?"""
+    return _layout(catalogue, lang, card_mm, safe_mm).two_sided
+
+
+def aid_back(catalogue: Catalogue, lang: str, card_mm: tuple[float, float], bleed_mm: float = 0.0,
+             safe_mm: float | None = None) -> CardFace:
+    """The player aid's back, never the deck's (an aid must not shuffle unseen into the pile): the
+    rest of its text when it needs both sides; else the deck's back crossed by a light band with
+    the words "player aid" in the deck's language (catalogue/words.py, ``player_aid``)."""
+    laid = _layout(catalogue, lang, card_mm, safe_mm)
+    if laid.two_sided:
+        return CardFace(BACK_KEY, tuple(card_mm), bleed_mm, aid_art(tuple(card_mm), bleed_mm), laid.sides[1])
+    from toolkit.catalogue.words import words
+    from toolkit.layout.engine import card_back
+
+    back = card_back(catalogue, card_mm, bleed_mm, safe_mm, lang)
+    w, h = card_mm
+    label = words(catalogue, lang)["player_aid"]
+    reach = w - 2 * max(MARGIN * w, safe_mm or 0.0)
+    size = min(0.09 * w, 0.09 * w * reach / max(text_width(label, "name", 0.09 * w), 1e-9))
+    if size < SMALLEST_PT / PT_PER_MM:
+        raise UserError(f"{catalogue.source.name}: words.{lang}.player_aid: '{label}' does not fit the back of a "
+                        f"{card_size_name(card_mm)} card at {SMALLEST_PT:g} pt (leave the player aid out with --no-aids)")
+    asc, desc = font_metrics("name")
+    band = max(2.4 * size, 0.16 * h)
+    y0, y1 = (h - band) / 2, (h + band) / 2
+    rule = max(0.35, 0.06 * size)
+
+    def clear(op) -> bool:  # the back's own words where the band goes are left out, not drawn under it
+        if not isinstance(op, Line):
+            return True
+        a, d = font_metrics(op.font)
+        return op.y + d * op.size < y0 or op.y - a * op.size > y1
+
+    ops = (*(op for op in back.ops if clear(op)),
+           Shape("rect", (-bleed_mm, y0, w + bleed_mm, y1), fill=art.PAPER),
+           Shape("rect", (-bleed_mm, y0, w + bleed_mm, y0 + rule), fill=RULE),
+           Shape("rect", (-bleed_mm, y1 - rule, w + bleed_mm, y1), fill=RULE),
+           Line(label, "name", size, w / 2, h / 2 + (asc - desc) * size / 2, art.INK, "aid"))
+    return CardFace(BACK_KEY, tuple(card_mm), bleed_mm, back.art, ops)
 
 
 def aid_copies(catalogue: Catalogue) -> int:
@@ -285,6 +375,8 @@ def aid_image(face: CardFace, dpi: int = art.DPI) -> Image.Image:
     difference there is between the two libraries' measures of a line)."""
     from toolkit.cards.render import pillow_font
 
+    if any(not isinstance(op, Line) for op in face.ops):  # the designed back: the deck's back and a band
+        return card_image(face, dpi)
     size = size_px(face.card_mm, face.bleed_mm, dpi)
     image = face.art.copy() if face.art.size == size else face.art.resize(size, Image.Resampling.LANCZOS)
     sx = size[0] / (face.width + 2 * face.bleed_mm)

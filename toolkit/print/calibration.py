@@ -39,15 +39,15 @@ LABEL_EVERY = 2       # a number every 2 mm (whole numbers only: no decimal sign
 TICK_LENGTHS = (1.2, 2.0, 3.0)  # mm: half millimetres, whole ones, labelled ones
 LINE = 0.15           # mm, the scales' lines
 REF_LINE = 0.4        # mm, the thick tick at the value the sheet was printed with
-LABEL_SIZE = 1.8      # mm of font size
-STAGGER = 2.0         # mm: every other number on an X scale stands this much higher
+LABEL_SIZE = 2.5      # mm of font size (7.1 pt: the numbers are read to half a millimetre)
+STAGGER = 2.0         # mm: every other number on a scale stands this much further from it
 POINTER = (3.0, 0.8)  # mm: the pointer triangle's length and half width
 POINTER_GAP = 0.3     # mm between the triangle's tip and the scale's base line
 EDGE = 15.0           # mm from the paper's edges to the nearest part of a corner station
 # A station's parts, relative to the X scale's reference point: the Y scale's reference point, and
 # the station's extent (left, bottom, right, top) with labels and pointers.
 Y_REF = (12.0, 13.0)
-EXTENT = (-9.5, -4.0, 19.5, 23.0)
+EXTENT = (-9.5, -4.0, 21.5, 23.0)
 
 _WORDS = {
     "en": {
@@ -193,6 +193,8 @@ def _draw_scale(canvas: Canvas, scale: Scale, lang: str) -> None:
             if labelled:
                 canvas.drawCentredString(at * mm, (y0 + length + 0.6) * mm, _number(value, lang))
         else:
+            if value % (2 * LABEL_EVERY) == LABEL_EVERY:  # every other number further out: a number is
+                length += STAGGER  # taller than the 2 mm between two
             lines.append((x0 * mm, at * mm, (x0 + length) * mm, at * mm))
             if labelled:
                 canvas.drawString((x0 + length + 0.6) * mm, (at - ascent / 2) * mm, _number(value, lang))
@@ -204,7 +206,7 @@ def _draw_scale(canvas: Canvas, scale: Scale, lang: str) -> None:
         canvas.line(x0 * mm, y0 * mm, x0 * mm, (y0 + end) * mm)
     else:
         canvas.line(x0 * mm, y0 * mm, (x0 + end) * mm, y0 * mm)
-    canvas.setFont(PDF_FONTS["name"], 2.6 * mm)
+    canvas.setFont(PDF_FONTS["name"], 2.7 * mm)
     if scale.axis == "x":
         canvas.drawRightString((min(along) - 1.2) * mm, (y0 + 0.4) * mm, "X")
     else:

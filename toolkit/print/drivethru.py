@@ -35,9 +35,9 @@ from toolkit.cards.render import PT_PER_MM, CardFace, draw_card, pictures_in_gro
 from toolkit.catalogue.model import Catalogue
 from toolkit.errors import UserError
 from toolkit.pdf import tokens as token_art
-from toolkit.print.aids import KEY as AID_KEY
+from toolkit.print.aids import BACK_KEY as AID_BACK_KEY, KEY as AID_KEY
 from toolkit.print.cmyk import Separation, separation
-from toolkit.print.faces import DECK_BACK, ExportResult, Faces
+from toolkit.print.faces import ExportResult, Faces
 from toolkit.pdf.canvas import binary_streams, form_name, new_canvas
 from toolkit.print.sheets import TOKEN_DIAMETER, deck_order, sheet_metadata
 from toolkit.print.targets import DPI, DRIVETHRU_INK_LIMIT, CardSpec
@@ -130,7 +130,7 @@ def drivethru_bytes(catalogue: Catalogue, faces: Faces, lang: str, spec: CardSpe
         canvas = _cmyk_canvas(buffer, page_pt, sep, *sheet_metadata(catalogue, lang, held, faces.card_mm),
                               lang=lang, game=title)
         forms = {}  # each side drawn once, then let go: only one is held at 300 DPI at a time
-        aids = [faces.aid] if faces.aids else []
+        aids = [faces.aid, faces.aid_back] if faces.aids else []
         backs = (faces.back(key) for key in faces.backs())
         for face in itertools.chain(backs, faces.every(), (aid() for aid in aids)):
             forms[face.key] = _define_face(canvas, face, sep, spec.image_px)
@@ -138,8 +138,8 @@ def drivethru_bytes(catalogue: Catalogue, faces: Faces, lang: str, spec: CardSpe
         canvas.setTrimBox((bleed_pt, bleed_pt, page_pt[0] - bleed_pt, page_pt[1] - bleed_pt))
         canvas.setBleedBox((0, 0, *page_pt))
         pairs = [(faces.back_key(card), f"card:{card.id}") for card in deck_order(catalogue)]
-        for pair in pairs + [(DECK_BACK, AID_KEY)] * faces.aids:  # each card's own back, then its face
-            for key in pair:
+        for pair in pairs + [(AID_BACK_KEY, AID_KEY)] * faces.aids:  # each card's own back, then its face
+            for key in pair:  # (an aid has a back of its own)
                 canvas.doForm(forms[key])
                 canvas.showPage()
         width_mm = page_pt[0] / PT_PER_MM

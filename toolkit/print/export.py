@@ -22,8 +22,9 @@ And at the catalogue's own size, with ``--bleed``:
   set; every card of the deck in order, each face page followed by its own back; then token cards like
   DriveThruCards' (``tokens.token_places``), each followed by the same tokens mirrored.
 
-With ``aids``, the player aid goes with them: ``player_aid-<lang>.png`` and its row in the manifest;
-aid pages (each followed by the back) after the deck in ``pdf-single``; a deck of its own beside
+With ``aids``, the player aid goes with them, with a back of its own (``aids.aid_back``):
+``player_aid-<lang>.png``, ``player_aid_back-<lang>.png`` and their rows in the manifest; aid pages
+(each followed by the aid's back) after the deck in ``pdf-single``; a deck of its own beside
 the cards in ``tts``, so that the aids are never shuffled in. ("_" is never in a card id, so the
 aid's file cannot be a card's.)
 
@@ -45,8 +46,9 @@ from toolkit.catalogue.model import Catalogue
 from toolkit.catalogue.words import words
 from toolkit.errors import UserError
 from toolkit.files import atomic_folder, write_atomic
-from toolkit.print.aids import FILE_ID as AID_ID, KEY as AID_KEY, aid_copies, aid_image, aid_text
-from toolkit.print.faces import BACK_FILE, DECK_BACK, ExportResult, Faces, _check_file_names, _faces, back_file, counted
+from toolkit.print.aids import BACK_KEY as AID_BACK_KEY, FILE_ID as AID_ID, KEY as AID_KEY, aid_copies, \
+    aid_image, aid_text
+from toolkit.print.faces import BACK_FILE, ExportResult, Faces, _check_file_names, _faces, back_file, counted
 from toolkit.pdf.canvas import binary_streams, define_forms, new_canvas, place_form
 from toolkit.print.sheets import TOKEN_DIAMETER, deck_order, sheet_metadata
 from toolkit.print.targets import TARGETS as SERVICES, service_target
@@ -77,9 +79,10 @@ def export_png(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, lang: s
         name = back_file(key)
         back_image = card_image(faces.back(key))
         write(name, back_image, "back", name.removesuffix(".png"), words(catalogue, lang)["card_back"], faces.back_count(key), "")
-    if faces.aids:
-        write(f"{AID_ID}-{lang}.png", aid_image(faces.aid()), "face", AID_ID,
-              aid_text(catalogue, lang).title.replace("\u00a0", " "), faces.aids)
+    if faces.aids:  # the aid and its own back (never the deck's: it must not shuffle into the pile)
+        title, back = aid_text(catalogue, lang).title.replace("\u00a0", " "), f"{AID_ID}_back-{lang}.png"
+        write(f"{AID_ID}-{lang}.png", aid_image(faces.aid()), "face", AID_ID, title, faces.aids, back)
+        write(back, aid_image(faces.aid_back()), "back", f"{AID_ID}_back", title, faces.aids, "")
     tokens = token_rows(catalogue, lang, write, TOKEN_DIAMETER, bleed, cut_line=False)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -123,13 +126,13 @@ def pdf_single_bytes(catalogue: Catalogue, lang: str, card_mm, bleed: float, fac
         title = catalogue.title[lang]
         held = catalogue.total + faces.aids + len(cards)  # every card the file holds, as its Subject says
         canvas = new_canvas(buffer, page, *sheet_metadata(catalogue, lang, held, card_mm), lang=lang, game=title)
-        aids = [faces.aid()] if faces.aids else []
+        aids = [faces.aid(), faces.aid_back()] if faces.aids else []
         forms = define_forms(canvas, itertools.chain(faces.every(), aids, map(faces.back, faces.backs())))
         token_forms = define_token_forms(canvas, catalogue, lang, TOKEN_DIAMETER) if cards else {}
         canvas.setTrimBox((bleed * PT_PER_MM, bleed * PT_PER_MM, (bleed + w) * PT_PER_MM, (bleed + h) * PT_PER_MM))
         canvas.setBleedBox((0, 0, page[0] * PT_PER_MM, page[1] * PT_PER_MM))
         pairs = [(f"card:{card.id}", faces.back_key(card)) for card in deck_order(catalogue)]
-        for pair in pairs + [(AID_KEY, DECK_BACK)] * faces.aids:  # each face, then its own back
+        for pair in pairs + [(AID_KEY, AID_BACK_KEY)] * faces.aids:  # each face, then its own back
             for key in pair:
                 place_form(canvas, forms[key], bleed, bleed, w, h)
                 canvas.showPage()

@@ -14,7 +14,7 @@ from toolkit.catalogue.origin import deck_origin
 from toolkit.errors import UserError
 from toolkit.layout.engine import Look
 from toolkit.plurals import plural
-from toolkit.print.aids import aid_face
+from toolkit.print.aids import aid_back, aid_face
 
 MAX_FILE_NAME = 255  # bytes in one file name on common file systems
 BACK_FILE = "back.png"  # no card can take this name: the loader reserves the id "back"
@@ -62,23 +62,24 @@ class Faces:
         return self.back_keys[card.id]
 
     def backs(self) -> list[str]:
-        """The backs the export holds, in order: the deck's (when a card shows it, or the player
-        aids go with the deck), then each back picture of the cards' own, as ``back_keys`` orders them."""
+        """The backs the cards of the export show, in order: the deck's (when a card shows it), then each
+        back picture of the cards' own, as ``back_keys`` orders them (the player aids have a back of their own)."""
         used = dict.fromkeys(self.back_key(card) for card in self.cards)
-        if self.aids:
-            used[DECK_BACK] = None
         return sorted(used, key=lambda key: key != DECK_BACK)
 
     def back(self, key: str = DECK_BACK) -> CardFace:
         return back_face(self.look, key)
 
     def back_count(self, key: str) -> int:
-        """How many cards of the export show the back ``key`` (the player aids show the deck's)."""
-        cards = sum(card.count for card in self.cards if self.back_key(card) == key)
-        return cards + (self.aids if key == DECK_BACK else 0)
+        """How many cards of the export show the back ``key``."""
+        return sum(card.count for card in self.cards if self.back_key(card) == key)
 
     def aid(self) -> CardFace:
         return aid_face(self.catalogue, self.lang, self.card_mm, self.bleed, self.safe_mm)
+
+    def aid_back(self) -> CardFace:
+        """The aid's own back (never the deck's): its text's second side, or the deck's back marked "player aid"."""
+        return aid_back(self.catalogue, self.lang, self.card_mm, self.bleed, self.safe_mm)
 
 
 def _faces(catalogue: Catalogue, lang: str, card_mm, bleed: float, aids: int = 0,

@@ -38,7 +38,7 @@ from toolkit.catalogue.model import Catalogue
 from toolkit.files import write_atomic
 from toolkit.print.aids import FILE_ID as AID_ID, aid_image, aid_text
 from toolkit.catalogue.words import words
-from toolkit.print.faces import BACK_FILE, ExportResult, Faces, back_file, counted, token_file
+from toolkit.print.faces import ExportResult, Faces, back_file, counted, token_file
 from toolkit.print.sheets import TOKEN_DIAMETER
 from toolkit.print.targets import TTS_MAX_COLS, TTS_MAX_PX, TTS_MAX_ROWS, CardSpec
 from toolkit.print.tts import check_token_names, hosted_base, tts_grid
@@ -112,7 +112,15 @@ def export_screentop(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, l
         image = aid_image(faces.aid())
         write(aid_name, png_bytes(image if image.size == card_px else image.resize(card_px, Image.Resampling.LANCZOS)))
         title = aid_text(catalogue, lang).title.replace("\u00a0", " ")
-        extras.append({"kind": "aid", "side": "face", "id": AID_ID, "name": title, "count": faces.aids, "file": aid_name, "back": prefix + BACK_FILE})
+        # Its own back, never the deck's, so that it cannot shuffle into the pile ("reverse": Screentop's
+        # back for the cards is the one image named *back*).
+        aid_back = f"{prefix}{AID_ID}_reverse.png"
+        image = aid_image(faces.aid_back())
+        write(aid_back, png_bytes(image if image.size == card_px else image.resize(card_px, Image.Resampling.LANCZOS)))
+        extras.append({"kind": "aid", "side": "face", "id": AID_ID, "name": title, "count": faces.aids, "file": aid_name,
+                       "back": aid_back})
+        extras.append({"kind": "aid", "side": "back", "id": f"{AID_ID}_back", "name": title, "count": faces.aids,
+                       "file": aid_back, "back": ""})
     for token in catalogue.tokens:
         if token.count > 0:
             image = _round(token_image(catalogue, token, lang, TOKEN_DIAMETER, bleed_mm=0.0))

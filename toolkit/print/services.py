@@ -9,8 +9,9 @@ alpha, 300 DPI in its pHYs chunk, with the text, its panel and the art's badges 
 
 Beside the images, in one flat folder:
 
-* ``back.png`` (the deck's back, when a card or aid shows it), ``back_<id>.png`` for each back picture
-  of the cards' own (a sheet's ``back`` column), and, with ``--aids``, ``player_aid-<lang>.png`` (a face of the deck's size);
+* ``back.png`` (the deck's back, when a card shows it), ``back_<id>.png`` for each back picture
+  of the cards' own (a sheet's ``back`` column), and, with ``--aids``, ``player_aid-<lang>.png`` and its
+  own back ``player_aid_back-<lang>.png`` (of the deck's size);
 * ``<token id>.png`` for each kind of counter in the catalogue (Palaces' victory tokens). For The
   Game Crafter and MakePlayingCards a size they sell: a 1 in circle with 1/8 in bleed (The Game
   Crafter's medium circle chit, 375 x 375 px), without a cut line, since the service cuts it and a
@@ -95,10 +96,11 @@ def export_png_set(catalogue: Catalogue, faces: Faces, out, tmp, lang: str, targ
         name = f"{card.id}.png"
         write(name, _exact(card_image(faces.face(card)), spec, name), "face", card.id, card.name[lang], card.count,
               back_file(faces.back_key(card)))
-    if faces.aids:
-        name = f"{AID_ID}-{lang}.png"
+    if faces.aids:  # the aid and its own back (never the deck's: it must not shuffle into the pile)
+        name, back = f"{AID_ID}-{lang}.png", f"{AID_ID}_back-{lang}.png"
         title = aid_text(catalogue, lang).title.replace("\u00a0", " ")
-        write(name, _exact(aid_image(faces.aid()), spec, name), "face", AID_ID, title, faces.aids)
+        write(name, _exact(aid_image(faces.aid()), spec, name), "face", AID_ID, title, faces.aids, back)
+        write(back, _exact(aid_image(faces.aid_back()), spec, back), "back", f"{AID_ID}_back", title, faces.aids, "")
     for key in faces.backs():  # the deck's back, then the cards' own: each with the cards that show it
         name = back_file(key)
         write(name, _exact(card_image(faces.back(key)), spec, name), "back", name.removesuffix(".png"),

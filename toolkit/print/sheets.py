@@ -20,7 +20,7 @@ from toolkit.errors import UserError
 from toolkit.layout.engine import Look
 from toolkit.pdf import tokens as token_art
 from toolkit.pdf.tokens import TOKEN_BLEED
-from toolkit.print.aids import KEY as AID_KEY, aid_copies, aid_face
+from toolkit.print.aids import BACK_KEY as AID_BACK_KEY, KEY as AID_KEY, aid_back, aid_copies, aid_face, two_sided
 from toolkit.print.layout import (
     DEFAULT_MARGIN,
     Rect,
@@ -111,16 +111,23 @@ def deck_order(catalogue: Catalogue) -> list[CardType]:
 
 
 def plan_pages(catalogue: Catalogue, layout: SheetLayout, crop: bool = True, aids: int = 0,
-               back_offset: tuple[float, float] = (0.0, 0.0)) -> list[PagePlan]:
+               back_offset: tuple[float, float] = (0.0, 0.0), aid_sides: int = 1) -> list[PagePlan]:
     """Every page of the PDF, as geometry: card sheets (each followed by its backs for duplex
-    long/short), the ``aids`` player aids going on after the last card, then the token sheets.
+    long/short), the ``aids`` player aids going on after the last card, each with its own back
+    (the aid's second side where its text has ``aid_sides`` 2: printed as a card of its own
+    after each aid where the sheets have no backs), then the token sheets.
     Everything on a back page (card backs, token backs) is moved by ``back_offset``, X mm to the
     right and Y mm down as seen looking at the back side, to make up for a printer that puts its
     second side off by -X,-Y; the fronts and their crop marks stay where they are."""
     dx, dy = back_shift(back_offset)
     backs_of = back_keys(catalogue)
-    # (front, back) of every card, then of every aid (the aids show the deck's back).
-    keys = [(f"card:{card.id}", backs_of[card.id]) for card in deck_order(catalogue)] + [(AID_KEY, DECK_BACK)] * aids
+    # (front, back) of every card, then of every aid, which has a back of its own (the second side of its
+    # text, or the deck's back marked "player aid"); where the sheets have no backs, an aid's second side
+    # is printed as a card of its own after it.
+    aid = [(AID_KEY, AID_BACK_KEY)]
+    if layout.axis is None and aid_sides == 2:
+        aid.append((AID_BACK_KEY, AID_BACK_KEY))
+    keys = [(f"card:{card.id}", backs_of[card.id]) for card in deck_order(catalogue)] + aid * aids
     slots = layout.grid.slots()
     pages: list[PagePlan] = []
     for start in range(0, len(keys), len(slots)):
@@ -208,7 +215,7 @@ def print_cards(catalogue: Catalogue, lang: str = "en", paper: str = "a4",
                 margin: float = DEFAULT_MARGIN, duplex: str = "long", crop: bool = True,
                 aids: bool = False, back_offset: tuple[float, float] = (0.0, 0.0)) -> PrintResult:
     """The print-and-play PDF of the whole deck (and the catalogue's tokens), as bytes; with
-    ``aids``, a player aid for each player after the cards, with the deck's back behind it.
+    ``aids``, a player aid for each player after the cards, with a back of its own behind it.
     ``back_offset`` (X, Y) moves every back X mm to the right and Y mm down AS SEEN ON THE BACK
     SIDE of the sheet: the two numbers a calibration sheet printed on the same printer reads
     (see ``toolkit.print.calibration``)."""
@@ -220,7 +227,8 @@ def print_cards(catalogue: Catalogue, lang: str = "en", paper: str = "a4",
     if not deck:
         raise UserError(f"{deck_origin(catalogue)}: the deck has no cards to print (every count is 0)")
     copies = aid_copies(catalogue) if aids else 0
-    pages = plan_pages(catalogue, layout, crop, copies, back_offset)
+    sides = 2 if copies and two_sided(catalogue, lang, card_mm) else 1
+    pages = plan_pages(catalogue, layout, crop, copies, back_offset, sides)
     check_back_offset(pages, layout, back_offset)
     distinct = list(dict.fromkeys(card.id for card in deck))
     # Each face is drawn into the PDF once and let go: holding every card type's 300 DPI art at once
@@ -229,6 +237,8 @@ def print_cards(catalogue: Catalogue, lang: str = "en", paper: str = "a4",
     faces = (look.face(catalogue.card(card_id)) for card_id in distinct)
     if copies:
         faces = itertools.chain(faces, [aid_face(catalogue, lang, card_mm, bleed)])
+        if layout.axis is not None or sides == 2:
+            faces = itertools.chain(faces, [aid_back(catalogue, lang, card_mm, bleed)])
     if layout.axis is not None:  # every back a page shows: the deck's first, then the cards' own
         backs = sorted(dict.fromkeys(p.key for page in pages for p in page.cards if is_back(p.key)),
                        key=lambda key: key != DECK_BACK)

@@ -237,16 +237,18 @@ def export_tts(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, lang: s
         sheets.append((number, batch, cols, rows, cell, back_sheet))
     if DECK_BACK in backs:
         write(back_file, back)
-    aid_name = f"{prefix}{AID_ID}.png"
-    if faces.aids:  # the aid on a sheet of its own, so that it is never shuffled into the deck
-        sheet, aid_cols, aid_rows, _ = _sheet([aid_image(faces.aid())], 1, card_px, back)
+    aid_name, aid_back_name = f"{prefix}{AID_ID}.png", f"{prefix}{AID_ID}_back.png"
+    if faces.aids:  # the aid on a sheet of its own with a back of its own, so that it is never shuffled into the deck
+        aid_back = _fit(aid_image(faces.aid_back()), card_px)
+        sheet, aid_cols, aid_rows, _ = _sheet([aid_image(faces.aid())], 1, card_px, aid_back)
         write(aid_name, sheet)
+        write(aid_back_name, aid_back)
 
     # Cards stretch to TTS's standard card shape; a scale on Z keeps other sizes' proportions.
     scale_z = round((card_mm[1] / card_mm[0]) / (TTS_CARD_MM[1] / TTS_CARD_MM[0]), 3)
 
-    def entry(face_file: str, cols: int, rows: int, back_sheet: str | None = None) -> dict:
-        return {"FaceURL": url(face_file), "BackURL": url(back_sheet or back_file), "NumWidth": cols,
+    def entry(face_file: str, cols: int, rows: int, back_sheet: str | None = None, back_name: str = back_file) -> dict:
+        return {"FaceURL": url(face_file), "BackURL": url(back_sheet or back_name), "NumWidth": cols,
                 "NumHeight": rows, "BackIsHidden": True, "UniqueBack": back_sheet is not None, "Type": 0}
 
     def card(guid: str, nickname: str, description: str, card_id: int, deck: dict) -> dict:
@@ -271,7 +273,7 @@ def export_tts(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, lang: s
     }]
     if faces.aids:
         number = len(sheets) + 1
-        aid_entry = {str(number): entry(aid_name, aid_cols, aid_rows)}
+        aid_entry = {str(number): entry(aid_name, aid_cols, aid_rows, back_name=aid_back_name)}
         aid_title = aid_text(catalogue, lang).title.replace("\u00a0", " ")
         objects.append({
             "GUID": _guid(catalogue.game, lang, AID_ID, "deck"), "Name": "DeckCustom",

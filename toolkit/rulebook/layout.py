@@ -17,6 +17,7 @@ The PDF is built with ``invariant=1``: the same inputs give the same bytes.
 
 from __future__ import annotations
 
+import copy
 import io
 import re
 from dataclasses import dataclass, replace
@@ -34,7 +35,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, FrameBreak, NextPageTemplate,
                                 KeepTogether, PageBreak, PageTemplate, Paragraph, Spacer, Table, TableStyle)
 
-from toolkit.cards.render import (CARD_SIZES, CardFace, draw_card, ellipsize,
+from toolkit.cards.render import (CARD_SIZES, CardFace, Line, draw_card, ellipsize,
                                   register_fonts)
 from toolkit.catalogue.model import Catalogue
 from toolkit.games.registry import get as game_of
@@ -341,9 +342,12 @@ class CardFan(Flowable):
 
 
 class TokenPicture(Flowable):
-    def __init__(self, value: int, name: str, diameter_mm: float, colour):
+    """A token as the book pictures it: its value without its name (the caption says it; at this size
+    the name would be 3-4 pt)."""
+
+    def __init__(self, value: int, diameter_mm: float, colour):
         super().__init__()
-        self.value, self.name, self.diameter, self.colour = value, name, diameter_mm, colour
+        self.value, self.diameter, self.colour = value, diameter_mm, colour
         self.width = self.height = (diameter_mm + 2 * token_art.TOKEN_BLEED) * mm
 
     def wrap(self, avail_width, avail_height):
@@ -352,7 +356,7 @@ class TokenPicture(Flowable):
     def draw(self):
         self.canv.saveState()
         self.canv.translate(self.width / 2, self.height / 2)
-        token_art.draw_token(self.canv, self.value, self.name, self.diameter, self.colour)
+        token_art.draw_token(self.canv, self.value, "", self.diameter, self.colour)
         self.canv.restoreState()
 
 
@@ -447,6 +451,13 @@ class Story:
             self._faces[key] = self._looks[lang].face(self.catalogue.card(card_id))
         return self._faces[key]
 
+    def picture(self, card_id: str, lang: str) -> CardFace:
+        """The card as the book pictures it: its art, shapes and icons without a word (at a picture's
+        size a card's words would be 2-4 pt, unreadable; the caption or the label names the card)."""
+        face = self.face(card_id, lang)
+        return CardFace(face.key, face.card_mm, face.bleed_mm, face.art,
+                        tuple(op for op in face.ops if not isinstance(op, Line)))
+
     # the title
 
     def banner(self, centred: bool = False) -> list:
@@ -476,7 +487,7 @@ class Story:
             cards = self.catalogue.of_kind(kind)
             card = cards[colour_index % len(cards)] if kind in game.coloured_kinds else cards[0]
             colour_index += kind in game.coloured_kinds
-            faces.append(self.face(card.id, self.langs[-1]))
+            faces.append(self.picture(card.id, self.langs[-1]))
         width = self.geom.width * mm
         return [Spacer(1, 22 * mm), *out, Spacer(1, 22 * mm), CardFan(faces, 42 * mm, width)]
 
@@ -594,6 +605,8 @@ class Story:
         rows = [cells[i:i + per_row] for i in range(0, len(cells), per_row)]
         rows[-1] += [""] * (per_row - len(rows[-1]))
         table = Table(rows, colWidths=[cell_width] * per_row, hAlign="CENTER")
+        # The last row never stands alone at the head of a column, parted from the grid (a single flood).
+        table.setStyle(TableStyle([("NOSPLIT", (0, max(0, len(rows) - 2)), (-1, -1))]))
         table.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), "PTSans-Regular", 7),  # no stray Helvetica
                                    ("ALIGN", (0, 0), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "TOP"),
                                    # captions of neighbouring cells keep a gap of 2 x CAPTION_PAD, or wrap
@@ -617,7 +630,7 @@ class Story:
                 cells += [""] * (-len(cells) % per_row)
             kind = card.kind
             caption = self.caption(card.name[lang], card.count, lang, cell)
-            cells.append([CardPicture(self.face(card.id, lang), card_width), Spacer(1, 1.5 * mm), caption])
+            cells.append([CardPicture(self.picture(card.id, lang), card_width), Spacer(1, 1.5 * mm), caption])
         return self._grid(cells, per_row, cell)
 
     def tokens(self, lang: str) -> Table:
@@ -627,7 +640,7 @@ class Story:
         cells, cell = [], column / max(per_row, 3)
         for token in self.catalogue.tokens:
             caption = self.caption(token.name[lang], token.count, lang, cell)
-            cells.append([TokenPicture(token.value, token.name[lang], 15, paint[token.value]), Spacer(1, 1 * mm),
+            cells.append([TokenPicture(token.value, 15, paint[token.value]), Spacer(1, 1 * mm),
                           caption])
         return self._grid(cells, per_row, cell)
 
@@ -651,6 +664,47 @@ class Story:
 
 # --- the document ----------------------------------------------------------------------------------
 
+class Column(Frame):
+    """A column that ends where the one beside it ends (flush at its foot): on a page before the last,
+    the room left at a column's foot (the next block did not fit there) is shared out between its
+    blocks (``doc.stretch``, measured by a first layout: ``doc.gaps`` counts the gaps it may widen).
+    No gap after a heading; the room added is less than what was left, so every block stays in the
+    column it had (a block that did not fit, or split, with more room does the same with less)."""
+
+    def __init__(self, doc: "_Doc", *args, **kwargs):
+        self.doc = doc
+        super().__init__(*args, **kwargs)
+
+    def _reset(self):
+        super()._reset()
+        self.after_heading = False
+
+    def __deepcopy__(self, memo):  # reportlab measures a block in a copy of its frame: the document stays one
+        clone = self.__class__.__new__(self.__class__)
+        memo[id(self)] = clone
+        for name, value in self.__dict__.items():
+            setattr(clone, name, value if name == "doc" else copy.deepcopy(value, memo))
+        return clone
+
+    def _add(self, flowable, canv, trySplit=0):
+        if getattr(flowable, "frameAction", None):
+            return super()._add(flowable, canv, trySplit)
+        key = (self.doc.page, self.id)
+        gap = not self._atTop and not self.after_heading
+        extra = self.doc.stretch.get(key, 0.0) if gap else 0.0
+        self._y -= extra
+        if not super()._add(flowable, canv, trySplit):
+            self._y += extra
+            return 0
+        self.doc.gaps[key] = self.doc.gaps.get(key, 0) + gap
+        self.doc.heights[key] = self._height
+        keep = getattr(flowable, "getKeepWithNext", None)
+        self.after_heading = bool(keep()) if keep is not None else False
+        return 1
+
+    add = _add  # reportlab's Frame binds ``add`` to its own ``_add``
+
+
 class _Doc(BaseDocTemplate):
     def __init__(self, buffer, geom: Geometry, footers: list[str], styles: Styles, **kwargs):
         super().__init__(buffer, pagesize=(geom.page[0] * mm, geom.page[1] * mm), leftMargin=geom.left * mm,
@@ -659,6 +713,12 @@ class _Doc(BaseDocTemplate):
                          **kwargs)
         self.geom, self.footers, self.styles = geom, footers, styles
         self.used: dict[tuple[int, str], float] = {}  # (page, frame): the lowest point drawn, from its top
+        self.stretch: dict[tuple[int, str], float] = {}  # (page, frame): room added at each of its gaps
+        self.gaps: dict[tuple[int, str], int] = {}      # (page, frame): the gaps between its blocks
+        self.heights: dict[tuple[int, str], float] = {}  # (page, frame): its height
+        self.blank: set[int] = set()                     # pages left blank on purpose: no folio
+        self.broken: set[tuple[int, str]] = set()        # (page, frame) ended by a page break (a section
+        # that starts a page): its foot stays as it is
 
     def afterFlowable(self, flowable) -> None:
         frame = self.frame
@@ -678,6 +738,25 @@ class _Doc(BaseDocTemplate):
 
     balance: tuple[int, PageTemplate] | None = None  # (page, the shorter columns of that page)
 
+    def handle_pageBreak(self, slow=None):
+        if self.frame is not None:
+            self.broken.add((self.page, self.frame.id))
+        super().handle_pageBreak(slow)
+
+    def flush(self, pages: int) -> dict[tuple[int, str], float]:
+        """The room to add at each gap of each column of the pages before ``pages`` for it to end at
+        its foot: all that its foot has left (less half a point), shared between its gaps, where
+        that is at most FLUSH_GAP a gap."""
+        out = {}
+        for (page, frame), used in self.used.items():
+            key = (page, frame)
+            if page >= pages or key in self.broken or key not in self.heights or not self.gaps.get(key):
+                continue
+            spare = self.heights[key] - used - 0.5
+            if spare > 0 and spare / self.gaps[key] <= FLUSH_GAP * self.styles.lead:
+                out[key] = spare / self.gaps[key]
+        return out
+
     def handle_pageBegin(self):
         if self.balance is not None and self.page + 1 == self.balance[0]:
             self.pageTemplate = self.balance[1]
@@ -685,8 +764,8 @@ class _Doc(BaseDocTemplate):
 
     def footer(self, canvas, doc) -> None:
         geom, page = self.geom, canvas.getPageNumber()
-        if geom.booklet and page == 1:
-            return  # the cover
+        if (geom.booklet and page == 1) or page in self.blank:
+            return  # the cover; a planned blank page
         canvas.saveState()
         y = geom.bottom * mm * 0.5
         left, right = geom.left * mm, (geom.page[0] - geom.right) * mm
@@ -740,10 +819,23 @@ def build_pdf(story: Story, title: str, subject: str) -> tuple[bytes, int]:
         laid = _lay_out(story, title, subject)
         if laid.proofed:
             break
-        tried.append(laid)
+        tried.append((change, laid))
     else:  # none proofed: the free back cover first, then the fullest last page
-        laid = max(tried, key=lambda one: (not one.on_back_cover, one.last_fill))
+        change, laid = max(tried, key=lambda one: (not one[1].on_back_cover, one[1].last_fill))
+        story.geom = replace(base, body_size=base.body_size + change)  # laid out again at its size below
+        story.styles = Styles(story.geom)
+        story.chart_smallest = 0.62 if change >= 0 else 0.5
+    if laid.on_back_cover and story.plans_back_cover():
+        # The page planned for the back cover does not land on it: blank pages before it (never after
+        # it, where a family would find white pages at the end of the stack), until it does.
+        padded = _lay_out(story, title, subject, blanks=(laid.pages, -laid.pages % 4))
+        if padded.pages % 4 == 0:
+            laid = padded
     laid = _balanced(story, title, subject, laid)
+    if laid.flush:  # the columns of the pages before the last end at their foot
+        flushed = _lay_out(story, title, subject, laid.balance, laid.flush, laid.blanks)
+        if flushed.pages == laid.pages and flushed.last_columns == laid.last_columns:
+            laid = flushed
     story.geom, story.styles = base, Styles(base)
     if laid.on_back_cover and not story.plans_back_cover():  # a blank page after the text: the booklet grows
         # by a sheet, its back cover blank
@@ -763,6 +855,7 @@ def _with_blank_page(pdf: bytes) -> bytes:
 
 
 UNEVEN = 0.15  # the last page's columns differ by more than this share of their height: balance them
+FLUSH_GAP = 1.0  # at most this many lines of room added at one gap to bring a column's end to its foot
 
 
 def _balanced(story: Story, title: str, subject: str, laid: "_Laid") -> "_Laid":
@@ -770,13 +863,13 @@ def _balanced(story: Story, title: str, subject: str, laid: "_Laid") -> "_Laid":
     time from half their text, until its text fits them on the same page (KeepTogether blocks, charts
     and card grids may need a few lines more than half)."""
     depths = laid.last_columns
-    height = story.geom.height * mm
-    if laid.pages < 2 or len(depths) < 2 or max(depths) - min(depths) <= UNEVEN * height:
+    height = laid.column_height  # the last page's columns' (under the title on a book of one page)
+    if len(depths) < 2 or max(depths) - min(depths) <= UNEVEN * height:
         return laid
     lead = story.styles.lead
     for extra in range(0, 12):
         column = min(height, sum(depths) / 2 + extra * lead)
-        again = _lay_out(story, title, subject, balance=(laid.pages, column))
+        again = _lay_out(story, title, subject, balance=(laid.pages, column), blanks=laid.blanks)
         if again.pages == laid.pages:
             return again
     return laid
@@ -790,14 +883,22 @@ class _Laid:
     on_back_cover: bool  # a booklet's text runs onto the outside back cover (its pages a multiple of 4), or
     # the page the text plans there ({newpage} last) does not land on it
     last_columns: tuple[float, ...]  # how far down each column of the last page its text reaches (points)
+    balance: tuple[int, float] | None = None  # the last page's shorter columns it was laid out with
+    flush: dict = None  # (page, column): the room to add at each of its gaps for it to end at its foot
+    column_height: float = 0.0  # the height of the last page's columns (points)
+    blanks: tuple[int, int] | None = None  # the blank pages before a booklet's planned back cover (first, count)
 
     @property
     def proofed(self) -> bool:
         return (self.pages == 1 or self.last_fill >= LEAST_FILL) and not self.on_back_cover
 
 
-def _lay_out(story: Story, title: str, subject: str, balance: tuple[int, float] | None = None) -> _Laid:
-    """One layout of the book; with ``balance`` (page, height) that page's columns are only so high."""
+def _lay_out(story: Story, title: str, subject: str, balance: tuple[int, float] | None = None,
+             stretch: dict | None = None, blanks: tuple[int, int] | None = None) -> _Laid:
+    """One layout of the book; with ``balance`` (page, height) that page's columns are only so high;
+    with ``stretch`` ((page, column): room), that room is added at each gap of those columns; with
+    ``blanks`` (page, count), a booklet's planned back cover, which was that page, comes after that many
+    blank pages (no folio on them)."""
     geom, s = story.geom, story.styles
     footers = [story.facts[lang].plain(story.sources[lang].meta["footer"]) for lang in story.langs]
     buffer = io.BytesIO()
@@ -805,16 +906,18 @@ def _lay_out(story: Story, title: str, subject: str, balance: tuple[int, float] 
     game = " / ".join(story.catalogue.title[lang] for lang in story.langs)
     doc = _Doc(buffer, geom, footers, s, title=title, author="", subject=subject, creator=game, producer=game,
                lang=story.langs[0])
+    doc.stretch = dict(stretch or {})
     x0, y0 = geom.left * mm, geom.bottom * mm
     width, height, column, gutter = geom.width * mm, geom.height * mm, geom.column * mm, geom.gutter * mm
     pad = dict(leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
 
     def columns(top: float, page_id: str, high: float | None = None) -> list[Frame]:
         bottom = y0 if high is None else top - high
-        return [Frame(x0 + i * (column + gutter), bottom, column, top - bottom, id=f"{page_id}-col{i}", **pad)
+        return [Column(doc, x0 + i * (column + gutter), bottom, column, top - bottom, id=f"{page_id}-col{i}", **pad)
                 for i in range(geom.columns)]
 
     flow: list = []
+    banner_h = 0.0
     if geom.booklet:
         cover = PageTemplate("cover", [Frame(x0, y0, width, height, id="cover", **pad)], onPage=doc.footer)
         body = PageTemplate("body", columns(y0 + height, "body"), onPage=doc.footer)
@@ -824,15 +927,20 @@ def _lay_out(story: Story, title: str, subject: str, balance: tuple[int, float] 
         banner = story.banner() + [Spacer(1, 2 * mm), Rule(width, ACCENT, 1.2)]
         banner_h = _measure(banner, width) + 6 * mm
         top = y0 + height
+        one_page = balance is not None and balance[0] == 1  # a book of one page: its columns under the title
         first = PageTemplate("first", [Frame(x0, top - banner_h, width, banner_h, id="banner", **pad),
-                                       *columns(top - banner_h, "first")], onPage=doc.footer,
-                             autoNextPageTemplate="rest")
+                                       *columns(top - banner_h, "first", balance[1] if one_page else None)],
+                             onPage=doc.footer, autoNextPageTemplate="rest")
         rest = PageTemplate("rest", columns(top, "rest"), onPage=doc.footer)
         doc.addPageTemplates([first, rest])
-        if balance is not None:
+        if balance is not None and not one_page:
             doc.balance = balance[0], PageTemplate("last", columns(top, "last", balance[1]), onPage=doc.footer)
         flow += banner + [FrameBreak()]
     flow += story.sections()
+    if blanks is not None and blanks[1]:
+        last_break = max(i for i, flowable in enumerate(flow) if isinstance(flowable, PageBreak))
+        flow[last_break:last_break] = [PageBreak() for _ in range(blanks[1])]
+        doc.blank = set(range(blanks[0], blanks[0] + blanks[1]))
     with binary_streams():
         doc.build(flow)
     pages = doc.page
@@ -843,4 +951,5 @@ def _lay_out(story: Story, title: str, subject: str, balance: tuple[int, float] 
     planned = geom.booklet and story.plans_back_cover() and pages > 1
     return _Laid(buffer.getvalue(), pages, doc.fill(pages - planned, height),
                  geom.booklet and (pages != booklet_pages if planned else pages == booklet_pages),
-                 doc.depths(pages))
+                 doc.depths(pages), balance=balance, flush=doc.flush(pages) if geom.columns > 1 else {}, blanks=blanks,
+                 column_height=height - (banner_h if pages == 1 and not geom.booklet else 0.0))

@@ -35,6 +35,7 @@ MAX_CARD = 13.0 * mm             # the cards are never drawn wider than this
 SMALLEST = 0.75                  # nor narrower than this part of the column's largest, to fill a page
 LABEL_FONT, LABEL_SIZE, LABEL_LEAD = "PTSans-Bold", 7.0, 8.2
 OTHER_FONT = "PTSans-Regular"    # a bilingual book's second language, in grey
+LABEL_GAP = 4.0                  # points at least between two labels side by side
 SEAT_BAND = 13.0                 # the player's place and label, a band along the table's near edge
 TABLE = colors.HexColor("#efe9dc")
 EDGE = colors.HexColor("#b9ab8f")
@@ -121,16 +122,39 @@ class TablePicture(Flowable):
         self.spaceBefore, self.spaceAfter = 1.5 * mm, 3 * mm
         self.wrap(scene.width * MAX_CARD, 10_000)
 
-    def _label_lines(self, label: Label, unit: float) -> list[tuple[str, bool]]:
-        """(line, whether it is the book's first language) of one label under its cards."""
+    def _widest_word(self, label: Label) -> float:
+        """The widest word of the label in any of its languages, in points: it cannot be broken."""
+        return max((pdfmetrics.stringWidth(word, LABEL_FONT if i == 0 else OTHER_FONT, LABEL_SIZE)
+                    for i, text in enumerate(self.labels.get(label.key, ())) for word in text.split(" ")), default=0.0)
+
+    def _label_lines(self, label: Label, unit: float, row: list[Label]) -> list[tuple[str, bool]]:
+        """(line, whether it is the book's first language) of one label under its cards, each line
+        within the label's own room: its width, less where a neighbour's width reaches into it (the
+        two share the overlap, each keeping room for its widest word where it can), with LABEL_GAP
+        between them."""
+        left, right = (label.x - label.width / 2) * unit, (label.x + label.width / 2) * unit
+        x = label.x * unit
+        for other in row:
+            if other is label:
+                continue
+            ox, o_left, o_right = other.x * unit, (other.x - other.width / 2) * unit, (other.x + other.width / 2) * unit
+            if ox < x and o_right + LABEL_GAP > left:  # a neighbour on the left reaching into (or near) its room
+                lowest = ox + self._widest_word(other) / 2 + LABEL_GAP / 2
+                highest = x - self._widest_word(label) / 2 - LABEL_GAP / 2
+                left = max(left, min(max((left + o_right) / 2, lowest), highest) + LABEL_GAP / 2)
+            elif ox >= x and o_left - LABEL_GAP < right:  # one on the right
+                lowest = x + self._widest_word(label) / 2 + LABEL_GAP / 2
+                highest = ox - self._widest_word(other) / 2 - LABEL_GAP / 2
+                right = min(right, max(min((o_left + right) / 2, highest), lowest) - LABEL_GAP / 2)
+        width = 2 * min(x - left, right - x)
         out = []
         for i, text in enumerate(self.labels.get(label.key, ())):
-            out += [(line, i == 0) for line in _lines(text, label.width * unit, LABEL_FONT if i == 0 else OTHER_FONT)]
+            out += [(line, i == 0) for line in _lines(text, width, LABEL_FONT if i == 0 else OTHER_FONT)]
         return out
 
     def _bands(self, unit: float) -> list[float]:
         """The height of each row's label band: as many lines as its longest label takes."""
-        return [max((len(self._label_lines(label, unit)) for label in labels), default=1) * LABEL_LEAD + 3
+        return [max((len(self._label_lines(label, unit, labels)) for label in labels), default=1) * LABEL_LEAD + 3
                 for _, _, labels, _ in self.scene.rows]
 
     def _size(self, u: float) -> float:
@@ -183,7 +207,7 @@ class TablePicture(Flowable):
                 self._tokens(base)
             for label in labels:
                 y = base - 3 - LABEL_SIZE * 0.8
-                for line, first in self._label_lines(label, u):
+                for line, first in self._label_lines(label, u, labels):
                     c.setFillColor(INK if first else MUTED)
                     c.setFont(LABEL_FONT if first else OTHER_FONT, LABEL_SIZE)
                     c.drawCentredString(label.x * u, y, line)
@@ -262,8 +286,8 @@ def table_picture(story, block, lang: str) -> Flowable:
     labels = {key: [labels[key] for labels in per_lang] for key in per_lang[0]}
     catalogue = story.catalogue
     back = card_back(catalogue, POKER, lang=lang)
-    def face(card: CardType) -> CardFace:  # art and name only: a rules text would be unreadably small
-        return story.face(card.id, lang).without("text")
+    def face(card: CardType) -> CardFace:  # no words: at this size they would be unreadable, and cut by the overlap
+        return story.picture(card.id, lang)
 
     scene = game_of(catalogue.game).table_scene(catalogue, face, back)
     return TablePicture(scene, labels, catalogue)
