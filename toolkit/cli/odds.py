@@ -81,7 +81,7 @@ def odds_command(game, catalogue_path, overrides, model, players, pile, hand, wh
     """Exact odds from the rules engine's Markov chain: expected turns, distributions, draws; for a game of
     one's own (--rules) or with --model optimal, the best play."""
     from toolkit.catalogue import load
-    from toolkit.files import check_out_path, check_outputs, write_atomic
+    from toolkit.files import check_out_path, check_outputs
     from toolkit.odds.report import answer, model_of, progress_ceiling, progress_length
 
     check_numba_environment()
@@ -112,20 +112,7 @@ def odds_command(game, catalogue_path, overrides, model, players, pile, hand, wh
                         at_most=at_most, exactly=exactly)
     finally:
         progress.close()
-    if plot_path is not None:
-        if report.chart is None:
-            raise UserError(f"--plot: {report.no_chart or f'the {model} model has no distribution to draw'}")
-        plot.write_chart(plot_path, **report.chart)
-    if chain_path is not None:
-        write_atomic(chain_path, report.chain[0])
-    if as_json:
-        say(json.dumps(report.data, indent=2, ensure_ascii=False))
-    else:
-        say("\n".join(report.lines))
-        if plot_path is not None:
-            say(f"chart: {plot_path}")
-        if chain_path is not None:
-            say(f"exported chain: {chain_path} ({report.chain[1]:,} states, Storm explicit DRN)")
+    _give(report, as_json, plot_path, chain_path, no_chart=report.no_chart or f"the {model} model has no distribution to draw")
 
 
 def _rules_odds(game_id, catalogue_path, overrides, rules_spec, params, model, players, policy, objective,
@@ -133,7 +120,7 @@ def _rules_odds(game_id, catalogue_path, overrides, rules_spec, params, model, p
     """A game of one's own (``--rules``), or a built-in game's optimal play, answered by toolkit.rules."""
     from click.core import ParameterSource
 
-    from toolkit.files import check_outputs, write_atomic
+    from toolkit.files import check_outputs
     from toolkit.rules.odds import rules_report
 
     ctx = click.get_current_context()
@@ -165,9 +152,16 @@ def _rules_odds(game_id, catalogue_path, overrides, rules_spec, params, model, p
                               progress=progress)
     finally:
         progress.close()
+    _give(report, as_json, plot_path, chain_path, policy_path, no_chart=report.no_chart)
+
+
+def _give(report, as_json: bool, plot_path, chain_path, policy_path=None, no_chart: str | None = None) -> None:
+    """Write what an answer was asked for (its chart, its chain, its policy), then print it."""
+    from toolkit.files import write_atomic
+
     if plot_path is not None:
         if report.chart is None:
-            raise UserError(f"--plot: {report.no_chart}")
+            raise UserError(f"--plot: {no_chart}")
         from toolkit.odds import plot
 
         plot.write_chart(plot_path, **report.chart)
@@ -177,14 +171,14 @@ def _rules_odds(game_id, catalogue_path, overrides, rules_spec, params, model, p
         write_atomic(policy_path, report.policy)
     if as_json:
         say(json.dumps(report.data, indent=2, ensure_ascii=False))
-    else:
-        say("\n".join(report.lines))
-        if plot_path is not None:
-            say(f"chart: {plot_path}")
-        if chain_path is not None:
-            say(f"exported chain: {chain_path} ({report.chain[1]:,} states, Storm explicit DRN)")
-        if policy_path is not None:
-            say(f"exported policy: {policy_path}")
+        return
+    say("\n".join(report.lines))
+    if plot_path is not None:
+        say(f"chart: {plot_path}")
+    if chain_path is not None:
+        say(f"exported chain: {chain_path} ({report.chain[1]:,} states, Storm explicit DRN)")
+    if policy_path is not None:
+        say(f"exported policy: {policy_path}")
 
 
 def _models_help() -> str:
