@@ -12,7 +12,7 @@ import io
 
 from toolkit.analysis.metrics import COMEBACK
 from toolkit.analysis.rounding import rounded, sign_digits
-from toolkit.analysis.report_texts import TEXTS, describe_policy, figure_name
+from toolkit.analysis.report_texts import TEXTS, describe_policy, figure_name, players_heading
 from toolkit.cards.render import PT_PER_MM
 
 PAGE = (210.0, 297.0)
@@ -194,7 +194,7 @@ def _win_chart(page: _Page, results, lang, x0, y0, w, h):
         if r.players > 1:
             fair = y0 + h * (1 / r.players) / top
             page.line(left, fair, left + group * 0.8, fair, INK, 0.4, [2, 1.5])
-        page.text(x0 + g * group + group / 2, y0 - 4, TEXTS[lang]["players"].format(n=r.players), 7, align="centre")
+        page.text(x0 + g * group + group / 2, y0 - 4, players_heading(r.players, lang), 7, align="centre")
     page.line(x0, y0, x0 + w, y0, INK, 0.5)
     for s in range(max(r.players for r in results)):
         lx = x0 + s * 20
@@ -231,7 +231,7 @@ def _length_chart(page: _Page, results, lang, x0, y0, w, h):
         for (a, b), (c, d) in zip(points, points[1:]):
             page.line(a, b, c, d, colour, 0.9)
         page.rect(x0 + i * 22, y0 - 13, 3, 2.5, colour)
-        page.text(x0 + i * 22 + 4, y0 - 12.7, t["players"].format(n=players), 7)
+        page.text(x0 + i * 22 + 4, y0 - 12.7, players_heading(players, lang), 7)
     page.line(x0, y0, x0 + w, y0, INK, 0.5)
 
 
@@ -333,7 +333,7 @@ def balance_pdf(title: str, game: str, paragraphs: list[str], results, figure_ro
         page.y -= 1.2
         first = 58.0
         col = (PAGE[0] - 2 * MARGIN - first) / len(results)
-        header = [""] + [t["players"].format(n=r.players) for r in results]
+        header = [""] + [players_heading(r.players, lang) for r in results]
         size = 7.5 if len(results) < 3 else 7.0
         _wrapped_table(page, header, [[label] + cells for label, cells in figure_rows], [first] + [col] * len(results),
                        size)

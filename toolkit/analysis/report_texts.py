@@ -28,7 +28,6 @@ TEXTS = {
         "seats_usual": "At every seat the player plays the usual way: {usual}.",
         "seats": "How each seat plays: {seats}.",
         "seat_plays": "the player at seat {seat} {words}",
-        "players": "{n} players",
         "win_seat": "seat {seat} wins",
         "first": "first-player advantage",
         "balance": "balance (1 = all seats equal)",
@@ -95,7 +94,6 @@ TEXTS = {
         "seats_usual": "На каждом месте игрок играет обычно: {usual}.",
         "seats": "Как играют на местах: {seats}.",
         "seat_plays": "на месте {seat} игрок {words}",
-        "players": "игроков: {n}",
         "win_seat": "побеждает место {seat}",
         "first": "преимущество первого игрока",
         "balance": "баланс (1 = места равны)",
@@ -196,3 +194,11 @@ def describe_policy(name: str, lang: str, game_id: str) -> str:
     draws = draws[:1] + [re.sub(r"^(stops|останавливается),? ", "", words) for words in draws[1:]]
     text = ", ".join([_OR[lang].join(draws)] * bool(draws) + others)
     return text or name
+
+
+_PLAYERS = {"en": ("player", "players"), "ru": ("игрок", "игрока", "игроков")}
+
+
+def players_heading(n: int, lang: str) -> str:
+    """A column's or a chart group's heading: how many players ("2 players", «2 игрока»)."""
+    return f"{n} {plural(n, _PLAYERS[lang], lang, 'report words')}"
