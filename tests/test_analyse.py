@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,6 +19,7 @@ from toolkit.errors import UserError
 from toolkit.sim.stats import Z95, wilson
 
 COARSE = ("--precision", "0.05", "--players", "2")
+GOLDEN = Path(__file__).parent / "golden"
 
 
 def _records(**fields):
@@ -29,7 +31,7 @@ HAND = _records(winner=[0, 1, 0, -1], turns=[5, 6, 7, 40], stalled=[0, 0, 0, 1],
 
 
 def test_metrics_of_hand_computed_records():
-    acc = Accumulator(2)
+    acc = Accumulator(2, comeback=3)
     acc.add(HAND)
     m = acc.metrics()
     assert m["games"] == 4
@@ -55,6 +57,21 @@ def test_metrics_of_hand_computed_records():
     assert acc.percentiles("turns") == {"10": 5, "25": 5, "50": 6, "75": 7, "90": 7, "99": 7}
 
 
+@pytest.mark.parametrize("threshold, share", [(1, 2 / 3), (4, 1 / 3), (5, 0.0), (None, None)])
+def test_the_comeback_share_counts_from_the_game_threshold(threshold, share):
+    """Winners' deficits 0, 3 and 4: the share of comebacks is the share of those at or above the
+    threshold; without a threshold there is no comeback figure (nor an interval)."""
+    acc = Accumulator(2, comeback=threshold)
+    acc.add(HAND)
+    m = acc.metrics()
+    assert m["comeback_rate"] == (None if share is None else pytest.approx(share))
+    if share is None:
+        assert m["comeback_rate_low"] is None and acc.half_width("comeback_rate") is None
+    else:
+        assert m["comeback_rate_low"] <= share <= m["comeback_rate_high"]
+    assert m["win_rate_1"] == 0.5  # nothing else moves
+
+
 def test_every_named_metric_is_there_and_described():
     acc = Accumulator(4)
     acc.add(HAND)
@@ -71,16 +88,18 @@ def test_batching_and_merging_give_the_same_figures():
     recs = _records(winner=winner, turns=rng.integers(3, 60, n), stalled=(winner < 0) & (rng.integers(0, 2, n) > 0),
                     lead_changes=rng.integers(0, 5, n), winner_deficit=rng.integers(0, 6, n),
                     floods=rng.integers(0, 9, n))
-    whole = Accumulator(3)
+    whole = Accumulator(3, comeback=3)
     whole.add(recs)
-    parts = [Accumulator(3) for _ in range(3)]
+    parts = [Accumulator(3, comeback=3) for _ in range(3)]
     for i, (a, b) in enumerate(((0, 1000), (1000, 1001), (1001, n))):
         parts[i].add({k: v[a:b] for k, v in recs.items()})
     parts[0].merge(parts[1])
     parts[0].merge(parts[2])
     assert parts[0].metrics() == whole.metrics()
     with pytest.raises(ValueError):
-        whole.merge(Accumulator(2))
+        whole.merge(Accumulator(2, comeback=3))
+    with pytest.raises(ValueError):  # comebacks counted from another threshold
+        whole.merge(Accumulator(3, comeback=4))
 
 
 def test_the_precision_rule_asks_for_more_games_until_the_intervals_fit():
@@ -145,6 +164,58 @@ def test_json_report_meets_the_precision_and_repeats_byte_for_byte(run):
     assert {"exchanges_per_game", "floods_per_game", "ruins_laid_per_game", "ruins_removed_per_game"} <= set(m)
     other = json.loads(run(*args[:-1], "--seed", "9", "--json").stdout)
     assert other["player_counts"][0]["metrics"] != m
+
+
+def _winners_deficits(game_id: str, count: dict) -> np.ndarray:
+    """The winners' deficits of the games one player count of an ``analyse --json`` played: the same run
+    seed, the same games, replayed from outside."""
+    from toolkit.analysis.analyse import MAX_TURNS
+    from toolkit.catalogue import load
+    from toolkit.games.registry import make_game
+    from toolkit.sim.records import play_records
+    from toolkit.sim.simulate import seat_policies
+
+    players = count["players"]
+    records = play_records(make_game(load(game_id, require_art=False), players), seat_policies(game_id, players, {}),
+                           count["run_seed"], 0, count["metrics"]["games"], MAX_TURNS)
+    return records["winner_deficit"][records["winner"] >= 0]
+
+
+def test_each_game_counts_comebacks_from_its_own_threshold(run, monkeypatch):
+    """Palaces counts a comeback from 6 points behind (two palaces): its report's share is the share of
+    the played games' winners who once trailed by 6 or more, said in its points. The same games counted
+    from another threshold (3, one palace) give another share; a game that sets none has no comeback figure."""
+    from toolkit.games.registry import get
+
+    args = ("analyse", "--game", "palaces", *COARSE, "--no-strategy")
+
+    def share_and_deficits():
+        (count,) = json.loads(run(*args, "--json").stdout)["player_counts"]
+        return count["metrics"]["comeback_rate"], _winners_deficits("palaces", count)
+
+    share, deficits = share_and_deficits()
+    assert share == pytest.approx(np.mean(deficits >= 6))
+    assert "comebacks (the winner once trailed by 6 or more points): " in run(*args).stdout
+    monkeypatch.setattr(get("palaces"), "comeback_points", 3)
+    share_3, deficits = share_and_deficits()
+    assert share_3 == pytest.approx(np.mean(deficits >= 3)) and share_3 > share + 0.2
+    assert "comebacks (the winner once trailed by 3 or more points): " in run(*args).stdout
+    monkeypatch.setattr(get("palaces"), "comeback_points", None)
+    assert share_and_deficits()[0] is None and "comebacks" not in run(*args).stdout
+
+
+def test_diamoniak_report_is_unchanged_byte_for_byte(run, tmp_path):
+    """Diamoniak keeps its comeback threshold of 3: its text and JSON reports are, byte for byte, what
+    the toolkit wrote before the threshold became each game's own (tests/golden, written at c26ea83),
+    and its PDF's row says "3+" with no unit, in both languages."""
+    args = ("analyse", "--game", "diamoniak", "--precision", "0.05", "--players", "2..4", "--no-strategy")
+    assert run(*args).stdout == (GOLDEN / "diamoniak-analyse.txt").read_text()
+    assert run(*args, "--json").stdout == (GOLDEN / "diamoniak-analyse.json").read_text()
+    for lang, row in (("en", "comebacks (winner was 3+ behind)"), ("ru", "отыгрыши (победитель отставал на 3+)")):
+        path = tmp_path / f"{lang}.pdf"
+        assert run(*args, "--report", str(path), "--lang", lang).exit_code == 0
+        text = PdfReader(path).pages[0].extract_text()
+        assert f"{row} " in text or f"{row}\n" in text, text
 
 
 def test_strategy_search_and_tournament(run):

@@ -218,6 +218,8 @@ def test_sweep_over_a_rules_games_parameters_same_rows_in_process_and_on_dask(ru
     (["--grid", "goal=1,20"], "configuration goal=1: {pig}:"),
     (["--policy", "1=hold|random"], "--policy 1=hold|random: Pig has no player 'hold'"),
     (["--set", "witch=3"], "sweep: --set: not read: --rules names the game"),
+    (["--metric", "win_rate_1,comeback_rate"], "--metric win_rate_1,comeback_rate: comeback_rate: Pig is a --rules "
+                                               "game, whose reports count no comebacks"),
 ])
 def test_a_rules_sweep_checks_every_configuration_first(run, tmp_path, args, message):
     result = run("sweep", "--rules", PIG, *args, "--games", "10", "--in-process", "--out", str(tmp_path / "s"))

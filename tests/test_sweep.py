@@ -17,6 +17,7 @@ import time
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from toolkit.analysis import sweep, sweep_cluster, sweep_target
@@ -24,7 +25,7 @@ from toolkit.analysis.metrics import Accumulator
 from toolkit.analysis.sweep_store import SweepStore, part_name
 from toolkit.catalogue import load
 from toolkit.errors import UserError
-from toolkit.games.registry import make_game
+from toolkit.games.registry import get, make_game
 from toolkit.sim.records import play_records
 from toolkit.sim.simulate import seat_policies
 
@@ -133,12 +134,31 @@ def test_a_job_is_the_accumulated_records_of_its_games():
     job = sweep.jobs(sweep.build_grid(base, ("fairy=2",), "3", (), ("2=stop-after-2",)), base, ["fairy"], 90, 3)[0]
     row = sweep.run_job(job)
     game = make_game(job.catalogue, 3, ())
-    totals = Accumulator(3)
+    totals = Accumulator(3, comeback=get("diamoniak").comeback_points)
     totals.add(play_records(game, seat_policies("diamoniak", 3, {2: "stop-after-2"}), job.seed, 0, 90, 10_000,
                             fast=False))
     expected = json.loads(json.dumps(totals.metrics()))
     assert {name: row[name] for name in expected} == expected
     assert row["games"] == 90 and row["exact"] == ""
+
+
+def test_the_comeback_figure_is_described_in_the_game_own_points(run, tmp_path, monkeypatch):
+    """A sweep's comeback share counts from its game's threshold, and its JSON says which; a game that
+    sets none (as a --rules game) has no comeback figure to ask for."""
+    args = ("--game", "palaces", "--players", "2", "--games", "60", "--in-process", "--metric", "comeback_rate")
+    result, csv_path, json_path = sweep_run(run, tmp_path, *args)
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(json_path.read_text())
+    assert data["figures"]["comeback_rate"] == ("share of the won games whose winner once trailed the leader by 6 "
+                                               "or more points")
+    row = data["rows"][0]
+    records = play_records(make_game(load("palaces", require_art=False), 2), seat_policies("palaces", 2, {}),
+                           row["seed"], 0, 60, sweep.TURN_LIMIT, fast=False)
+    won = records["winner"] >= 0
+    assert row["comeback_rate"] == pytest.approx(np.mean(records["winner_deficit"][won] >= 6))
+    monkeypatch.setattr(get("palaces"), "comeback_points", None)
+    one_error_line(sweep_run(run, tmp_path, *args, name="none")[0],
+                   "--metric comeback_rate: comeback_rate: the game 'palaces' sets no comeback threshold")
 
 
 def test_solo_rows_carry_the_exact_expected_length(run, tmp_path):

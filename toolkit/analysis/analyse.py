@@ -133,9 +133,10 @@ def play_into(acc: Accumulator, game, policies, seed: int, start: int, stop: int
 
 
 def measure(game, policies, seed: int, precision: float, max_games: int, tick=None, ruled=None,
-            max_turns: int = MAX_TURNS, played: Played | None = None) -> Accumulator:
-    """The totals of as many games of ``seed`` as the precision rule asks for (at most ``max_games``)."""
-    acc = Accumulator(game.players)
+            max_turns: int = MAX_TURNS, played: Played | None = None, comeback: int | None = None) -> Accumulator:
+    """The totals of as many games of ``seed`` as the precision rule asks for (at most ``max_games``),
+    comebacks counted from ``comeback`` points (the game's ``comeback_points``)."""
+    acc = Accumulator(game.players, comeback)
     target = min(max_games, max(MIN_STAGE, games_for(4 * precision)))
     while True:
         play_into(acc, game, policies, seed, acc.games, target, tick, max_turns, played)
@@ -178,7 +179,7 @@ def analyse_counts(catalogue, counts: list[int], choices: dict[int, str], varian
                    max_games: int, tick=None, played: Played | None = None) -> list[PlayerCount]:
     """Measure every player count of ``counts`` with the policies ``choices`` ({seat: name}, the
     default elsewhere); the winners kept in ``played``, if given."""
-    from toolkit.games.registry import make_game
+    from toolkit.games.registry import get, make_game
     from toolkit.sim.simulate import seat_policies
 
     missing = [seat for seat in choices if seat > counts[0]]
@@ -190,7 +191,8 @@ def analyse_counts(catalogue, counts: list[int], choices: dict[int, str], varian
         game = make_game(catalogue, players, variants)
         seats = seat_policies(catalogue.game, players, choices)
         config_seed = run_seed(seed, players)
-        acc = measure(game, seats, config_seed, precision, max_games, tick, played=played)
+        acc = measure(game, seats, config_seed, precision, max_games, tick, played=played,
+                      comeback=get(catalogue.game).comeback_points)
         results.append(PlayerCount(players, [policy.name for policy in seats], config_seed, acc,
                                    shortfall(acc, precision)))
     return results

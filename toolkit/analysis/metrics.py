@@ -12,6 +12,8 @@ that ended with a winner), so a deck whose games rarely end is judged by the gam
 completion says beside them how many those are. Balance's interval is the range of gaps the seats'
 own 95% intervals allow (for two seats exactly the 95% interval of the gap).
 ``METRICS`` says what each figure means; ``half_width(name)`` is what the precision rule reads.
+A comeback is a won game whose winner once trailed the highest score by the game's own threshold
+(``Game.comeback_points``, in its points) or more; without a threshold there is no comeback figure.
 """
 
 from __future__ import annotations
@@ -20,8 +22,6 @@ import numpy as np
 
 from toolkit.sim.ordered import BASE_FIELDS
 from toolkit.sim.stats import Histogram, Moments, wilson
-
-COMEBACK = 3  # a winner who trailed the leader by this many points or more came back
 
 METRICS = {
     "games": "games played",
@@ -40,7 +40,8 @@ METRICS = {
     "balance": "1 minus the largest gap between two seats' shares of the won games (1: all seats equal; "
                "its interval: the gaps the seats' 95% intervals allow)",
     "lead_changes": "times per game the leader changed (the leader: the one seat with the highest score)",
-    "comeback_rate": f"share of the won games whose winner once trailed the leader by {COMEBACK} or more",
+    "comeback_rate": "share of the won games whose winner once trailed the leader by the game's comeback "
+                     "threshold or more (no threshold: none)",
 }
 
 SHARES = ("completion", "stall_rate", "over_limit_rate", "win_rate_1", "win_rate_2", "win_rate_3", "win_rate_4",
@@ -49,12 +50,14 @@ MEANS = ("mean_turns", "mean_rounds", "lead_changes")
 
 
 class Accumulator:
-    """The running totals of the games of one configuration with ``players`` seats."""
+    """The running totals of the games of one configuration with ``players`` seats; ``comeback`` is the
+    game's comeback threshold in points (None: no comeback figure)."""
 
-    def __init__(self, players: int):
+    def __init__(self, players: int, comeback: int | None = None):
         if not 1 <= players <= 4:
             raise ValueError(f"players {players}: 1 to 4")
         self.players = players
+        self.comeback = comeback
         self.games = 0
         self.wins = [0] * players
         self.stalled = 0
@@ -73,7 +76,8 @@ class Accumulator:
         for seat in range(self.players):
             self.wins[seat] += int(np.count_nonzero(winner == seat))
         self.stalled += int(np.count_nonzero(records["stalled"]))
-        self.comebacks += int(np.count_nonzero(np.asarray(records["winner_deficit"])[won] >= COMEBACK))
+        if self.comeback is not None:
+            self.comebacks += int(np.count_nonzero(np.asarray(records["winner_deficit"])[won] >= self.comeback))
         self.turns.add(turns)
         self.rounds.add((turns + self.players - 1) // self.players)
         # a game stopped at the turn limit has counts of the limit, not of a game: left out, as its length
@@ -87,6 +91,8 @@ class Accumulator:
         """Add the games of ``other`` (same configuration) to these."""
         if other.players != self.players:
             raise ValueError(f"cannot merge {other.players}-player totals into {self.players}-player ones")
+        if other.comeback != self.comeback:
+            raise ValueError(f"cannot merge totals of comebacks from {other.comeback} into ones from {self.comeback}")
         self.games += other.games
         self.wins = [a + b for a, b in zip(self.wins, other.wins)]
         self.stalled += other.stalled
@@ -117,7 +123,7 @@ class Accumulator:
         if name == "first_player_advantage":
             return (self.wins[0], self.won) if self.players > 1 else None
         if name == "comeback_rate":
-            return self.comebacks, self.won
+            return (self.comebacks, self.won) if self.comeback is not None else None
         return None
 
     def _moments(self, name: str) -> Moments | None:
@@ -221,8 +227,13 @@ class Accumulator:
         return [int(n) for n in (self.rounds if unit == "rounds" else self.turns).counts]
 
 
-def describe(name: str) -> str:
-    """The one-line meaning of a figure name of ``Accumulator.metrics``."""
+def describe(name: str, game=None) -> str:
+    """The one-line meaning of a figure name of ``Accumulator.metrics``; the comeback figure's says the
+    threshold of ``game`` (a ``toolkit.games.game.Game``), where it has one."""
+    if name == "comeback_rate" and game is not None and game.comeback_points is not None:
+        unit = game.comeback_unit("en")
+        return (f"share of the won games whose winner once trailed the leader by {game.comeback_points} or more"
+                + (f" {unit}" if unit else ""))
     if name in METRICS:
         return METRICS[name]
     for suffix, what in (("_low", "lower"), ("_high", "upper")):

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import io
 
-from toolkit.analysis.metrics import COMEBACK
 from toolkit.analysis.rounding import rounded, sign_digits
 from toolkit.analysis.report_texts import TEXTS, describe_policy, figure_name, players_heading
 from toolkit.cards.render import PT_PER_MM
@@ -110,6 +109,7 @@ def _figure_rows(results, catalogue, lang, race: bool = True):
     """(label, one cell per player count) of the figures table: every estimate with its interval (the
     playing time and the comebacks only with a ``catalogue``, the lead changes only with ``race``)."""
     from toolkit.analysis.analyse import playing_time
+    from toolkit.games.registry import get
 
     t = TEXTS[lang]
     ms = [r.acc.metrics() for r in results]
@@ -139,9 +139,11 @@ def _figure_rows(results, catalogue, lang, race: bool = True):
                              f"{_num(x['p90_minutes'], 0, lang, 'up')})" if x else "—" for x in times]))
     if race and any(r.players > 1 for r in results):
         rows.append((t["lead"], cells("lead_changes", lambda v, lo, hi: _range(v, lo, hi, 2, lang))))
-    if race and catalogue is not None and any(r.players > 1 for r in results):  # comebacks: in a catalogue's points
-        rows.append((t["comeback"].format(k=COMEBACK), cells("comeback_rate", lambda v, lo, hi:
-                                                              _pct_range(v, lo, hi, lang))))
+    game = get(catalogue.game) if catalogue is not None else None
+    if race and game is not None and game.comeback_points is not None and any(r.players > 1 for r in results):
+        unit = game.comeback_unit(lang)  # comebacks: in the game's own points
+        rows.append((t["comeback"].format(k=game.comeback_points, unit=f" {unit}" if unit else ""),
+                     cells("comeback_rate", lambda v, lo, hi: _pct_range(v, lo, hi, lang))))
     return rows
 
 

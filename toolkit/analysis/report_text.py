@@ -5,8 +5,6 @@ from __future__ import annotations
 import math
 
 from toolkit.analysis.analyse import MAX_TURNS
-from toolkit.analysis.metrics import COMEBACK
-
 
 
 def _pct(value: float) -> str:
@@ -84,8 +82,13 @@ def count_lines(result, catalogue) -> list[str]:
         lines.append(f"  lead changes {m['lead_changes']:.2f} per game "
                      f"({_interval(m['lead_changes_low'], m['lead_changes_high'], lambda v: f'{v:.2f}')})")
     if m["comeback_rate"] is not None and n > 1:
-        lines.append(f"  comebacks (the winner once trailed by {COMEBACK} or more): {_pct(m['comeback_rate'])} of the "
-                     f"won games ({_interval(m['comeback_rate_low'], m['comeback_rate_high'], _pct)})")
+        from toolkit.games.registry import get
+
+        game = get(catalogue.game)
+        unit = game.comeback_unit("en")
+        lines.append(f"  comebacks (the winner once trailed by {game.comeback_points} or more{' ' + unit if unit else ''}): "
+                     f"{_pct(m['comeback_rate'])} of the won games "
+                     f"({_interval(m['comeback_rate_low'], m['comeback_rate_high'], _pct)})")
     events = [name[: -len("_per_game")] for name in m if name.endswith("_per_game")]
     if events and m[f"{events[0]}_per_game"] is None:
         lines.append("  events per game: no game ended")

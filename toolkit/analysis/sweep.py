@@ -300,7 +300,7 @@ def play_piece(piece: Piece):
         return play(piece.start, piece.count), None
     game = make_game(job.catalogue, job.players, job.variants)
     policies = seat_policies(job.catalogue.game, job.players, job.choices)
-    totals = Accumulator(job.players)
+    totals = Accumulator(job.players, get(job.catalogue.game).comeback_points)
     end = piece.start + piece.count
     for start in range(piece.start, end, BATCH):
         totals.add(play_records(game, policies, job.seed, start, min(BATCH, end - start), TURN_LIMIT,

@@ -40,7 +40,8 @@ SHOWN_RANKS = 10
 @click.option("--metric", "metric_text", default=DEFAULT_METRICS, show_default=True, metavar="LIST",
               help="The figures to report, comma-separated, each with its 95% interval: completion, "
                    "stall_rate, mean_turns, mean_rounds, win_rate_1..4, first_player_advantage, balance, "
-                   "lead_changes, comeback_rate, <event>_per_game... (a wrong name lists them all).")
+                   "lead_changes, comeback_rate (from the game's own threshold; none for a --rules game), "
+                   "<event>_per_game... (a wrong name lists them all).")
 @click.option("--target", "target_text", metavar="GOALS",
               help='Rank the configurations by closeness to goals, e.g. "mean_rounds=8,balance>=0.95": '
                    "distance = sum over goals of |figure - goal| / |goal| (for >= and <= only on the wrong "
@@ -107,6 +108,7 @@ def sweep_command(game, catalogue_path, sets, rules_spec, params, grids, players
                      "--rules names the game; its axes are --grid and --policy")
         rules, grid, jobs, counters = rules_sweep.plan(rules_spec, params, grids, policies, games, seed)
         game_id, read, title = rules.name.lower(), rules.path, rules.name
+        described, no_comeback = None, f"{rules.name} is a --rules game, whose reports count no comebacks"
     else:
         if grids:
             raise UserError(f"--grid {grids[0]}: a grid of parameters is for a --rules game: give --rules too")
@@ -118,8 +120,13 @@ def sweep_command(game, catalogue_path, sets, rules_spec, params, grids, players
         jobs = sweep.jobs(grid, base, [axis.name for axis in grid.axes[:len(sets)]], games, seed)
         counters = make_game(jobs[0].catalogue, jobs[0].players, jobs[0].variants).new_initial_state().counters()
         game_id, read, title = base.game, base.source, base.title["en"]
-    known = [name for name in METRICS if name not in ("games", "median_rounds")] + \
-        [f"{name}_per_game" for name in counters]
+        described = for_catalogue(base)
+        no_comeback = (None if described.comeback_points is not None else
+                       f"the game '{base.game}' sets no comeback threshold (its comeback_points)")
+    known = [name for name in METRICS if name not in ("games", "median_rounds")
+             and not (name == "comeback_rate" and no_comeback)] + [f"{name}_per_game" for name in counters]
+    if no_comeback and "comeback_rate" in [name.strip() for name in metric_text.split(",")]:
+        raise UserError(f"--metric {metric_text}: comeback_rate: {no_comeback}")
     metrics = _metric_list(metric_text, known)
     goals = sweep_target.parse_target(target_text, known) if target_text is not None else []
     for goal in goals:
@@ -179,7 +186,7 @@ def sweep_command(game, catalogue_path, sets, rules_spec, params, grids, players
     head = {"game": game_id, **given, "games_per_configuration": games, "seed": seed,
             "turn_limit": sweep.TURN_LIMIT, "configurations": len(rows),
             "axes": {name: list(values) for name, values in axes},
-            "figures": {name: describe(name) for name in ["games", *metrics]},
+            "figures": {name: describe(name, described) for name in ["games", *metrics]},
             "intervals": "NAME_low and NAME_high: the 95% interval of NAME (equal to it when NAME is exact)"}
     if goals:
         head["target"] = {"goals": [goal.as_text() for goal in goals], "definition": sweep_target.DEFINITION}
@@ -187,7 +194,7 @@ def sweep_command(game, catalogue_path, sets, rules_spec, params, grids, players
              stem.with_suffix(".json"): sweep_output.json_bytes(head, rows, names)}
     written = write_many(files)
     if heatmap_file is not None:
-        picture = maps.heatmap(rows, axes, x, y, others, shown, describe(shown), heatmap_file.suffix.lower()[1:])
+        picture = maps.heatmap(rows, axes, x, y, others, shown, describe(shown, described), heatmap_file.suffix.lower()[1:])
         written.append(write_atomic(heatmap_file, picture))
     store.discard()
     for path in written:

@@ -132,6 +132,24 @@ class Game:
     # per language in the balance report's PDF (``counter_labels``), in the plain-text analysis (``counter_names``).
     counter_labels: dict[str, dict[str, str]] = {}
     counter_names: dict[str, str] = {}
+    # Comebacks (toolkit.analysis.metrics): a won game counts as one when its winner once trailed the
+    # highest score (``state.scores()``) by this many points or more. Points come in the game's own
+    # lumps, so each game sets its own; None (a game without a score, or one that has not said): the
+    # reports leave the comeback figure out.
+    comeback_points: int | None = None
+    # The word for the game's points after that number, per language, as noun forms (toolkit.plurals):
+    # "6+ points"; none for a language: the number alone ("3+ behind").
+    score_unit: dict[str, tuple[str, ...]] = {}
+
+    def comeback_unit(self, lang: str) -> str:
+        """The word for ``comeback_points`` of the game's points in ``lang`` ("points", «очков»); "" where
+        the game gives none."""
+        forms = self.score_unit.get(lang)
+        if not forms or self.comeback_points is None:
+            return ""
+        from toolkit.plurals import plural
+
+        return plural(self.comeback_points, forms, lang, f"{self.id}: score_unit")
 
     def no_winner_reason(self, game) -> str | None:
         """What in the deck of the engine's ``game`` itself makes every game end without a winner, if anything."""
