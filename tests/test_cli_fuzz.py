@@ -257,8 +257,8 @@ def first_stderr_under_a_terminal(args) -> tuple[bytes, int, bytes]:
 def test_long_work_shows_progress_and_stops_on_ctrl_c():
     """Each run is far longer than any machine takes to start it (a hundred million games, a chain of
     millions of states), so its first words on a terminal come while it works: the progress bar,
-    which ``Progress`` draws once a second of work has passed (tests/test_cli.py and
-    tests/test_sim_trust.py hold that with a fake clock); Ctrl-C then ends it with one line."""
+    which ``Progress`` draws once a second of work has passed (the test below holds that with a fake
+    clock); Ctrl-C then ends it with one line."""
     for args, label in ((["simulate", "--games", "100000000"], b"simulating"),
                         (["simulate", "--game", "palaces", "--players", "4", "--games", "1000000"], b"simulating"),
                         (["odds", "--model", "multi", "--set", "witch=500", "--games", "1000000"], b"solving"),
@@ -270,3 +270,18 @@ def test_long_work_shows_progress_and_stops_on_ctrl_c():
         assert label + b"  [" in first, (args, seen)  # the bar: its label, then its track
         assert status in (130, 0), (args, status, seen)
         assert b"Traceback" not in seen and b"toolkit: interrupted" in seen, (args, seen)
+
+
+def test_the_bar_comes_once_a_second_of_work_has_passed(monkeypatch, capsys):
+    from toolkit.cli import options
+
+    now = [0.0]
+    monkeypatch.setattr(options.time, "monotonic", lambda: now[0])
+    progress = options.Progress(100, "simulating", enabled=True)
+    now[0] = 0.9
+    progress(1)
+    assert capsys.readouterr().err == ""  # under a second: no bar
+    now[0] = 1.1
+    progress(1)
+    progress.close()
+    assert "simulating" in capsys.readouterr().err
