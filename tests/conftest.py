@@ -7,6 +7,7 @@ import fcntl
 import hashlib
 import os
 import pickle
+import shutil
 import tomllib
 from pathlib import Path
 
@@ -173,6 +174,19 @@ class Shared:
                     scratch.replace(path)
             self.kept[key] = value
         return self.kept[key]
+
+    def folder_of(self, key: tuple, build) -> Path:
+        """A folder that ``build(folder)`` fills, made once per session for ``key``: the tests only
+        read it (copy it to change it)."""
+
+        def make() -> Path:
+            folder = self.folder / f"made-{hashlib.sha256(repr(key).encode('utf-8')).hexdigest()[:32]}"
+            shutil.rmtree(folder, ignore_errors=True)  # what a build that failed left
+            folder.mkdir()
+            build(folder)
+            return folder
+
+        return self.get(key, make)
 
 
 @pytest.fixture(scope="session")
