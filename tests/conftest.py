@@ -196,20 +196,57 @@ def shared(tmp_path_factory, worker_id) -> Shared:
     return Shared((base if worker_id == "master" else base.parent) / "shared")
 
 
+def book_key(catalogue, lang: str, paper: str, booklet: bool, designer: bool) -> tuple:
+    """The shared key of a catalogue's book: the catalogue as loaded (its repr holds every field, the
+    counts after any --set) and the book's options. The ``rulebook`` fixture and the command line's
+    runs in tests/test_cli_fuzz.py both use it, so a book one of them built serves the other."""
+    return ("rulebook", hashlib.sha256(repr(catalogue).encode("utf-8")).hexdigest(), lang, paper, booklet, designer)
+
+
 @pytest.fixture(scope="session")
 def rulebook(shared):
     """``rulebook(game, lang, *overrides, paper=, booklet=, designer=)``: the built-in game's book
     (``build_rulebook``'s RulebookResult), built once per session."""
+    from toolkit.catalogue import load
+
+    catalogues = {}
 
     def build(game: str, lang: str, *overrides: str, paper: str = "a4", booklet: bool = False,
               designer: bool = False):
+        if (game, overrides) not in catalogues:
+            catalogues[game, overrides] = load(game, None, list(overrides))
+        catalogue = catalogues[game, overrides]
+
         def make():
-            from toolkit.catalogue import load
             from toolkit.rulebook import build_rulebook
 
-            return build_rulebook(load(game, None, list(overrides)), lang=lang, paper=paper, booklet=booklet,
-                                  designer=designer)
+            return build_rulebook(catalogue, lang=lang, paper=paper, booklet=booklet, designer=designer)
 
-        return shared.get(("rulebook", game, lang, overrides, paper, booklet, designer), make)
+        return shared.get(book_key(catalogue, lang, paper, booklet, designer), make)
 
     return build
+
+
+@pytest.fixture(scope="module")
+def shared_books(shared):
+    """While a module runs, the command line's books come through the session's shared books
+    (``book_key``): a book that any test has built is taken as built (the same inputs give the same
+    bytes: tests/test_rulebook.py's ``test_same_inputs_give_the_same_bytes`` holds it with builds of
+    its own), else built here once. The command itself runs whole: its options, its checks, its
+    file and its lines; a book that cannot be made raises as before, and nothing is kept of it. A
+    book from the user's own texts (--text) is always built."""
+    import toolkit.rulebook
+
+    real = toolkit.rulebook.build_rulebook
+
+    def build(catalogue, lang=None, paper="a4", booklet=False, progress=None, texts=(), designer=False):
+        if texts:
+            return real(catalogue, lang=lang, paper=paper, booklet=booklet, progress=progress, texts=texts,
+                        designer=designer)
+        return shared.get(book_key(catalogue, lang, paper, booklet, designer),
+                          lambda: real(catalogue, lang=lang, paper=paper, booklet=booklet, designer=designer))
+
+    patch = pytest.MonkeyPatch()
+    patch.setattr(toolkit.rulebook, "build_rulebook", build)
+    yield
+    patch.undo()

@@ -17,6 +17,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -138,6 +139,10 @@ def check_run(args, folder: Path):
     left = [p for p in folder.rglob("*") if p.name.startswith(".toolkit-")]
     assert not left, (args, left)
     return result
+
+
+# The command's books come through the session's shared books (conftest's ``shared_books``).
+pytestmark = pytest.mark.usefixtures("shared_books")
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
