@@ -42,6 +42,25 @@ def pytest_sessionstart(session):
             raise RuntimeError(f"{' '.join(process.args)} failed: {err[-3000:]}")
 
 
+# The longest tests (CPU seconds of a whole run on this machine, `--durations` and the CPU per test),
+# run first: pytest-xdist's workers (--dist worksteal in pyproject.toml) then share what is left and end
+# together, instead of one waiting through another's last long test. A name that no longer exists
+# only stops counting here.
+LONGEST = (
+    "test_cli_fuzz.py::test_random_options_end_in_success_or_one_line",
+    "test_cli_fuzz.py::test_environment_links_and_outputs_meeting_inputs_lose_nothing",
+    "test_palaces.py::test_random_play_keeps_every_card_and_the_hand_limit",
+    "test_fast_palaces.py::test_every_play_and_give_rule_plays_the_engines_games",
+    "test_compiled_walk.py::test_the_compiled_walk_is_the_engine_walk_array_for_array",
+    "test_cli_fuzz.py::test_long_work_shows_progress_and_stops_on_ctrl_c",
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    rank = {name: i for i, name in enumerate(LONGEST)}
+    items.sort(key=lambda item: rank.get(f"{item.path.name}::{getattr(item, 'originalname', item.name)}", len(rank)))
+
+
 from toolkit.catalogue.loader import builtin_path
 from toolkit.cli import main
 
@@ -199,7 +218,7 @@ def shared(tmp_path_factory, worker_id) -> Shared:
 def book_key(catalogue, lang: str, paper: str, booklet: bool, designer: bool) -> tuple:
     """The shared key of a catalogue's book: the catalogue as loaded (its repr holds every field, the
     counts after any --set) and the book's options. The ``rulebook`` fixture and the command line's
-    runs in tests/test_cli_fuzz.py both use it, so a book one of them built serves the other."""
+    runs under ``shared_books`` both use it, so a book one of them built serves the other."""
     return ("rulebook", hashlib.sha256(repr(catalogue).encode("utf-8")).hexdigest(), lang, paper, booklet, designer)
 
 
