@@ -48,10 +48,14 @@ def pytest_sessionstart(session):
 # only stops counting here.
 LONGEST = (
     "test_cli_fuzz.py::test_random_options_end_in_success_or_one_line",
-    "test_cli_fuzz.py::test_environment_links_and_outputs_meeting_inputs_lose_nothing",
+    "test_rules_exact.py::test_diamoniak_best_reply_on_a_small_deck_beats_the_default_player",
+    "test_startup.py::test_a_rulebook_asks_the_solver_each_question_once",
+    "test_watch.py::test_rulebook_watch_rebuilds_on_a_changed_name_and_survives_a_bad_line",
+    "test_table_picture.py::test_a_bilingual_book_draws_the_picture_once_labelled_in_both",
     "test_palaces.py::test_random_play_keeps_every_card_and_the_hand_limit",
     "test_fast_palaces.py::test_every_play_and_give_rule_plays_the_engines_games",
     "test_compiled_walk.py::test_the_compiled_walk_is_the_engine_walk_array_for_array",
+    "test_cli_fuzz.py::test_environment_links_and_outputs_meeting_inputs_lose_nothing",
     "test_cli_fuzz.py::test_long_work_shows_progress_and_stops_on_ctrl_c",
 )
 
