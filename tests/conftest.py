@@ -7,6 +7,7 @@ import fcntl
 import hashlib
 import os
 import pickle
+import shutil
 import tomllib
 from pathlib import Path
 
@@ -39,6 +40,29 @@ def pytest_sessionstart(session):
         err = process.communicate()[1]
         if process.returncode:
             raise RuntimeError(f"{' '.join(process.args)} failed: {err[-3000:]}")
+
+
+# The longest tests (CPU seconds of a whole run on this machine, `--durations` and the CPU per test),
+# run first: pytest-xdist's workers (--dist worksteal in pyproject.toml) then share what is left and end
+# together, instead of one waiting through another's last long test. A name that no longer exists
+# only stops counting here.
+LONGEST = (
+    "test_cli_fuzz.py::test_random_options_end_in_success_or_one_line",
+    "test_rules_exact.py::test_diamoniak_best_reply_on_a_small_deck_beats_the_default_player",
+    "test_startup.py::test_a_rulebook_asks_the_solver_each_question_once",
+    "test_watch.py::test_rulebook_watch_rebuilds_on_a_changed_name_and_survives_a_bad_line",
+    "test_table_picture.py::test_a_bilingual_book_draws_the_picture_once_labelled_in_both",
+    "test_palaces.py::test_random_play_keeps_every_card_and_the_hand_limit",
+    "test_fast_palaces.py::test_every_play_and_give_rule_plays_the_engines_games",
+    "test_compiled_walk.py::test_the_compiled_walk_is_the_engine_walk_array_for_array",
+    "test_cli_fuzz.py::test_environment_links_and_outputs_meeting_inputs_lose_nothing",
+    "test_cli_fuzz.py::test_long_work_shows_progress_and_stops_on_ctrl_c",
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    rank = {name: i for i, name in enumerate(LONGEST)}
+    items.sort(key=lambda item: rank.get(f"{item.path.name}::{getattr(item, 'originalname', item.name)}", len(rank)))
 
 
 from toolkit.catalogue.loader import builtin_path
@@ -174,6 +198,19 @@ class Shared:
             self.kept[key] = value
         return self.kept[key]
 
+    def folder_of(self, key: tuple, build) -> Path:
+        """A folder that ``build(folder)`` fills, made once per session for ``key``: the tests only
+        read it (copy it to change it)."""
+
+        def make() -> Path:
+            folder = self.folder / f"made-{hashlib.sha256(repr(key).encode('utf-8')).hexdigest()[:32]}"
+            shutil.rmtree(folder, ignore_errors=True)  # what a build that failed left
+            folder.mkdir()
+            build(folder)
+            return folder
+
+        return self.get(key, make)
+
 
 @pytest.fixture(scope="session")
 def shared(tmp_path_factory, worker_id) -> Shared:
@@ -182,20 +219,57 @@ def shared(tmp_path_factory, worker_id) -> Shared:
     return Shared((base if worker_id == "master" else base.parent) / "shared")
 
 
+def book_key(catalogue, lang: str, paper: str, booklet: bool, designer: bool) -> tuple:
+    """The shared key of a catalogue's book: the catalogue as loaded (its repr holds every field, the
+    counts after any --set) and the book's options. The ``rulebook`` fixture and the command line's
+    runs under ``shared_books`` both use it, so a book one of them built serves the other."""
+    return ("rulebook", hashlib.sha256(repr(catalogue).encode("utf-8")).hexdigest(), lang, paper, booklet, designer)
+
+
 @pytest.fixture(scope="session")
 def rulebook(shared):
     """``rulebook(game, lang, *overrides, paper=, booklet=, designer=)``: the built-in game's book
     (``build_rulebook``'s RulebookResult), built once per session."""
+    from toolkit.catalogue import load
+
+    catalogues = {}
 
     def build(game: str, lang: str, *overrides: str, paper: str = "a4", booklet: bool = False,
               designer: bool = False):
+        if (game, overrides) not in catalogues:
+            catalogues[game, overrides] = load(game, None, list(overrides))
+        catalogue = catalogues[game, overrides]
+
         def make():
-            from toolkit.catalogue import load
             from toolkit.rulebook import build_rulebook
 
-            return build_rulebook(load(game, None, list(overrides)), lang=lang, paper=paper, booklet=booklet,
-                                  designer=designer)
+            return build_rulebook(catalogue, lang=lang, paper=paper, booklet=booklet, designer=designer)
 
-        return shared.get(("rulebook", game, lang, overrides, paper, booklet, designer), make)
+        return shared.get(book_key(catalogue, lang, paper, booklet, designer), make)
 
     return build
+
+
+@pytest.fixture(scope="module")
+def shared_books(shared):
+    """While a module runs, the command line's books come through the session's shared books
+    (``book_key``): a book that any test has built is taken as built (the same inputs give the same
+    bytes: tests/test_rulebook.py's ``test_same_inputs_give_the_same_bytes`` holds it with builds of
+    its own), else built here once. The command itself runs whole: its options, its checks, its
+    file and its lines; a book that cannot be made raises as before, and nothing is kept of it. A
+    book from the user's own texts (--text) is always built."""
+    import toolkit.rulebook
+
+    real = toolkit.rulebook.build_rulebook
+
+    def build(catalogue, lang=None, paper="a4", booklet=False, progress=None, texts=(), designer=False):
+        if texts:
+            return real(catalogue, lang=lang, paper=paper, booklet=booklet, progress=progress, texts=texts,
+                        designer=designer)
+        return shared.get(book_key(catalogue, lang, paper, booklet, designer),
+                          lambda: real(catalogue, lang=lang, paper=paper, booklet=booklet, designer=designer))
+
+    patch = pytest.MonkeyPatch()
+    patch.setattr(toolkit.rulebook, "build_rulebook", build)
+    yield
+    patch.undo()

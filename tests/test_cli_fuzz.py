@@ -17,6 +17,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -126,9 +127,7 @@ def check_run(args, folder: Path):
     cwd = os.getcwd()
     os.chdir(folder)
     try:
-        started = time.monotonic()
         result = CliRunner().invoke(main, args, catch_exceptions=False)
-        took = time.monotonic() - started
     finally:
         os.chdir(cwd)
     assert result.exit_code in (0, 2), (args, result.exit_code, result.stderr)
@@ -139,8 +138,11 @@ def check_run(args, folder: Path):
         assert set(folder.rglob("*")) == before, (args, "a failed run left files behind")
     left = [p for p in folder.rglob("*") if p.name.startswith(".toolkit-")]
     assert not left, (args, left)
-    assert took < 20, (args, took)
     return result
+
+
+# The command's books come through the session's shared books (conftest's ``shared_books``).
+pytestmark = pytest.mark.usefixtures("shared_books")
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
@@ -227,25 +229,27 @@ def test_environment_links_and_outputs_meeting_inputs_lose_nothing(command, out,
     assert not Path(f"{os.devnull}.csv").exists()
 
 
-def first_stderr_under_a_terminal(args, seconds: float) -> tuple[float | None, int, bytes]:
-    """Run ``toolkit ARGS`` with stderr on a pseudo-terminal; time its first output, then Ctrl-C it."""
+HANG = 600  # seconds: not a speed limit (benchmarks/bench_startup.py measures speed), only so that a run
+# that never says anything cannot hold the suite for ever
+
+
+def first_stderr_under_a_terminal(args) -> tuple[bytes, int, bytes]:
+    """Run ``toolkit ARGS`` with stderr on a pseudo-terminal; wait for its first output, then Ctrl-C it.
+    Returns the first output, the exit status and all of stderr."""
     leader, follower = pty.openpty()
     process = subprocess.Popen([sys.executable, "-m", "toolkit", *args], stdout=subprocess.DEVNULL,
                                stderr=follower, stdin=subprocess.DEVNULL)
     os.close(follower)
-    started, first, seen = time.monotonic(), None, b""
-    while time.monotonic() - started < seconds and process.poll() is None:
-        ready, _, _ = select.select([leader], [], [], 0.1)
-        if ready:
+    first, given_up = b"", time.monotonic() + HANG
+    while not first and process.poll() is None and time.monotonic() < given_up:
+        if select.select([leader], [], [], 0.1)[0]:
             try:
-                seen += os.read(leader, 4096)
+                first = os.read(leader, 4096)
             except OSError:
-                break
-            if first is None:
-                first = time.monotonic() - started
                 break
     process.send_signal(signal.SIGINT)
     status = process.wait(timeout=60)
+    seen = first
     try:
         while select.select([leader], [], [], 0.2)[0]:
             seen += os.read(leader, 4096)
@@ -255,14 +259,34 @@ def first_stderr_under_a_terminal(args, seconds: float) -> tuple[float | None, i
     return first, status, seen
 
 
-def test_long_work_shows_progress_within_seconds_and_stops_on_ctrl_c():
-    for args in (["simulate", "--games", "100000000"],
-                 ["simulate", "--game", "palaces", "--players", "4", "--games", "1000000"],
-                 ["odds", "--model", "multi", "--set", "witch=500", "--games", "1000000"],
-                 ["odds", "--set", "witch=14"],
-                 # the exact odds, the long work, are the designer's sheet's since issue 22
-                 ["rulebook", "--lang", "ru+en", "--set", "witch=14", "--designer", "--out", os.devnull]):
-        first, status, seen = first_stderr_under_a_terminal(args, 8)
-        assert first is not None and first < 5, (args, seen)
+def test_long_work_shows_progress_and_stops_on_ctrl_c():
+    """Each run is far longer than any machine takes to start it (a hundred million games, a chain of
+    millions of states), so its first words on a terminal come while it works: the progress bar,
+    which ``Progress`` draws once a second of work has passed (the test below holds that with a fake
+    clock); Ctrl-C then ends it with one line."""
+    for args, label in ((["simulate", "--games", "100000000"], b"simulating"),
+                        (["simulate", "--game", "palaces", "--players", "4", "--games", "1000000"], b"simulating"),
+                        (["odds", "--model", "multi", "--set", "witch=500", "--games", "1000000"], b"solving"),
+                        (["odds", "--set", "witch=14"], b"solving"),
+                        # the exact odds, the long work, are the designer's sheet's since issue 22
+                        (["rulebook", "--lang", "ru+en", "--set", "witch=14", "--designer", "--out", os.devnull],
+                         b"solving")):
+        first, status, seen = first_stderr_under_a_terminal(args)
+        assert label + b"  [" in first, (args, seen)  # the bar: its label, then its track
         assert status in (130, 0), (args, status, seen)
         assert b"Traceback" not in seen and b"toolkit: interrupted" in seen, (args, seen)
+
+
+def test_the_bar_comes_once_a_second_of_work_has_passed(monkeypatch, capsys):
+    from toolkit.cli import options
+
+    now = [0.0]
+    monkeypatch.setattr(options.time, "monotonic", lambda: now[0])
+    progress = options.Progress(100, "simulating", enabled=True)
+    now[0] = 0.9
+    progress(1)
+    assert capsys.readouterr().err == ""  # under a second: no bar
+    now[0] = 1.1
+    progress(1)
+    progress.close()
+    assert "simulating" in capsys.readouterr().err

@@ -31,11 +31,9 @@ def _colour(i: int) -> tuple[int, int, int]:
     return (40 + (i * 37) % 180, 40 + (i * 71) % 180, 40 + (i * 113) % 180)
 
 
-@pytest.fixture(scope="module")
-def big_deck(tmp_path_factory):
+def big_deck(folder: Path):
     """150 card types, one copy each, each with a small plain picture of its own colour: a deck
     of more faces than two TTS sheets hold (small pictures keep the test fast)."""
-    folder = tmp_path_factory.mktemp("art")
     diamoniak = load("diamoniak")
     cards = []
     for i in range(COLOURS):
@@ -48,9 +46,14 @@ def big_deck(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def big_tts(tmp_path_factory, big_deck):
-    out = tmp_path_factory.mktemp("tts") / "big"
-    export_cards(big_deck, "tts", out, card_mm=(25, 35), card_size="25x35")
+def big_tts(shared):
+    """The big deck's TTS export at 25 x 35 mm, made once per session."""
+
+    def build(folder: Path) -> None:
+        (folder / "art").mkdir()
+        export_cards(big_deck(folder / "art"), "tts", folder / "big", card_mm=(25, 35), card_size="25x35")
+
+    out = shared.folder_of(("tts big deck", COLOURS), build) / "big"
     return out, json.loads((out / "diamoniak-en.json").read_text(encoding="utf-8"))
 
 
@@ -72,7 +75,7 @@ def _same(a: Image.Image, b: Image.Image) -> float:
     return sum(ImageStat.Stat(ImageChops.difference(a.convert("RGB"), b)).mean) / 3
 
 
-def test_every_card_id_shows_its_own_face_and_sheets_keep_tts_limits(big_tts, big_deck):
+def test_every_card_id_shows_its_own_face_and_sheets_keep_tts_limits(big_tts):
     out, saved = big_tts
     (deck,) = [o for o in saved["ObjectStates"] if o["Name"] == "DeckCustom"]
     assert len(deck["CustomDeck"]) == 3  # 69 + 69 + 12 faces
@@ -105,9 +108,9 @@ def test_every_card_id_shows_its_own_face_and_sheets_keep_tts_limits(big_tts, bi
 
 
 @pytest.fixture(scope="module")
-def palaces_tts(tmp_path_factory):
-    out = tmp_path_factory.mktemp("palaces")
-    export_cards(load("palaces"), "tts", out, lang="en", aids=True)
+def palaces_tts(shared):
+    out = shared.folder_of(("tts palaces en aids",),
+                           lambda folder: export_cards(load("palaces"), "tts", folder, lang="en", aids=True))
     return out, json.loads((out / "palaces-en.json").read_text(encoding="utf-8"))
 
 
@@ -250,9 +253,9 @@ def test_same_inputs_same_bytes(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def screentop(tmp_path_factory):
-    out = tmp_path_factory.mktemp("screentop") / "out"
-    export_cards(load("palaces"), "screentop", out, lang="en", aids=True, base_url="https://example.com/st")
+def screentop(shared):
+    out = shared.folder_of(("screentop palaces en aids",), lambda folder: export_cards(
+        load("palaces"), "screentop", folder / "out", lang="en", aids=True, base_url="https://example.com/st")) / "out"
     return out, json.loads((out / "screentop.json").read_text(encoding="utf-8"))
 
 

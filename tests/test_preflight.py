@@ -32,18 +32,19 @@ TARGETS = ("tgc", "mpc", "tabletopia", "screentop", "tts", "drivethru")
 
 
 @pytest.fixture(scope="module")
-def exports(tmp_path_factory) -> dict[str, Path]:
-    """One small export per target."""
-    root = tmp_path_factory.mktemp("exports")
-    runner = CliRunner()
-    folders = {}
-    for target in TARGETS:
-        deck = PALACES_FEW if target in ("tts", "screentop") else FEW
-        result = runner.invoke(main, ["export-cards", "--target", target, "--aids", "--out", str(root / target),
-                                      *deck], catch_exceptions=False)
-        assert result.exit_code == 0, result.output
-        folders[target] = root / target
-    return folders
+def exports(shared) -> dict[str, Path]:
+    """One small export per target, made once per session (the tests copy what they damage)."""
+
+    def build(root: Path) -> None:
+        runner = CliRunner()
+        for target in TARGETS:
+            deck = PALACES_FEW if target in ("tts", "screentop") else FEW
+            result = runner.invoke(main, ["export-cards", "--target", target, "--aids", "--out", str(root / target),
+                                          *deck], catch_exceptions=False)
+            assert result.exit_code == 0, result.output
+
+    root = shared.folder_of(("preflight exports", TARGETS, FEW, PALACES_FEW), build)
+    return {target: root / target for target in TARGETS}
 
 
 def check(run, path, target, *args):
@@ -535,16 +536,19 @@ def test_an_output_condition_not_in_the_icc_registry_is_a_warning(run, exports, 
 
 
 @pytest.fixture(scope="module")
-def square(tmp_path_factory) -> dict[str, Path]:
+def square(shared) -> dict[str, Path]:
     """Square cards (50 x 50 mm) at Tabletopia and Screentop, Palaces' round tokens beside them."""
-    root = tmp_path_factory.mktemp("square")
-    short = short_texts(root / "deck", "palaces", words=1)  # a 50 mm square's panel holds a name and a word
-    for target in ("tabletopia", "screentop"):
-        # (no player aid: Palaces' does not fit a 50 mm square at 7.5 pt, even on both sides)
-        result = CliRunner().invoke(main, ["export-cards", "--target", target, "--card", "50x50", "--no-aids",
-                                           "--out", str(root / target), *PALACES_FEW[2:], "--catalogue", str(short)],
-                                    catch_exceptions=False)
-        assert result.exit_code == 0, result.output
+
+    def build(root: Path) -> None:
+        short = short_texts(root / "deck", "palaces", words=1)  # a 50 mm square's panel holds a name and a word
+        for target in ("tabletopia", "screentop"):
+            # (no player aid: Palaces' does not fit a 50 mm square at 7.5 pt, even on both sides)
+            result = CliRunner().invoke(main, ["export-cards", "--target", target, "--card", "50x50", "--no-aids",
+                                               "--out", str(root / target), *PALACES_FEW[2:], "--catalogue",
+                                               str(short)], catch_exceptions=False)
+            assert result.exit_code == 0, result.output
+
+    root = shared.folder_of(("preflight square", PALACES_FEW), build)
     return {target: root / target for target in ("tabletopia", "screentop")}
 
 

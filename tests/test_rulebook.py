@@ -28,6 +28,10 @@ from toolkit.games.palaces.figures import FIRST_PALACE
 from toolkit.rulebook.figures import Odds
 from toolkit.rulebook.markup import PLACEHOLDER, check_same_shape, load_source, parse, text_path
 
+# The command's books come through the session's shared books (conftest's ``shared_books``); the
+# determinism test below builds its own.
+pytestmark = pytest.mark.usefixtures("shared_books")
+
 MM = 72 / 25.4
 # Each rulebook is built once for the module, through the CLI: (game, lang, extra options).
 BUILDS = {
