@@ -404,12 +404,11 @@ class _Plans:
         positions, cap = state
         values = self.values
         if not self.length:
-            best = max((_fraction(values[node]) for node, _ in positions), default=Fraction(0)) \
-                if values is not None else Fraction(0)
+            best = _fraction(max(values[node] for node, _ in positions)) if values is not None else Fraction(0)
             return best, Fraction(1)
         if values is None:
             return Fraction(0), None
-        high = min(taken + _fraction(values[node]) for node, taken in positions)
+        high = _fraction(min(taken + values[node] for node, taken in positions))
         return Fraction(0), high if cap is None else min(high, Fraction(cap))
 
     def sample(self, sequences: int, seed: int) -> Figure:
