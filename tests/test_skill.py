@@ -237,3 +237,16 @@ def test_the_report_has_the_skill_figures_of_the_json(tmp_path, lang):
         relative = f"{seat['relative_skill']['value']:.3f}"
         assert (relative if lang == "en" else relative.replace(".", ",")) in table[:22]
         assert table[:22].count(exact) == 6
+
+
+def test_a_game_out_of_reach_says_so_on_the_report_and_has_no_skill_page(tmp_path):
+    from pypdf import PdfReader
+
+    report = tmp_path / "pig-100.pdf"
+    done = subprocess.run([sys.executable, "-m", "toolkit", "analyse", "--rules", PIG, "--precision", "0.05",
+                           "--max-games", "1000", "--report", str(report)], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert "how much skill matters: out of reach (the game has more than 20,000 states" in done.stdout
+    pages = PdfReader(str(report)).pages
+    text = " ".join(pages[0].extract_text().split())
+    assert len(pages) == 1 and "How much skill matters is not measured for this game" in text

@@ -125,7 +125,8 @@ SKILL_WORDS = {
         "win": "chance to win", "length": "expected length ({unit})", "how": "how it is known",
         "rows": ("A beginner", "The best play", "Knowing the future", "Learning effect", "Chance effect",
                  "Relative skill"),
-        "exact": "exact", "bounds": "guaranteed bounds", "sampled": "sampled: 95% interval ({n} sequences)",
+        "exact": "exact", "bounds": "guaranteed bounds", "sampled": "sampled: 95% interval ({n} {word})",
+        "sequences": ("sequence", "sequences"),
         "undefined": "undefined", "undefined_how": "neither skill nor chance changes the result",
         "out_of_reach": "out of reach", "out_of_reach_how": "too many plans to follow",
         "units": {"turns": "turns", "steps": "steps"}, "points": " pts",
@@ -147,8 +148,8 @@ SKILL_WORDS = {
         "win": "шанс выиграть", "length": "ожидаемая длина ({unit})", "how": "как получено",
         "rows": ("Новичок", "Лучшая игра", "Знание будущего", "Эффект обучения", "Эффект случая",
                  "Относительное умение"),
-        "exact": "точно", "bounds": "гарантированные границы", "sampled": "выборка: 95-процентный интервал "
-                                                                           "({n} последовательностей)",
+        "exact": "точно", "bounds": "гарантированные границы", "sampled": "выборка: 95-процентный интервал ({n} {word})",
+        "sequences": ("последовательность", "последовательности", "последовательностей"),
         "undefined": "не определено", "undefined_how": "ни умение, ни случай не меняют результат",
         "out_of_reach": "вне досягаемости", "out_of_reach_how": "слишком много планов",
         "units": {"turns": "в ходах", "steps": "в шагах"}, "points": "\u00a0п.\u00a0п.",
@@ -163,6 +164,7 @@ def skill_page(figures, lang: str, unit: str) -> dict:
     header, rows)]}, one table per seat: each figure exact, between guaranteed bounds or sampled with its
     95% interval, and the words saying which."""
     from toolkit.analysis.report_pdf import _count, _num
+    from toolkit.plurals import plural
     from toolkit.rules.skill import BOUNDS, EXACT
 
     w = SKILL_WORDS[lang]
@@ -171,14 +173,20 @@ def skill_page(figures, lang: str, unit: str) -> dict:
     paragraphs = [w["about"]] + ([w["length_note"].format(unit=units)] if length else [])
 
     def cell(figure, scale: float, digits: int, suffix: str = "") -> tuple[str, str]:
+        """The figure (a percentage: "93.70% (92.02–95.05%)", as the balance page; a difference in points:
+        "6.84 (6.45–7.21) pts") and how it is known."""
         def say(value, way="near"):
             return _num(scale * float(value), digits, lang, way)
         if figure.how == EXACT:
             return say(figure.value) + suffix, w["exact"]
-        span = f"{say(figure.low, 'down')}–{say(figure.high, 'up')}{suffix}"
+        span = f"{say(figure.low, 'down')}–{say(figure.high, 'up')}"
         if figure.how == BOUNDS:
-            return span, w["bounds"]
-        return f"{say(figure.value)}{suffix} ({span})", w["sampled"].format(n=_count(figure.sequences, lang))
+            return span + suffix, w["bounds"]
+        sampled = w["sampled"].format(n=_count(figure.sequences, lang),
+                                      word=plural(figure.sequences, w["sequences"], lang, "report"))
+        if suffix == "%":
+            return f"{say(figure.value)}% ({span}%)", sampled
+        return f"{say(figure.value)} ({span}){suffix}", sampled
 
     tables = []
     for figure in figures:
