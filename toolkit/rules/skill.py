@@ -52,6 +52,8 @@ from toolkit.games import CHANCE, TERMINAL
 from toolkit.rules import optimal, walk
 
 CHAIN_STATES = 20_000  # sets of positions the clairvoyant's exact chain holds at most (beyond: bounds)
+MAX_WORK = 2_000_000  # positions moved through cells while the chain is built, at most (beyond: cut there)
+SAMPLE_WORK = 20_000_000  # positions moved over all sampled sequences, at most (beyond: out of reach)
 BOUNDS_WIDTH = Fraction(1, 200)  # bounds at most this wide (a length: this share of it) are said, else sampled
 MAX_DRAWS = 1_000_000  # chance events of one sampled sequence at most (more: the play never ends)
 Z = 1.959963984540054  # the normal quantile of a 95% interval
@@ -323,9 +325,9 @@ class _Plans:
                     heapq.heappush(heap, (taken + turns[e], targets[e]))
         return tuple((node, taken) for node, taken in chance if end is None or taken < end), end
 
-    def cells(self, state) -> tuple[int, dict]:
+    def cells(self, state) -> tuple[int, dict, int]:
         """The cells of the next number of the sequence from ``state``: (scale, {(length added, next
-        state): weight}), each cell's probability its weight over the scale."""
+        state): weight}, how many cells), each cell's probability its weight over the scale."""
         positions, cap = state
         cuts = [self._cut(node) for node, _ in positions]
         scale = math.lcm(*(total for total, _, _ in cuts))
@@ -345,11 +347,11 @@ class _Plans:
             step = self.settle(moved, cap)
             out[step] = out.get(step, 0) + end - start
             start = end
-        return scale, out
+        return scale, out, len(ends)
 
     def solve(self, budget: int) -> tuple[Fraction, Fraction] | None:
         """The clairvoyant's expected result, exact (low == high) when its chain closes within ``budget``
-        sets, else guaranteed bounds; None where no bound can be given (a length with no best reply's
+        sets (and ``MAX_WORK``), else guaranteed bounds; None where no bound can be given (a length with no best reply's
         values to bound it, or a chain that may not end)."""
         from gmpy2 import mpq
 
@@ -358,12 +360,13 @@ class _Plans:
         first_shift, start = self.settle([(0, 0)], None)
         ids, states = {start: 0}, [start]
         first, stop, target, prob, cost = [], [], [], [], []
-        n = 0
-        while n < len(states) and len(states) < budget:
+        n = work = 0
+        while n < len(states) and len(states) < budget and work < MAX_WORK:
             state = states[n]
             first.append(len(target))
             if state not in _ENDS:
-                scale, out = self.cells(state)
+                scale, out, count = self.cells(state)
+                work += len(state[0]) * count
                 for (shift, after), weight in out.items():
                     if after not in ids:
                         ids[after] = len(states)
@@ -419,10 +422,14 @@ class _Plans:
         first_shift, start = self.settle([(0, 0)], None)
         targets, turns = self.targets, self.turns
         results = []
+        work = 0
         for _ in range(sequences):
             state, taken, draws = start, first_shift, 0
             while state not in _ENDS:
                 draws += 1
+                work += len(state[0])
+                if work > SAMPLE_WORK:
+                    raise _OutOfReach(f"following every plan passes {SAMPLE_WORK:,} steps over the sequences")
                 if draws > MAX_DRAWS:
                     if self.length:
                         raise _OutOfReach(f"a sequence of chance passes {MAX_DRAWS:,} events without an end")
