@@ -128,7 +128,7 @@ SKILL_WORDS = {
         "exact": "exact", "bounds": "guaranteed bounds", "sampled": "sampled: 95% interval ({n} {word})",
         "sequences": ("sequence", "sequences"),
         "undefined": "undefined", "undefined_how": "neither skill nor chance changes the result",
-        "out_of_reach": "out of reach", "out_of_reach_how": "too many plans to follow",
+        "out_of_reach": "out of reach", "out_of_reach_how": "too many plans to follow, or plays without end",
         "units": {"turns": "turns", "steps": "steps"}, "points": " pts",
         "missing": "How much skill matters is not measured for this game: the exact count does not reach it "
                    "(the game is too large, or its play may go on for ever).",
@@ -151,7 +151,7 @@ SKILL_WORDS = {
         "exact": "точно", "bounds": "гарантированные границы", "sampled": "выборка: 95-процентный интервал ({n} {word})",
         "sequences": ("последовательность", "последовательности", "последовательностей"),
         "undefined": "не определено", "undefined_how": "ни умение, ни случай не меняют результат",
-        "out_of_reach": "вне досягаемости", "out_of_reach_how": "слишком много планов",
+        "out_of_reach": "вне досягаемости", "out_of_reach_how": "слишком много планов или бесконечные партии",
         "units": {"turns": "в ходах", "steps": "в шагах"}, "points": "\u00a0п.\u00a0п.",
         "missing": "Сколько значит умение, для этой игры не измерено: точный счёт до него не доходит (игра "
                    "слишком велика или может идти бесконечно).",
