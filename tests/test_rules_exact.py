@@ -534,17 +534,18 @@ def test_skill_of_pure_chance_and_pure_skill(rules_file):
     from toolkit.rules import skill
 
     [luck] = skill.skill(load_rules(rules_file(GUESS, name="guess.py")), sequences=400)
-    assert luck.beginner == Fraction(1, 2) and luck.optimal_exact == Fraction(1, 2)
-    assert luck.clairvoyant[0] == 1.0 and luck.learning == (0.0, 0.0)  # knowing the roll, it always calls right
-    assert luck.relative[1] == 0.0
+    assert luck.beginner.value == Fraction(1, 2) and luck.optimal.value == Fraction(1, 2)
+    # knowing the roll, it always calls right: exactly, from the clairvoyant's chain
+    assert luck.clairvoyant.how == "exact" and luck.clairvoyant.value == 1 and luck.learning.value == 0
+    assert luck.relative.value == 0
     [wit] = skill.skill(load_rules(rules_file(PICK, name="pick.py")), sequences=400)
-    assert wit.beginner == Fraction(1, 2) and wit.optimal_exact == 1 and wit.clairvoyant[0] == 1.0
-    assert wit.relative[1] == 1.0 and wit.relative[0] > 0.98
+    assert wit.beginner.value == Fraction(1, 2) and wit.optimal.value == 1 and wit.clairvoyant.value == 1
+    assert wit.relative == skill.Figure.exact(Fraction(1))
     lines = skill.skill_lines([wit])
-    assert lines[0] == "seat 1 against beginners (chance to win):" and "relative skill" in lines[-1]
+    assert lines[0] == "seat 1 against beginners (chance to win):" and lines[-1].endswith("1.0000 (exact)")
 
 
-def test_clairvoyant_blackout_matches_the_chance_a_partial_sum_lands_on_7_to_10(rules_file):
+def test_clairvoyant_blackout_is_the_chance_a_partial_sum_lands_on_7_to_10(rules_file):
     from toolkit.rules import skill
 
     game = load_rules(rules_file(BLACKOUT))
@@ -559,8 +560,10 @@ def test_clairvoyant_blackout_matches_the_chance_a_partial_sum_lands_on_7_to_10(
             miss[total] = sum(never_lands(total + face) for face in range(1, 7)) / 6
         return miss[total]
 
-    mean, low, high = skill.clairvoyant(game, 0, [game.policies()["random"]], "win", 3000, seed=5)
-    assert low <= 1 - float(never_lands(0)) <= high and high - low < 0.03
+    [best] = optimal.solve(game)
+    assert skill.clairvoyant(best, 0) == skill.Figure.exact(1 - never_lands(0))
+    sampled = skill._Plans(best.graph, 0, best.objective, best.values).sample(3000, seed=5)
+    assert sampled.low <= 1 - float(never_lands(0)) <= sampled.high and sampled.high - sampled.low < 0.03
 
 
 # --- a built-in game through the same interface ------------------------------------------------------------
@@ -615,9 +618,10 @@ def test_analyse_says_how_much_skill_matters():
     assert done.returncode == 0, done.stderr
     skill = json.loads(done.stdout)["skill"]
     first = skill["seats"][0]
-    assert first["objective"] == "win" and first["learning_effect"][0] > 0
-    low, high = first["relative_skill"]
-    assert 0 <= low <= high <= 1
+    assert first["objective"] == "win" and first["learning_effect"]["how"] == "exact"
+    assert first["learning_effect"]["low"] > 0
+    relative = first["relative_skill"]
+    assert relative["how"] in ("exact", "bounds") and 0 <= relative["low"] <= relative["high"] <= 1
     big = subprocess.run([sys.executable, "-m", "toolkit", "analyse", "--rules", PIG, "--precision", "0.05"],
                          capture_output=True, text=True, cwd=ROOT)
     assert big.returncode == 0 and "how much skill matters: out of reach" in big.stdout

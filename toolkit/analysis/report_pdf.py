@@ -304,13 +304,32 @@ def report_pdf(catalogue, results, rows, tournament, options: dict, lang: str) -
                        names, lang, more)
 
 
-def rules_report_pdf(title: str, results, paragraphs: list[str], lang: str, scored: bool) -> bytes:
+def rules_report_pdf(title: str, results, paragraphs: list[str], lang: str, scored: bool,
+                     skill: dict | None = None) -> bytes:
     """The balance page of a game written as a rules file (toolkit.rules): the same figures, charts and
     events as a built-in game's, without what needs a catalogue (playing time) and, when the game keeps
-    no score, without lead changes."""
+    no score, without lead changes; then, given ``skill`` ({"heading", "paragraphs", "tables": [(caption,
+    header, rows)]}, ``toolkit.rules.analyse.skill_page``), a page of how much skill matters: its words,
+    and a table per seat of three columns (the figure, its value, how it is known)."""
     t = TEXTS[lang]
     rows = _figure_rows(results, None, lang, race=scored)
-    return balance_pdf(t["title_plain"].format(game=title), title, paragraphs, results, rows, {}, lang)
+
+    def skill_page(page, canvas):
+        canvas.showPage()
+        page.y = PAGE[1] - MARGIN
+        page.text(MARGIN, page.y - 5, skill["heading"], 11, "name")
+        page.y -= 6
+        for paragraph in skill["paragraphs"]:
+            page.wrap(paragraph, 7.5, "text")
+            page.y -= 0.8
+        for caption, header, body in skill["tables"]:
+            page.y -= 4
+            page.text(MARGIN, page.y - 3, caption, 8.5, "name")
+            page.y -= 3
+            _wrapped_table(page, header, body, [50, 52, 78], size=7.5)
+
+    return balance_pdf(t["title_plain"].format(game=title), title, paragraphs, results, rows, {}, lang,
+                       skill_page if skill else None)
 
 
 def balance_pdf(title: str, game: str, paragraphs: list[str], results, figure_rows, names: dict, lang: str,

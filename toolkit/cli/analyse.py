@@ -162,12 +162,13 @@ def _analyse_rules(spec, params, players_text, policies, precision, max_games, s
     finally:
         progress.close()
     options = {"seed": seed, "precision": precision}
-    if report_path is not None:
-        path = write_atomic(Path(report_path), bench.report(rules, result, options, lang))
-        click.echo(f"toolkit: note: report written to {path}", err=True)
     from toolkit.rules import skill
 
-    skill_lines, skill_data = skill.section(rules, seed)
+    skill_lines, skill_data, skill_figures = skill.section(rules, seed)
+    if report_path is not None:
+        path = write_atomic(Path(report_path), bench.report(rules, result, options, lang, skill_figures,
+                                                            skill_data.get("out_of_reach")))
+        click.echo(f"toolkit: note: report written to {path}", err=True)
     if as_json:
         say(json.dumps({**bench.figures(rules, result, options), "skill": skill_data}, indent=2))
     else:

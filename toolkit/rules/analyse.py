@@ -12,6 +12,7 @@ from toolkit.analysis.analyse import MIN_STAGE, PlayerCount, games_for, games_ne
 from toolkit.analysis.metrics import Accumulator, describe
 from toolkit.errors import UserError
 from toolkit.rules.simulate import batches
+from toolkit.rules.walk import length_unit
 
 MAX_SEATS = 4  # the balance figures are kept for 1 to 4 seats
 
@@ -79,8 +80,10 @@ def text_lines(rules, result: PlayerCount, options: dict) -> str:
     return "\n".join(lines)
 
 
-def report(rules, result: PlayerCount, options: dict, lang: str) -> bytes:
-    """The report's PDF: the balance page of the built-in games, for this game."""
+def report(rules, result: PlayerCount, options: dict, lang: str, skill=None, skill_missing: str | None = None) -> bytes:
+    """The report's PDF: the balance page of the built-in games, for this game, and the page of how much
+    skill matters (``skill``: ``toolkit.rules.skill.section``'s figures; None with ``skill_missing``, the
+    reason it is out of reach, said in a sentence of page 1)."""
     from toolkit.analysis.report_pdf import _count, _num, rules_report_pdf
     from toolkit.analysis.report_texts import TEXTS, figure_name
     from toolkit.plurals import plural
@@ -100,5 +103,106 @@ def report(rules, result: PlayerCount, options: dict, lang: str) -> bytes:
     seats = "; ".join(t["seat_plays"].format(seat=seat, words=quoted.format(name))
                       for seat, name in enumerate(result.policies, start=1))
     paragraphs.append(t["seats"].format(seats=seats))
+    if skill is None and skill_missing is not None:
+        paragraphs.append(SKILL_WORDS[lang]["missing"])
     title = rules.name + (f" ({', '.join(f'{k} {v}' for k, v in rules.params.items())})" if rules.params else "")
-    return rules_report_pdf(title, [result], paragraphs, lang, scored(rules))
+    page = skill_page(skill, lang, length_unit(rules)) if skill else None
+    return rules_report_pdf(title, [result], paragraphs, lang, scored(rules), page)
+
+
+SKILL_WORDS = {
+    "en": {
+        "heading": "How much skill matters",
+        "about": "Each seat is measured against beginners: players who choose among the legal moves at random. "
+                 "Three players take the seat in turn: a beginner; the best play against those beginners; and a "
+                 "clairvoyant, who knows every roll, every card and every beginner's choice to come and plays the "
+                 "best plan for them. The learning effect is what the best play gains on a beginner, the chance "
+                 "effect what knowing the future adds to the best play, and the relative skill is learning effect / "
+                 "(learning effect + chance effect): 0 in a game of pure chance, 1 in a game of pure skill.",
+        "length_note": "Every play of this game ends the same way, so the players are compared by the expected "
+                       "length of a game, in {unit}: less is better.",
+        "caption": "Seat {seat} against beginners",
+        "win": "chance to win", "length": "expected length ({unit})", "how": "how it is known",
+        "rows": ("A beginner", "The best play", "Knowing the future", "Learning effect", "Chance effect",
+                 "Relative skill"),
+        "exact": "exact", "bounds": "guaranteed bounds", "sampled": "sampled: 95% interval ({n} {word})",
+        "sequences": ("sequence", "sequences"),
+        "undefined": "undefined", "undefined_how": "neither skill nor chance changes the result",
+        "out_of_reach": "out of reach", "out_of_reach_how": "too many plans to follow, or plays without end",
+        "units": {"turns": "turns", "steps": "steps"}, "points": " pts",
+        "missing": "How much skill matters is not measured for this game: the exact count does not reach it "
+                   "(the game is too large, or its play may go on for ever).",
+    },
+    "ru": {
+        "heading": "Сколько значит умение",
+        "about": "Каждое место измеряется против новичков — игроков, которые выбирают ход среди разрешённых "
+                 "наугад. На место по очереди садятся три игрока: новичок; тот, кто играет против этих новичков "
+                 "лучше всех; и ясновидящий, который заранее знает все будущие броски, карты и ходы новичков и "
+                 "играет лучший для них план. Эффект обучения — то, что лучшая игра добавляет к игре новичка; "
+                 "эффект случая — то, что знание будущего добавляет к лучшей игре; относительное умение — это "
+                 "эффект обучения / (эффект обучения + эффект случая): 0 в игре чистого случая, 1 в игре чистого "
+                 "умения.",
+        "length_note": "Любая партия этой игры кончается одинаково, поэтому игроки сравниваются по ожидаемой "
+                       "длине партии {unit}: чем меньше, тем лучше.",
+        "caption": "Место {seat} против новичков",
+        "win": "шанс выиграть", "length": "ожидаемая длина ({unit})", "how": "как получено",
+        "rows": ("Новичок", "Лучшая игра", "Знание будущего", "Эффект обучения", "Эффект случая",
+                 "Относительное умение"),
+        "exact": "точно", "bounds": "гарантированные границы", "sampled": "выборка: 95-процентный интервал ({n} {word})",
+        "sequences": ("последовательность", "последовательности", "последовательностей"),
+        "undefined": "не определено", "undefined_how": "ни умение, ни случай не меняют результат",
+        "out_of_reach": "вне досягаемости", "out_of_reach_how": "слишком много планов или бесконечные партии",
+        "units": {"turns": "в ходах", "steps": "в шагах"}, "points": "\u00a0п.\u00a0п.",
+        "missing": "Сколько значит умение, для этой игры не измерено: точный счёт до него не доходит (игра "
+                   "слишком велика или может идти бесконечно).",
+    },
+}
+
+
+def skill_page(figures, lang: str, unit: str) -> dict:
+    """The page of how much skill matters, for designers: {"heading", "paragraphs", "tables": [(caption,
+    header, rows)]}, one table per seat: each figure exact, between guaranteed bounds or sampled with its
+    95% interval, and the words saying which."""
+    from toolkit.analysis.report_pdf import _count, _num
+    from toolkit.plurals import plural
+    from toolkit.rules.skill import BOUNDS, EXACT
+
+    w = SKILL_WORDS[lang]
+    units = w["units"][unit]
+    length = figures[0].objective == "length"
+    paragraphs = [w["about"]] + ([w["length_note"].format(unit=units)] if length else [])
+
+    def cell(figure, scale: float, digits: int, suffix: str = "") -> tuple[str, str]:
+        """The figure (a percentage: "93.70% (92.02–95.05%)", as the balance page; a difference in points:
+        "6.84 (6.45–7.21) pts") and how it is known."""
+        def say(value, way="near"):
+            return _num(scale * float(value), digits, lang, way)
+        if figure.how == EXACT:
+            return say(figure.value) + suffix, w["exact"]
+        span = f"{say(figure.low, 'down')}–{say(figure.high, 'up')}"
+        if figure.how == BOUNDS:
+            return span + suffix, w["bounds"]
+        sampled = w["sampled"].format(n=_count(figure.sequences, lang),
+                                      word=plural(figure.sequences, w["sequences"], lang, "report"))
+        if suffix == "%":
+            return f"{say(figure.value)}% ({span}%)", sampled
+        return f"{say(figure.value)} ({span}){suffix}", sampled
+
+    tables = []
+    for figure in figures:
+        result = (1.0, 2, "") if length else (100.0, 2, "%")
+        effect = (1.0, 2, "") if length else (100.0, 2, w["points"])
+        rows = [cell(figure.beginner, *result), cell(figure.optimal, *result)]
+        if figure.clairvoyant is None:
+            rows.append((w["out_of_reach"], w["out_of_reach_how"]))
+        else:
+            rows.append(cell(figure.clairvoyant, *result))
+        rows.append(cell(figure.learning, *effect))
+        if figure.clairvoyant is not None:
+            rows.append(cell(figure.chance, *effect))
+            relative = figure.relative
+            rows.append(cell(relative, 1.0, 3) if relative is not None else (w["undefined"], w["undefined_how"]))
+        header = ["", w["length"].format(unit=units) if length else w["win"], w["how"]]
+        tables.append((w["caption"].format(seat=figure.seat + 1), header,
+                       [[label, *row] for label, row in zip(w["rows"], rows)]))
+    return {"heading": w["heading"], "paragraphs": paragraphs, "tables": tables}

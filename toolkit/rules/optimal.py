@@ -69,6 +69,7 @@ class Optimum:
     chosen: np.ndarray | None = None  # per node: the edge its decision takes (-1: no decision)
     action_names: dict = field(default_factory=dict)
     others: str = ""  # the other seats' players (a best reply)
+    values: list | None = None  # exact: every node's value (``mpq``) under the optimal play
 
 
 COUNTERS = frozenset({"turns", "steps"})  # counted, not played on: left out of the policy's tables
@@ -225,9 +226,10 @@ def _solve_graph(game, graph: Graph, objective: str, seat: int, exact_up_to: int
             answer.exact = False  # said by the bounds, which stay sound
         else:
             answer.value = _fraction(values[0])
+            answer.values = values
             if objective == "zero-sum":
                 wins = [Fraction(int(w == 0)) for w in graph.winners]
-                answer.first_wins = _fraction(_evaluate(arrays, members, starts, chosen, wins, with_cost=False)[0])
+                answer.first_wins = _fraction(evaluate(arrays, members, starts, chosen, wins, with_cost=False)[0])
     if not answer.exact:
         answer.bounds = (float(low[0]) - MARGIN, float(high[0]) + MARGIN)
         if objective == "zero-sum" and _ends(arrays, chosen, (1, -1)):
@@ -294,8 +296,11 @@ def _fixed_bounds(arrays: _Arrays, members, starts, chosen, end_payoff) -> tuple
 # --- exact: strategy iteration, and the check of the equations ---------------------------------------
 
 
-def _evaluate(arrays: _Arrays, members, starts, chosen, end_values=None, with_cost: bool = True) -> list:
-    """Every node's exact value (``mpq``) when the decisions take the ``chosen`` edges."""
+def evaluate(arrays: _Arrays, members, starts, chosen, end_values=None, with_cost: bool = True) -> list:
+    """Every node's exact value (``mpq``) when the decisions take the ``chosen`` edges, component by component
+    (``members``, ``starts``: successors first). ``arrays`` is read for ``kind``, ``first``, ``stop``,
+    ``target``, ``exact_prob``, ``exact_cost`` and ``end`` (a chain nobody decides, such as the
+    clairvoyant's of ``toolkit.rules.skill``, gives just those)."""
     from gmpy2 import mpq
 
     from toolkit.odds import exact_linear
@@ -362,13 +367,13 @@ def _strategy_iteration(arrays: _Arrays, members, starts, chosen) -> list:
     if not senses:  # nobody decides (a race game): the values of the chain itself
         if not _ends(arrays, chosen, ()):
             raise _Endless("the game can go on for ever")
-        return _evaluate(arrays, members, starts, chosen)
+        return evaluate(arrays, members, starts, chosen)
     outer, inner = senses[-1], (senses[0] if len(senses) == 2 else None)
     while True:
         while True:
             if not _ends(arrays, chosen, (1, -1)):
                 raise _Endless("the play found can go on for ever")
-            values = _evaluate(arrays, members, starts, chosen)
+            values = evaluate(arrays, members, starts, chosen)
             if inner is None or not _improve(arrays, values, chosen, inner):
                 break
         if not _improve(arrays, values, chosen, outer):
