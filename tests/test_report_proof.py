@@ -83,6 +83,38 @@ def test_the_two_charts_titles_and_plots_start_on_one_line(report):
     assert abs(tops[0] - tops[1]) < 0.1, tops
 
 
+def test_a_shorter_chart_title_hangs_from_the_longer_ones_first_line():
+    """Titles of one and of three lines side by side (as the Russian titles were): both first lines on
+    one line, each title's lines in order under it."""
+    import math
+
+    from pypdf import PdfReader
+    from reportlab.pdfgen.canvas import Canvas
+
+    from toolkit.analysis.report_pdf import PAGE, _chart_title, _Page, _title_lines
+    from toolkit.cards.render import PT_PER_MM, register_fonts
+
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(PAGE[0] * PT_PER_MM, PAGE[1] * PT_PER_MM))
+    page = _Page(canvas, register_fonts())
+    short, long = (_title_lines(page, text, 80) for text in ("Win rates", "Length of a game: " * 9))
+    assert (len(short), len(long)) == (1, 3)
+    for x, lines in ((20, short), (110, long)):
+        _chart_title(page, x, 100, lines, max(len(short), len(long)))
+    canvas.showPage()
+    canvas.save()
+    ys = {}
+
+    def visit(text, cm, tm, font, size):
+        if text.strip():
+            ys.setdefault(round(cm[4] + tm[4] * cm[0]), []).append(round(cm[5] + tm[5] * cm[3], 1))
+
+    PdfReader(io.BytesIO(buffer.getvalue())).pages[0].extract_text(visitor_text=visit)
+    (left, right) = (ys[k] for k in sorted(ys))
+    assert len(left) == 1 and len(right) == 3 and left[0] == max(right) and right == sorted(right, reverse=True)
+    assert not math.isclose(min(right), left[0])
+
+
 def test_a_label_longer_than_its_column_wraps_in_the_cell():
     """A figure's label wider than the first column (a long box time, a long event name) wraps inside
     its cell; the measure itself finds two strings drawn into each other."""

@@ -956,10 +956,21 @@ def _balanced(story: Story, title: str, subject: str, laid: "_Laid") -> "_Laid":
     lead = story.styles.lead
     for extra in range(0, 12):
         column = min(height, sum(depths) / 2 + extra * lead)
-        again = _lay_out(story, title, subject, balance=(laid.pages, column), blanks=laid.blanks)
-        if again.pages == laid.pages:
+        again = _lay_out_within(story, title, subject, balance=(laid.pages, column), blanks=laid.blanks)
+        if again is not None and again.pages == laid.pages:
             return again
     return laid
+
+
+def _lay_out_within(story: Story, title: str, subject: str, **given) -> "_Laid | None":
+    """``_lay_out`` with columns made shorter (``balance``), or None when a block that cannot break (a
+    grid of pictures, a kept-together section) is taller than they are."""
+    from reportlab.platypus.doctemplate import LayoutError
+
+    try:
+        return _lay_out(story, title, subject, **given)
+    except LayoutError:
+        return None
 
 
 SPREAD_LEAST = 0.5  # a spread-out page holds at least this share of a page where the text allows
@@ -981,8 +992,8 @@ def _spread(story: Story, title: str, subject: str, laid: "_Laid") -> "_Laid":
         if column >= SPREAD_LEAST * height:
             break
     for extra in range(12):
-        again = _lay_out(story, title, subject, balance=(first, min(height, column + extra * story.styles.lead)))
-        if again.pages == target:
+        again = _lay_out_within(story, title, subject, balance=(first, min(height, column + extra * story.styles.lead)))
+        if again is not None and again.pages == target:
             return again
     return laid
 
