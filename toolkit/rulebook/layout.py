@@ -980,7 +980,8 @@ def _spread(story: Story, title: str, subject: str, laid: "_Laid") -> "_Laid":
     """A booklet whose text ends before the last inner page (a page of text in a folded sheet left
     page 3 blank) has its last pages' text spread over every page up to the outside back cover, each
     as deep as the others; the back cover stays blank. The spread starts early enough for each page
-    to hold SPREAD_LEAST of a page, or on the first page after the cover."""
+    to hold SPREAD_LEAST of a page, or on the first page after the cover; text too short to fill each
+    page a third is left as it is."""
     if not story.geom.booklet or story.plans_back_cover() or laid.blanks:
         return laid
     target = laid.pages + (-laid.pages % 4) - 1  # the last inner page
@@ -991,9 +992,11 @@ def _spread(story: Story, title: str, subject: str, laid: "_Laid") -> "_Laid":
         column = ((laid.pages - first) * height + laid.last_columns[0]) / (target - first + 1)
         if column >= SPREAD_LEAST * height:
             break
+    if column < LEAST_FILL * height + 2 * story.styles.lead:  # too little text to spread: pages a third full
+        return laid
     for extra in range(12):
         again = _lay_out_within(story, title, subject, balance=(first, min(height, column + extra * story.styles.lead)))
-        if again is not None and again.pages == target:
+        if again is not None and again.pages == target and again.least_fill >= LEAST_FILL + 0.05:  # a margin over the page proof
             return again
     return laid
 
@@ -1010,6 +1013,7 @@ class _Laid:
     flush: dict = None  # (page, column): the room to add at each of its gaps for it to end at its foot
     column_height: float = 0.0  # the height of the last page's columns (points)
     blanks: tuple[int, int] | None = None  # the blank pages before a booklet's planned back cover (first, count)
+    least_fill: float = 1.0  # the share the emptiest page after the first fills
 
     @property
     def proofed(self) -> bool:
@@ -1077,4 +1081,5 @@ def _lay_out(story: Story, title: str, subject: str, balance: tuple[int, float] 
     return _Laid(buffer.getvalue(), pages, doc.fill(pages - planned, height),
                  geom.booklet and (pages != booklet_pages if planned else pages == booklet_pages),
                  doc.depths(pages), balance=balance, flush=doc.flush(pages) if geom.columns > 1 else {}, blanks=blanks,
-                 column_height=height - (banner_h if pages == 1 and not geom.booklet else 0.0))
+                 column_height=height - (banner_h if pages == 1 and not geom.booklet else 0.0),
+                 least_fill=min((doc.fill(page, height) for page in range(2, pages + 1)), default=1.0))
