@@ -208,41 +208,62 @@ def _font_name(textpage, index: int) -> str:
     return buffer.value.decode("latin-1")
 
 
-def word_gaps(pdf: bytes, size: tuple[float, float] = (8.5, 10.5)) -> list[tuple[int, float, str]]:
-    """For each line of body text (glyphs of a font size within ``size``) with two words or more: the
-    page, its widest word gap as a multiple of the median word gap of the whole document, and the
-    line's text. Word gaps are measured between the glyphs either side of a space."""
+def word_spaces(pdf: bytes, size: tuple[float, float] = (8.5, 10.5)) -> dict[str, list[tuple[int, float]]]:
+    """For each font of the body text (glyphs of a font size within ``size``): (page, width) of every
+    space between two words, from the space's origin to the next glyph's, in ems of its font size. Set
+    ragged right, every space of one font is that font's own space; a justified line widens (or
+    shrinks) its spaces to fill its measure."""
+    import ctypes
+
     document = pdfium.PdfDocument(pdf)
-    lines = []
+    found: dict[str, list[tuple[int, float]]] = {}
+    x, y = ctypes.c_double(), ctypes.c_double()
     for index in range(len(document)):
         textpage = document[index].get_textpage()
-        current = []
-        for i in range(textpage.count_chars()):
-            char = textpage.get_text_range(i, 1)
-            font = pdfium_c.FPDFText_GetFontSize(textpage.raw, i)
-            if char in "\r\n":
-                if current:
-                    lines.append((index + 1, current))
-                current = []
+        count = textpage.count_chars()
+
+        def origin(i: int) -> float:
+            pdfium_c.FPDFText_GetCharOrigin(textpage.raw, i, ctypes.byref(x), ctypes.byref(y))
+            return x.value, y.value
+
+        for i in range(1, count - 1):
+            if textpage.get_text_range(i, 1) not in " \u00a0":
                 continue
-            if not size[0] <= font <= size[1]:
+            size_pt = pdfium_c.FPDFText_GetFontSize(textpage.raw, i)
+            if not size[0] <= size_pt <= size[1]:
                 continue
-            box = textpage.get_charbox(i)
-            current.append((char, box))
-        if current:
-            lines.append((index + 1, current))
-    measured, all_gaps = [], []
-    for page, glyphs in lines:
-        gaps = []
-        for k in range(1, len(glyphs) - 1):
-            char, box = glyphs[k]
-            before, after = glyphs[k - 1], glyphs[k + 1]
-            if char in " \u00a0" and before[0].strip() and after[0].strip() and after[1][0] > before[1][2]:
-                gaps.append(after[1][0] - before[1][2])
-        if gaps:
-            all_gaps += gaps
-            measured.append((page, max(gaps), "".join(c for c, _ in glyphs)))
-    if not all_gaps:
-        return []
-    median = float(np.median(all_gaps))
-    return [(page, widest / median, text) for page, widest, text in measured]
+            before, after = textpage.get_text_range(i - 1, 1), textpage.get_text_range(i + 1, 1)
+            if not before.strip() or not after.strip():
+                continue
+            (x0, y0), (x1, y1) = origin(i), origin(i + 1)
+            if abs(y1 - y0) > 0.5 or x1 <= x0:  # the next glyph is on another line
+                continue
+            found.setdefault(_font_name(textpage, i), []).append((index + 1, (x1 - x0) / size_pt))
+    return found
+
+
+CARD_RATIO = 88.9 / 63.5  # a poker card's height to its width
+
+
+def grid_pictures(page: Page) -> list[tuple[float, float, float, float]]:
+    """The card pictures of a page's card grids (left, bottom, right, top in points): the cards drawn
+    upright, 45 to 80 points wide (the table picture's are smaller, the cover's larger)."""
+    return [box for box in page.charts
+            if 45 <= box[2] - box[0] <= 80 and abs((box[3] - box[1]) / (box[2] - box[0]) - CARD_RATIO) < 0.01]
+
+
+def caption_lines(page: Page, picture: tuple[float, float, float, float], size: float = 7.0) -> int:
+    """How many lines of ``size`` point text stand under ``picture``, one below the other: the lines
+    of its caption."""
+    left, bottom, right, _ = picture
+    under = sorted(((ch[1] + ch[3]) / 2 for ch in page.chars
+                    if abs(ch[4] - size) < 0.05 and left - 4 <= (ch[0] + ch[2]) / 2 <= right + 4 and ch[3] <= bottom + 0.5),
+                   reverse=True)
+    lines, last = 0, bottom
+    for y in under:
+        if last - y > 14:  # past the caption: the next row's pictures, or the text after the grid
+            break
+        if lines == 0 or last - y > 4:  # a new line (a line's glyphs stand within 3 points of each other)
+            lines += 1
+            last = y
+    return lines

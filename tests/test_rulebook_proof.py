@@ -10,10 +10,13 @@ the pages, not pictures of them, so that they hold for any reasonable text.
   starts a page comes next.
 - A booklet's outside back cover is blank or begins with a heading of its own (never the overflow
   of the page before).
-- No line's word gap is wider than 2.2 times the book's usual one (the layout sets a paragraph
-  ragged right rather than stretch a justified line's gaps past twice a space; Russian lines were
-  stretched to 3-4 times).
+- One alignment throughout: every book is set ragged right, so every word gap of its body text is
+  its font's own space (justified Russian lines were stretched to 3-4 spaces, and paragraphs set
+  ragged to avoid it stood beside justified ones).
 - No text is under 7 pt (a card's picture carries no words).
+- Every row of a card grid has captions of one height (the editor's finding 11: «Красный / замок ×6»
+  wrapped beside «Синий замок ×6»), a grid broken across columns or pages repeats its section's
+  heading over its rest, and a book in two languages draws each card once, captioned in both.
 - No word is broken after fewer than three letters («По-|этому») or before fewer than three, and
   no word of fewer than seven letters is broken ("cas-|tle").
 """
@@ -22,7 +25,7 @@ from __future__ import annotations
 
 import pytest
 
-from proof import book_pages, column_fill, early_column_ends, line_end_hyphens, overprints, text_area, word_gaps
+from proof import book_pages, caption_lines, column_fill, grid_pictures, early_column_ends, line_end_hyphens, overprints, text_area, word_spaces
 
 BOOKS = [(game, (), lang, paper, booklet, False) for game in ("diamoniak", "palaces") for lang in ("en", "ru")
          for paper, booklet in (("a4", False), ("letter", False), ("a4", True))]
@@ -31,18 +34,33 @@ BOOKS += [("diamoniak", ("witch=8",), "ru", "a4", False, False), ("diamoniak", (
 # The designer's sheets (rulebook --designer), where the charts of the odds are.
 BOOKS += [("diamoniak", (), "ru", "a4", False, True), ("palaces", (), "en", "letter", False, True),
           ("diamoniak", (), "en", "a4", True, True)]
+# The books in both languages (test_rulebook_words builds them too), for the pictures' tests.
+BILINGUAL = [(game, (), "ru+en", "a4", False, False) for game in ("diamoniak", "palaces")]
 HEADING_PT = 12  # section headings are set at 13 pt, body text at 9-10 pt
 
 
-@pytest.fixture(scope="module", params=BOOKS,
-                ids=lambda b: "-".join([b[0], *b[1], b[2], b[3]] + ["booklet"] * b[4] + ["designer"] * b[5]))
-def book(request, rulebook, shared):
+def _name(book: tuple) -> str:
+    return "-".join([book[0], *book[1], book[2], book[3]] + ["booklet"] * book[4] + ["designer"] * book[5])
+
+
+def _read(request, rulebook, shared):
     """The book and its pages as proof reads them, each made once per session (conftest's ``shared``:
     the plain A4 books are the family tests' too)."""
     game, changes, lang, paper, booklet, designer = request.param
     pdf = rulebook(game, lang, *changes, paper=paper, booklet=booklet, designer=designer).pdf
     pages = shared.get(("proof pages", *request.param), lambda: book_pages(pdf, booklet))
     return pages, paper, booklet, pdf, designer
+
+
+@pytest.fixture(scope="module", params=BOOKS, ids=_name)
+def book(request, rulebook, shared):
+    return _read(request, rulebook, shared)
+
+
+@pytest.fixture(scope="module", params=BOOKS + BILINGUAL, ids=_name)
+def pictured(request, rulebook, shared):
+    """The books above and the books in two languages: their card grids."""
+    return (*_read(request, rulebook, shared), request.param)
 
 
 def test_no_page_is_less_than_a_third_full_but_a_planned_blank(book):
@@ -120,10 +138,16 @@ def test_a_booklets_back_cover_is_blank_or_planned(book):
     assert first[4] >= HEADING_PT, f"the back cover (page {back.number}) continues the page before it"
 
 
-def test_no_line_stretches_its_word_gaps(book):
+def test_every_paragraph_is_ragged_right_with_plain_word_spaces(book):
+    """One alignment per book (the editor's finding 10: ragged and justified paragraphs alternated):
+    every space between two words of the body text, in every font, is that font's own space, never
+    widened or shrunk to fill a line."""
     _, _, _, pdf, _ = book
-    wide = [(page, round(ratio, 2), text) for page, ratio, text in word_gaps(pdf) if ratio > 2.2]
-    assert not wide, wide
+    spaces = word_spaces(pdf)
+    assert sum(len(found) for found in spaces.values()) > 100
+    for font, found in spaces.items():
+        widths = [width for _, width in found]
+        assert max(widths) - min(widths) < 0.002, (font, min(found, key=lambda f: f[1]), max(found, key=lambda f: f[1]))
 
 
 def test_no_word_is_broken_after_a_short_prefix_or_when_short(book):
@@ -151,3 +175,54 @@ def test_a_planned_back_cover_that_cannot_be_copyfitted_gets_blank_pages_before_
     assert not back.blank and "Quick start" in back.text
     first = max(back.chars, key=lambda ch: ch[3])
     assert first[4] >= HEADING_PT
+
+
+def test_every_row_of_a_card_grid_has_captions_of_one_height(pictured):
+    """Every caption of a row of the card grid takes as many lines as the row's longest: no row mixes
+    one-line and two-line captions (the Russian castles «Красный / замок ×6» beside «Синий замок ×6»)."""
+    pages, _, _, _, designer, _ = pictured
+    rows: dict[tuple[int, float], list[int]] = {}
+    for page in pages:
+        for picture in grid_pictures(page):
+            rows.setdefault((page.number, round(picture[1])), []).append(caption_lines(page, picture))
+    if designer:
+        assert not rows
+        return
+    assert rows and all(len(set(lines)) == 1 and lines[0] >= 1 for lines in rows.values()), rows
+
+
+def test_a_grid_carried_over_opens_with_its_sections_heading(pictured):
+    """A card grid broken across columns or pages never opens a column with its pictures: the rest
+    comes under its section's heading, "(continued)" (the English Palaces booklet's towers, ruins,
+    exchanges and flood opened page 3 with no heading)."""
+    pages, paper, booklet, _, _, _ = pictured
+    (left, _, right, top), columns = text_area(paper, booklet)
+    step = (right - left) / columns
+    for page in pages:
+        for p_left, _, p_right, p_top in grid_pictures(page):
+            column = int((p_left - left) // step)
+            above = [ch for ch in page.chars if ch[1] >= p_top - 1 and left + column * step <= ch[0] < left + (column + 1) * step]
+            assert above, f"page {page.number}: a row of cards heads column {column + 1}"
+            if top - p_top < 40:  # the grid near the column's head: under its heading, "continued"
+                assert "(continued)" in page.text or "(продолжение)" in page.text, page.number
+
+
+def test_a_book_in_two_languages_draws_each_card_once_captioned_in_both(pictured):
+    """Each card type is pictured once (a book in two languages drew its whole grid twice), and in a
+    book in two languages its caption gives the first language's name and count, the second's name
+    under it."""
+    import re
+
+    from toolkit.catalogue import load
+
+    pages, _, _, _, designer, (game, changes, lang, *_) = pictured
+    if designer:
+        pytest.skip("no cards on a designer's sheet")
+    catalogue = load(game, overrides=list(changes))
+    assert sum(len(grid_pictures(page)) for page in pages) == sum(1 for card in catalogue.cards if card.count)
+    if "+" in lang:
+        first, second = lang.split("+")
+        text = re.sub(r"\s+", " ", " ".join(page.text for page in pages).replace("\u00a0", " "))
+        for card in catalogue.cards:
+            caption = f"{card.name[first]} ×{card.count}"
+            assert text.count(caption) == 1 and f"{caption} {card.name[second]}" in text, card.id

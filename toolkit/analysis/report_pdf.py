@@ -147,8 +147,8 @@ def _figure_rows(results, catalogue, lang, race: bool = True):
     return rows
 
 
-def _chart_title(page: _Page, x, y, text, width, size=8.0):
-    """A chart's title on as many lines as its width needs, the last line at ``y``."""
+def _title_lines(page: _Page, text: str, width: float, size: float = 8.0) -> list[str]:
+    """A chart's title in lines no wider than ``width``."""
     lines, line = [], ""
     for word in text.split(" "):
         trial = f"{line} {word}".strip()
@@ -158,8 +158,15 @@ def _chart_title(page: _Page, x, y, text, width, size=8.0):
         else:
             line = trial
     lines.append(line)
+    return lines
+
+
+def _chart_title(page: _Page, x, y, lines: list[str], depth: int, size=8.0):
+    """A chart's title: its first line where the first of ``depth`` lines stands whose last is at ``y``,
+    so that the titles of two charts side by side start on one line over plots that start on one
+    line, whichever takes more lines."""
     for i, part in enumerate(lines):
-        page.text(x, y + (len(lines) - 1 - i) * size * 1.3 / PT_PER_MM, part, size, "name")
+        page.text(x, y + (depth - 1 - i) * size * 1.3 / PT_PER_MM, part, size, "name")
 
 
 def _nice_step(top: float) -> float:
@@ -170,9 +177,9 @@ def _nice_step(top: float) -> float:
     return 0.25
 
 
-def _win_chart(page: _Page, results, lang, x0, y0, w, h):
+def _win_chart(page: _Page, results, lang, x0, y0, w, h, depth: int):
     t = TEXTS[lang]
-    _chart_title(page, x0, y0 + h + 2, t["chart_wins"], w)
+    _chart_title(page, x0, y0 + h + 2, _title_lines(page, t["chart_wins"], w), depth)
     top = max(max((r.acc.metrics()[f"win_rate_{s}_high"] or 0) for s in range(1, r.players + 1)) for r in results)
     top = max(0.1, min(1.0, (int(top * 10) + 1) / 10))
     for k in range(0, 11):
@@ -204,9 +211,9 @@ def _win_chart(page: _Page, results, lang, x0, y0, w, h):
         page.text(lx + 4, y0 - 8.7, t["seat"].format(seat=s + 1), 7)
 
 
-def _length_chart(page: _Page, results, lang, x0, y0, w, h):
+def _length_chart(page: _Page, results, lang, x0, y0, w, h, depth: int):
     t = TEXTS[lang]
-    _chart_title(page, x0, y0 + h + 2, t["chart_length"], w)
+    _chart_title(page, x0, y0 + h + 2, _title_lines(page, t["chart_length"], w), depth)
     series = []
     for r in results:
         counts = r.acc.length_counts("rounds")
@@ -375,8 +382,11 @@ def balance_pdf(title: str, game: str, paragraphs: list[str], results, figure_ro
         chart_h = 38.0
         bottom = max(MARGIN + 14, page.y - chart_h - 22)
         width = (PAGE[0] - 2 * MARGIN - 20) / 2
-        _win_chart(page, results, lang, MARGIN + 8, bottom, width - 6, min(chart_h, page.y - bottom - 12))
-        _length_chart(page, results, lang, MARGIN + width + 20, bottom, width - 6, min(chart_h, page.y - bottom - 12))
+        # the two titles start on one line, the plots under them too
+        depth = max(len(_title_lines(page, t[key], width - 6)) for key in ("chart_wins", "chart_length"))
+        plot_h = min(chart_h, page.y - bottom - 12)
+        _win_chart(page, results, lang, MARGIN + 8, bottom, width - 6, plot_h, depth)
+        _length_chart(page, results, lang, MARGIN + width + 20, bottom, width - 6, plot_h, depth)
         if more is not None:
             more(page, canvas)
         canvas.showPage()

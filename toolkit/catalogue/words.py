@@ -24,6 +24,7 @@ BUILT_IN: dict[str, dict[str, str]] = {
         "book_title": "{title}: rules of play",           # the rulebook PDF's title and subject
         "book_subject": "Rules of the card game {title}",
         "others": "other cards",                          # the rulebook's components: cards of no colour
+        "continued": "continued",                         # "Components (continued)" over a grid's next page
         "designer_title": "{title}: figures for designers",  # the designer's sheet's title and subject
         "designer_subject": "Odds and sampled figures of the card game {title}",
     },
@@ -38,6 +39,7 @@ BUILT_IN: dict[str, dict[str, str]] = {
         "book_title": "{title}: правила игры",
         "book_subject": "Правила карточной игры «{title}»",
         "others": "другие карты",
+        "continued": "продолжение",
         "designer_title": "{title}: цифры для автора",
         "designer_subject": "Шансы и выборочные цифры игры «{title}»",
     },

@@ -11,7 +11,9 @@ Headings keep with what follows them (no heading ends a column), paragraphs leav
 behind at a column's foot or head, no line ends where :func:`toolkit.typography.bind` forbids it
 (``хотя бы``, ``в замок``, ``3 карты``), long words are hyphenated with pyphen's dictionaries for the
 block's language, bold ones too (and any word that still does not fit is split, so no line runs over
-its column), and a justified line's spaces may shrink by up to 15 % before a word goes to the next.
+its column). Every book is set ragged right, in every language: one alignment throughout (justified
+Russian lines in a narrow column stretched their word gaps to three or four spaces, and paragraphs set
+ragged to avoid that stood beside justified ones), every word gap a plain space.
 The PDF is built with ``invariant=1``: the same inputs give the same bytes.
 """
 
@@ -28,7 +30,7 @@ from xml.sax.saxutils import escape
 import fontpkg_pt_sans
 import fontpkg_pt_serif
 from reportlab.lib import colors
-from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT
+from reportlab.lib.enums import TA_CENTER, TA_LEFT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
@@ -98,7 +100,6 @@ def _pyphen(lang: str):
 
 # Words of seven letters or more are hyphenated: a shorter one ("cas-|tle") is better moved whole.
 _WORD = re.compile(r"(?<![\w\-])[A-Za-zÀ-ÿА-Яа-яЁё]{7,}(?![\w\-])")
-_QUESTION = re.compile(r"\s*<b>[^<]*\?\s*</b>")
 _TAG = re.compile(r"(<[^>]*>|&[a-z]+;|&#\d+;)")
 
 
@@ -119,7 +120,7 @@ def hyphenate(markup: str, lang: str) -> str:
         # reportlab mishandles a word with soft hyphens that ends a run of text before a tag: it drops
         # the space after it ("exactly <b>one</b>" came out "exactlyone"), or doubles the space after
         # the part it carries to the next line. That word is left whole; all others, bold or not,
-        # may be hyphenated, so that a bold question leaves no wide gaps in its lines.
+        # may be hyphenated, so that the lines of a bold question stay even too.
         if not last and " " not in text[end:].rstrip(" "):  # the run's last word, punctuation and all
             return match.group(0)
         return dictionary.inserted(match.group(0), hyphen=SHY)
@@ -136,22 +137,9 @@ def hyphenate(markup: str, lang: str) -> str:
     return "".join(parts)
 
 
-# A paragraph a justified line of which would stretch its word gaps past this many normal spaces (on
-# top of their own, so gaps of twice the normal) is set ragged right: Russian's long words in a
-# narrow column left gaps of three to four spaces.
-MAX_STRETCH = 1.0
-
-
 class BodyParagraph(Paragraph):
     """A paragraph that never leaves a hyphenated word's first part at the foot of a column or page
-    (such a split moves one more line on), and whose justified lines never stretch their word gaps
-    past MAX_STRETCH: a paragraph that would is set ragged right."""
-
-    def wrap(self, avail_width, avail_height):
-        size = super().wrap(avail_width, avail_height)
-        if self.style.alignment == TA_JUSTIFY:
-            _limit_stretch(self.blPara, self.style)
-        return size
+    (such a split moves one more line on)."""
 
     def split(self, avail_width, avail_height):
         parts = super().split(avail_width, avail_height)
@@ -159,30 +147,6 @@ class BodyParagraph(Paragraph):
             avail_height -= self.style.leading
             parts = super().split(avail_width, avail_height)
         return parts
-
-
-def _limit_stretch(para, style) -> None:
-    """A paragraph one of whose lines (but the last) would stretch its gaps too far is set ragged
-    right, all of it: one paragraph is either justified or not."""
-    space = pdfmetrics.stringWidth(" ", style.fontName, style.fontSize)
-    lines = getattr(para, "lines", None) or []
-
-    def stretch(line) -> float:
-        if isinstance(line, tuple):  # a line of plain words: (extra space, words)
-            extra, words = line[0], line[1]
-            gaps = len(words) - 1 + sum(word.count(NBSP) for word in words)
-        else:  # a line of styled fragments
-            extra = line.extraSpace
-            gaps = line.wordCount - 1 + sum(w.text.count(NBSP) for w in line.words if hasattr(w, "text"))
-        return extra / gaps if gaps > 0 else 0.0
-
-    if not any(stretch(line) > MAX_STRETCH * space for line in lines[:-1]):
-        return
-    for index, line in enumerate(lines):  # a line whose spaces shrank to fit keeps its shrinking
-        if isinstance(line, tuple):
-            lines[index] = (min(line[0], 0), *line[1:])
-        else:
-            line.extraSpace = min(line.extraSpace, 0)
 
 
 def _ends_hyphenated(paragraph: Paragraph, width: float) -> bool:
@@ -256,6 +220,8 @@ class Styles:
                                  textColor=INK, spaceBefore=4.5, spaceAfter=1, keepWithNext=1)
         self.caption = ParagraphStyle("caption", fontName="PTSans-Regular", fontSize=7, leading=8.4,
                                       alignment=TA_CENTER, textColor=INK)
+        self.continued = ParagraphStyle("continued", fontName="PTSans-Bold", fontSize=size + 0.8, leading=lead,
+                                        textColor=ACCENT)
         self.footer = ParagraphStyle("footer", fontName="PTSans-Regular", fontSize=8)
         self._body: dict[str, ParagraphStyle] = {}
 
@@ -263,17 +229,21 @@ class Styles:
         key = f"{lang}:{kind}"
         if key not in self._body:
             base = dict(fontName="PTSerif-Regular", fontSize=self.size, leading=self.lead, textColor=INK,
-                        alignment=TA_JUSTIFY, splitLongWords=1, spaceShrinkage=0.15, allowWidows=0, allowOrphans=0, spaceAfter=round(self.lead * 0.45, 2))
+                        alignment=TA_LEFT, splitLongWords=1, spaceShrinkage=0, allowWidows=0, allowOrphans=0,
+                        spaceAfter=round(self.lead * 0.45, 2))
             if kind == "bullets":
                 base.update(leftIndent=11, bulletIndent=2.5, bulletFontName="PTSerif-Regular", bulletFontSize=self.size,
                             spaceAfter=round(self.lead * 0.2, 2))
-            elif kind == "question":
-                base.update(alignment=TA_LEFT)
             elif kind == "steps":
                 base.update(leftIndent=13, bulletIndent=0, bulletFontName="PTSans-Bold", bulletFontSize=self.size,
                             spaceAfter=round(self.lead * 0.2, 2))
             self._body[key] = ParagraphStyle(key, **base)
         return self._body[key]
+
+
+def _both(markups: list[str]) -> str:
+    """A heading in the book's one language, or in both: the second in grey after a slash."""
+    return markups[0] if len(markups) == 1 else f'{markups[0]}<font color="#{MUTED.hexval()[2:]}"> / {markups[1]}</font>'
 
 
 def tag(lang: str) -> str:
@@ -488,6 +458,10 @@ class Story:
             card = cards[colour_index % len(cards)] if kind in game.coloured_kinds else cards[0]
             colour_index += kind in game.coloured_kinds
             faces.append(self.picture(card.id, self.langs[-1]))
+        if len(faces) < 3:  # a game that names no kinds of card: four of its cards, spread over the deck
+            cards = [card for card in self.catalogue.cards if card.count]
+            picked = dict.fromkeys(cards[round(i * (len(cards) - 1) / 3)].id for i in range(4))
+            faces[1:] = [self.picture(card_id, self.langs[-1]) for card_id in picked]
         width = self.geom.width * mm
         return [Spacer(1, 22 * mm), *out, Spacer(1, 22 * mm), CardFan(faces, 42 * mm, width)]
 
@@ -509,12 +483,16 @@ class Story:
 
     def section(self, parts: list[Section]) -> list:
         s = self.styles
+        from toolkit.catalogue.words import words
+
         heads = [self.facts[lang].markup([part.heading]) for lang, part in zip(self.langs, parts)]
-        heading = heads[0] if len(heads) == 1 else f'{heads[0]}<font color="#{MUTED.hexval()[2:]}"> / {heads[1]}</font>'
-        out: list = [Paragraph(heading, s.h2)]
+        out: list = [Paragraph(_both(heads), s.h2)]
+        # over the rest of a grid of pictures carried to the next column or page
+        continued = _both([f"{head} ({escape(words(self.catalogue, lang)['continued'])})"
+                           for head, lang in zip(heads, self.langs)])
         for lang, part in zip(self.langs, parts):
             blocks = tuple(block for block in part.blocks if block.kind not in ("onepage", "newpage"))
-            out.extend(self.blocks(blocks, lang, tagged=len(self.langs) > 1))
+            out.extend(self.blocks(blocks, lang, tagged=len(self.langs) > 1, continued=continued))
         start = parts[0].blocks[0].kind
         if start == "newpage" and self.geom.booklet:  # a booklet's back cover
             return [PageBreak(), KeepTogether(out)]
@@ -522,21 +500,24 @@ class Story:
             return [KeepTogether(out)]
         return out
 
-    def blocks(self, blocks: tuple[Block, ...], lang: str, tagged: bool) -> list:
+    def blocks(self, blocks: tuple[Block, ...], lang: str, tagged: bool, continued: str = "") -> list:
+        """One language's blocks of a section; ``continued``: the section's heading over the rest of a grid
+        of pictures broken across columns. A book in two languages draws its pictures (cards, tokens,
+        the table) once, with the first language's blocks, captioned in both."""
         s, facts = self.styles, self.facts[lang]
         out: list = []
         prefix = tag(lang) if tagged else ""
+        pictured = lang == self.langs[0]
+        blocks = tuple(block for block in blocks if pictured or block.kind not in ("cards", "tokens"))
+        if not blocks:
+            return []
         if prefix and blocks[0].kind not in ("para",):
             out.append(Paragraph(prefix, ParagraphStyle("tagline-only", parent=s.body(lang), spaceAfter=2,
                                                         keepWithNext=1)))
             prefix = ""
         for block in blocks:
             if block.kind == "para":
-                markup = facts.markup(block.items[0])
-                # A question players ask («**Можно ли...?** Нет.») is set ragged-right: its bold words
-                # would leave wide gaps in justified lines.
-                question = _QUESTION.match(markup) is not None
-                out.append(BodyParagraph(prefix + typeset(markup, lang), s.body(lang, "question" if question else "para")))
+                out.append(BodyParagraph(prefix + typeset(facts.markup(block.items[0]), lang), s.body(lang)))
             elif block.kind == "sub":
                 out.append(Paragraph(facts.markup(block.items[0]), s.h3))
             elif block.kind in ("bullets", "steps"):
@@ -544,10 +525,10 @@ class Story:
             elif block.kind == "components":
                 out.extend(self.items(self.components(lang), "bullets", lang))
             elif block.kind == "cards":
-                out += [self.cards(lang), Spacer(1, 1.5 * mm)]
+                out += [self.cards(continued), Spacer(1, 1.5 * mm)]
             elif block.kind == "tokens":
                 if self.catalogue.tokens:
-                    out += [self.tokens(lang), Spacer(1, 1.5 * mm)]
+                    out += [self.tokens(continued), Spacer(1, 1.5 * mm)]
             elif block.kind == "figure":
                 chart = self.figure(block, lang)
                 if out and isinstance(out[-1], BodyParagraph):  # never parted from the words before it
@@ -601,10 +582,36 @@ class Story:
                   if token.count]
         return [bind(item, lang, markup=True) for item in items]
 
-    def _grid(self, cells: list[list], per_row: int, cell_width: float) -> Table:
+    def _grid(self, cells: list, per_row: int, cell_width: float, heading: str) -> "Grid":
+        """The pictures in rows of ``per_row`` cells (None: an empty cell), each captioned with its
+        names in the book's languages and its count; every caption of a row wraps into as many lines
+        as the row's longest needs (one language at a time), so that a row never mixes one-line and
+        two-line captions. Broken across columns or pages, the grid repeats ``heading`` (the
+        section's) over its rest, "(continued)"."""
         rows = [cells[i:i + per_row] for i in range(0, len(cells), per_row)]
-        rows[-1] += [""] * (per_row - len(rows[-1]))
-        table = Table(rows, colWidths=[cell_width] * per_row, hAlign="CENTER")
+        rows[-1] += [None] * (per_row - len(rows[-1]))
+        room = cell_width - 2 * CAPTION_PAD
+        grey = MUTED.hexval()[2:]
+        table_rows = []
+        for row in rows:
+            # (words, widths) of each filled cell's caption in each language: the first language's
+            # last word is the count, in bold
+            parts = [[self._caption_words(names[i], count if i == 0 else None, room) for i in range(len(self.langs))]
+                     for _, names, count in filter(None, row)]
+            lines = [max(_caption_lines(part[i][1], room) for part in parts) for i in range(len(self.langs))]
+            captions = iter(parts)
+            out = []
+            for cell in row:
+                if cell is None:
+                    out.append("")
+                    continue
+                set_lines = [_break_caption(*words_widths, lines[i]) for i, words_widths in enumerate(next(captions))]
+                markup = "<br/>".join(set_lines[0])
+                if len(set_lines) > 1:
+                    markup += "".join(f'<br/><font color="#{grey}">{line}</font>' for line in set_lines[1])
+                out.append([*cell[0], Paragraph(markup, self.styles.caption)])
+            table_rows.append(out)
+        table = Table(table_rows, colWidths=[cell_width] * per_row, hAlign="CENTER")
         # The last row never stands alone at the head of a column, parted from the grid (a single flood).
         table.setStyle(TableStyle([("NOSPLIT", (0, max(0, len(rows) - 2)), (-1, -1))]))
         table.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), "PTSans-Regular", 7),  # no stray Helvetica
@@ -613,10 +620,27 @@ class Story:
                                    ("LEFTPADDING", (0, 0), (-1, -1), CAPTION_PAD),
                                    ("RIGHTPADDING", (0, 0), (-1, -1), CAPTION_PAD),
                                    ("TOPPADDING", (0, 0), (-1, -1), 2), ("BOTTOMPADDING", (0, 0), (-1, -1), 3)]))
-        return table
+        return Grid(table, Paragraph(heading, self.styles.continued))
 
-    def cards(self, lang: str) -> Table:
-        """Every card type with its picture, name and count; each coloured kind starts a new row."""
+    def _caption_words(self, name: str, count: int | None, room: float) -> tuple[list[str], list[float]]:
+        """A caption's words as markup and their widths: the name (cut with "…" when too long for a few
+        lines of its cell, a word when too long for one) and, given ``count``, "×6" in bold."""
+        style = self.styles.caption
+        number = f"×{format_number(count, self.langs[0])}" if count is not None else ""
+        number_width = pdfmetrics.stringWidth(number, "PTSans-Bold", style.fontSize)
+        shown = ellipsize(name, "label", style.fontSize, CAPTION_LINES * room - number_width - _caption_space())
+        plain = [ellipsize(word, "label", style.fontSize, room) for word in shown.split(" ") if word]
+        words = [escape(word) for word in plain]
+        widths = [pdfmetrics.stringWidth(word, style.fontName, style.fontSize) for word in plain]
+        if number:
+            words.append(f"<b>{number}</b>")
+            widths.append(number_width)
+        return words, widths
+
+    def cards(self, heading: str) -> "Grid":
+        """Every card type with its picture, names and count; each coloured kind starts a new row. A
+        book in two languages shows them once, captioned in both."""
+        lang = self.langs[0]
         column = self.geom.column * mm
         per_row = max(2, min(max(4, len(self.catalogue.colours)), int(column // (19 * mm))))
         cell = column / per_row
@@ -627,28 +651,21 @@ class Story:
         cells, kind = [], None
         for card in cards:
             if kind is not None and card.kind != kind and (card.kind in game.coloured_kinds or kind in game.coloured_kinds):
-                cells += [""] * (-len(cells) % per_row)
+                cells += [None] * (-len(cells) % per_row)
             kind = card.kind
-            caption = self.caption(card.name[lang], card.count, lang, cell)
-            cells.append([CardPicture(self.picture(card.id, lang), card_width), Spacer(1, 1.5 * mm), caption])
-        return self._grid(cells, per_row, cell)
+            cells.append(([CardPicture(self.picture(card.id, lang), card_width), Spacer(1, 1.5 * mm)],
+                          [card.name[code] for code in self.langs], card.count))
+        return self._grid(cells, per_row, cell, heading)
 
-    def tokens(self, lang: str) -> Table:
+    def tokens(self, heading: str) -> "Grid":
         paint = token_art.colours(self.catalogue)
         column = self.geom.column * mm
         per_row = max(1, min(len(self.catalogue.tokens), int(column // (24 * mm))))
         cells, cell = [], column / max(per_row, 3)
         for token in self.catalogue.tokens:
-            caption = self.caption(token.name[lang], token.count, lang, cell)
-            cells.append([TokenPicture(token.value, 15, paint[token.value]), Spacer(1, 1 * mm),
-                          caption])
-        return self._grid(cells, per_row, cell)
-
-    def caption(self, name: str, count: int, lang: str, cell: float) -> Paragraph:
-        """``Name ×6`` under a picture: a name too long for a few lines of its cell is cut with "…"."""
-        style = self.styles.caption
-        shown = ellipsize(name, "label", style.fontSize, CAPTION_LINES * (cell - 2 * CAPTION_PAD))
-        return Paragraph(f"{escape(shown)}{NBSP}<b>×{format_number(count, lang)}</b>", style)
+            cells.append(([TokenPicture(token.value, 15, paint[token.value]), Spacer(1, 1 * mm)],
+                          [token.name[code] for code in self.langs], token.count))
+        return self._grid(cells, per_row, cell, heading)
 
     def figure(self, block: Block, lang: str) -> Flowable:
         name, xlabel, ylabel = block.args
@@ -660,6 +677,75 @@ class Story:
             self._charts[key] = bar_chart(data.xs, data.ys, xlabel=xlabel, ylabel=ylabel, width_mm=width,
                                           height_mm=height, lang=lang)
         return Chart(self._charts[key], width * mm, height * mm, self.chart_smallest)
+
+
+def _caption_breaks(widths: list[float], space: float, lines: int) -> tuple[float, tuple[int, ...]]:
+    """The words of ``widths`` on ``lines`` lines (or one a word, when there are fewer): (the longest
+    line's width, the index of each line's first word after the first) for the breaks that make the
+    longest line shortest."""
+    from itertools import combinations
+
+    n = len(widths)
+    best = None
+    for cuts in combinations(range(1, n), min(lines, n) - 1):
+        bounds = (0, *cuts, n)
+        longest = max(sum(widths[a:b]) + space * (b - a - 1) for a, b in zip(bounds, bounds[1:]))
+        if best is None or longest < best[0]:
+            best = (longest, cuts)
+    return best
+
+
+def _caption_space() -> float:
+    return pdfmetrics.stringWidth(" ", "PTSans-Regular", 7)
+
+
+def _caption_lines(widths: list[float], room: float) -> int:
+    """The fewest lines a caption's words take within ``room`` points (one a word at most)."""
+    for lines in range(1, len(widths)):
+        if _caption_breaks(widths, _caption_space(), lines)[0] <= room:
+            return lines
+    return max(1, len(widths))
+
+
+def _break_caption(words: list[str], widths: list[float], lines: int) -> list[str]:
+    """A caption's words (markup) on ``lines`` lines, balanced (see _caption_breaks); the words of a
+    line are held together by no-break spaces."""
+    if not words:
+        return []
+    bounds = (0, *_caption_breaks(widths, _caption_space(), lines)[1], len(words))
+    return [NBSP.join(words[a:b]) for a, b in zip(bounds, bounds[1:])]
+
+
+class Grid(Flowable):
+    """A grid of pictures (a reportlab Table, centred in its column) that, broken across columns or
+    pages, repeats its section's heading over the rest ("Components (continued)"), so that the rows
+    carried over never open a page without one. Its rows break as the table's do."""
+
+    GAP = 2.0  # points between the repeated heading and the rows under it
+
+    def __init__(self, table: Table, heading: Paragraph, continued: bool = False):
+        super().__init__()
+        self.table, self.heading, self.continued = table, heading, continued
+
+    def _head(self, avail_width: float, avail_height: float) -> float:
+        return self.heading.wrap(avail_width, avail_height)[1] + self.GAP if self.continued else 0.0
+
+    def wrap(self, avail_width, avail_height):
+        head = self._head(avail_width, avail_height)
+        self.table_width, table_height = self.table.wrap(avail_width, avail_height - head)
+        self.width, self.height = avail_width, head + table_height
+        return self.width, self.height
+
+    def split(self, avail_width, avail_height):
+        parts = self.table.split(avail_width, avail_height - self._head(avail_width, avail_height))
+        if len(parts) < 2:
+            return []
+        return [Grid(parts[0], self.heading, self.continued), Grid(parts[1], self.heading, True)]
+
+    def draw(self):
+        self.table.drawOn(self.canv, (self.width - self.table_width) / 2, 0)
+        if self.continued:
+            self.heading.drawOn(self.canv, 0, self.height - self.heading.height)
 
 
 # --- the document ----------------------------------------------------------------------------------
@@ -832,6 +918,7 @@ def build_pdf(story: Story, title: str, subject: str) -> tuple[bytes, int]:
         if padded.pages % 4 == 0:
             laid = padded
     laid = _balanced(story, title, subject, laid)
+    laid = _spread(story, title, subject, laid)
     if laid.flush:  # the columns of the pages before the last end at their foot
         flushed = _lay_out(story, title, subject, laid.balance, laid.flush, laid.blanks)
         if flushed.pages == laid.pages and flushed.last_columns == laid.last_columns:
@@ -869,8 +956,47 @@ def _balanced(story: Story, title: str, subject: str, laid: "_Laid") -> "_Laid":
     lead = story.styles.lead
     for extra in range(0, 12):
         column = min(height, sum(depths) / 2 + extra * lead)
-        again = _lay_out(story, title, subject, balance=(laid.pages, column), blanks=laid.blanks)
-        if again.pages == laid.pages:
+        again = _lay_out_within(story, title, subject, balance=(laid.pages, column), blanks=laid.blanks)
+        if again is not None and again.pages == laid.pages:
+            return again
+    return laid
+
+
+def _lay_out_within(story: Story, title: str, subject: str, **given) -> "_Laid | None":
+    """``_lay_out`` with columns made shorter (``balance``), or None when a block that cannot break (a
+    grid of pictures, a kept-together section) is taller than they are."""
+    from reportlab.platypus.doctemplate import LayoutError
+
+    try:
+        return _lay_out(story, title, subject, **given)
+    except LayoutError:
+        return None
+
+
+SPREAD_LEAST = 0.5  # a spread-out page holds at least this share of a page where the text allows
+
+
+def _spread(story: Story, title: str, subject: str, laid: "_Laid") -> "_Laid":
+    """A booklet whose text ends before the last inner page (a page of text in a folded sheet left
+    page 3 blank) has its last pages' text spread over every page up to the outside back cover, each
+    as deep as the others; the back cover stays blank. The spread starts early enough for each page
+    to hold SPREAD_LEAST of a page, or on the first page after the cover; text too short to fill each
+    page a third is left as it is."""
+    if not story.geom.booklet or story.plans_back_cover() or laid.blanks:
+        return laid
+    target = laid.pages + (-laid.pages % 4) - 1  # the last inner page
+    if laid.pages >= target or laid.pages < 2:
+        return laid
+    height = laid.column_height
+    for first in range(laid.pages, 1, -1):
+        column = ((laid.pages - first) * height + laid.last_columns[0]) / (target - first + 1)
+        if column >= SPREAD_LEAST * height:
+            break
+    if column < LEAST_FILL * height + 2 * story.styles.lead:  # too little text to spread: pages a third full
+        return laid
+    for extra in range(12):
+        again = _lay_out_within(story, title, subject, balance=(first, min(height, column + extra * story.styles.lead)))
+        if again is not None and again.pages == target and again.least_fill >= LEAST_FILL + 0.05:  # a margin over the page proof
             return again
     return laid
 
@@ -887,6 +1013,7 @@ class _Laid:
     flush: dict = None  # (page, column): the room to add at each of its gaps for it to end at its foot
     column_height: float = 0.0  # the height of the last page's columns (points)
     blanks: tuple[int, int] | None = None  # the blank pages before a booklet's planned back cover (first, count)
+    least_fill: float = 1.0  # the share the emptiest page after the first fills
 
     @property
     def proofed(self) -> bool:
@@ -922,6 +1049,8 @@ def _lay_out(story: Story, title: str, subject: str, balance: tuple[int, float] 
         cover = PageTemplate("cover", [Frame(x0, y0, width, height, id="cover", **pad)], onPage=doc.footer)
         body = PageTemplate("body", columns(y0 + height, "body"), onPage=doc.footer)
         doc.addPageTemplates([cover, body])
+        if balance is not None:  # the pages from balance[0] on are only so high (see _spread)
+            doc.balance = balance[0], PageTemplate("last", columns(y0 + height, "last", balance[1]), onPage=doc.footer)
         flow += story.cover() + [NextPageTemplate("body"), PageBreak()]
     else:
         banner = story.banner() + [Spacer(1, 2 * mm), Rule(width, ACCENT, 1.2)]
@@ -952,4 +1081,5 @@ def _lay_out(story: Story, title: str, subject: str, balance: tuple[int, float] 
     return _Laid(buffer.getvalue(), pages, doc.fill(pages - planned, height),
                  geom.booklet and (pages != booklet_pages if planned else pages == booklet_pages),
                  doc.depths(pages), balance=balance, flush=doc.flush(pages) if geom.columns > 1 else {}, blanks=blanks,
-                 column_height=height - (banner_h if pages == 1 and not geom.booklet else 0.0))
+                 column_height=height - (banner_h if pages == 1 and not geom.booklet else 0.0),
+                 least_fill=min((doc.fill(page, height) for page in range(2, pages + 1)), default=1.0))
