@@ -379,3 +379,35 @@ def test_a_paired_gain_from_games_that_never_differed_is_not_known_exactly():
     often = Gain("stop-after-3", games=100_000, wins=52_000, default_wins=50_000, diff_squares=30_000)
     assert often.gain_bounds() == pytest.approx((often.gain - often.gain_half_width(),
                                                  often.gain + often.gain_half_width()))
+
+
+def test_a_refined_gain_stops_within_100_games_of_the_precision_and_reuses_the_screen(monkeypatch):
+    """A candidate plays on beside the default until its paired gain is within the precision, and stops
+    within 100 games of the fewest that give that (no margin past the estimate); its screened games are
+    kept, not played again."""
+    from toolkit.analysis import analyse, strategy
+    from toolkit.catalogue import load
+    from toolkit.games.registry import make_game, policy_module
+
+    cat = load("palaces", require_art=False)
+    game = make_game(cat, 2)
+    parse = policy_module("palaces").parse
+    seats = [parse("default"), parse("default")]
+    seed, precision, name, screened = analyse.run_seed(1, 2), 0.02, "aggressive", 600
+    played, games = analyse.Played(), []
+    play = analyse.play_records
+    monkeypatch.setattr(analyse, "play_records", lambda *args: games.append(args[4]) or play(*args))
+    wins = strategy.screen_names(game, parse, seats, 0, [name], seed, screened, None, played)
+    assert sum(games) == screened
+    gain = strategy._refine(game, parse, seats, 0, name, seed, precision, 10**6, None, played)
+    assert sum(games) == 2 * gain.games  # each side's games played once, the screened ones too
+    mine = played.winners(game, [parse(name), seats[1]], seed, gain.games) == 0
+    theirs = played.winners(game, seats, seed, gain.games) == 0
+    assert int(mine[:screened].sum()) == wins[name] and int(mine[:gain.games].sum()) == gain.wins
+
+    def paired(n: int) -> strategy.Gain:
+        d = mine[:n].astype(int) - theirs[:n].astype(int)
+        return strategy.Gain(name, n, int(mine[:n].sum()), int(theirs[:n].sum()), int((d * d).sum()))
+
+    assert gain.gain_half_width() <= precision < paired(gain.games - 100).gain_half_width()
+    assert gain.games > games_for(2 * precision)  # past the first stage: the estimate's stop

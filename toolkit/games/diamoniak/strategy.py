@@ -91,19 +91,19 @@ class StoppingRules(Strategy):
     def ranges(self, catalogue):
         return stopping_ranges(catalogue)
 
-    def screen(self, catalogue, game, parse, seats, seat, seed, games, tick):
+    def screen(self, catalogue, game, parse, seats, seat, seed, games, tick, played):
         """Wins of every screened candidate at ``seat``, and of the best value of each kind's neighbours."""
         ranges = stopping_ranges(catalogue)
-        wins = screen_names(game, parse, seats, seat, singles(catalogue), seed, games, tick)
+        wins = screen_names(game, parse, seats, seat, singles(catalogue), seed, games, tick, played)
         best: dict[str, str] = {}
         for kind, (low, high) in ranges.items():
             grid = coarse_grid(low, high)
             top = max(grid, key=lambda v: (wins[f"{kind}-{v}"], -v))  # the lower value wins a tie: deterministic
             more = [f"{kind}-{v}" for v in neighbours(grid, top)]
-            wins.update(screen_names(game, parse, seats, seat, more, seed, games, tick))
+            wins.update(screen_names(game, parse, seats, seat, more, seed, games, tick, played))
             values = sorted([*grid, *map(rule_value, more)])
             best[kind] = f"{kind}-{max(values, key=lambda v: (wins[f'{kind}-{v}'], -v))}"
-        wins.update(screen_names(game, parse, seats, seat, combinations(best), seed, games, tick))
+        wins.update(screen_names(game, parse, seats, seat, combinations(best), seed, games, tick, played))
         return wins
 
     def screened(self):
