@@ -87,15 +87,15 @@ class Played:
 
 
 class _Decider:
-    """A deterministic player as ``engine_chain`` asks it: ``act`` on the ``Played`` state."""
+    """A deterministic player as ``engine_chain`` asks it: ``act`` on the walk's state (the policy's own
+    ``act`` itself when the walk's states are the rules states, else on the state inside ``Played``)."""
 
     deterministic = True
+    decides_slowly = True  # a file's player is its own Python: the walk plays a decision point's play once
 
-    def __init__(self, policy):
+    def __init__(self, policy, played: bool):
         self.policy = policy
-
-    def act(self, played):
-        return self.policy.act(played.state if isinstance(played, Played) else played)
+        self.act = (lambda state: policy.act(state.state)) if played else policy.act
 
 
 def seat_policies(game, names: str | None) -> list:
@@ -126,8 +126,9 @@ def _start(game, seats, chance_seats=None):
     return Played(game.new_initial_state(), seats, frozenset(chance_seats))
 
 
-def _deciders(seats) -> list:
-    return [_Decider(policy) for policy in seats]
+def _deciders(seats, start) -> list:
+    played = isinstance(start, Played)
+    return [_Decider(policy, played) for policy in seats]
 
 
 def _outcome(state) -> tuple:
@@ -153,7 +154,7 @@ def chain_odds(game, seats, max_states: int, progress=None, distribution: bool =
     from toolkit.odds import engine_chain
 
     start = _start(game, seats)
-    deciders = _deciders(seats)
+    deciders = _deciders(seats, start)
     answer = engine_chain.solve(start, deciders, game.num_players(), max_states, progress=progress, outcome=_outcome)
     ends = {}
     for end, p in (answer.ends or {}).items():
@@ -193,7 +194,7 @@ def chain_drn(game, seats, max_states: int, title: str) -> tuple[bytes, int]:
     from toolkit.odds import drn, engine_chain
 
     start = _start(game, seats)
-    deciders = _deciders(seats)
+    deciders = _deciders(seats, start)
     transitions, start_key, turn_reward = engine_chain.build(start, deciders, max_states, outcome=_outcome)
     first = engine_chain._advance(start.clone(), deciders).turns if start_key != engine_chain.LOOP else 0
     comments = [f"{game.name}: {title}",
