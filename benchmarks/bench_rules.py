@@ -5,7 +5,7 @@ The exact walk (``--walk``, the default): the chain ``toolkit odds --rules FILE 
 (states of the chain) a second, over Python rules files: Pig (``examples/pig/pig.py``, hold-at-20 both
 seats, the default players, at ``--goal``) and Chutes and Ladders (``examples/chutes/chutes.py``,
 ``--chutes-players`` seats, no decisions); beside today's engine walk of the built-in games, the same
-function on Diamoniak's engine (``build(..., compiled=False)``, two players, default players, the decks of
+function on Diamoniak's engine (``build(..., compiled=False)``, default players, two- and three-player decks of
 ``bench_chain.py``), and, for reference, the compiled walk that ``toolkit odds --game diamoniak`` takes
 past ``COMPILED_FROM`` states on the same decks. Each walk is timed ``--repeat`` times, the walks in
 turn within a round (a burst of load on a shared machine slows all alike), the best kept; both the wall
@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-DECKS = ("diamoniak-2p-medium", "diamoniak-2p-large")  # bench_chain's decks the engine walk is timed on
+DECKS = ("diamoniak-2p-medium", "diamoniak-2p-large", "diamoniak-3p")  # bench_chain's decks the walks are timed on
 
 
 # --- the exact walk --------------------------------------------------------------------------------------
@@ -46,8 +46,9 @@ def rules_walk(path: str, params: dict):
     seats = walk.seat_policies(game, None)
 
     def run():
-        start = walk._start(game, seats)
-        return engine_chain.build(start, walk._deciders(seats, start), 10_000_000, outcome=walk._outcome)[0]
+        met = walk.Met()
+        start = walk._start(game, seats, met)
+        return engine_chain.build(start, walk._deciders(seats, start, met), 10_000_000, outcome=walk._outcome)[0]
     return run
 
 

@@ -165,9 +165,7 @@ def _analyse_rules(spec, params, players_text, policies, precision, max_games, s
     if report_path is not None:
         path = write_atomic(Path(report_path), bench.report(rules, result, options, lang))
         click.echo(f"toolkit: note: report written to {path}", err=True)
-    from toolkit.rules import skill
-
-    skill_lines, skill_data = skill.section(rules, seed)
+    skill_lines, skill_data = bench.skill_section(rules, result, seed)
     if as_json:
         say(json.dumps({**bench.figures(rules, result, options), "skill": skill_data}, indent=2))
     else:
