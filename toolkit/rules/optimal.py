@@ -191,8 +191,12 @@ def best_reply(game, seat: int, seats, max_states: int = 2_000_000, exact_up_to:
 def _walk(game, seats, kept, max_states, progress) -> Graph:
     from toolkit.odds.engine_chain import TooManyStates
 
+    own = getattr(game, "state_fields", None)  # a built-in game names its fields itself
+
+    def describe(state):
+        return (own(state) if own is not None else None) or _describe(state)
     try:
-        return walk_graph(game, seats, kept, max_states, describe=_describe, progress=progress)
+        return walk_graph(game, seats, kept, max_states, describe=describe, progress=progress)
     except TooManyStates as err:
         raise UserError(f"{game.source}: optimal play: the game has {err} (--max-states)") from None
 
