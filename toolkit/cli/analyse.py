@@ -162,9 +162,7 @@ def _analyse_rules(spec, params, players_text, policies, precision, max_games, s
     finally:
         progress.close()
     options = {"seed": seed, "precision": precision}
-    from toolkit.rules import skill
-
-    skill_lines, skill_data, skill_figures = skill.section(rules, seed)
+    skill_lines, skill_data, skill_figures = bench.skill_section(rules, result, seed)
     if report_path is not None:
         path = write_atomic(Path(report_path), bench.report(rules, result, options, lang, skill_figures,
                                                             skill_data.get("out_of_reach")))

@@ -163,6 +163,24 @@ class Game:
         """The exact figures of a configuration ``sweep_exact`` accepts: a sweep row's fields, or its ``note``."""
         return {}
 
+    # --- what a person reads of a state and an action ------------------------------------------------
+
+    # The module naming an engine state's fields and actions for people, by the catalogue's card ids (the
+    # optimal play's policy table of ``toolkit odds --model optimal``, ``--rules GAME``): ``fields(state)``
+    # -> (names, values), one fixed tuple of names for every state of a game, and ``action_name(game,
+    # action)`` -> str (``game`` the engine's game); None: the state's own attributes and ``str(action)``.
+    view_module: str | None = None
+
+    def state_fields(self, state) -> tuple[tuple[str, ...], tuple] | None:
+        """The fields of an engine state a person reads, or None where the game names none."""
+        return None if self.view_module is None else self.module(self.view_module).fields(state)
+
+    def action_name(self, engine_game, action) -> str:
+        """An action of the engine's game ``engine_game`` in words."""
+        if self.view_module is None:
+            return str(action)
+        return self.module(self.view_module).action_name(engine_game, action)
+
     # --- the compiled chain walk --------------------------------------------------------------------
 
     walk_module: str | None = None  # ``may_apply(start, done)``, ``applies(start, policies, done)``, ``walk(...)``

@@ -3,7 +3,8 @@ for (the rule of :mod:`toolkit.analysis.analyse`: a first stage, then on until e
 95% interval is narrow enough, or ``max_games``), and the report's PDF page for it.
 
 The games are those of ``toolkit.rules.simulate`` (seeded, batched, parallel): game ``i`` of the run seed
-``run_seed(seed, players)``, so two runs with one seed give the same report, byte for byte.
+``run_seed(seed, players)``, so two runs with one seed give the same report, byte for byte. Where no seat
+had a decision to make in any of them (a race with dice and no choice), the figures name no players.
 """
 
 from __future__ import annotations
@@ -11,25 +12,28 @@ from __future__ import annotations
 from toolkit.analysis.analyse import MIN_STAGE, PlayerCount, games_for, games_needed, run_seed, shortfall
 from toolkit.analysis.metrics import Accumulator, describe
 from toolkit.errors import UserError
-from toolkit.rules.simulate import batches
+from toolkit.rules.simulate import NO_DECISIONS, batches
 from toolkit.rules.walk import length_unit
 
 MAX_SEATS = 4  # the balance figures are kept for 1 to 4 seats
 
 
-def measure(rules, seats, seed: int, precision: float, max_games: int, tick=None) -> Accumulator:
-    """The totals of as many games of ``seed`` as the precision rule asks for (at most ``max_games``)."""
+def measure(rules, seats, seed: int, precision: float, max_games: int, tick=None) -> tuple[Accumulator, int]:
+    """The totals of as many games of ``seed`` as the precision rule asks for (at most ``max_games``), and the
+    decisions the seats made in them."""
     acc = Accumulator(rules.players)
+    decisions = 0
     target = min(max_games, max(MIN_STAGE, games_for(4 * precision)))
     while True:
         for records in batches(rules, seats, seed, acc.games, target):
             records.pop("steps")  # the length is counted in turns (the game's, else steps: the same)
+            decisions += int(records.pop("decisions").sum())
             acc.add(records)
             if tick:
                 tick(int(records["winner"].size))
         need = games_needed(acc, precision)
         if need <= acc.games or acc.games >= max_games:
-            return acc
+            return acc, decisions
         target = min(max_games, max(acc.games + MIN_STAGE, -(-int(need * 1.1) // 100) * 100))
 
 
@@ -38,8 +42,24 @@ def analyse(rules, seats, seed: int, precision: float, max_games: int, tick=None
         raise UserError(f"{rules.source}: {rules.name} has {rules.players} players: analyse reports games of 1 to "
                         f"{MAX_SEATS} players (simulate plays any number)")
     config_seed = run_seed(seed, rules.players)
-    acc = measure(rules, seats, config_seed, precision, max_games, tick)
-    return PlayerCount(rules.players, [policy.name for policy in seats], config_seed, acc, shortfall(acc, precision))
+    acc, decisions = measure(rules, seats, config_seed, precision, max_games, tick)
+    names = [policy.name for policy in seats] if decisions else []  # no decisions: nobody's play to name
+    return PlayerCount(rules.players, names, config_seed, acc, shortfall(acc, precision))
+
+
+def decided(result: PlayerCount) -> bool:
+    """Did any seat have a decision to make in the games (``analyse`` names the players only then)?"""
+    return bool(result.policies)
+
+
+def skill_section(rules, result: PlayerCount, seed: int) -> tuple[list[str], dict, list | None]:
+    """How much skill matters (``toolkit.rules.skill.section``): lines, JSON and the figures for the report's
+    page; one line and no figures where no seat had a decision to make (skill has nothing to act on)."""
+    if not decided(result):
+        return [f"how much skill matters: not at all ({NO_DECISIONS})"], {"no_decisions": True}, None
+    from toolkit.rules import skill
+
+    return skill.section(rules, seed)
 
 
 def scored(rules) -> bool:
@@ -58,16 +78,22 @@ def figures(rules, result: PlayerCount, options: dict) -> dict:
     meanings = {name: describe(name) for name in metrics if not name.endswith(("_low", "_high"))
                 and not name.startswith("no_winner_rate")}
     meanings["no_winner_rate"] = "share of games that ended without a winner"
-    return {"rules": rules.spec, "game": rules.description(), "players": result.players,
-            "policies": result.policies, "seed": options["seed"], "precision": options["precision"],
-            "figures": metrics, "wider_than_asked": sorted(result.wide),
-            "meanings": meanings}
+    out = {"rules": rules.spec, "game": rules.description(), "players": result.players,
+           "decisions": decided(result), "policies": result.policies, "seed": options["seed"],
+           "precision": options["precision"], "figures": metrics, "wider_than_asked": sorted(result.wide),
+           "meanings": meanings}
+    if not decided(result):
+        out.pop("policies")
+    return out
 
 
 def text_lines(rules, result: PlayerCount, options: dict) -> str:
     out = figures(rules, result, options)
     lines = [f"{out['game']}: {out['players']} players, {out['figures']['games']:,} games (seed {out['seed']})"]
-    lines += [f"  seat {seat} plays {name}" for seat, name in enumerate(out["policies"], start=1)]
+    if decided(result):
+        lines += [f"  seat {seat} plays {name}" for seat, name in enumerate(out["policies"], start=1)]
+    else:
+        lines.append(f"  {NO_DECISIONS}")
     m = out["figures"]
     for name, meaning in out["meanings"].items():
         if name == "games" or m[name] is None:
@@ -99,10 +125,11 @@ def report(rules, result: PlayerCount, options: dict, lang: str, skill=None, ski
         paragraphs.append(t["precision_short"].format(names=names, points=points))
     else:
         paragraphs.append(t["precision"].format(points=points, twice=_num(2 * options["precision"], 3, lang)))
-    quoted = "«{}»" if lang == "ru" else "“{}”"
-    seats = "; ".join(t["seat_plays"].format(seat=seat, words=quoted.format(name))
-                      for seat, name in enumerate(result.policies, start=1))
-    paragraphs.append(t["seats"].format(seats=seats))
+    if decided(result):  # a game of chance alone: nobody's play to describe
+        quoted = "«{}»" if lang == "ru" else "“{}”"
+        seats = "; ".join(t["seat_plays"].format(seat=seat, words=quoted.format(name))
+                          for seat, name in enumerate(result.policies, start=1))
+        paragraphs.append(t["seats"].format(seats=seats))
     if skill is None and skill_missing is not None:
         paragraphs.append(SKILL_WORDS[lang]["missing"])
     title = rules.name + (f" ({', '.join(f'{k} {v}' for k, v in rules.params.items())})" if rules.params else "")

@@ -61,7 +61,13 @@ class BuiltinRules:
         return BuiltinState(self, self.engine_game.new_initial_state())
 
     def action_name(self, player: int, action) -> str:
-        return str(action)
+        """The action in words, as the game's package names it (``Game.action_name``)."""
+        return self.registered.action_name(self.engine_game, action)
+
+    def state_fields(self, state) -> tuple[tuple[str, ...], tuple] | None:
+        """What a person reads of ``state`` (a ``BuiltinState``), as the game's package names it
+        (``Game.state_fields``), or None where it names nothing."""
+        return self.registered.state_fields(state.engine)
 
     def policies(self) -> dict:
         module = self.registered.policies()

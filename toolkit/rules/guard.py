@@ -175,16 +175,17 @@ def describe(inner) -> str:
 class RulesState:
     """A guarded state of a rules game, with the toolkit engine's conventions (see the interface)."""
 
-    __slots__ = ("rules", "inner", "turns", "steps", "_open", "_legal")
+    __slots__ = ("rules", "inner", "turns", "steps", "_who", "_legal", "_returns")
 
-    def __init__(self, rules: RulesGame, inner, turns: int = 0, steps: int = 0, open_turn: bool = False,
+    def __init__(self, rules: RulesGame, inner, turns: int = 0, steps: int = 0, who: int | None = None,
                  legal=None):
         self.rules = rules
         self.inner = inner
         self.turns = turns
         self.steps = steps
-        self._open = open_turn  # a step of the current turn was applied and the turn has not ended
-        self._legal = legal
+        self._who = who  # current_player(), asked once per position (None: not asked yet)
+        self._legal = legal  # legal_actions(), likewise
+        self._returns = None  # returns(), likewise
 
     def __repr__(self) -> str:
         return describe(self.inner)
@@ -194,15 +195,23 @@ class RulesState:
         return self.rules.players
 
     def is_terminal(self) -> bool:
-        inner = self.inner
-        try:
-            return bool(inner.is_terminal())
-        except Exception as err:  # noqa: BLE001
-            raise self.rules.failure(inner, "is_terminal", inner.is_terminal, err) from None
+        return self.current_player() == TERMINAL
 
     def current_player(self) -> int:
+        """The seat to decide, CHANCE or TERMINAL: the file's answers, checked once per position (the
+        state changes only through ``apply_action``, which forgets them)."""
+        who = self._who
+        if who is None:
+            who = self._who = self._player()
+        return who
+
+    def _player(self) -> int:
         inner = self.inner
-        if self.is_terminal():
+        try:
+            over = inner.is_terminal()
+        except Exception as err:  # noqa: BLE001
+            raise self.rules.failure(inner, "is_terminal", inner.is_terminal, err) from None
+        if over:
             return TERMINAL
         try:
             player = inner.current_player()
@@ -210,8 +219,10 @@ class RulesState:
             raise self.rules.failure(inner, "current_player", inner.current_player, err) from None
         if player == OPENSPIEL_CHANCE:
             return CHANCE
-        if isinstance(player, int) and not isinstance(player, bool) and 0 <= player < self.rules.players:
+        if type(player) is int and 0 <= player < self.rules.players:
             return player
+        if isinstance(player, int) and not isinstance(player, bool) and 0 <= player < self.rules.players:
+            return int(player)
         if player == OPENSPIEL_TERMINAL:
             raise self.rules.wrong(inner, "current_player", inner.current_player,
                                    "says the game is over (-4) but is_terminal() says it is not")
@@ -312,36 +323,39 @@ class RulesState:
         """Apply a decision (checked against ``legal_actions()``) or a chance outcome."""
         inner = self.inner
         if decided is None:
-            decided = self.current_player() >= 0
-        if decided and action not in self.legal_actions():
+            who = self._who
+            decided = (self.current_player() if who is None else who) >= 0
+        if decided and action not in (self._legal or self.legal_actions()):
             raise UserError(f"{self.rules.where(inner.apply_action)}: {type(inner).__name__}.apply_action"
                             f"({_plain(repr(action))}) on state {describe(inner)}: the action is not one of "
                             f"legal_actions() {_plain(repr(self.legal_actions()))}")
-        rules = self.rules
-        ends = False
-        if hasattr(inner, "ends_turn"):
+        ends = True
+        ends_turn = getattr(inner, "ends_turn", None)
+        if ends_turn is not None:
             try:
-                ends = bool(inner.ends_turn(action))
+                ends = bool(ends_turn(action))
             except Exception as err:  # noqa: BLE001
-                raise rules.failure(inner, "ends_turn", inner.ends_turn, err, (action,)) from None
-        else:
-            ends = True
+                raise self.rules.failure(inner, "ends_turn", ends_turn, err, (action,)) from None
         try:
             inner.apply_action(action)
         except Exception as err:  # noqa: BLE001
-            raise rules.failure(inner, "apply_action", inner.apply_action, err, (action,)) from None
-        self._legal = None
+            raise self.rules.failure(inner, "apply_action", inner.apply_action, err, (action,)) from None
+        self._legal = self._returns = None
         self.steps += 1
         if ends:
+            self._who = None
             self.turns += 1
-            self._open = False
         else:
-            self._open = True
-            if self.is_terminal():  # the end of the game ends the turn it is in
+            self._who = who = self._player()
+            if who == TERMINAL:  # the end of the game ends the turn it is in
                 self.turns += 1
-                self._open = False
 
     def returns(self) -> tuple[Fraction, ...]:
+        if self._returns is None:
+            self._returns = self._checked_returns()
+        return self._returns
+
+    def _checked_returns(self) -> tuple[Fraction, ...]:
         inner = self.inner
         fn = inner.returns
         try:
@@ -371,18 +385,18 @@ class RulesState:
 
     def clone(self) -> RulesState:
         inner = self.inner
+        fn = getattr(inner, "clone", None)
         try:
-            twin = inner.clone() if hasattr(inner, "clone") else copy.deepcopy(inner)
+            twin = fn() if fn is not None else copy.deepcopy(inner)
         except Exception as err:  # noqa: BLE001
-            fn = getattr(inner, "clone", copy.deepcopy)
-            raise self.rules.failure(inner, "clone", fn, err) from None
-        return RulesState(self.rules, twin, self.turns, self.steps, self._open, self._legal)
+            raise self.rules.failure(inner, "clone", fn or copy.deepcopy, err) from None
+        return RulesState(self.rules, twin, self.turns, self.steps, self._who, self._legal)
 
     def key(self, *ignored):
         """What identifies the state for the exact walk: the user's ``key()``, else its attributes frozen."""
         inner = self.inner
-        if hasattr(inner, "key"):
-            fn = inner.key
+        fn = getattr(inner, "key", None)
+        if fn is not None:
             try:
                 found = fn()
             except Exception as err:  # noqa: BLE001

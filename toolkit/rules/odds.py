@@ -11,6 +11,7 @@ from toolkit.errors import UserError
 from toolkit.odds.report import OddsReport, both, frac
 
 MODELS = ("length", "win", "optimal")
+NO_DECISIONS = "no decisions: chance alone plays the game"
 SHOWN_LENGTHS = 60  # lengths listed one per line at most (the JSON has them all)
 
 
@@ -55,13 +56,16 @@ def _chain(game, model: str, policy: str | None, max_states: int, export_chain: 
     from toolkit.rules import walk
 
     seats = walk.seat_policies(game, policy)
-    who = ", ".join(f"seat {s + 1} {p.name}" for s, p in enumerate(seats))
     try:
         odds = walk.chain_odds(game, seats, max_states, progress, distribution=model == "length")
     except TooManyStates as err:
         raise UserError(f"{game.source}: the chain has {err} (--max-states)") from None
+    who = ", ".join(f"seat {s + 1} {p.name}" for s, p in enumerate(seats)) if odds.decisions else NO_DECISIONS
     data = _head(game, model)
-    data.update({"policies": [p.name for p in seats], "exact": True, "states": odds.states, "unit": odds.unit,
+    data["decisions"] = odds.decisions
+    if odds.decisions:  # a game of chance alone: no player ever acts, none is named
+        data["policies"] = [p.name for p in seats]
+    data.update({"exact": True, "states": odds.states, "unit": odds.unit,
                  "expected_length": frac(odds.expected_length) if odds.expected_length is not None else None,
                  "win_probability": [frac(p) for p in odds.win], "no_winner": frac(odds.no_winner),
                  "p_never": frac(odds.p_never),

@@ -192,8 +192,12 @@ def best_reply(game, seat: int, seats, max_states: int = 2_000_000, exact_up_to:
 def _walk(game, seats, kept, max_states, progress) -> Graph:
     from toolkit.odds.engine_chain import TooManyStates
 
+    own = getattr(game, "state_fields", None)  # a built-in game names its fields itself
+
+    def describe(state):
+        return (own(state) if own is not None else None) or _describe(state)
     try:
-        return walk_graph(game, seats, kept, max_states, describe=_describe, progress=progress)
+        return walk_graph(game, seats, kept, max_states, describe=describe, progress=progress)
     except TooManyStates as err:
         raise UserError(f"{game.source}: optimal play: the game has {err} (--max-states)") from None
 
@@ -671,7 +675,9 @@ def value_data(answer: Optimum) -> dict:
         data = {"value_between": list(answer.bounds)}
         if answer.first_wins_bounds is not None:
             data["first_wins_between"] = list(answer.first_wins_bounds)
-    if answer.others:
+    if answer.graph is not None:
+        data["decisions"] = answer.graph.decisions
+    if answer.others and data.get("decisions", True):
         data["others"] = answer.others
     return data
 
@@ -685,19 +691,28 @@ def value_lines(answer: Optimum) -> list[str]:
     """The value of the optimal play, said as exact or as an interval."""
     from toolkit.odds.report import both
 
-    what = {"win": f"seat {answer.seats[0] + 1}'s chance to win with the best play",
-            "length": f"the expected length ({answer.unit}) with the play that ends soonest",
-            "zero-sum": "the value of the game to seat 1 with optimal play on both sides"}[answer.objective]
-    if answer.others:
-        what += f" (against {answer.others})"
+    if answer.graph is not None and not answer.graph.decisions:  # no play to speak of: chance alone
+        what = {"win": f"seat {answer.seats[0] + 1}'s chance to win", "length": f"the expected length ({answer.unit})",
+                "zero-sum": "the value of the game to seat 1"}[answer.objective]
+        what += " (no decisions: chance alone plays the game)"
+    else:
+        what = {"win": f"seat {answer.seats[0] + 1}'s chance to win with the best play",
+                "length": f"the expected length ({answer.unit}) with the play that ends soonest",
+                "zero-sum": "the value of the game to seat 1 with optimal play on both sides"}[answer.objective]
+        if answer.others:
+            what += f" (against {answer.others})"
     if answer.exact:
         lines = [f"{what}: {both(answer.value)}",
                  f"  exact; proven: the equations of optimal play hold exactly at all {answer.checked:,} states"]
         if answer.first_wins is not None:
-            lines.append(f"seat 1's chance to win, both playing so: {both(answer.first_wins)}")
+            lines.append(f"seat 1's chance to win{_so(answer)}: {both(answer.first_wins)}")
     else:
         lines = [f"{what}: {_between(answer.bounds)}",
                  f"  bounds from below and above by interval iteration over {answer.nodes:,} states"]
         if answer.first_wins_bounds is not None:
-            lines.append(f"seat 1's chance to win, both playing so: {_between(answer.first_wins_bounds)}")
+            lines.append(f"seat 1's chance to win{_so(answer)}: {_between(answer.first_wins_bounds)}")
     return lines
+
+
+def _so(answer: Optimum) -> str:
+    return ", both playing so" if answer.graph is None or answer.graph.decisions else ""

@@ -7,9 +7,11 @@ how many processes played it. Batches of ``CHUNK`` games go to worker processes 
 file itself, by its spec) when a run is long enough to pay for starting them; the batches come back
 in order, so the same seed gives the same bytes.
 
-A record: ``winner`` (seat, -1: none), ``turns`` (the game's own turns, else steps), ``steps``, ``stalled``
-(1: the game ended without a winner), ``lead_changes`` and ``winner_deficit`` (from ``score(player)``,
-looked at after every turn; 0 when the game defines no score), and every count of ``events()``.
+A record: ``winner`` (seat, -1: none), ``turns`` (the game's own turns, else steps), ``steps``, ``decisions``
+(the times a seat was to decide), ``stalled`` (1: the game ended without a winner), ``lead_changes`` and
+``winner_deficit`` (from ``score(player)``, looked at after every turn; 0 when the game defines no score),
+and every count of ``events()``. A game in which no seat ever decides (a race with dice and no choice)
+is played by chance alone: its figures name no players.
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ from toolkit.sim.runner import sample_outcome
 
 CHUNK = 2_000  # games a batch (and a worker's task)
 PARALLEL_FROM = 3 * CHUNK  # fewer games are played here: starting processes would cost more
-FIELDS = ("winner", "turns", "steps", "stalled", "lead_changes", "winner_deficit")
+FIELDS = ("winner", "turns", "steps", "decisions", "stalled", "lead_changes", "winner_deficit")
+NO_DECISIONS = "no seat had a decision to make in these games: chance alone played them"
 
 
 def seats_of(rules, players: int, choices: dict[int, str], option: str = "--policy") -> list:
@@ -76,11 +79,13 @@ def play_game(rules, seats, seed: int) -> dict[str, int]:
     race = Race(rules.players) if scores is not None else None
     turns = state.turns
     limit = rules.max_steps
+    decisions = 0
     while not state.is_terminal():
         player = state.current_player()
         if player == CHANCE:
             state.apply_action(sample_outcome(state.chance_outcomes(), rng), False)
         else:
+            decisions += 1
             state.apply_action(seats[player].act(state, rng), True)
         if state.steps >= limit and not state.is_terminal():
             raise _endless(rules, state, seats)
@@ -91,7 +96,8 @@ def play_game(rules, seats, seed: int) -> dict[str, int]:
         race.look(state.scores())
     winner = state.winner
     winner = -1 if winner is None else winner
-    record = {"winner": winner, "turns": state.turns, "steps": state.steps, "stalled": int(winner < 0),
+    record = {"winner": winner, "turns": state.turns, "steps": state.steps, "decisions": decisions,
+              "stalled": int(winner < 0),
               "lead_changes": race.changes if race else 0,
               "winner_deficit": race.worst[winner] if race and winner >= 0 else 0}
     record.update(state.events())
@@ -161,8 +167,9 @@ def simulate(rules, seats, games: int, seed: int, progress: Callable[[int], None
 
     scored = rules.players > 1 and rules.new_initial_state().scores() is not None
     tally = Tally(rules.players)
-    draws = 0
+    draws = decisions = 0
     for records in batches(rules, seats, seed, 0, games):
+        decisions += int(records["decisions"].sum())
         counters = {name: values for name, values in records.items()
                     if name not in FIELDS or (scored and name == "lead_changes")}
         tally.add(records["turns"], records["winner"], counters)
@@ -176,6 +183,9 @@ def simulate(rules, seats, games: int, seed: int, progress: Callable[[int], None
     out["params"] = {name: value if isinstance(value, (int, float, str, bool)) else repr(value)
                      for name, value in rules.params.items()}
     out["turns_are"] = "turns" if _has_turns(rules) else "steps"
+    out["decisions"] = decisions > 0
+    if not decisions:  # the players never played: chance alone did
+        out.pop("policies")
     return out
 
 
@@ -189,8 +199,10 @@ def report_lines(result: dict) -> str:
     r = result
     seats = "player" if r["players"] == 1 else "players"
     lines = [f"{r['game']}: {r['players']} {seats}, {r['games']:,} games (seed {r['seed']})"]
-    for seat, policy in enumerate(r["policies"], start=1):
-        lines.append(f"  seat {seat} plays {policy}")
+    if r["decisions"]:
+        lines += [f"  seat {seat} plays {policy}" for seat, policy in enumerate(r["policies"], start=1)]
+    else:
+        lines.append(f"  {NO_DECISIONS}")
     unit = r["turns_are"]
     low, high = r["ci95_turns"]
     lines.append(f"length ({unit}): mean {r['mean_turns']:.3f} ± {r['stderr_turns']:.3f} (95% interval {low:.3f} to "

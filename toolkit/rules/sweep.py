@@ -83,6 +83,7 @@ class RulesJob:
         totals = Accumulator(self.players)
         for records in batches(rules, seats, self.seed, start, start + count, workers=1):
             records.pop("steps")
+            records.pop("decisions")
             totals.add(records)
         return totals
 

@@ -42,12 +42,13 @@ class Played:
 
     ``seats[s]`` is the policy of seat ``s``: deterministic ones decide (``act``), the others' choices
     (``distribution``) are chance outcomes; ``chance_seats`` lists the seats turned into chance (for
-    ``walk_graph``: every seat but those it keeps, whatever their players)."""
+    ``walk_graph``: every seat but those it keeps, whatever their players); ``met`` notes that a seat was
+    to decide."""
 
-    __slots__ = ("state", "seats", "chance_seats")
+    __slots__ = ("state", "seats", "chance_seats", "met")
 
-    def __init__(self, state, seats, chance_seats: frozenset[int]):
-        self.state, self.seats, self.chance_seats = state, seats, chance_seats
+    def __init__(self, state, seats, chance_seats: frozenset[int], met: Met):
+        self.state, self.seats, self.chance_seats, self.met = state, seats, chance_seats, met
 
     def current_player(self) -> int:
         who = self.state.current_player()
@@ -56,6 +57,7 @@ class Played:
     def chance_outcomes(self):
         who = self.state.current_player()
         if who >= 0:
+            self.met.decisions = True
             return [(action, weight) for action, weight in self.seats[who].distribution(self.state) if weight]
         return self.state.chance_outcomes()
 
@@ -72,7 +74,7 @@ class Played:
         return self.state.returns()
 
     def clone(self) -> Played:
-        return Played(self.state.clone(), self.seats, self.chance_seats)
+        return Played(self.state.clone(), self.seats, self.chance_seats, self.met)
 
     def key(self, *ignored):
         return self.state.key()
@@ -86,16 +88,27 @@ class Played:
         return self.state.winner
 
 
+class Met:
+    """What a walk met: ``decisions``, whether a seat was ever to decide (a game of chance alone has none)."""
+
+    def __init__(self):
+        self.decisions = False
+
+
 class _Decider:
-    """A deterministic player as ``engine_chain`` asks it: ``act`` on the ``Played`` state."""
+    """A deterministic player as ``engine_chain`` asks it: ``act`` on the walk's state (the rules state, or
+    the one inside ``Played``), noting in ``met`` that a seat decided."""
 
     deterministic = True
+    decides_slowly = True  # a file's player is its own Python: the walk plays a decision point's play once
 
-    def __init__(self, policy):
+    def __init__(self, policy, played: bool, met: Met):
         self.policy = policy
 
-    def act(self, played):
-        return self.policy.act(played.state if isinstance(played, Played) else played)
+        def act(state):
+            met.decisions = True
+            return policy.act(state.state if played else state)
+        self.act = act
 
 
 def seat_policies(game, names: str | None) -> list:
@@ -116,18 +129,19 @@ def seat_policies(game, names: str | None) -> list:
     return [known[part] for part in parts]
 
 
-def _start(game, seats, chance_seats=None):
+def _start(game, seats, met: Met, chance_seats=None):
     """The start of ``game`` with ``seats`` playing (a ``Played`` state; the rules state itself when no seat
     is a chance point, which saves a call per step)."""
     if chance_seats is None:
         chance_seats = frozenset(s for s, policy in enumerate(seats) if not getattr(policy, "deterministic", False))
     if not chance_seats:
         return game.new_initial_state()
-    return Played(game.new_initial_state(), seats, frozenset(chance_seats))
+    return Played(game.new_initial_state(), seats, frozenset(chance_seats), met)
 
 
-def _deciders(seats) -> list:
-    return [_Decider(policy) for policy in seats]
+def _deciders(seats, start, met: Met) -> list:
+    played = isinstance(start, Played)
+    return [_Decider(policy, played, met) for policy in seats]
 
 
 def _outcome(state) -> tuple:
@@ -145,6 +159,7 @@ class ChainOdds:
     ends: tuple[tuple[tuple[Fraction, ...], Fraction], ...]  # each distinct returns at the end and its chance
     distribution: tuple[Fraction, ...]  # P(length == t), t = 0, 1, ...
     beyond: Fraction  # the chance the game is longer than the distribution lists (or never ends)
+    decisions: bool  # a seat was to decide somewhere (False: chance alone plays the game, the players never act)
 
 
 def chain_odds(game, seats, max_states: int, progress=None, distribution: bool = True) -> ChainOdds:
@@ -152,8 +167,9 @@ def chain_odds(game, seats, max_states: int, progress=None, distribution: bool =
     ``max_states`` chance points."""
     from toolkit.odds import engine_chain
 
-    start = _start(game, seats)
-    deciders = _deciders(seats)
+    met = Met()
+    start = _start(game, seats, met)
+    deciders = _deciders(seats, start, met)
     answer = engine_chain.solve(start, deciders, game.num_players(), max_states, progress=progress, outcome=_outcome)
     ends = {}
     for end, p in (answer.ends or {}).items():
@@ -165,7 +181,8 @@ def chain_odds(game, seats, max_states: int, progress=None, distribution: bool =
     if distribution:
         listed, beyond = length_distribution(start, deciders, max_states)
     return ChainOdds(length_unit(game), answer.states, answer.expected_turns, win, ended - sum(win, Fraction(0)),
-                     answer.p_never, tuple(sorted(ends.items(), key=lambda pair: (-pair[1], pair[0]))), listed, beyond)
+                     answer.p_never, tuple(sorted(ends.items(), key=lambda pair: (-pair[1], pair[0]))), listed, beyond,
+                     met.decisions)
 
 
 def length_distribution(start, deciders, max_states: int) -> tuple[tuple[Fraction, ...], Fraction]:
@@ -192,8 +209,9 @@ def chain_drn(game, seats, max_states: int, title: str) -> tuple[bytes, int]:
     reward model counts the game's length (turns or steps)."""
     from toolkit.odds import drn, engine_chain
 
-    start = _start(game, seats)
-    deciders = _deciders(seats)
+    met = Met()
+    start = _start(game, seats, met)
+    deciders = _deciders(seats, start, met)
     transitions, start_key, turn_reward = engine_chain.build(start, deciders, max_states, outcome=_outcome)
     first = engine_chain._advance(start.clone(), deciders).turns if start_key != engine_chain.LOOP else 0
     comments = [f"{game.name}: {title}",
@@ -234,6 +252,7 @@ class Graph:
         self.names: list[tuple[str, ...]] = []
         self.kept: frozenset[int] = frozenset()
         self.players = 0
+        self.decisions = False  # a seat, kept or not, was ever to decide (False: chance alone plays the game)
 
     def __len__(self) -> int:
         return len(self.kind)
@@ -253,7 +272,8 @@ def walk_graph(game, seats, kept, max_states: int, describe=None, progress=None)
     players = game.num_players()
     graph = Graph()
     graph.kept, graph.players = kept, players
-    first = _start(game, seats, frozenset(range(players)) - kept)
+    met = Met()
+    first = _start(game, seats, met, frozenset(range(players)) - kept)
     ids = {first.key(): 0}
     ends: dict[tuple, int] = {}
     names: dict[tuple, int] = {}
@@ -318,6 +338,7 @@ def walk_graph(game, seats, kept, max_states: int, describe=None, progress=None)
             turns.append(after.turns - began)
         offsets.append(len(targets))
     graph.names = list(names)
+    graph.decisions = met.decisions or any(who >= 0 for who in kind)
     return graph
 
 

@@ -21,6 +21,7 @@ class Diamoniak(Game):
     engine_class = "DiamoniakGame"
     kernel_module = "kernel"
     walk_module = "walk"
+    view_module = "view"  # the policy table's words: card ids for the state's fields and actions
     odds_models = ("solo", "draws", "hand", "multi")  # what `toolkit odds --model` answers; the first is the default
     rulebook_model = "solo"  # the odds model the rulebook solves for its figures
     art_module = "art"

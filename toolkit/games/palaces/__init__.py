@@ -22,6 +22,7 @@ class Palaces(Game):
     engine_class = "PalacesGame"
     kernel_module = "policies"  # the players, as the compiled kernel plays them: ``supports``, ``batch``
     walk_module = "walk"
+    view_module = "view"  # the policy table's words: card ids for the state's fields and actions
     odds_models = ("opening", "first-palace", "draws", "hand", "multi")
     rulebook_model = "first-palace"
     art_module = "art"
