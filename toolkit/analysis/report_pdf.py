@@ -43,6 +43,15 @@ def _count(n: int, lang: str) -> str:
     return f"{n:,}".replace(",", "\u00a0" if lang == "ru" else ",")
 
 
+def games_with(games: int, players: int, lang: str) -> str:
+    """How many games of how many players ("800 games with 1 player", «800 партий при 2 игроках»)."""
+    from toolkit.plurals import plural
+
+    t = TEXTS[lang]
+    return t["count_games"].format(games=_count(games, lang), word=plural(games, t["games_word"], lang, "report"),
+                                   n=players, players=plural(players, t["players_with"], lang, "report"))
+
+
 def _pct(value: float | None, lang: str, digits: int = 1, way: str = "near") -> str:
     return "—" if value is None else _num(100 * value, digits, lang, way) + "%"
 
@@ -258,12 +267,9 @@ def _heat(value: float | None) -> str | None:
 def _basis(results, options, lang, game_id: str) -> list[str]:
     """The paragraphs under the title: games, what the brackets are, how precise, who plays what."""
     from toolkit.games.registry import policy_module
-    from toolkit.plurals import plural
 
     t = TEXTS[lang]
-    counts = [t["count_games"].format(games=_count(r.acc.games, lang), n=r.players,
-                                      word=plural(r.acc.games, t["games_word"], lang, "report"))
-              for r in results]
+    counts = [games_with(r.acc.games, r.players, lang) for r in results]
     text = [t["basis"].format(games=", ".join(counts[:-1]) + t["and"] * (len(counts) > 1) + counts[-1])]
     points = _num(100 * options["precision"], 1, lang)
     wide = sorted({name for r in results for name in r.wide})

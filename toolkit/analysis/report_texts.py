@@ -18,8 +18,9 @@ TEXTS = {
                  "gaps the seats' intervals allow). Win rates are shares of all games; balance and the first "
                  "player's advantage are read from the shares of the won games, with the share of games that end "
                  "beside them.",
-        "count_games": "{games} {word} with {n} players",
+        "count_games": "{games} {word} with {n} {players}",
         "games_word": ("game", "games"),
+        "players_with": ("player", "players"),
         "and": " and ",
         "precision": "There were games enough to know every share of games to ±{points} points, balance to "
                      "±{twice} and the mean length to ±{points}% of itself.",
@@ -84,8 +85,9 @@ TEXTS = {
                  "разрывы, которые допускают интервалы мест). Доли побед считаются от всех партий; баланс и "
                  "преимущество первого игрока — от долей выигранных партий, рядом указана доля партий, которые "
                  "доходят до конца.",
-        "count_games": "{games} {word} при {n} игроках",
+        "count_games": "{games} {word} при {n} {players}",
         "games_word": ("партии", "партий", "партий"),
+        "players_with": ("игроке", "игроках", "игроках"),
         "and": " и ",
         "precision": "Партий хватило, чтобы знать каждую долю партий с точностью ±{points} п.\u00a0п., "
                      "баланс — ±{twice}, среднюю длину — ±{points}% от неё самой.",

@@ -80,6 +80,11 @@ def frac(value: Fraction) -> str:
     return f"{int_text(value.numerator)}/{int_text(value.denominator)}"
 
 
+def fraction_text(value: Fraction) -> str:
+    """A fraction as ``str`` writes it ("P/Q", or "N" for a whole number), however long its digits."""
+    return int_text(value.numerator) if value.denominator == 1 else frac(value)
+
+
 def both(value: Fraction, digits: int = 6) -> str:
     """A figure as its exact fraction and a decimal."""
     if value.denominator == 1:

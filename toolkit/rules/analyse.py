@@ -110,14 +110,12 @@ def report(rules, result: PlayerCount, options: dict, lang: str, skill=None, ski
     """The report's PDF: the balance page of the built-in games, for this game, and the page of how much
     skill matters (``skill``: ``toolkit.rules.skill.section``'s figures; None with ``skill_missing``, the
     reason it is out of reach, said in a sentence of page 1)."""
-    from toolkit.analysis.report_pdf import _count, _num, rules_report_pdf
+    from toolkit.analysis.report_pdf import _num, games_with, rules_report_pdf
     from toolkit.analysis.report_texts import TEXTS, figure_name
-    from toolkit.plurals import plural
 
     t = TEXTS[lang]
     games = result.acc.games
-    counted = t["count_games"].format(games=_count(games, lang), n=result.players,
-                                      word=plural(games, t["games_word"], lang, "report"))
+    counted = games_with(games, result.players, lang)
     points = _num(100 * options["precision"], 1, lang)
     paragraphs = [t["basis"].format(games=counted)]
     if result.wide:

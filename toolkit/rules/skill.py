@@ -516,7 +516,9 @@ def figure_data(figure: Figure) -> dict:
     data = {"how": figure.how, "value": None if figure.value is None else float(figure.value),
             "low": float(figure.low), "high": float(figure.high)}
     if figure.how == EXACT:
-        data["fraction"] = str(figure.value)
+        from toolkit.odds.report import fraction_text
+
+        data["fraction"] = fraction_text(figure.value)
     if figure.how == SAMPLED:
         data["sequences"] = figure.sequences
     return data
