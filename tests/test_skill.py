@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+import test_rules_exact
+
 from toolkit.rules import optimal, skill
 from toolkit.rules.load import load_rules
 
@@ -87,41 +89,7 @@ class State:
         return [int(self.stopped and self.total == 4)]
 '''
 
-DASH = '''
-from fractions import Fraction
-
-class Dash:
-    """One player to square 5: step 1, or gamble (half the time 3 ahead, half the time back to 0)."""
-    def num_players(self):
-        return 1
-    def new_initial_state(self):
-        return State()
-
-class State:
-    def __init__(self):
-        self.square = 0
-        self.gambling = False
-    def current_player(self):
-        return -4 if self.square >= 5 else (-1 if self.gambling else 0)
-    def chance_outcomes(self):
-        return [(3, Fraction(1, 2)), (-1, Fraction(1, 2))]
-    def legal_actions(self):
-        return [0, 1]
-    def ends_turn(self, action):
-        return self.gambling or action == 0
-    def apply_action(self, action):
-        if self.gambling:
-            self.square = 0 if action == -1 else self.square + 3
-            self.gambling = False
-        elif action == 0:
-            self.square += 1
-        else:
-            self.gambling = True
-    def is_terminal(self):
-        return self.square >= 5
-    def returns(self):
-        return [1]
-'''
+DASH = test_rules_exact.DASH.replace("{end}", "5")  # one player to square 5: step, or gamble
 
 
 @pytest.fixture
