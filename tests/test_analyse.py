@@ -15,6 +15,7 @@ from conftest import write_catalogue
 from toolkit.analysis.analyse import games_for, games_needed, parse_players, shortfall
 from toolkit.analysis.metrics import METRICS, Accumulator, describe
 from toolkit.analysis.report_texts import describe_policy
+from toolkit.analysis.strategy import Gain
 from toolkit.errors import UserError
 from toolkit.sim.stats import Z95, wilson
 
@@ -229,7 +230,10 @@ def test_strategy_search_and_tournament(run):
         assert best["gain"] == pytest.approx(best["win_rate"] - best["default_win_rate"])
         assert row["beaten"] == (best["gain_low"] > 0)
         assert row["best_policy"] == (best["policy"] if row["beaten"] else "until-witch")
-        assert best["gain"] == max(r["gain"] for r in row["refined"])
+        racing = [r for r in row["refined"] if r["behind"] is None]
+        assert best in racing and best["gain"] == max(r["gain"] for r in racing)
+        for r in row["refined"]:  # a candidate that stopped short names one still racing
+            assert r["behind"] is None or r["behind"] in [x["policy"] for x in racing]
         assert row["searched"] == {"stop-after": [1, 47], "odds": [1, 100], "risk": [0, 2]}
     table = data["tournament"]
     names = table["policies"]
@@ -367,7 +371,6 @@ def test_numbers_round_half_up_and_bounds_show_their_sign():
 def test_a_paired_gain_from_games_that_never_differed_is_not_known_exactly():
     """Four paired games with the same winner each time: the gain is 0, but not known to be 0 (the editor's
     read found "+0.0 (+0.0-+0.0)" printed from 4 games); the interval is Wilson's for 0 of 4 each side."""
-    from toolkit.analysis.strategy import Gain
     from toolkit.sim.stats import wilson
 
     same = Gain("stop-after-3", games=4, wins=3, default_wins=3, diff_squares=0)
@@ -382,9 +385,9 @@ def test_a_paired_gain_from_games_that_never_differed_is_not_known_exactly():
 
 
 def test_a_refined_gain_stops_within_100_games_of_the_precision_and_reuses_the_screen(monkeypatch):
-    """A candidate plays on beside the default until its paired gain is within the precision, and stops
-    within 100 games of the fewest that give that (no margin past the estimate); its screened games are
-    kept, not played again."""
+    """A candidate racing alone plays on beside the default until its paired gain is within the
+    precision, and stops within 100 games of the fewest that give that (no margin past the estimate);
+    its screened games are kept, not played again."""
     from toolkit.analysis import analyse, strategy
     from toolkit.catalogue import load
     from toolkit.games.registry import make_game, policy_module
@@ -399,7 +402,7 @@ def test_a_refined_gain_stops_within_100_games_of_the_precision_and_reuses_the_s
     monkeypatch.setattr(analyse, "play_records", lambda *args: games.append(args[4]) or play(*args))
     wins = strategy.screen_names(game, parse, seats, 0, [name], seed, screened, None, played)
     assert sum(games) == screened
-    gain = strategy._refine(game, parse, seats, 0, name, seed, precision, 10**6, None, played)
+    [gain] = strategy.refine(game, parse, seats, 0, [name], seed, precision, 10**6, screened, None, played)
     assert sum(games) == 2 * gain.games  # each side's games played once, the screened ones too
     mine = played.winners(game, [parse(name), seats[1]], seed, gain.games) == 0
     theirs = played.winners(game, seats, seed, gain.games) == 0
@@ -411,3 +414,57 @@ def test_a_refined_gain_stops_within_100_games_of_the_precision_and_reuses_the_s
 
     assert gain.gain_half_width() <= precision < paired(gain.games - 100).gain_half_width()
     assert gain.games > games_for(2 * precision)  # past the first stage: the estimate's stop
+
+
+def _race(names, precision, screened=2401):
+    """The strategy's refinement race at two-player Palaces seat 1 after a screen of ``names``; the
+    gains, the played games and how many games were played."""
+    from toolkit.analysis import analyse, strategy
+    from toolkit.catalogue import load
+    from toolkit.games.registry import make_game, policy_module
+
+    game = make_game(load("palaces", require_art=False), 2)
+    parse = policy_module("palaces").parse
+    seats = [parse("default"), parse("default")]
+    seed, played = analyse.run_seed(1, 2), analyse.Played()
+    strategy.screen_names(game, parse, seats, 0, names, seed, screened, None, played)
+    gains = strategy.refine(game, parse, seats, 0, names, seed, precision, 10**6, screened, None, played)
+
+    def won(name, n):
+        return (played.winners(game, [parse(name), seats[1]], seed, n)[:n] == 0).astype(int)
+
+    return gains, won
+
+
+def test_a_candidate_plainly_behind_another_stops_at_the_screen():
+    """Random play against the aggressive player, both beside the default: on the screen's games the
+    random player's wins minus the aggressive one's, paired game by game, are plainly below 0, so it
+    stops there with its screened gain, and only the aggressive player plays on to the precision."""
+    screened, precision = 2401, 0.02
+    (strong, weak), won = _race(["aggressive", "random"], precision, screened)
+    assert (strong.behind, weak.behind) == (None, "aggressive")
+    assert weak.games == screened and strong.games > screened
+    assert strong.gain_half_width() <= precision < weak.gain_half_width()
+    d = won("random", screened) - won("aggressive", screened)
+    low, high = Gain("random", screened, int(won("random", screened).sum()), int(won("aggressive", screened).sum()),
+                     int((d * d).sum())).gain_bounds()
+    assert high < 0  # plainly behind, not only within the precision
+    assert weak.wins == int(won("random", screened).sum())
+
+
+def test_two_candidates_within_the_precision_of_each_other_race_until_one_cannot_beat_the_other():
+    """Two ways of giving at the same aggressive play: each stops either at the precision or where, on
+    the games both played, its paired wins minus the other's have a 95% upper bound below the
+    precision and it had not won more; the other, still racing, ends at the precision, and the stopped
+    one had played fewer games."""
+    precision = 0.01
+    gains, won = _race(["aggressive,give-worst", "aggressive,give-random"], precision)
+    stopped = [g for g in gains if g.behind is not None]
+    [kept] = [g for g in gains if g.behind is None]
+    assert len(stopped) == 1 and stopped[0].behind == kept.policy
+    [loser] = stopped
+    assert kept.gain_half_width() <= precision and loser.games < kept.games
+    n = loser.games
+    d = won(loser.policy, n) - won(kept.policy, n)
+    paired = Gain(loser.policy, n, int(won(loser.policy, n).sum()), int(won(kept.policy, n).sum()), int((d * d).sum()))
+    assert paired.gain <= 0 and paired.gain_bounds()[1] < precision

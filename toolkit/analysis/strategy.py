@@ -5,10 +5,14 @@ The search, for each player count and each seat, the other seats keeping the def
 1. screen: every candidate plays the same ``games_for(4 x precision)`` card orders; the game says
    which (its ``Strategy``: a list of candidates, or a search of its own over numbered rules, whose
    ranges are reported as ``searched``, e.g. each value on a coarse grid, then every value between the
-   best grid value's neighbours: ``coarse_grid``, ``neighbours``);
-2. refine: the best ``REFINED`` of the screen play on, each beside the default on the same card
+   best grid value's neighbours: ``coarse_grid``, ``neighbours``); in a list, a candidate plainly
+   behind two others after a quarter of the games stops there;
+2. refine: the best ``REFINED`` of the screen race on, each beside the default on the same card
    orders, until the gain (the candidate's win rate at that seat minus the default's, a paired
-   difference) is known to plus or minus ``precision``.
+   difference) is known to plus or minus ``precision``, or until it cannot beat another of them by
+   more than ``precision`` (on the games both played, the 95% upper bound of its paired difference
+   with the other is below ``precision``): two candidates that close are as strong to the precision
+   asked, only the strongest is reported, and the one behind keeps its wider interval.
 
 The default is beaten at a seat when the best refined gain's 95% interval lies above 0; only then
 is the challenger the best way to play, otherwise the default is, and the challenger is reported as
@@ -69,8 +73,9 @@ class Strategy:
 
     def screen(self, catalogue, game, parse, seats, seat: int, seed: int, games: int, tick,
                played: Played) -> dict[str, int]:
-        """Wins at ``seat`` of every screened candidate, in games 0..games-1 (their winners kept in ``played``)."""
-        return screen_names(game, parse, seats, seat, self._tried(), seed, games, tick, played)
+        """Wins at ``seat`` of every screened candidate, in games 0..games-1 (their winners kept in ``played``),
+        or fewer for one plainly behind after a quarter of them (``screen_names``' ``stop_behind``)."""
+        return screen_names(game, parse, seats, seat, self._tried(), seed, games, tick, played, stop_behind=True)
 
     def screened(self) -> int:
         """About how many candidates one seat's screen plays (for the progress bar)."""
@@ -104,6 +109,7 @@ class Gain:
     wins: int  # the candidate's wins at the seat
     default_wins: int  # the default's wins at the seat, same games
     diff_squares: int  # sum over games of (candidate won - default won)^2
+    behind: str | None = None  # the refined candidate that beat this one, so that it stopped short of the precision
 
     @property
     def win_rate(self) -> float:
@@ -148,7 +154,7 @@ class Gain:
         return {"policy": self.policy, "games": self.games, "win_rate": self.win_rate, "win_rate_low": low,
                 "win_rate_high": high, "default_win_rate": self.default_rate, "default_win_rate_low": default_low,
                 "default_win_rate_high": default_high, "gain": self.gain,
-                "gain_low": gain_low, "gain_high": gain_high}
+                "gain_low": gain_low, "gain_high": gain_high, "behind": self.behind}
 
 
 def _played_wins(played: Played, game, policies, seed: int, seat: int, start: int, stop: int, tick):
@@ -159,43 +165,114 @@ def _played_wins(played: Played, game, policies, seed: int, seat: int, start: in
         yield (winners[first:min(first + CHUNK, stop)] == seat).astype(np.int64)
 
 
-def screen_names(game, parse, seats, seat: int, names, seed: int, games: int, tick, played: Played) -> dict[str, int]:
+def paired(policy: str, mine: np.ndarray, theirs: np.ndarray) -> Gain:
+    """``policy``'s gain over another way of playing from two arrays of the same games, 1 where each won."""
+    mine, theirs = mine.astype(np.int64), theirs.astype(np.int64)
+    return Gain(policy, mine.size, int(mine.sum()), int(theirs.sum()), int(((mine - theirs) ** 2).sum()))
+
+
+def screen_names(game, parse, seats, seat: int, names, seed: int, games: int, tick, played: Played,
+                 stop_behind: bool = False) -> dict[str, int]:
     """Wins at ``seat`` of each candidate in games 0..games-1, their winners kept in ``played`` (the
-    refinement of the best goes on from them instead of playing them again)."""
-    wins = {}
-    for name in names:
+    refinement of the best goes on from them instead of playing them again). ``stop_behind``: every
+    candidate first plays a quarter of the games, and one plainly behind ``REFINED`` others there (the
+    95% upper bound of its wins minus each one's, paired game by game, below 0) stops: it could not be
+    refined, and its wins are those of the games it played."""
+    def won(name: str, n: int, start: int = 0) -> np.ndarray:  # the progress told of games start .. n-1
         policies = list(seats)
         policies[seat] = parse(name)
-        winners = played.winners(game, policies, seed, games, tick)[:games]
-        wins[name] = int((winners == seat).sum())
-    return wins
+        return played.winners(game, policies, seed, n, tick, start)[:n] == seat
+
+    first = min(games, max(100, games // 4)) if stop_behind else games
+    early = {name: won(name, first) for name in names}
+    behind = {name for name in names if first < games and
+              sum(paired(name, early[name], early[other]).gain_bounds()[1] < 0 for other in names if other != name)
+              >= REFINED}
+    return {name: int((early[name] if name in behind else won(name, games, first)).sum()) for name in names}
 
 
-def _refine(game, parse, seats, seat: int, name: str, seed: int, precision: float, max_games: int, tick,
-            played: Played) -> Gain:
-    """Play a candidate beside the default until the paired gain is within ``precision``; a chunk at a
-    time (both sides' games kept in ``played``: the default's are every candidate's pair, and the
-    two-player tournament plays some of the same games)."""
-    policies = list(seats)
-    policies[seat] = parse(name)
-    result = Gain(name, 0, 0, 0, 0)
-    target = min(max_games, games_for(2 * precision))
-    while True:
-        pairs = zip(_played_wins(played, game, policies, seed, seat, result.games, target, tick),
-                    _played_wins(played, game, seats, seed, seat, result.games, target, tick))
+class _Refining:
+    """A candidate playing on beside the default until its paired gain is within ``precision`` (or
+    ``max_games``), a round at a time (both sides' games kept in ``played``: the default's are every
+    candidate's pair, and the two-player tournament plays some of the same games)."""
+
+    def __init__(self, game, parse, seats, seat: int, name: str, seed: int, precision: float, max_games: int,
+                 tick, played: Played):
+        self.game, self.seats, self.seat, self.seed, self.tick, self.played = game, seats, seat, seed, tick, played
+        self.policies = list(seats)
+        self.policies[seat] = parse(name)
+        self.precision, self.max_games = precision, max_games
+        self.gain = Gain(name, 0, 0, 0, 0)
+        self.target = min(max_games, games_for(2 * precision))
+        self.done = False
+
+    def play_to(self, games: int) -> None:
+        """Count games up to ``games`` into the gain, playing those not played yet."""
+        result, game, seed, seat, tick, played = self.gain, self.game, self.seed, self.seat, self.tick, self.played
+        pairs = zip(_played_wins(played, game, self.policies, seed, seat, result.games, games, tick),
+                    _played_wins(played, game, self.seats, seed, seat, result.games, games, tick))
         for mine, theirs in pairs:
             result.wins += int(mine.sum())
             result.default_wins += int(theirs.sum())
             result.diff_squares += int(((mine - theirs) ** 2).sum())
-        result.games = target
+        result.games = games
+
+    def step(self) -> None:
+        """Play on to the target; then done, or the next target."""
+        self.play_to(self.target)
+        result = self.gain
         half = result.gain_half_width()
-        if half <= precision or result.games >= max_games:
-            return result
+        if half <= self.precision or result.games >= self.max_games:
+            self.done = True
+            return
         # the games the estimate asks for (a half-width falls as 1/sqrt(n)), with no margin: a target a
         # little short is checked again 100 games on, so the gain ends within 100 games of the fewest
         # that give it to plus or minus ``precision`` (a 10% margin played about 6,000 more a candidate)
-        need = math.ceil(result.games * (half / precision) ** 2)
-        target = min(max_games, max(result.games + 100, -(-need // 100) * 100))
+        # At most twice the games so far a round, so that a candidate racing another is compared again
+        # before it has played all it needs (``refine``).
+        need = min(math.ceil(result.games * (half / self.precision) ** 2), 2 * result.games)
+        self.target = min(self.max_games, max(result.games + 100, -(-need // 100) * 100))
+
+    def wins(self, games: int) -> np.ndarray:
+        """1 where the candidate won at its seat, in games 0 .. games-1 (all played already)."""
+        return self.played.winners(self.game, self.policies, self.seed, games)[:games] == self.seat
+
+
+def _drop_behind(racing: list[_Refining], screen_games: int, precision: float) -> None:
+    """Stop every candidate still playing that cannot beat another one still in the race by more than
+    ``precision``: on the games both played (the screen's at first), it has not won more than the other,
+    and the 95% upper bound of its wins minus the other's, paired game by game (``Gain.gain_bounds``),
+    is below ``precision``. The other is then as strong to within the precision (and plainly stronger
+    when that bound is below 0). The stopped candidate's gain is kept as far as it got, with its wider
+    interval, and ``behind`` names the other. The last candidate in the race is never stopped."""
+    for loser in racing:
+        if loser.done:
+            continue
+        for other in racing:
+            if other is loser or other.gain.behind is not None:
+                continue
+            games = max(screen_games, min(loser.gain.games, other.gain.games))
+            gain = paired(loser.gain.policy, loser.wins(games), other.wins(games))
+            if gain.gain <= 0 and gain.gain_bounds()[1] < precision:
+                loser.done, loser.gain.behind = True, other.gain.policy
+                loser.play_to(max(games, loser.gain.games))  # stopped at the screen: its gain there
+                break
+
+
+def refine(game, parse, seats, seat: int, names, seed: int, precision: float, max_games: int, screen_games: int,
+           tick, played: Played) -> list[Gain]:
+    """The screen's best ``names`` race on beside the default (each as ``_Refining`` plays it) until each
+    is known to plus or minus ``precision`` or cannot beat another by more than that (``_drop_behind``,
+    checked on the screen's games first and again after every round)."""
+    racing = [_Refining(game, parse, seats, seat, name, seed, precision, max_games, tick, played)
+              for name in names]
+    _drop_behind(racing, screen_games, precision)
+    while not all(runner.done for runner in racing):
+        for runner in racing:
+            if not runner.done:
+                runner.step()
+        _drop_behind(racing, screen_games, precision)
+    return [runner.gain for runner in racing]
 
 
 def rule_kind(name: str) -> str:
@@ -243,9 +320,9 @@ def search(catalogue, counts: list[int], variants, seed: int, precision: float, 
         for seat in range(players):
             wins = strategy.screen(catalogue, game, parse, seats, seat, seed_n, screen_games, tick, played)
             ranked = sorted(wins, key=lambda name: -wins[name])[:REFINED]  # stable: list order breaks ties
-            refined = [_refine(game, parse, seats, seat, name, seed_n, precision, max_games, tick, played)
-                       for name in ranked]
-            top = max(refined, key=lambda g: g.gain)
+            refined = refine(game, parse, seats, seat, ranked, seed_n, precision, max_games, screen_games, tick,
+                             played)
+            top = max((g for g in refined if g.behind is None), key=lambda g: g.gain)
             beaten = top.gain_bounds()[0] > 0
             rows.append({"players": players, "seat": seat + 1, "screened": len(wins), "screen_games": screen_games,
                          "searched": {kind: list(bounds) for kind, bounds in ranges.items()},
