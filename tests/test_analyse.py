@@ -468,3 +468,31 @@ def test_two_candidates_within_the_precision_of_each_other_race_until_one_cannot
     d = won(loser.policy, n) - won(kept.policy, n)
     paired = Gain(loser.policy, n, int(won(loser.policy, n).sum()), int(won(kept.policy, n).sum()), int((d * d).sum()))
     assert paired.gain <= 0 and paired.gain_bounds()[1] < precision
+
+
+def test_a_screened_candidate_plainly_behind_two_others_stops_after_a_quarter_of_the_games():
+    """The screen of a list (Palaces' ways to play): random play is plainly behind both others after a
+    quarter of the games, paired game by game, so it plays no more; the others' wins are those of a
+    screen without stopping, and random play's are those of its quarter."""
+    from toolkit.analysis import analyse, strategy
+    from toolkit.catalogue import load
+    from toolkit.games.registry import make_game, policy_module
+
+    game = make_game(load("palaces", require_art=False), 2)
+    parse = policy_module("palaces").parse
+    seats = [parse("default"), parse("default")]
+    seed, games, names = analyse.run_seed(1, 2), 2401, ["aggressive", "builder,give-random", "random"]
+    played = analyse.Played()
+    wins = strategy.screen_names(game, parse, seats, 0, names, seed, games, None, played, stop_behind=True)
+    whole = strategy.screen_names(game, parse, seats, 0, names, seed, games, None, analyse.Played())
+
+    def won(name, n):
+        return played.winners(game, [parse(name), seats[1]], seed, n)[:n] == 0
+
+    quarter = games // 4
+    assert played.winners(game, [parse("random"), seats[1]], seed, 0).size == quarter  # played no further
+    for other in ("aggressive", "builder,give-random"):
+        assert strategy.paired("random", won("random", quarter), won(other, quarter)).gain_bounds()[1] < 0
+        assert wins[other] == whole[other] == int(won(other, games).sum())
+    assert wins["random"] == int(won("random", quarter).sum()) <= whole["random"]
+    assert sorted(wins, key=lambda name: -wins[name])[:2] == sorted(whole, key=lambda name: -whole[name])[:2]
