@@ -496,3 +496,41 @@ def test_a_screened_candidate_plainly_behind_two_others_stops_after_a_quarter_of
         assert wins[other] == whole[other] == int(won(other, games).sum())
     assert wins["random"] == int(won("random", quarter).sum()) <= whole["random"]
     assert sorted(wins, key=lambda name: -wins[name])[:2] == sorted(whole, key=lambda name: -whole[name])[:2]
+
+
+def test_each_tournament_pairing_plays_until_both_shares_are_within_the_precision():
+    """Palaces' round-robin at precision 0.02: every pairing plays both seatings on the same card orders
+    until both shares' 95% intervals reach no further than 0.02, at most 1,201 games a seating. Random
+    play, which never wins, is settled long before that, and a pairing near one half plays on; each cell
+    is the row's wins over both seatings, counted here from the kept games, and the overall column is the
+    mean of the row's cells."""
+    from toolkit.analysis import analyse, strategy
+    from toolkit.catalogue import load
+    from toolkit.games.registry import make_game, policy_module
+
+    cat, precision = load("palaces", require_art=False), 0.02
+    played = analyse.Played()
+    table = strategy.tournament(cat, (), 1, precision, played=played)
+    parse = policy_module("palaces").parse
+    game, seed = make_game(cat, 2, ()), analyse.run_seed(1, 2)
+    names, most = table["policies"], strategy.seating_games(precision)
+    assert most == 1201 and table["half_width"] <= precision
+    for a in names:
+        for b in names:
+            if a == b:
+                continue
+            games = table["games"][a][b]
+            assert games == table["games"][b][a] and games % 2 == 0 and games <= 2 * most
+            n = games // 2
+            first = played.winners(game, [parse(a), parse(b)], seed, n)[:n]
+            second = played.winners(game, [parse(b), parse(a)], seed, n)[:n]
+            wins = int((first == 0).sum() + (second == 1).sum())
+            assert table["table"][a][b] == wins / games
+            low, high = wilson(wins, games)
+            assert table["intervals"][a][b] == [low, high] and max(wins / games - low, high - wins / games) <= precision
+        cells = [table["table"][a][b] for b in names if b != a]
+        assert table["overall"][a] == pytest.approx(sum(cells) / len(cells))
+    assert max(table["games"]["random"].values()) < 2 * most / 4  # a share of 0 is soon known
+    assert table["games"]["builder"]["aggressive"] == table["games_per_pair"] == max(
+        g for row in table["games"].values() for g in row.values())
+    assert table["games_per_pair"] > 2 * most * 3 / 4  # near one half: close to the most

@@ -135,8 +135,9 @@ def strategy_lines(rows: list[dict], tournament: dict | None, precision: float) 
     if tournament:
         names = tournament["policies"]
         reach = math.ceil(1000 * tournament["half_width"]) / 10
-        lines.append(f"tournament, 2 players: the row's share of wins against the column, {tournament['games_per_pair']:,} "
-                     f"games a pair (each seat half of them; every share within ±{reach:.1f} points, 95% interval)")
+        lines.append(f"tournament, 2 players: the row's share of wins against the column, up to "
+                     f"{tournament['games_per_pair']:,} games a pair (each seat half of them; fewer where a share lies "
+                     f"far from one half; every share within ±{reach:.1f} points, 95% interval)")
         width = max(len(name) for name in names)
         lines.append("  " + " " * width + "  " + " ".join(f"{i + 1:>6}" for i in range(len(names))) + "   overall")
         for i, a in enumerate(names):

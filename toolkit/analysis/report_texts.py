@@ -72,7 +72,8 @@ TEXTS = {
         "best_challenger": "the challenger",
         "best_usual": "the usual way",
         "tournament": "Two-player tournament: how often the row beats the column",
-        "tournament_note": "{games} games a pair, each way of playing half of them in each seat; every share in the table "
+        "tournament_note": "Up to {games} games a pair (fewer where a share lies far from one half), each way of playing "
+                           "half of them in each seat; every share in the table "
                            "is known to ±{reach} points (95% interval). Key: blue, the row wins more than half of the "
                            "games; red, fewer than half; the deeper the colour, the further from half.",
         "overall": "overall",
@@ -142,7 +143,8 @@ TEXTS = {
         "best_challenger": "соперник",
         "best_usual": "обычная игра",
         "tournament": "Турнир вдвоём: как часто строка побеждает столбец",
-        "tournament_note": "{games} {word} на пару, каждый способ половину из них на каждом месте; каждая доля в "
+        "tournament_note": "До {games} {word} на пару (меньше, где доля далека от половины), каждый способ половину "
+                           "из них на каждом месте; каждая доля в "
                            "таблице известна с точностью ±{reach} п.\u00a0п. (95-процентный интервал). Цвета: "
                            "синий — строка выигрывает больше половины партий, красный — меньше половины; чем гуще "
                            "цвет, тем дальше от половины.",

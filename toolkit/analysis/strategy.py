@@ -20,7 +20,9 @@ the strongest one with its gain (which may be below 0). A best value at an end o
 is reported (``edges``).
 
 The tournament: every pair of named policies plays two-player games, each policy once in each seat,
-on ``games_for(precision) / 2`` card orders per seating; a cell is the row policy's share of wins.
+on the same card orders per seating, in stages until both shares are known to plus or minus
+``precision``: at most ``games_for(precision) / 2`` a seating, fewer for a share far from one half; a
+cell is the row policy's share of wins, ``overall`` the mean of a row's cells.
 """
 
 from __future__ import annotations
@@ -351,24 +353,44 @@ def tournament(catalogue, variants, seed: int, precision: float, extra: tuple[st
     game = make_game(catalogue, 2, variants)
     seed_2 = run_seed(seed, 2)
     played = Played() if played is None else played
-    per_seating = seating_games(precision)
-    wins = {(a, b): 0 for a in named for b in named if a != b}
+    wins, games = {}, {}
+    for i, a in enumerate(named):
+        for b in named[i + 1:]:
+            wins[(a, b)], wins[(b, a)], games[(a, b)] = _pairing(game, parse(a), parse(b), seed_2, precision, tick,
+                                                                 played)
+            games[(b, a)] = games[(a, b)]
+    table = {a: {b: (wins[(a, b)] / games[(a, b)] if a != b else None) for b in named} for a in named}
+    intervals = {a: {b: list(wilson(wins[(a, b)], games[(a, b)])) for b in named if b != a} for a in named}
+    # overall: the mean of the row's shares (each opponent alike); its interval the mean of their intervals,
+    # which is wider than the mean's own (the cells' errors partly cancel), so it never claims more
+    overall = {a: sum(table[a][b] for b in named if b != a) / (len(named) - 1) for a in named}
+    reach = [max(share - intervals[a][b][0], intervals[a][b][1] - share) for a in named
+             for b, share in table[a].items() if b != a]
     for a in named:
-        for b in named:
-            if a == b:
-                continue
-            policies = [parse(a), parse(b)]
-            winners = played.winners(game, policies, seed_2, per_seating, tick)[:per_seating]
-            wins[(a, b)] += int((winners == 0).sum())
-            wins[(b, a)] += int((winners == 1).sum())
-    games = 2 * per_seating
-    table = {a: {b: (wins[(a, b)] / games if a != b else None) for b in named} for a in named}
-    overall = {a: sum(wins[(a, b)] for b in named if b != a) / (games * (len(named) - 1)) for a in named}
-    return {"policies": named, "games_per_pair": games, "table": table, "overall": overall,
-            "intervals": {a: {b: list(wilson(wins[(a, b)], games)) for b in named if b != a} for a in named},
-            "half_width": max(*(_reach(wins[key], games) for key in wins),
-                              *(_reach(round(overall[a] * games * (len(named) - 1)), games * (len(named) - 1))
-                                for a in named))}
+        low = sum(intervals[a][b][0] for b in intervals[a]) / (len(named) - 1)
+        high = sum(intervals[a][b][1] for b in intervals[a]) / (len(named) - 1)
+        reach.append(max(overall[a] - low, high - overall[a]))
+    return {"policies": named, "games_per_pair": max(games.values()),
+            "games": {a: {b: games[(a, b)] for b in named if b != a} for a in named}, "table": table,
+            "overall": overall, "intervals": intervals, "half_width": max(reach)}
+
+
+def _pairing(game, a, b, seed: int, precision: float, tick, played: Played) -> tuple[int, int, int]:
+    """(a's wins, b's wins, games) of a two-player pairing, each seating on the same card orders, played in
+    stages until both shares are within ``precision`` (their 95% intervals reach no further from
+    them), at most ``seating_games(precision)`` a seating: a share far from one half needs fewer."""
+    most = seating_games(precision)
+    n, told = min(most, seating_games(4 * precision)), 0  # the progress is told of games told .. n-1
+    while True:
+        first = played.winners(game, [a, b], seed, n, tick, told)[:n]
+        second = played.winners(game, [b, a], seed, n, tick, told)[:n]
+        told = n
+        a_wins, b_wins = int((first == 0).sum() + (second == 1).sum()), int((first == 1).sum() + (second == 0).sum())
+        reach = max(_reach(a_wins, 2 * n), _reach(b_wins, 2 * n))
+        if reach <= precision or n >= most:
+            return a_wins, b_wins, 2 * n
+        need = math.ceil(n * (reach / precision) ** 2)  # a reach falls as 1/sqrt(games)
+        n = min(most, max(n + 100, -(-need // 100) * 100))
 
 
 def seating_games(precision: float) -> int:
