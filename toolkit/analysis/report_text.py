@@ -111,9 +111,10 @@ def strategy_lines(rows: list[dict], tournament: dict | None, precision: float) 
     lines = []
     if rows:
         lines.append("strategy: the best policy at each seat, the other seats playing the default")
-        lines.append(f"  (each candidate screened on the same {rows[0]['screen_games']:,} card orders, the best "
-                     f"two played on beside the default until the gain is known to ±{100 * precision:.1f} points; "
-                     "each comparison is its own sample, the default's share there is not the one above)")
+        lines.append(f"  (each candidate screened on the same card orders, up to {rows[0]['screen_games']:,}, the best "
+                     f"two played on beside the default until the gain is known to ±{100 * precision:.1f} points or "
+                     "the weaker cannot beat the other by more than that; each comparison is its own sample, the "
+                     "default's share there is not the one above)")
         for kind, (low, high) in (rows[0].get("searched") or {}).items():
             lines.append(f"  searched: {kind}-{low} to {kind}-{high} (the whole range where the rule can stop)")
         for row in rows:

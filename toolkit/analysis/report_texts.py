@@ -54,8 +54,9 @@ TEXTS = {
         "events": "Events per game",
         "strategy": "Best way to play each seat, the others playing the usual way",
         "strategy_note": "The usual way: the player {default}. At each seat every way below was tried on the "
-                         "same {screen} card orders; the strongest two then played on beside the usual way, on the "
-                         "same card orders, until the gain was known to ±{points} points. Each comparison is a sample "
+                         "same card orders, up to {screen} of them; the strongest two then played on beside the usual "
+                         "way, on the same card orders, until the gain was known to ±{points} points, or until the "
+                         "weaker of the two could not beat the other by more than that. Each comparison is a sample "
                          "of its own: the usual way's share there differs from page 1 by chance; every share is given "
                          "with its 95% interval.",
         "verdict_usual": "The usual way is the best at {usual} of the {seats} seats: no way tried beat it clearly.",
@@ -123,8 +124,10 @@ TEXTS = {
         "events": "События за партию",
         "strategy": "Лучшая игра на каждом месте, если остальные играют обычно",
         "strategy_note": "Обычная игра: игрок {default}. На каждом месте каждый способ ниже испытан на одних и тех же "
-                         "{screen} раскладах; два сильнейших сыграли дальше рядом с обычной игрой, на тех же "
-                         "раскладах, пока выигрыш не стал известен с точностью ±{points} п.\u00a0п. Каждое сравнение — "
+                         "раскладах, не более чем на {screen}; два сильнейших сыграли дальше рядом с обычной игрой, на "
+                         "тех же раскладах, пока выигрыш не стал известен с точностью ±{points} п.\u00a0п. или пока не "
+                         "стало ясно, что более слабый из двух не обыгрывает другого больше чем на эту величину. "
+                         "Каждое сравнение — "
                          "отдельная выборка: доля обычной игры здесь отличается от страницы 1 случайно; каждая доля "
                          "дана с 95-процентным интервалом.",
         "verdict_usual": "Обычная игра лучше всех на {usual} {places} из {seats}: ни один испытанный способ не "
