@@ -111,7 +111,7 @@ class Gain:
     wins: int  # the candidate's wins at the seat
     default_wins: int  # the default's wins at the seat, same games
     diff_squares: int  # sum over games of (candidate won - default won)^2
-    behind: str | None = None  # the refined candidate that beat this one, so that it stopped short of the precision
+    behind: str | None = None  # the refined candidate it could not beat by more than the precision: it stopped there
 
     @property
     def win_rate(self) -> float:
@@ -229,9 +229,8 @@ class _Refining:
             return
         # the games the estimate asks for (a half-width falls as 1/sqrt(n)), with no margin: a target a
         # little short is checked again 100 games on, so the gain ends within 100 games of the fewest
-        # that give it to plus or minus ``precision`` (a 10% margin played about 6,000 more a candidate)
-        # At most twice the games so far a round, so that a candidate racing another is compared again
-        # before it has played all it needs (``refine``).
+        # that give it to plus or minus ``precision`` (a 10% margin played about 6,000 more a candidate);
+        # at most twice the games so far, so that racing candidates are compared again on the way (``refine``)
         need = min(math.ceil(result.games * (half / self.precision) ** 2), 2 * result.games)
         self.target = min(self.max_games, max(result.games + 100, -(-need // 100) * 100))
 
