@@ -211,3 +211,38 @@ def test_art_on_a_full_disk_replaces_no_picture(tmp_path):
                                str(disk / "art")], capture_output=True, text=True, timeout=120)
         assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
         assert [p for p in disk.rglob("*") if p.is_file()] == []
+
+
+def test_a_write_that_fails_takes_back_the_folders_it_made_and_no_other(tmp_path, monkeypatch, run):
+    """A file, several files or a folder written under folders that did not exist: when the write
+    fails, the folders made for it are removed again, and a folder that was there before stays (the fuzz
+    found `export-cards --card mini` leaving an empty `output` folder after its one-line error)."""
+    from toolkit.files import write_many
+
+    (tmp_path / "there").mkdir()
+
+    def fail_in(kind: str):
+        def failing(fd):
+            raise OSError(28, "No space left on device")
+        monkeypatch.setattr(os, "fsync", failing)
+        with pytest.raises(UserError, match="No space left on device"):
+            if kind == "file":
+                write_atomic(tmp_path / "there" / "new" / "deeper" / "a.pdf", b"x")
+            else:
+                write_many({tmp_path / "there" / "new" / "a.png": b"a", tmp_path / "there" / "other" / "b.png": b"b"})
+        monkeypatch.undo()
+
+    for kind in ("file", "files"):
+        fail_in(kind)
+        assert [p.name for p in tmp_path.iterdir()] == ["there"] and list((tmp_path / "there").iterdir()) == []
+    with pytest.raises(UserError, match="inside"):
+        with atomic_folder(tmp_path / "there" / "new" / "export") as folder:
+            (folder / "a.png").write_bytes(b"x")
+            raise UserError("inside")
+    assert list((tmp_path / "there").iterdir()) == []
+    write_atomic(tmp_path / "there" / "new" / "a.pdf", b"x")  # a write that succeeds keeps its folders
+    assert (tmp_path / "there" / "new" / "a.pdf").read_bytes() == b"x"
+    monkeypatch.chdir(tmp_path / "there")
+    result = run("export-cards", "--target", "png", "--card", "mini")
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1 and "does not fit a mini" in result.stderr
+    assert sorted(p.name for p in (tmp_path / "there").iterdir()) == ["new"]

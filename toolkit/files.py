@@ -89,6 +89,26 @@ def _failed(path: Path, err: OSError) -> UserError:
     return UserError(f"{path}: cannot write here: {err.strerror or err}")
 
 
+def _make_folders(folder: Path) -> list[Path]:
+    """Make ``folder`` and its missing parents; the folders made here, deepest first (``_take_back``)."""
+    made, here = [], folder
+    while not os.path.lexists(here) and here != here.parent:
+        made.append(here)
+        here = here.parent
+    folder.mkdir(parents=True, exist_ok=True)
+    return made
+
+
+def _take_back(made: list[Path]) -> None:
+    """Remove the folders ``_make_folders`` made for a write that failed, deepest first, as far as they
+    are empty: a run that wrote nothing leaves no folder behind."""
+    for folder in sorted(made, key=lambda f: len(f.parts), reverse=True):
+        try:
+            folder.rmdir()
+        except OSError:
+            return
+
+
 def check_out_path(text: str | None, option: str = "--out") -> None:
     """An output path given on the command line must not be empty (it would mean the default)."""
     if text is not None and not text.strip():
@@ -165,9 +185,9 @@ def write_atomic(path: str | Path, data: bytes) -> Path:
             raise _failed(shown, err) from None
         return shown
     mode = _new_mode(path, 0o666)
-    tmp = None
+    tmp, made, written = None, [], False
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        made = _make_folders(path.parent)
         with _signals_held():
             # A short temporary name: one derived from a long target name could pass the name limit.
             fd, name = tempfile.mkstemp(prefix=".toolkit-", suffix=".tmp", dir=path.parent)
@@ -181,13 +201,15 @@ def write_atomic(path: str | Path, data: bytes) -> Path:
         with _signals_held():
             os.replace(tmp, path)
             PENDING.discard(tmp)
-            tmp = None
+            tmp, written = None, True
     except OSError as err:
         raise _failed(shown, err) from None
     finally:
         if tmp is not None:
             tmp.unlink(missing_ok=True)
             PENDING.discard(tmp)
+        if not written:
+            _take_back(made)
     return shown
 
 
@@ -198,6 +220,8 @@ def write_many(items: dict[Path, bytes]) -> list[Path]:
     of them are on disk are they renamed into place, together, with Ctrl-C and SIGTERM held back.
     """
     staged: list[tuple[Path, Path]] = []
+    made: list[Path] = []
+    written = False
     try:
         for shown, data in items.items():
             shown = Path(shown)
@@ -206,7 +230,7 @@ def write_many(items: dict[Path, bytes]) -> list[Path]:
                 if path.is_dir():
                     raise UserError(f"{shown}: is a folder, not a file")
                 mode = _new_mode(path, 0o666)
-                path.parent.mkdir(parents=True, exist_ok=True)
+                made += _make_folders(path.parent)
                 with _signals_held():
                     fd, name = tempfile.mkstemp(prefix=".toolkit-", suffix=".tmp", dir=path.parent)
                     staged.append((Path(name), path))
@@ -225,11 +249,14 @@ def write_many(items: dict[Path, bytes]) -> list[Path]:
                 except OSError as err:
                     raise _failed(path, err) from None
                 PENDING.discard(tmp)
+        written = True
     finally:
         for tmp, _ in staged:
             if tmp in PENDING:
                 tmp.unlink(missing_ok=True)
                 PENDING.discard(tmp)
+        if not written:
+            _take_back(made)
     return [Path(shown) for shown in items]
 
 
@@ -257,10 +284,14 @@ def atomic_folder(path: str | Path, replaceable: Callable[[Path], str | None] | 
             if why:
                 raise UserError(f"{shown}: {why}")
         mode = _new_mode(path, 0o777)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with _signals_held():
-            tmp = Path(tempfile.mkdtemp(prefix=".toolkit-", suffix=".tmp", dir=path.parent))
-            PENDING.add(tmp)
+        made = _make_folders(path.parent)
+        try:
+            with _signals_held():
+                tmp = Path(tempfile.mkdtemp(prefix=".toolkit-", suffix=".tmp", dir=path.parent))
+                PENDING.add(tmp)
+        except BaseException:
+            _take_back(made)
+            raise
     except OSError as err:
         raise _failed(path, err) from None
     old = None
@@ -286,7 +317,10 @@ def atomic_folder(path: str | Path, replaceable: Callable[[Path], str | None] | 
     except OSError as err:
         raise _failed(path, err) from None
     finally:
+        failed = tmp is not None  # still beside the target: the folder never went into place
         for leftover in (tmp, old):
             if leftover is not None:
                 shutil.rmtree(leftover, ignore_errors=True)
                 PENDING.discard(leftover)
+        if failed:
+            _take_back(made)
