@@ -51,10 +51,10 @@ print(json.dumps(result))
 """
 
 
-def play(tree: Path, games: int) -> dict:
+def play(tree: Path, games: int, configs) -> dict:
     """One fresh interpreter on ``tree``'s toolkit: per configuration [CPU us a game, mean turns, digest]."""
     env = dict(os.environ, PYTHONPATH=str(tree))
-    out = subprocess.run([sys.executable, "-c", _CHILD, json.dumps(CONFIGS), str(games)], env=env, cwd="/",
+    out = subprocess.run([sys.executable, "-c", _CHILD, json.dumps(configs), str(games)], env=env, cwd="/",
                          capture_output=True, text=True, check=True)
     result = json.loads(out.stdout.strip().splitlines()[-1])
     where = Path(result.pop("toolkit")).resolve().parent.parent
@@ -68,12 +68,14 @@ def main() -> None:
     parser.add_argument("--beside", type=Path, required=True, help="the other tree (its toolkit and card_art)")
     parser.add_argument("--games", type=int, default=20_000, help="games per configuration and round")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--players", type=int, help="only the configurations of this many players")
     args = parser.parse_args()
+    configs = [config for config in CONFIGS if args.players in (None, config[0])]
     trees = {"this": HERE, "beside": args.beside}
     best: dict[str, dict] = {"this": {}, "beside": {}}
     for _ in range(args.rounds):
         for name, tree in trees.items():
-            for config, (cpu, turns, digest) in play(tree, args.games).items():
+            for config, (cpu, turns, digest) in play(tree, args.games, configs).items():
                 old = best[name].get(config)
                 best[name][config] = [min(cpu, old[0]) if old else cpu, turns, digest]
     load = os.getloadavg()

@@ -78,15 +78,16 @@ from toolkit.sim.ordered import BASE_FIELDS
 
 # card kinds (``engine.KINDS`` gives the catalogue's kind names these numbers)
 FOUNDATION, FLOOR, TOWER, ROOF, RUINS, EXCHANGE, GENERAL, FLOOD = range(8)
+KINDS = 8
 
 # the fixed part, ``g``: rule numbers, sizes, then where each part starts (in g or in s)
 (G_TYPES, G_PLAYERS, G_HAND, G_MAXP, G_WIN, G_EXCH, G_FACE_UP, G_TO_PILE, G_ONE_PER_COLOUR, G_CARD_TO_CLEAR,
  G_RUINS_TOTAL, G_FLOOD_TOTAL, G_ENDABLE, G_FLAGS, G_SLOTS, G_FLOORS, G_CARDS,
- O_KIND, O_COLOUR, O_COMPL, O_COUNTS,
+ O_KIND, O_COLOUR, O_COMPL, O_COUNTS, O_BY_KIND,
  O_PILE, O_DISC, O_HANDS, O_HSUM, O_PF, O_PR, O_PN, O_PFL, O_NPAL, O_SITE, O_TOKENS, O_GIVING, O_HANDING,
  O_STATS, O_ORDER, O_WORST, O_A, O_GA, O_TA, O_VALS, O_HELD, O_KBUF, O_CARDS, O_TMP, O_FLAG, O_SAVE,
- S_SIZE) = range(48)
-G_HEAD = 48
+ S_SIZE) = range(49)
+G_HEAD = 49
 
 # the scalars at the start of ``s``
 (S_PHASE, S_PLAYER, S_TURNS, S_DRAWER, S_DRAW_TO, S_GIVER, S_GIVEN, S_VICTIM, S_STEAL_LEFT, S_PASSES,
@@ -119,18 +120,28 @@ GAME = np.int64(0)  # ``below``: the game's own chance stream
 
 
 def layout(rules, kinds, colours, compl, counts):
-    """``g`` for a game: ``rules`` its numbers up to ``G_FLAGS``, then per type kind, colour, completable, count."""
+    """``g`` for a game: ``rules`` its numbers up to ``G_FLAGS``, then per type kind, colour, completable, count,
+    then the types by kind (``O_BY_KIND``)."""
     types, players = len(kinds), rules[G_PLAYERS]
     cards = max(1, sum(counts))
     slots = max(1, min(rules[G_MAXP], cards))  # a player's palaces, a palace's floors: never more than the deck
-    g = np.zeros(G_HEAD + 4 * types, dtype=np.int64)
+    g = np.zeros(G_HEAD + 5 * types + KINDS + 1, dtype=np.int64)
     g[:len(rules)] = rules
     g[G_SLOTS], g[G_FLOORS], g[G_CARDS] = slots, cards, cards
-    g[O_KIND], g[O_COLOUR], g[O_COMPL], g[O_COUNTS] = (G_HEAD + k * types for k in range(4))
+    g[O_KIND], g[O_COLOUR], g[O_COMPL], g[O_COUNTS], g[O_BY_KIND] = (G_HEAD + k * types for k in range(5))
     g[G_HEAD:G_HEAD + types] = kinds
     g[G_HEAD + types:G_HEAD + 2 * types] = colours
     g[G_HEAD + 2 * types:G_HEAD + 3 * types] = compl
-    g[G_HEAD + 3 * types:] = counts
+    g[G_HEAD + 3 * types:G_HEAD + 4 * types] = counts
+    # the types sorted by kind (ascending within a kind), then where each kind's start (``of_kind``)
+    at, ok = G_HEAD + 4 * types, G_HEAD + 5 * types
+    for kind in range(KINDS):
+        g[ok + kind] = at
+        for i in range(types):
+            if kinds[i] == kind:
+                g[at] = i
+                at += 1
+    g[ok + KINDS] = at
     sizes = ((O_PILE, types), (O_DISC, types), (O_HANDS, players * types), (O_HSUM, players),
              (O_PF, players * slots), (O_PR, players * slots), (O_PN, players * slots),
              (O_PFL, players * slots * cards), (O_NPAL, players), (O_SITE, players), (O_TOKENS, players),
@@ -161,6 +172,24 @@ def below(r, k, n):
     """``CardOrder.below`` on stream ``k`` of ``r``."""
     r[k] = r[k] + GOLDEN
     return np.int64(mix64(r[k]) % np.uint64(n))
+
+
+@step(cache=True, error_model="numpy", _nrt=False, inline="always")
+def of_kind(g, kind):
+    """The types of ``kind`` are ``g[x]`` for x in range(first, stop), ascending: a rule looking for one kind
+    loops over those alone (four roofs, not every type of the deck, each test a branch the CPU may miss)."""
+    bounds = g[O_BY_KIND] + g[G_TYPES]
+    return g[bounds + kind], g[bounds + kind + 1]
+
+
+@step(cache=True, error_model="numpy", _nrt=False, inline="always")
+def first_held(g, s, hand, kind):
+    """The lowest type of ``kind`` with cards in the counts at ``hand``, or NONE."""
+    first, stop = of_kind(g, kind)
+    for x in range(first, stop):
+        if s[hand + g[x]]:
+            return g[x]
+    return NONE
 
 
 # --- palaces, kept sorted -------------------------------------------------------------------------
@@ -735,14 +764,8 @@ def set_action(g, s, verb, card, seat, slot):
 def attack(g, s, p, eager):
     """``Builder._attack``: flood or lay ruins on the palace that hurts most; True if it acts."""
     types, players, ms = g[G_TYPES], g[G_PLAYERS], g[G_SLOTS]
-    okind, hand, ot, opr, opn, onp = g[O_KIND], g[O_HANDS] + p * types, g[O_TOKENS], g[O_PR], g[O_PN], g[O_NPAL]
-    flood, ruins = NONE, NONE
-    for i in range(types):
-        if s[hand + i]:
-            if g[okind + i] == FLOOD and flood < 0:
-                flood = i
-            elif g[okind + i] == RUINS and ruins < 0:
-                ruins = i
+    hand, ot, opr, opn, onp = g[O_HANDS] + p * types, g[O_TOKENS], g[O_PR], g[O_PN], g[O_NPAL]
+    flood, ruins = first_held(g, s, hand, FLOOD), first_held(g, s, hand, RUINS)
     if flood < 0 and ruins < 0:
         return False
     leader = NONE
@@ -792,16 +815,10 @@ def unblock(g, s, p):
     """``Builder._unblock``: with ruins-card-to-clear, blocked everywhere and no ruins card in hand,
     flood an opponent's ruined palace; True if it acts."""
     types, players, ms = g[G_TYPES], g[G_PLAYERS], g[G_SLOTS]
-    okind, hand, opr, opn, onp = g[O_KIND], g[O_HANDS] + p * types, g[O_PR], g[O_PN], g[O_NPAL]
-    if not g[G_CARD_TO_CLEAR]:
+    hand, opr, opn, onp = g[O_HANDS] + p * types, g[O_PR], g[O_PN], g[O_NPAL]
+    if not g[G_CARD_TO_CLEAR] or first_held(g, s, hand, RUINS) >= 0:
         return False
-    flood = NONE
-    for i in range(types):
-        if s[hand + i]:
-            if g[okind + i] == RUINS:
-                return False
-            if g[okind + i] == FLOOD and flood < 0:
-                flood = i
+    flood = first_held(g, s, hand, FLOOD)
     if s[g[O_SITE] + p] == NONE and s[onp + p] < g[G_MAXP]:
         return False
     for j in range(s[onp + p]):
@@ -830,6 +847,7 @@ def builder(g, s, r, pol, p):
     types, players, ms = g[G_TYPES], g[G_PLAYERS], g[G_SLOTS]
     okind, ocol, ocm = g[O_KIND], g[O_COLOUR], g[O_COMPL]
     hand, opf, opr, opn, onp = g[O_HANDS] + p * types, g[O_PF], g[O_PR], g[O_PN], g[O_NPAL]
+    roofs, roofs_stop = of_kind(g, ROOF)
     oga, ov, otmp = g[O_GA], g[O_VALS], g[O_TMP]
     attacks, eager = pol[p, P_ATTACKS] != 0, pol[p, P_EAGER] != 0
     npal = s[onp + p]
@@ -838,8 +856,9 @@ def builder(g, s, r, pol, p):
         return
     # finish the biggest palace a roof in hand completes
     score = -1
-    for i in range(types):
-        if s[hand + i] and g[okind + i] == ROOF:
+    for x in range(roofs, roofs_stop):
+        i = g[x]
+        if s[hand + i]:
             for j in range(npal):
                 if can_build(g, s, p, i, j) and 2 + s[opn + p * ms + j] > score:
                     score = 2 + s[opn + p * ms + j]
@@ -852,11 +871,8 @@ def builder(g, s, r, pol, p):
     card = NONE
     can_clear = True
     if g[G_CARD_TO_CLEAR]:
-        can_clear = False
-        for i in range(types):
-            if s[hand + i] and g[okind + i] == RUINS:
-                card, can_clear = i, True
-                break
+        card = first_held(g, s, hand, RUINS)
+        can_clear = card >= 0
     if can_clear:
         slot, size = NONE, -1
         for j in range(npal):
@@ -871,15 +887,18 @@ def builder(g, s, r, pol, p):
     # extend the palace closest to completion: one whose roof is in hand, then the tallest
     found = False
     best = (0, 0, 0, 0, 0)
+    floors, _ = of_kind(g, FLOOR)
+    _, towers_stop = of_kind(g, TOWER)  # the floors, then the towers (the next kind)
     for j in range(npal):
         if s[opr + p * ms + j] != NONE:
             continue
         c = g[ocol + s[opf + p * ms + j]]
         roof = 0
-        for i in range(types):
-            if s[hand + i] and g[okind + i] == ROOF and g[ocol + i] == c:
+        for x in range(roofs, roofs_stop):
+            if s[hand + g[x]] and g[ocol + g[x]] == c:
                 roof = 1
-        for i in range(types):
+        for x in range(floors, towers_stop):  # every rank differs (-i, -j): the order of the loop does not matter
+            i = g[x]
             kind = g[okind + i]
             if s[hand + i] and (kind == FLOOR and g[ocol + i] == c or kind == TOWER):
                 rank = (roof, s[opn + p * ms + j], 1 if kind == FLOOR else 0, -i, -j)
@@ -891,16 +910,20 @@ def builder(g, s, r, pol, p):
     card_values(g, s, p, attacks)
     # start a palace, in the colour best backed by the hand
     pick = NONE
-    for i in range(types):
-        if s[hand + i] and g[okind + i] == FOUNDATION and can_found(g, s, p, i) and g[ocm + i]:
+    first, stop = of_kind(g, FOUNDATION)
+    for x in range(first, stop):
+        i = g[x]
+        if s[hand + i] and can_found(g, s, p, i) and g[ocm + i]:
             if pick < 0 or s[ov + i] > s[ov + pick]:
                 pick = i
     if pick >= 0:
         set_action(g, s, A_BUILD, pick, NONE, NONE)
         return
     # an exchange with the leader, giving the worst cards
-    for i in range(types):
-        if not s[hand + i] or g[okind + i] != EXCHANGE:
+    first, stop = of_kind(g, EXCHANGE)
+    for x in range(first, stop):
+        i = g[x]
+        if not s[hand + i]:
             continue
         target = NONE
         key_best = (0, 0, 0)
@@ -943,13 +966,12 @@ def builder(g, s, r, pol, p):
             others += c
     # instead of that discard, a general exchange when the cards it passes on can all be dead ones
     if players >= 2:
-        for i in range(types):
-            if s[hand + i] and g[okind + i] == GENERAL:
-                n = min(g[G_EXCH], s[g[O_HSUM] + p] - 1)
-                if n and others >= n:
-                    set_action(g, s, A_GENERAL, i, NONE, NONE)
-                    return
-                break
+        i = first_held(g, s, hand, GENERAL)
+        if i >= 0:
+            n = min(g[G_EXCH], s[g[O_HSUM] + p] - 1)
+            if n and others >= n:
+                set_action(g, s, A_GENERAL, i, NONE, NONE)
+                return
     if dead == 0:
         worst(g, s, hand, np.int64(1), oga, LEAST)
     set_action(g, s, A_DISCARD, NONE, NONE, NONE)
