@@ -270,7 +270,7 @@ def palace_to_bin(g, s, p, k):
 
 # --- questions ------------------------------------------------------------------------------------
 
-@step(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False, inline="always")
 def can_found(g, s, p, card):
     types = g[G_TYPES]
     if s[g[O_HANDS] + p * types + card] == 0 or g[g[O_KIND] + card] != FOUNDATION:
@@ -286,7 +286,7 @@ def can_found(g, s, p, card):
     return True
 
 
-@step(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False, inline="always")
 def can_build(g, s, p, card, k):
     types = g[G_TYPES]
     if s[g[O_HANDS] + p * types + card] == 0 or k < 0 or k >= s[g[O_NPAL] + p]:
@@ -305,7 +305,7 @@ def can_build(g, s, p, card, k):
     return False
 
 
-@step(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False, inline="always")
 def exchange_size(g, s, p, target):
     if target == p or target < 0 or target >= g[G_PLAYERS]:
         return 0
@@ -754,7 +754,7 @@ def choose_cards(g, s, r, pol, p, hand, n, out, sign):
 
 # --- the builder ------------------------------------------------------------------------------------
 
-@step(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False, inline="always")
 def set_action(g, s, verb, card, seat, slot):
     oa = g[O_A]
     s[oa], s[oa + 1], s[oa + 2], s[oa + 3] = verb, card, seat, slot
