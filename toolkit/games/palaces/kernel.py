@@ -668,14 +668,15 @@ def card_values(g, s, p, attacks):
                 s[of + width + c] = 1
         else:
             ruined = True
-    for i in range(types):
-        n = s[hand + i]
-        if n:
-            kind = g[okind + i]
-            if kind == FOUNDATION:
-                s[of + 2 * width + g[ocol + i] + 1] = 1
-            elif kind == FLOOR or kind == ROOF:
-                s[of + 4 * width + g[ocol + i] + 1] += n
+    first, stop = of_kind(g, FOUNDATION)
+    for x in range(first, stop):
+        if s[hand + g[x]]:
+            s[of + 2 * width + g[ocol + g[x]] + 1] = 1
+    first, _ = of_kind(g, FLOOR)
+    _, stop = of_kind(g, ROOF)
+    for x in range(first, stop):  # the floors, towers and roofs (kinds in a row): floors and roofs counted
+        if g[okind + g[x]] != TOWER:
+            s[of + 4 * width + g[ocol + g[x]] + 1] += s[hand + g[x]]
     free = s[g[O_NPAL] + p] < g[G_MAXP] and s[g[O_SITE] + p] == NONE
     targets = False
     if attacks:
@@ -684,27 +685,35 @@ def card_values(g, s, p, attacks):
                 targets = True
     one_per_colour = g[G_ONE_PER_COLOUR] != 0
     others = players > 1
-    for i in range(types):
-        kind = g[okind + i]
+    # kind by kind (each type's kind a branch the CPU may miss): the coloured kinds by their colour's
+    # flags, the others one value for all their types
+    first, stop = of_kind(g, ROOF)
+    for x in range(first, stop):
+        c = g[ocol + g[x]] + 1
+        s[ov + g[x]] = 20 if s[of + width + c] else 12 if s[of + c] else 6 if s[of + 2 * width + c] else 2
+    first, stop = of_kind(g, FLOOR)
+    for x in range(first, stop):
+        c = g[ocol + g[x]] + 1
+        s[ov + g[x]] = 14 if s[of + c] else 6 if s[of + 2 * width + c] else 2
+    first, stop = of_kind(g, FOUNDATION)
+    for x in range(first, stop):
+        i = g[x]
         c = g[ocol + i] + 1
-        if kind == ROOF:
-            v = 20 if s[of + width + c] else 12 if s[of + c] else 6 if s[of + 2 * width + c] else 2
-        elif kind == FLOOR:
-            v = 14 if s[of + c] else 6 if s[of + 2 * width + c] else 2
-        elif kind == TOWER:
-            v = 16 if open_pals else 6
-        elif kind == FOUNDATION:
-            usable = free and g[ocm + i] != 0 and not (one_per_colour and s[of + 3 * width + c] != 0)
-            v = 10 + 2 * s[of + 4 * width + c] if usable else 2
-        elif kind == RUINS:
-            v = 12 if ruined else 8 if attacks and others else 2
-        elif kind == FLOOD:
-            v = (10 if targets else 6) if attacks and others else 1
-        elif kind == EXCHANGE:
-            v = 4 if others else 1
-        else:
-            v = 2
-        s[ov + i] = v
+        usable = free and g[ocm + i] != 0 and not (one_per_colour and s[of + 3 * width + c] != 0)
+        s[ov + i] = 10 + 2 * s[of + 4 * width + c] if usable else 2
+    same_value(g, s, TOWER, 16 if open_pals else 6)
+    same_value(g, s, RUINS, 12 if ruined else 8 if attacks and others else 2)
+    same_value(g, s, FLOOD, (10 if targets else 6) if attacks and others else 1)
+    same_value(g, s, EXCHANGE, 4 if others else 1)
+    same_value(g, s, GENERAL, 2)
+
+
+@step(cache=True, error_model="numpy", _nrt=False, inline="always")
+def same_value(g, s, kind, v):
+    """Every type of ``kind`` worth ``v`` (at ``O_VALS``)."""
+    first, stop = of_kind(g, kind)
+    for x in range(first, stop):
+        s[g[O_VALS] + g[x]] = v
 
 
 @step(cache=True, error_model="numpy", _nrt=False)
