@@ -646,7 +646,7 @@ P_PLAY, P_ATTACKS, P_EAGER, P_GIVE = range(4)
 
 # --- judging cards ----------------------------------------------------------------------------------
 
-@step(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False, inline="always")
 def card_values(g, s, p, attacks):
     """``card_values(state, p, attacks)`` in half points at ``O_VALS``. Colour sets are rows of flags
     indexed by colour + 1: building, floored, foundations in hand, started, floors and roofs in hand."""
@@ -769,7 +769,7 @@ def set_action(g, s, verb, card, seat, slot):
     s[oa], s[oa + 1], s[oa + 2], s[oa + 3] = verb, card, seat, slot
 
 
-@step(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False, inline="always")
 def attack(g, s, p, eager):
     """``Builder._attack``: flood or lay ruins on the palace that hurts most; True if it acts."""
     types, players, ms = g[G_TYPES], g[G_PLAYERS], g[G_SLOTS]
@@ -993,6 +993,11 @@ def submultisets(g, s, counts, size, index, out):
     """The sub-multisets of the counts at ``counts`` in ``_submultisets`` order: all non-empty ones
     (``size`` -1) or those of ``size`` cards. ``index`` -1: how many; else write that one at ``out``."""
     types, held, kb = g[G_TYPES], g[O_HELD], g[O_KBUF]
+    if size < 0 and index == COUNT:  # all non-empty ones: 0 to c copies of each type, not all none
+        product = 1
+        for i in range(types):
+            product *= s[counts + i] + 1
+        return product - 1
     m = 0
     for i in range(types):
         if s[counts + i] > 0:
@@ -1230,7 +1235,7 @@ def decide(g, s, r, pol, random_play):
 
 # --- one game, a batch ------------------------------------------------------------------------------
 
-@step(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False, inline="always")
 def look(g, s):
     """``Race.look`` at the scores (tokens): the leader, the lead changes, each seat's worst deficit."""
     players, ot, ow = g[G_PLAYERS], g[O_TOKENS], g[O_WORST]
