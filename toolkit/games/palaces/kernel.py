@@ -993,11 +993,20 @@ def submultisets(g, s, counts, size, index, out):
     """The sub-multisets of the counts at ``counts`` in ``_submultisets`` order: all non-empty ones
     (``size`` -1) or those of ``size`` cards. ``index`` -1: how many; else write that one at ``out``."""
     types, held, kb = g[G_TYPES], g[O_HELD], g[O_KBUF]
-    if size < 0 and index == COUNT:  # all non-empty ones: 0 to c copies of each type, not all none
+    if index == COUNT and size < 0:  # all non-empty ones: 0 to c copies of each type, not all none
         product = 1
         for i in range(types):
             product *= s[counts + i] + 1
         return product - 1
+    if index == COUNT and size < types:  # of ``size`` cards: x**size's coefficient in the product over
+        for k in range(size + 1):  # the types of 1 + x + ... + x**c, its coefficients up to size at O_KBUF
+            s[kb + k] = 1 if k == 0 else 0
+        for i in range(types):
+            c = s[counts + i]
+            for k in range(size, 0, -1):  # times (1 + x + ... + x**c), from the top: s[kb + k - j] still the old
+                for j in range(1, min(c, k) + 1):
+                    s[kb + k] += s[kb + k - j]
+        return s[kb + size]
     m = 0
     for i in range(types):
         if s[counts + i] > 0:
