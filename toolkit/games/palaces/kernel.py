@@ -646,7 +646,7 @@ P_PLAY, P_ATTACKS, P_EAGER, P_GIVE = range(4)
 
 # --- judging cards ----------------------------------------------------------------------------------
 
-@step(cache=True, error_model="numpy", _nrt=False, inline="always")
+@step(cache=True, error_model="numpy", _nrt=False)
 def card_values(g, s, p, attacks):
     """``card_values(state, p, attacks)`` in half points at ``O_VALS``. Colour sets are rows of flags
     indexed by colour + 1: building, floored, foundations in hand, started, floors and roofs in hand."""
@@ -769,7 +769,7 @@ def set_action(g, s, verb, card, seat, slot):
     s[oa], s[oa + 1], s[oa + 2], s[oa + 3] = verb, card, seat, slot
 
 
-@step(cache=True, error_model="numpy", _nrt=False, inline="always")
+@step(cache=True, error_model="numpy", _nrt=False)
 def attack(g, s, p, eager):
     """``Builder._attack``: flood or lay ruins on the palace that hurts most; True if it acts."""
     types, players, ms = g[G_TYPES], g[G_PLAYERS], g[G_SLOTS]
@@ -1244,7 +1244,7 @@ def decide(g, s, r, pol, random_play):
 
 # --- one game, a batch ------------------------------------------------------------------------------
 
-@step(cache=True, error_model="numpy", _nrt=False, inline="always")
+@step(cache=True, error_model="numpy", _nrt=False)
 def look(g, s):
     """``Race.look`` at the scores (tokens): the leader, the lead changes, each seat's worst deficit."""
     players, ot, ow = g[G_PLAYERS], g[O_TOKENS], g[O_WORST]
