@@ -133,7 +133,7 @@ def layout(rules, kinds, colours, compl, counts):
     g[G_HEAD + types:G_HEAD + 2 * types] = colours
     g[G_HEAD + 2 * types:G_HEAD + 3 * types] = compl
     g[G_HEAD + 3 * types:G_HEAD + 4 * types] = counts
-    # the types sorted by kind (ascending within a kind), then where each kind's start (``of_kind``)
+    # the types sorted by kind (ascending within a kind), then where each kind's types start (``of_kind``)
     at, ok = G_HEAD + 4 * types, G_HEAD + 5 * types
     for kind in range(KINDS):
         g[ok + kind] = at
