@@ -78,15 +78,16 @@ from toolkit.sim.ordered import BASE_FIELDS
 
 # card kinds (``engine.KINDS`` gives the catalogue's kind names these numbers)
 FOUNDATION, FLOOR, TOWER, ROOF, RUINS, EXCHANGE, GENERAL, FLOOD = range(8)
+KINDS = 8
 
 # the fixed part, ``g``: rule numbers, sizes, then where each part starts (in g or in s)
 (G_TYPES, G_PLAYERS, G_HAND, G_MAXP, G_WIN, G_EXCH, G_FACE_UP, G_TO_PILE, G_ONE_PER_COLOUR, G_CARD_TO_CLEAR,
  G_RUINS_TOTAL, G_FLOOD_TOTAL, G_ENDABLE, G_FLAGS, G_SLOTS, G_FLOORS, G_CARDS,
- O_KIND, O_COLOUR, O_COMPL, O_COUNTS,
+ O_KIND, O_COLOUR, O_COMPL, O_COUNTS, O_BY_KIND,
  O_PILE, O_DISC, O_HANDS, O_HSUM, O_PF, O_PR, O_PN, O_PFL, O_NPAL, O_SITE, O_TOKENS, O_GIVING, O_HANDING,
  O_STATS, O_ORDER, O_WORST, O_A, O_GA, O_TA, O_VALS, O_HELD, O_KBUF, O_CARDS, O_TMP, O_FLAG, O_SAVE,
- S_SIZE) = range(48)
-G_HEAD = 48
+ S_SIZE) = range(49)
+G_HEAD = 49
 
 # the scalars at the start of ``s``
 (S_PHASE, S_PLAYER, S_TURNS, S_DRAWER, S_DRAW_TO, S_GIVER, S_GIVEN, S_VICTIM, S_STEAL_LEFT, S_PASSES,
@@ -119,18 +120,28 @@ GAME = np.int64(0)  # ``below``: the game's own chance stream
 
 
 def layout(rules, kinds, colours, compl, counts):
-    """``g`` for a game: ``rules`` its numbers up to ``G_FLAGS``, then per type kind, colour, completable, count."""
+    """``g`` for a game: ``rules`` its numbers up to ``G_FLAGS``, then per type kind, colour, completable, count,
+    then the types by kind (``O_BY_KIND``)."""
     types, players = len(kinds), rules[G_PLAYERS]
     cards = max(1, sum(counts))
     slots = max(1, min(rules[G_MAXP], cards))  # a player's palaces, a palace's floors: never more than the deck
-    g = np.zeros(G_HEAD + 4 * types, dtype=np.int64)
+    g = np.zeros(G_HEAD + 5 * types + KINDS + 1, dtype=np.int64)
     g[:len(rules)] = rules
     g[G_SLOTS], g[G_FLOORS], g[G_CARDS] = slots, cards, cards
-    g[O_KIND], g[O_COLOUR], g[O_COMPL], g[O_COUNTS] = (G_HEAD + k * types for k in range(4))
+    g[O_KIND], g[O_COLOUR], g[O_COMPL], g[O_COUNTS], g[O_BY_KIND] = (G_HEAD + k * types for k in range(5))
     g[G_HEAD:G_HEAD + types] = kinds
     g[G_HEAD + types:G_HEAD + 2 * types] = colours
     g[G_HEAD + 2 * types:G_HEAD + 3 * types] = compl
-    g[G_HEAD + 3 * types:] = counts
+    g[G_HEAD + 3 * types:G_HEAD + 4 * types] = counts
+    # the types sorted by kind (ascending within a kind), then where each kind's types start (``of_kind``)
+    at, ok = G_HEAD + 4 * types, G_HEAD + 5 * types
+    for kind in range(KINDS):
+        g[ok + kind] = at
+        for i in range(types):
+            if kinds[i] == kind:
+                g[at] = i
+                at += 1
+    g[ok + KINDS] = at
     sizes = ((O_PILE, types), (O_DISC, types), (O_HANDS, players * types), (O_HSUM, players),
              (O_PF, players * slots), (O_PR, players * slots), (O_PN, players * slots),
              (O_PFL, players * slots * cards), (O_NPAL, players), (O_SITE, players), (O_TOKENS, players),
@@ -161,6 +172,24 @@ def below(r, k, n):
     """``CardOrder.below`` on stream ``k`` of ``r``."""
     r[k] = r[k] + GOLDEN
     return np.int64(mix64(r[k]) % np.uint64(n))
+
+
+@step(cache=True, error_model="numpy", _nrt=False, inline="always")
+def of_kind(g, kind):
+    """The types of ``kind`` are ``g[x]`` for x in range(first, stop), ascending: a rule looking for one kind
+    loops over those alone (four roofs, not every type of the deck, each test a branch the CPU may miss)."""
+    bounds = g[O_BY_KIND] + g[G_TYPES]
+    return g[bounds + kind], g[bounds + kind + 1]
+
+
+@step(cache=True, error_model="numpy", _nrt=False, inline="always")
+def first_held(g, s, hand, kind):
+    """The lowest type of ``kind`` with cards in the counts at ``hand``, or NONE."""
+    first, stop = of_kind(g, kind)
+    for x in range(first, stop):
+        if s[hand + g[x]]:
+            return g[x]
+    return NONE
 
 
 # --- palaces, kept sorted -------------------------------------------------------------------------
@@ -241,7 +270,7 @@ def palace_to_bin(g, s, p, k):
 
 # --- questions ------------------------------------------------------------------------------------
 
-@step(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False, inline="always")
 def can_found(g, s, p, card):
     types = g[G_TYPES]
     if s[g[O_HANDS] + p * types + card] == 0 or g[g[O_KIND] + card] != FOUNDATION:
@@ -257,7 +286,7 @@ def can_found(g, s, p, card):
     return True
 
 
-@step(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False, inline="always")
 def can_build(g, s, p, card, k):
     types = g[G_TYPES]
     if s[g[O_HANDS] + p * types + card] == 0 or k < 0 or k >= s[g[O_NPAL] + p]:
@@ -276,7 +305,7 @@ def can_build(g, s, p, card, k):
     return False
 
 
-@step(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False, inline="always")
 def exchange_size(g, s, p, target):
     if target == p or target < 0 or target >= g[G_PLAYERS]:
         return 0
@@ -639,14 +668,15 @@ def card_values(g, s, p, attacks):
                 s[of + width + c] = 1
         else:
             ruined = True
-    for i in range(types):
-        n = s[hand + i]
-        if n:
-            kind = g[okind + i]
-            if kind == FOUNDATION:
-                s[of + 2 * width + g[ocol + i] + 1] = 1
-            elif kind == FLOOR or kind == ROOF:
-                s[of + 4 * width + g[ocol + i] + 1] += n
+    first, stop = of_kind(g, FOUNDATION)
+    for x in range(first, stop):
+        if s[hand + g[x]]:
+            s[of + 2 * width + g[ocol + g[x]] + 1] = 1
+    first, _ = of_kind(g, FLOOR)
+    _, stop = of_kind(g, ROOF)
+    for x in range(first, stop):  # the floors, towers and roofs (kinds in a row): floors and roofs counted
+        if g[okind + g[x]] != TOWER:
+            s[of + 4 * width + g[ocol + g[x]] + 1] += s[hand + g[x]]
     free = s[g[O_NPAL] + p] < g[G_MAXP] and s[g[O_SITE] + p] == NONE
     targets = False
     if attacks:
@@ -655,27 +685,35 @@ def card_values(g, s, p, attacks):
                 targets = True
     one_per_colour = g[G_ONE_PER_COLOUR] != 0
     others = players > 1
-    for i in range(types):
-        kind = g[okind + i]
+    # kind by kind (each type's kind a branch the CPU may miss): the coloured kinds by their colour's
+    # flags, the others one value for all their types
+    first, stop = of_kind(g, ROOF)
+    for x in range(first, stop):
+        c = g[ocol + g[x]] + 1
+        s[ov + g[x]] = 20 if s[of + width + c] else 12 if s[of + c] else 6 if s[of + 2 * width + c] else 2
+    first, stop = of_kind(g, FLOOR)
+    for x in range(first, stop):
+        c = g[ocol + g[x]] + 1
+        s[ov + g[x]] = 14 if s[of + c] else 6 if s[of + 2 * width + c] else 2
+    first, stop = of_kind(g, FOUNDATION)
+    for x in range(first, stop):
+        i = g[x]
         c = g[ocol + i] + 1
-        if kind == ROOF:
-            v = 20 if s[of + width + c] else 12 if s[of + c] else 6 if s[of + 2 * width + c] else 2
-        elif kind == FLOOR:
-            v = 14 if s[of + c] else 6 if s[of + 2 * width + c] else 2
-        elif kind == TOWER:
-            v = 16 if open_pals else 6
-        elif kind == FOUNDATION:
-            usable = free and g[ocm + i] != 0 and not (one_per_colour and s[of + 3 * width + c] != 0)
-            v = 10 + 2 * s[of + 4 * width + c] if usable else 2
-        elif kind == RUINS:
-            v = 12 if ruined else 8 if attacks and others else 2
-        elif kind == FLOOD:
-            v = (10 if targets else 6) if attacks and others else 1
-        elif kind == EXCHANGE:
-            v = 4 if others else 1
-        else:
-            v = 2
-        s[ov + i] = v
+        usable = free and g[ocm + i] != 0 and not (one_per_colour and s[of + 3 * width + c] != 0)
+        s[ov + i] = 10 + 2 * s[of + 4 * width + c] if usable else 2
+    same_value(g, s, TOWER, 16 if open_pals else 6)
+    same_value(g, s, RUINS, 12 if ruined else 8 if attacks and others else 2)
+    same_value(g, s, FLOOD, (10 if targets else 6) if attacks and others else 1)
+    same_value(g, s, EXCHANGE, 4 if others else 1)
+    same_value(g, s, GENERAL, 2)
+
+
+@step(cache=True, error_model="numpy", _nrt=False, inline="always")
+def same_value(g, s, kind, v):
+    """Every type of ``kind`` worth ``v`` (at ``O_VALS``)."""
+    first, stop = of_kind(g, kind)
+    for x in range(first, stop):
+        s[g[O_VALS] + g[x]] = v
 
 
 @step(cache=True, error_model="numpy", _nrt=False)
@@ -725,7 +763,7 @@ def choose_cards(g, s, r, pol, p, hand, n, out, sign):
 
 # --- the builder ------------------------------------------------------------------------------------
 
-@step(cache=True, error_model="numpy", _nrt=False)
+@step(cache=True, error_model="numpy", _nrt=False, inline="always")
 def set_action(g, s, verb, card, seat, slot):
     oa = g[O_A]
     s[oa], s[oa + 1], s[oa + 2], s[oa + 3] = verb, card, seat, slot
@@ -735,14 +773,8 @@ def set_action(g, s, verb, card, seat, slot):
 def attack(g, s, p, eager):
     """``Builder._attack``: flood or lay ruins on the palace that hurts most; True if it acts."""
     types, players, ms = g[G_TYPES], g[G_PLAYERS], g[G_SLOTS]
-    okind, hand, ot, opr, opn, onp = g[O_KIND], g[O_HANDS] + p * types, g[O_TOKENS], g[O_PR], g[O_PN], g[O_NPAL]
-    flood, ruins = NONE, NONE
-    for i in range(types):
-        if s[hand + i]:
-            if g[okind + i] == FLOOD and flood < 0:
-                flood = i
-            elif g[okind + i] == RUINS and ruins < 0:
-                ruins = i
+    hand, ot, opr, opn, onp = g[O_HANDS] + p * types, g[O_TOKENS], g[O_PR], g[O_PN], g[O_NPAL]
+    flood, ruins = first_held(g, s, hand, FLOOD), first_held(g, s, hand, RUINS)
     if flood < 0 and ruins < 0:
         return False
     leader = NONE
@@ -792,16 +824,10 @@ def unblock(g, s, p):
     """``Builder._unblock``: with ruins-card-to-clear, blocked everywhere and no ruins card in hand,
     flood an opponent's ruined palace; True if it acts."""
     types, players, ms = g[G_TYPES], g[G_PLAYERS], g[G_SLOTS]
-    okind, hand, opr, opn, onp = g[O_KIND], g[O_HANDS] + p * types, g[O_PR], g[O_PN], g[O_NPAL]
-    if not g[G_CARD_TO_CLEAR]:
+    hand, opr, opn, onp = g[O_HANDS] + p * types, g[O_PR], g[O_PN], g[O_NPAL]
+    if not g[G_CARD_TO_CLEAR] or first_held(g, s, hand, RUINS) >= 0:
         return False
-    flood = NONE
-    for i in range(types):
-        if s[hand + i]:
-            if g[okind + i] == RUINS:
-                return False
-            if g[okind + i] == FLOOD and flood < 0:
-                flood = i
+    flood = first_held(g, s, hand, FLOOD)
     if s[g[O_SITE] + p] == NONE and s[onp + p] < g[G_MAXP]:
         return False
     for j in range(s[onp + p]):
@@ -830,6 +856,7 @@ def builder(g, s, r, pol, p):
     types, players, ms = g[G_TYPES], g[G_PLAYERS], g[G_SLOTS]
     okind, ocol, ocm = g[O_KIND], g[O_COLOUR], g[O_COMPL]
     hand, opf, opr, opn, onp = g[O_HANDS] + p * types, g[O_PF], g[O_PR], g[O_PN], g[O_NPAL]
+    roofs, roofs_stop = of_kind(g, ROOF)
     oga, ov, otmp = g[O_GA], g[O_VALS], g[O_TMP]
     attacks, eager = pol[p, P_ATTACKS] != 0, pol[p, P_EAGER] != 0
     npal = s[onp + p]
@@ -838,8 +865,9 @@ def builder(g, s, r, pol, p):
         return
     # finish the biggest palace a roof in hand completes
     score = -1
-    for i in range(types):
-        if s[hand + i] and g[okind + i] == ROOF:
+    for x in range(roofs, roofs_stop):
+        i = g[x]
+        if s[hand + i]:
             for j in range(npal):
                 if can_build(g, s, p, i, j) and 2 + s[opn + p * ms + j] > score:
                     score = 2 + s[opn + p * ms + j]
@@ -852,11 +880,8 @@ def builder(g, s, r, pol, p):
     card = NONE
     can_clear = True
     if g[G_CARD_TO_CLEAR]:
-        can_clear = False
-        for i in range(types):
-            if s[hand + i] and g[okind + i] == RUINS:
-                card, can_clear = i, True
-                break
+        card = first_held(g, s, hand, RUINS)
+        can_clear = card >= 0
     if can_clear:
         slot, size = NONE, -1
         for j in range(npal):
@@ -871,15 +896,18 @@ def builder(g, s, r, pol, p):
     # extend the palace closest to completion: one whose roof is in hand, then the tallest
     found = False
     best = (0, 0, 0, 0, 0)
+    floors, _ = of_kind(g, FLOOR)
+    _, towers_stop = of_kind(g, TOWER)  # the floors, then the towers (the next kind)
     for j in range(npal):
         if s[opr + p * ms + j] != NONE:
             continue
         c = g[ocol + s[opf + p * ms + j]]
         roof = 0
-        for i in range(types):
-            if s[hand + i] and g[okind + i] == ROOF and g[ocol + i] == c:
+        for x in range(roofs, roofs_stop):
+            if s[hand + g[x]] and g[ocol + g[x]] == c:
                 roof = 1
-        for i in range(types):
+        for x in range(floors, towers_stop):  # every rank differs (-i, -j): the order of the loop does not matter
+            i = g[x]
             kind = g[okind + i]
             if s[hand + i] and (kind == FLOOR and g[ocol + i] == c or kind == TOWER):
                 rank = (roof, s[opn + p * ms + j], 1 if kind == FLOOR else 0, -i, -j)
@@ -891,16 +919,20 @@ def builder(g, s, r, pol, p):
     card_values(g, s, p, attacks)
     # start a palace, in the colour best backed by the hand
     pick = NONE
-    for i in range(types):
-        if s[hand + i] and g[okind + i] == FOUNDATION and can_found(g, s, p, i) and g[ocm + i]:
+    first, stop = of_kind(g, FOUNDATION)
+    for x in range(first, stop):
+        i = g[x]
+        if s[hand + i] and can_found(g, s, p, i) and g[ocm + i]:
             if pick < 0 or s[ov + i] > s[ov + pick]:
                 pick = i
     if pick >= 0:
         set_action(g, s, A_BUILD, pick, NONE, NONE)
         return
     # an exchange with the leader, giving the worst cards
-    for i in range(types):
-        if not s[hand + i] or g[okind + i] != EXCHANGE:
+    first, stop = of_kind(g, EXCHANGE)
+    for x in range(first, stop):
+        i = g[x]
+        if not s[hand + i]:
             continue
         target = NONE
         key_best = (0, 0, 0)
@@ -943,13 +975,12 @@ def builder(g, s, r, pol, p):
             others += c
     # instead of that discard, a general exchange when the cards it passes on can all be dead ones
     if players >= 2:
-        for i in range(types):
-            if s[hand + i] and g[okind + i] == GENERAL:
-                n = min(g[G_EXCH], s[g[O_HSUM] + p] - 1)
-                if n and others >= n:
-                    set_action(g, s, A_GENERAL, i, NONE, NONE)
-                    return
-                break
+        i = first_held(g, s, hand, GENERAL)
+        if i >= 0:
+            n = min(g[G_EXCH], s[g[O_HSUM] + p] - 1)
+            if n and others >= n:
+                set_action(g, s, A_GENERAL, i, NONE, NONE)
+                return
     if dead == 0:
         worst(g, s, hand, np.int64(1), oga, LEAST)
     set_action(g, s, A_DISCARD, NONE, NONE, NONE)
@@ -962,6 +993,20 @@ def submultisets(g, s, counts, size, index, out):
     """The sub-multisets of the counts at ``counts`` in ``_submultisets`` order: all non-empty ones
     (``size`` -1) or those of ``size`` cards. ``index`` -1: how many; else write that one at ``out``."""
     types, held, kb = g[G_TYPES], g[O_HELD], g[O_KBUF]
+    if index == COUNT and size < 0:  # all non-empty ones: 0 to c copies of each type, not all none
+        product = 1
+        for i in range(types):
+            product *= s[counts + i] + 1
+        return product - 1
+    if index == COUNT and size < types:  # of ``size`` cards: x**size's coefficient in the product over
+        for k in range(size + 1):  # the types of 1 + x + ... + x**c, its coefficients up to size at O_KBUF
+            s[kb + k] = 1 if k == 0 else 0
+        for i in range(types):
+            c = s[counts + i]
+            for k in range(size, 0, -1):  # times (1 + x + ... + x**c), from the top: s[kb + k - j] still the old
+                for j in range(1, min(c, k) + 1):
+                    s[kb + k] += s[kb + k - j]
+        return s[kb + size]
     m = 0
     for i in range(types):
         if s[counts + i] > 0:
