@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import small_diamoniak_text
 from toolkit.errors import UserError
 from toolkit.games import CHANCE
 from toolkit.rules import optimal, walk
@@ -571,31 +572,22 @@ def test_clairvoyant_blackout_is_the_chance_a_partial_sum_lands_on_7_to_10(rules
 
 @pytest.fixture
 def small_diamoniak(tmp_path):
-    """The shipped Diamoniak catalogue cut to 8 cards (2 red and 2 blue castle cards, 2 diamonds, a witch, a
-    fairy) and a castle of 2: small enough for the exact best reply."""
-    import re
-
-    text = (ROOT / "toolkit" / "games" / "diamoniak" / "diamoniak.toml").read_text()
-    text = re.sub(r"castle_size = \d+", "castle_size = 2", text)
-    for card, count in (("castle-red", 2), ("castle-blue", 2), ("castle-green", 0), ("castle-yellow", 0),
-                        ("diamond", 2), ("witch", 1), ("fairy", 1)):
-        text = re.sub(r'(id = "%s"\n(?:[^\[]*?\n)?count = )\d+' % re.escape(card), lambda m: m.group(1) + str(count),
-                      text, count=1)
+    """conftest's small Diamoniak deck (8 cards, a castle of 2), as a file."""
     path = tmp_path / "small.toml"
-    path.write_text(text)
+    path.write_text(small_diamoniak_text())
     return str(path)
 
 
-def test_diamoniak_best_reply_on_a_small_deck_beats_the_default_player(small_diamoniak):
+def test_diamoniak_best_reply_on_a_small_deck_beats_the_default_player(small_diamoniak_optimal):
+    # the optimal runs (--json, and the text report) are the session's, shared with test_policy_words
+    small_diamoniak = small_diamoniak_optimal["catalogue"]
     multi = json.loads(_odds("--catalogue", small_diamoniak, "--model", "multi", "--players", "2", "--json").stdout)
     default_wins = Fraction(multi["win_probability"][0])
-    out = _odds("--catalogue", small_diamoniak, "--model", "optimal", "--players", "2", "--policy", "default",
-                "--json").stdout
-    answers = json.loads(out)["answers"]
+    answers = json.loads(small_diamoniak_optimal["json"])["answers"]
     assert [a["seats"] for a in answers] == [[1], [2]] and all(a["exact"] for a in answers)
     assert 1 >= Fraction(answers[0]["value"]) >= default_wins  # the best reply is at least the default's play
     assert 1 >= Fraction(answers[1]["value"]) >= Fraction(multi["win_probability"][1])
-    text = _odds("--catalogue", small_diamoniak, "--model", "optimal", "--players", "2", "--policy", "default").stdout
+    text = small_diamoniak_optimal["text"]
     assert "exact; proven" in text and " while " in text  # the table of when to stop drawing
 
 
