@@ -49,6 +49,10 @@ def pytest_sessionstart(session):
 LONGEST = (
     "test_cli_fuzz.py::test_random_options_end_in_success_or_one_line",
     "test_rules_exact.py::test_diamoniak_best_reply_on_a_small_deck_beats_the_default_player",
+    # reads the solve the test above made (``small_diamoniak_optimal``): next to it, so that the same
+    # worker runs both one after the other, instead of one worker waiting on the other's lock
+    "test_policy_words.py::test_diamoniak_policy_table_names_cards_and_seats",
+    "test_policy_words.py::test_palaces_names_its_fields_and_every_action_of_its_games",
     "test_startup.py::test_a_rulebook_asks_the_solver_each_question_once",
     "test_watch.py::test_rulebook_watch_rebuilds_on_a_changed_name_and_survives_a_bad_line",
     "test_table_picture.py::test_a_bilingual_book_draws_the_picture_once_labelled_in_both",

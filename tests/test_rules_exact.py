@@ -8,13 +8,12 @@ from __future__ import annotations
 import itertools
 import json
 import random
-import subprocess
-import sys
 import textwrap
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from conftest import small_diamoniak_text
 from toolkit.errors import UserError
@@ -439,11 +438,24 @@ def test_best_replies_with_three_players_and_refusals(rules_file):
 # --- the command line ------------------------------------------------------------------------------------
 
 
-def _odds(*args, check=True):
-    done = subprocess.run([sys.executable, "-m", "toolkit", "odds", *args], capture_output=True, text=True, cwd=ROOT)
+def run_toolkit(*args, check=True):
+    """``toolkit ARGS`` run in this process, as the command line runs it (click's Result: its exit_code,
+    stdout and stderr; no progress line on a slow machine)."""
+    from toolkit.cli import main, options
+
+    patch = pytest.MonkeyPatch()
+    patch.setattr(options.Progress, "QUIET_DELAY", float("inf"))
+    try:
+        done = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    finally:
+        patch.undo()
     if check:
-        assert done.returncode == 0, done.stderr
+        assert done.exit_code == 0, done.stderr
     return done
+
+
+def _odds(*args, check=True):
+    return run_toolkit("odds", *args, check=check)
 
 
 def test_cli_win_length_optimal_and_exports(tmp_path):
@@ -469,7 +481,7 @@ def test_cli_win_length_optimal_and_exports(tmp_path):
 ])
 def test_cli_refusals_are_one_line(args, says):
     done = _odds("--rules", PIG, "--param", "goal=8", *args, check=False)
-    assert done.returncode == 2 and says in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert done.exit_code == 2 and says in done.stderr and len(done.stderr.strip().splitlines()) == 1
 
 
 # --- how much skill matters ------------------------------------------------------------------------------
@@ -605,18 +617,15 @@ def test_the_rules_walk_of_a_built_in_game_agrees_with_its_own_exact_odds(small_
 
 
 def test_analyse_says_how_much_skill_matters():
-    done = subprocess.run([sys.executable, "-m", "toolkit", "analyse", "--rules", PIG, "--param", "goal=8", "--json"],
-                          capture_output=True, text=True, cwd=ROOT)
-    assert done.returncode == 0, done.stderr
+    done = run_toolkit("analyse", "--rules", PIG, "--param", "goal=8", "--json")
     skill = json.loads(done.stdout)["skill"]
     first = skill["seats"][0]
     assert first["objective"] == "win" and first["learning_effect"]["how"] == "exact"
     assert first["learning_effect"]["low"] > 0
     relative = first["relative_skill"]
     assert relative["how"] in ("exact", "bounds") and 0 <= relative["low"] <= relative["high"] <= 1
-    big = subprocess.run([sys.executable, "-m", "toolkit", "analyse", "--rules", PIG, "--precision", "0.05"],
-                         capture_output=True, text=True, cwd=ROOT)
-    assert big.returncode == 0 and "how much skill matters: out of reach" in big.stdout
+    big = run_toolkit("analyse", "--rules", PIG, "--precision", "0.05")
+    assert "how much skill matters: out of reach" in big.stdout
 
 
 def test_a_game_without_decisions_has_its_chain_as_its_optimal_play(rules_file):
