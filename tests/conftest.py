@@ -49,6 +49,10 @@ def pytest_sessionstart(session):
 LONGEST = (
     "test_cli_fuzz.py::test_random_options_end_in_success_or_one_line",
     "test_rules_exact.py::test_diamoniak_best_reply_on_a_small_deck_beats_the_default_player",
+    # reads the solve the test above made (``small_diamoniak_optimal``): next to it, so that the same
+    # worker runs both one after the other, instead of one worker waiting on the other's lock
+    "test_policy_words.py::test_diamoniak_policy_table_names_cards_and_seats",
+    "test_policy_words.py::test_palaces_names_its_fields_and_every_action_of_its_games",
     "test_startup.py::test_a_rulebook_asks_the_solver_each_question_once",
     "test_watch.py::test_rulebook_watch_rebuilds_on_a_changed_name_and_survives_a_bad_line",
     "test_table_picture.py::test_a_bilingual_book_draws_the_picture_once_labelled_in_both",
@@ -114,6 +118,15 @@ def run():
     return invoke
 
 
+@pytest.fixture
+def quiet_progress(monkeypatch):
+    """No time-based progress line off a terminal ("toolkit: note: solving: 40% done after 4 s"): a
+    test that counts stderr's lines must not catch one when the machine is slow."""
+    from toolkit.cli import options
+
+    monkeypatch.setattr(options.Progress, "QUIET_DELAY", float("inf"))
+
+
 def matrix_product(m, n):
     """The PDF matrix m applied first, then n (PDF's row-vector convention): for reading pages back."""
     a, b, c, d, e, f = m
@@ -168,6 +181,45 @@ def short_texts(folder: Path, game: str, words: int = 2, text: str | None = None
     for card in doc["cards"]:
         card["text"] = {lang: text or " ".join(words_of.split()[:words]) for lang, words_of in card["text"].items()}
     return write_catalogue(folder, doc, f"{game}-short.toml", with_art=False)
+
+
+def small_diamoniak_text() -> str:
+    """The shipped Diamoniak catalogue cut to 8 cards (2 red and 2 blue castle cards, 2 diamonds, a witch, a
+    fairy) and a castle of 2: small enough for the exact best reply."""
+    import re
+
+    text = (ROOT / "toolkit" / "games" / "diamoniak" / "diamoniak.toml").read_text()
+    text = re.sub(r"^castle_size = \d+", "castle_size = 2", text, flags=re.M)
+    for card, count in (("castle-red", 2), ("castle-blue", 2), ("castle-green", 0), ("castle-yellow", 0),
+                        ("diamond", 2), ("witch", 1), ("fairy", 1)):
+        text = re.sub(r'(id = "%s"\n(?:[^\[]*?\n)?count = )\d+' % re.escape(card), lambda m: m.group(1) + str(count),
+                      text, count=1)
+    return text
+
+
+@pytest.fixture(scope="session")
+def small_diamoniak_optimal(shared) -> dict:
+    """The command line's exact best reply against the default player on the small Diamoniak deck
+    (``small_diamoniak_text``), two seats, run once per session: each run costs some 15 s of CPU, most
+    of it the tables of when to stop. {"catalogue": the deck's file, "json": stdout of ``--json``,
+    "text": stdout of the text report with ``--export-policy``, "policy": the exported file's text}."""
+
+    def make() -> dict:
+        folder = shared.folder / "small-diamoniak"
+        folder.mkdir(exist_ok=True)
+        catalogue = folder / "small.toml"
+        catalogue.write_text(small_diamoniak_text())
+        args = ["odds", "--catalogue", str(catalogue), "--model", "optimal", "--players", "2", "--policy", "default"]
+        runner = CliRunner()
+        data = runner.invoke(main, [*args, "--json"], catch_exceptions=False)
+        assert data.exit_code == 0, data.stderr
+        policy = folder / "policy.json"
+        text = runner.invoke(main, [*args, "--export-policy", str(policy)], catch_exceptions=False)
+        assert text.exit_code == 0, text.stderr
+        return {"catalogue": str(catalogue), "json": data.stdout, "text": text.stdout,
+                "policy": policy.read_text(encoding="utf-8")}
+
+    return shared.get(("small-diamoniak-optimal",), make)
 
 
 class Shared:

@@ -20,6 +20,10 @@ IDS = [card.id for card in CATALOGUE.cards]
 CLAUSES = ["witch", "diamond", "castle", "fairy", "castle-red", "kind=castle", "colour=blue", "id=witch"]
 
 
+# Tests here count stderr's lines: no time-based progress line may slip in on a slow machine.
+pytestmark = pytest.mark.usefixtures("quiet_progress")
+
+
 def counted_by_hand(pile: dict[str, int], hand: int, where: list[str]) -> list[Fraction]:
     """P(the hand holds k cards that count) for every k, by dealing every hand of the pile's cards."""
     cards = {card.id: card for card in CATALOGUE.cards}

@@ -26,6 +26,10 @@ SIGMAS = 4.5
 PALACE_COLOURS = ("red", "blue", "green", "yellow")
 
 
+# Tests here count stderr's lines: no time-based progress line may slip in on a slow machine.
+pytestmark = pytest.mark.usefixtures("quiet_progress")
+
+
 def zero(*kinds: str) -> list[str]:
     """--set options that remove every Palaces card of these kinds, in every colour."""
     return [f"{kind}-{colour}=0" for kind in kinds for colour in PALACE_COLOURS]

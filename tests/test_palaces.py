@@ -565,18 +565,28 @@ def test_clone_is_independent_and_key_is_canonical():
     assert a.key() == b.key() and hash(a.key()) == hash(b.key())
 
 
+def offered(s) -> list:
+    """What the state offers: its chance outcomes, else its legal actions (none at the end)."""
+    if s.is_terminal():
+        return []
+    return s.chance_outcomes() if s.is_chance_node() else s.legal_actions()
+
+
 def random_walk(g, seed, steps):
-    """Play random legal actions and seeded chance; yield the state after every step."""
+    """Play random legal actions and seeded chance; yield the state after every step with what it offers
+    (``offered``): the very list the next step draws from, asked of the engine once."""
     rng = random.Random(seed)
     s = g.new_initial_state()
+    options = offered(s)
     for _ in range(steps):
         if s.is_terminal():
             return
         if s.is_chance_node():
-            s.apply_action(sample_outcome(s.chance_outcomes(), rng))
+            s.apply_action(sample_outcome(options, rng))
         else:
-            s.apply_action(rng.choice(s.legal_actions()))
-        yield s
+            s.apply_action(rng.choice(options))
+        options = offered(s)
+        yield s, options
 
 
 @settings(max_examples=25, deadline=None)
@@ -585,7 +595,7 @@ def random_walk(g, seed, steps):
 def test_random_play_keeps_every_card_and_the_hand_limit(seed, players, variants):
     g = game(players=players, variants=fitting(variants, players))
     turn = None
-    for s in random_walk(g, seed, 400):
+    for s, options in random_walk(g, seed, 400):
         assert total_cards(s) == list(g.counts)
         assert min(s.pile) >= 0 and min(s.discard) >= 0 and all(min(h) >= 0 for h in s.hands)
         assert all(len(pals) <= g.max_palaces for pals in s.palaces)
@@ -593,10 +603,9 @@ def test_random_play_keeps_every_card_and_the_hand_limit(seed, players, variants
             turn = s.turns
             assert all(sum(h) <= g.hand_size for h in s.hands)
         if s.is_chance_node():
-            outcomes = s.chance_outcomes()
-            assert outcomes and all(isinstance(w, int) and w > 0 for _, w in outcomes)
+            assert options and all(isinstance(w, int) and w > 0 for _, w in options)  # the chance outcomes
         elif not s.is_terminal():
-            assert s.legal_actions()
+            assert options  # the legal actions
         hash(s.key())
 
 
@@ -604,7 +613,7 @@ def test_the_same_seed_plays_the_same_game():
     g = game(players=3, variants=["exchange-face-up"])
     runs = []
     for _ in range(2):
-        keys = [s.key() for s in random_walk(g, 7, 300)]
+        keys = [s.key() for s, _ in random_walk(g, 7, 300)]
         runs.append(keys)
     assert runs[0] == runs[1] and len(set(runs[0])) > 100
     results = []

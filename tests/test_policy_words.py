@@ -8,8 +8,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 from toolkit.catalogue import load
@@ -18,32 +16,14 @@ from toolkit.games.registry import get
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _deck(tmp_path, game: str, counts: dict[str, int], rules: dict[str, int]) -> Path:
-    """The shipped catalogue of ``game`` with these card counts and rule numbers."""
-    text = (ROOT / "toolkit" / "games" / game / f"{game}.toml").read_text()
-    for key, value in rules.items():
-        text = re.sub(rf"^{key} = \d+", f"{key} = {value}", text, flags=re.M)
-    for card, count in counts.items():
-        text = re.sub(r'(id = "%s"\n(?:[^\[]*?\n)?count = )\d+' % re.escape(card), lambda m: m.group(1) + str(count),
-                      text, count=1)
-    path = tmp_path / f"{game}.toml"
-    path.write_text(text)
-    return path
-
-
-def test_diamoniak_policy_table_names_cards_and_seats(tmp_path):
-    deck = _deck(tmp_path, "diamoniak", {"castle-red": 2, "castle-blue": 2, "castle-green": 0, "castle-yellow": 0,
-                                         "diamond": 2, "witch": 1, "fairy": 1}, {"castle_size": 2})
-    exported = tmp_path / "policy.json"
-    done = subprocess.run([sys.executable, "-m", "toolkit", "odds", "--catalogue", str(deck), "--model", "optimal",
-                           "--players", "2", "--policy", "default", "--export-policy", str(exported)],
-                          capture_output=True, text=True, cwd=ROOT)
-    assert done.returncode == 0, done.stderr
-    text = done.stdout
+def test_diamoniak_policy_table_names_cards_and_seats(small_diamoniak_optimal):
+    # conftest's run of the small deck (8 cards, a castle of 2), shared with test_rules_exact
+    deck = small_diamoniak_optimal["catalogue"]
+    text = small_diamoniak_optimal["text"]
     assert "[" not in text and "('" not in text and "witches" not in text  # no engine field, tuple or counter
     assert re.search(r"seat 1: stop while seat 1 castle is below the number, then draw \(.*pile castle-red", text)
     assert "spend a fairy" in text or "lose " in text  # the witch's decisions, in words
-    data = json.loads(exported.read_text())
+    data = json.loads(small_diamoniak_optimal["policy"])
     ids = {card.id for card in load(None, str(deck), (), require_art=False).cards}
     for answer in data:
         for decision in answer["decisions"]:

@@ -32,6 +32,10 @@ COLOURS = ("red", "blue", "green", "yellow")
 PALACE_IDS = [c.id for c in load("palaces").cards]
 
 
+# Tests here count stderr's lines: no time-based progress line may slip in on a slow machine.
+pytestmark = pytest.mark.usefixtures("quiet_progress")
+
+
 def sets(**counts: int) -> list[str]:
     return [arg for card_id, n in counts.items() for arg in ("--set", f"{card_id.replace('_', '-')}={n}")]
 
@@ -136,6 +140,7 @@ def test_a_catalogue_file_is_named_with_its_fields(run, tmp_path, game, change, 
     assert not (tmp_path / "rules.pdf").exists()
 
 
+@pytest.mark.usefixtures("shared_books")  # the book through the session's shared books
 def test_a_deck_without_witches_gets_a_correct_book(run, tmp_path):
     out = tmp_path / "rules.pdf"
     result = run("rulebook", "--set", "witch=0", "--out", str(out))
@@ -235,6 +240,7 @@ def test_a_caption_under_a_picture_takes_a_few_lines_at_most(name):
     assert caption.text.endswith("×6</b>") and (name in caption.text.replace("\u00a0", " ")) == (len(name) < 20)
 
 
+@pytest.mark.usefixtures("shared_books")  # the book through the session's shared books
 def test_cli_out_with_a_name_too_long_is_one_line(run, tmp_path):
     result = run("rulebook", "--set", "witch=0", "--out", str(tmp_path / ("x" * 300 + ".pdf")))
     assert result.exit_code == 2

@@ -217,6 +217,7 @@ def test_onepage_and_newpage_stand_first_in_their_section():
         parse("tagline: t\nfacts: f\nfooter: x\nmodified: m\n## a: A\n{onepage}\n{newpage}\n", "x.md")
 
 
+@pytest.mark.usefixtures("shared_books")  # the book through the session's shared books
 def test_the_cli_writes_the_designers_sheet_beside_the_book(run, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = run("rulebook", "--game", "palaces", "--lang", "ru", "--designer")

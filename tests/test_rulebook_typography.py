@@ -19,7 +19,6 @@ from toolkit.catalogue import load
 from toolkit.games.registry import ids
 
 BUILTIN_GAMES = ids()
-from toolkit.rulebook import build_rulebook
 from toolkit.rulebook.layout import Styles, geometry, typeset
 from toolkit.typography import NBSP, bind
 
@@ -160,9 +159,10 @@ def test_every_first_line_of_a_list_item_starts_at_the_hanging_indent(books, gam
 
 @pytest.mark.parametrize("booklet", [False, True])
 @pytest.mark.parametrize("lang", ["ru", "en"])
-def test_the_pdf_metadata_speak_the_books_language_and_name_no_software(lang, booklet):
+def test_the_pdf_metadata_speak_the_books_language_and_name_no_software(lang, booklet, rulebook):
     catalogue = load("diamoniak")
-    reader = pypdf.PdfReader(io.BytesIO(build_rulebook(catalogue, lang=lang, booklet=booklet).pdf))
+    # the session's book (conftest's ``rulebook``: test_rulebook_proof reads the same four)
+    reader = pypdf.PdfReader(io.BytesIO(rulebook("diamoniak", lang, booklet=booklet).pdf))
     meta = reader.metadata
     title = catalogue.title[lang]
     assert meta["/Title"] == {"ru": f"{title}: правила игры", "en": f"{title}: rules of play"}[lang]

@@ -8,14 +8,14 @@ from __future__ import annotations
 import itertools
 import json
 import random
-import subprocess
-import sys
 import textwrap
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from conftest import small_diamoniak_text
 from toolkit.errors import UserError
 from toolkit.games import CHANCE
 from toolkit.rules import optimal, walk
@@ -438,11 +438,24 @@ def test_best_replies_with_three_players_and_refusals(rules_file):
 # --- the command line ------------------------------------------------------------------------------------
 
 
-def _odds(*args, check=True):
-    done = subprocess.run([sys.executable, "-m", "toolkit", "odds", *args], capture_output=True, text=True, cwd=ROOT)
+def run_toolkit(*args, check=True):
+    """``toolkit ARGS`` run in this process, as the command line runs it (click's Result: its exit_code,
+    stdout and stderr; no progress line on a slow machine)."""
+    from toolkit.cli import main, options
+
+    patch = pytest.MonkeyPatch()
+    patch.setattr(options.Progress, "QUIET_DELAY", float("inf"))
+    try:
+        done = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    finally:
+        patch.undo()
     if check:
-        assert done.returncode == 0, done.stderr
+        assert done.exit_code == 0, done.stderr
     return done
+
+
+def _odds(*args, check=True):
+    return run_toolkit("odds", *args, check=check)
 
 
 def test_cli_win_length_optimal_and_exports(tmp_path):
@@ -468,7 +481,7 @@ def test_cli_win_length_optimal_and_exports(tmp_path):
 ])
 def test_cli_refusals_are_one_line(args, says):
     done = _odds("--rules", PIG, "--param", "goal=8", *args, check=False)
-    assert done.returncode == 2 and says in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert done.exit_code == 2 and says in done.stderr and len(done.stderr.strip().splitlines()) == 1
 
 
 # --- how much skill matters ------------------------------------------------------------------------------
@@ -571,31 +584,22 @@ def test_clairvoyant_blackout_is_the_chance_a_partial_sum_lands_on_7_to_10(rules
 
 @pytest.fixture
 def small_diamoniak(tmp_path):
-    """The shipped Diamoniak catalogue cut to 8 cards (2 red and 2 blue castle cards, 2 diamonds, a witch, a
-    fairy) and a castle of 2: small enough for the exact best reply."""
-    import re
-
-    text = (ROOT / "toolkit" / "games" / "diamoniak" / "diamoniak.toml").read_text()
-    text = re.sub(r"castle_size = \d+", "castle_size = 2", text)
-    for card, count in (("castle-red", 2), ("castle-blue", 2), ("castle-green", 0), ("castle-yellow", 0),
-                        ("diamond", 2), ("witch", 1), ("fairy", 1)):
-        text = re.sub(r'(id = "%s"\n(?:[^\[]*?\n)?count = )\d+' % re.escape(card), lambda m: m.group(1) + str(count),
-                      text, count=1)
+    """conftest's small Diamoniak deck (8 cards, a castle of 2), as a file."""
     path = tmp_path / "small.toml"
-    path.write_text(text)
+    path.write_text(small_diamoniak_text())
     return str(path)
 
 
-def test_diamoniak_best_reply_on_a_small_deck_beats_the_default_player(small_diamoniak):
+def test_diamoniak_best_reply_on_a_small_deck_beats_the_default_player(small_diamoniak_optimal):
+    # the optimal runs (--json, and the text report) are the session's, shared with test_policy_words
+    small_diamoniak = small_diamoniak_optimal["catalogue"]
     multi = json.loads(_odds("--catalogue", small_diamoniak, "--model", "multi", "--players", "2", "--json").stdout)
     default_wins = Fraction(multi["win_probability"][0])
-    out = _odds("--catalogue", small_diamoniak, "--model", "optimal", "--players", "2", "--policy", "default",
-                "--json").stdout
-    answers = json.loads(out)["answers"]
+    answers = json.loads(small_diamoniak_optimal["json"])["answers"]
     assert [a["seats"] for a in answers] == [[1], [2]] and all(a["exact"] for a in answers)
     assert 1 >= Fraction(answers[0]["value"]) >= default_wins  # the best reply is at least the default's play
     assert 1 >= Fraction(answers[1]["value"]) >= Fraction(multi["win_probability"][1])
-    text = _odds("--catalogue", small_diamoniak, "--model", "optimal", "--players", "2", "--policy", "default").stdout
+    text = small_diamoniak_optimal["text"]
     assert "exact; proven" in text and " while " in text  # the table of when to stop drawing
 
 
@@ -613,18 +617,15 @@ def test_the_rules_walk_of_a_built_in_game_agrees_with_its_own_exact_odds(small_
 
 
 def test_analyse_says_how_much_skill_matters():
-    done = subprocess.run([sys.executable, "-m", "toolkit", "analyse", "--rules", PIG, "--param", "goal=8", "--json"],
-                          capture_output=True, text=True, cwd=ROOT)
-    assert done.returncode == 0, done.stderr
+    done = run_toolkit("analyse", "--rules", PIG, "--param", "goal=8", "--json")
     skill = json.loads(done.stdout)["skill"]
     first = skill["seats"][0]
     assert first["objective"] == "win" and first["learning_effect"]["how"] == "exact"
     assert first["learning_effect"]["low"] > 0
     relative = first["relative_skill"]
     assert relative["how"] in ("exact", "bounds") and 0 <= relative["low"] <= relative["high"] <= 1
-    big = subprocess.run([sys.executable, "-m", "toolkit", "analyse", "--rules", PIG, "--precision", "0.05"],
-                         capture_output=True, text=True, cwd=ROOT)
-    assert big.returncode == 0 and "how much skill matters: out of reach" in big.stdout
+    big = run_toolkit("analyse", "--rules", PIG, "--precision", "0.05")
+    assert "how much skill matters: out of reach" in big.stdout
 
 
 def test_a_game_without_decisions_has_its_chain_as_its_optimal_play(rules_file):

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import subprocess
-import sys
 import textwrap
 from fractions import Fraction
 from pathlib import Path
@@ -183,10 +181,8 @@ def test_the_report_has_the_skill_figures_of_the_json(tmp_path, lang):
     from pypdf import PdfReader
 
     report = tmp_path / f"pig-{lang}.pdf"
-    done = subprocess.run([sys.executable, "-m", "toolkit", "analyse", "--rules", PIG, "--param", "goal=5",
-                           "--precision", "0.05", "--json", "--report", str(report), "--lang", lang],
-                          capture_output=True, text=True, cwd=ROOT)
-    assert done.returncode == 0, done.stderr
+    done = test_rules_exact.run_toolkit("analyse", "--rules", PIG, "--param", "goal=5", "--precision", "0.05", "--json",
+                                    "--report", str(report), "--lang", lang)
     seats = json.loads(done.stdout)["skill"]["seats"]
     text = PdfReader(str(report)).pages[1].extract_text()
     lines = [line.replace("\u00a0", " ").strip() for line in text.splitlines()]
@@ -211,9 +207,8 @@ def test_a_game_out_of_reach_says_so_on_the_report_and_has_no_skill_page(tmp_pat
     from pypdf import PdfReader
 
     report = tmp_path / "pig-100.pdf"
-    done = subprocess.run([sys.executable, "-m", "toolkit", "analyse", "--rules", PIG, "--precision", "0.05",
-                           "--max-games", "1000", "--report", str(report)], capture_output=True, text=True, cwd=ROOT)
-    assert done.returncode == 0, done.stderr
+    done = test_rules_exact.run_toolkit("analyse", "--rules", PIG, "--precision", "0.05", "--max-games", "1000",
+                                    "--report", str(report))
     assert "how much skill matters: out of reach (the game has more than 20,000 states" in done.stdout
     pages = PdfReader(str(report)).pages
     text = " ".join(pages[0].extract_text().split())

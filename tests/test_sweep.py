@@ -33,6 +33,10 @@ ROOT = Path(__file__).resolve().parent.parent
 GRID = ("--set", "witch=5..6", "--set", "fairy=1,3", "--players", "2..3", "--games", "120")
 
 
+# Tests here count stderr's lines: no time-based progress line may slip in on a slow machine.
+pytestmark = pytest.mark.usefixtures("quiet_progress")
+
+
 def sweep_run(run, tmp_path, *args, name="s"):
     result = run("sweep", *args, "--out", str(tmp_path / name))
     return result, tmp_path / f"{name}.csv", tmp_path / f"{name}.json"

@@ -23,6 +23,10 @@ from pypdf import PdfReader
 HERE = Path(__file__).parent / "thirdgame"
 
 
+# Tests here count stderr's lines: no time-based progress line may slip in on a slow machine.
+pytestmark = pytest.mark.usefixtures("quiet_progress")
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("site")
