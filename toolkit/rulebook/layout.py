@@ -410,6 +410,7 @@ class Story:
         self.styles = Styles(geom)
         self.chart_smallest = 0.62  # a chart may shrink to this share of its width to finish a column
         self._faces: dict[tuple[str, str], CardFace] = {}
+        self._pictures: dict[tuple[str, str], CardFace] = {}
         self._looks: dict[str, Look] = {}
         self._charts: dict[tuple, bytes] = {}
 
@@ -423,10 +424,15 @@ class Story:
 
     def picture(self, card_id: str, lang: str) -> CardFace:
         """The card as the book pictures it: its art, shapes and icons without a word (at a picture's
-        size a card's words would be 2-4 pt, unreadable; the caption or the label names the card)."""
-        face = self.face(card_id, lang)
-        return CardFace(face.key, face.card_mm, face.bleed_mm, face.art,
-                        tuple(op for op in face.ops if not isinstance(op, Line)))
+        size a card's words would be 2-4 pt, unreadable; the caption or the label names the card). One
+        face a card and language, kept: the copyfitting lays the book out several times, and a kept
+        face keeps its art's encoding (``CardFace.pdf_image``) from one layout to the next."""
+        key = (card_id, lang)
+        if key not in self._pictures:
+            face = self.face(card_id, lang)
+            self._pictures[key] = CardFace(face.key, face.card_mm, face.bleed_mm, face.art,
+                                           tuple(op for op in face.ops if not isinstance(op, Line)))
+        return self._pictures[key]
 
     # the title
 
