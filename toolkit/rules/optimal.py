@@ -38,6 +38,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from fractions import Fraction
+from operator import itemgetter
 
 import numpy as np
 
@@ -526,13 +527,22 @@ def stopping_table(rows, moving: dict[str, int] | None = None) -> dict | None:
     return best
 
 
+def _setting(keys: list[int]):
+    """The function giving a row's values of the ``keys`` fields as a tuple (``operator.itemgetter``: the
+    tables of when to stop ask it of every row for every trial set of fields)."""
+    if len(keys) > 1:
+        return itemgetter(*keys)
+    return lambda values: tuple(values[i] for i in keys)
+
+
 def _same_play(table, rows, f: int, keys: list[int], after: str) -> bool:
     """Does the table (with its exceptions) give every decision of ``rows`` as it is?"""
     if table is None:
         return False
     by_key = {item[0]: item for item in table}
+    setting = _setting(keys)
     for row in rows:
-        _, switch, below = by_key[tuple(row[1][i] for i in keys)]
+        _, switch, below = by_key[setting(row[1])]
         takes_after = (switch is not None and row[1][f] >= switch) or row[1][f] in below
         if takes_after != (row[2] == after):
             return False
@@ -544,8 +554,9 @@ def _threshold_table(rows, f: int, keys: list[int], after: str, exceptions: bool
     ``after`` (None: never): (setting, value) pairs, or None when some setting does not have that shape.
     With ``exceptions``, a setting may also take ``after`` below its value: (setting, value, those values)."""
     groups: dict[tuple, list] = {}
+    setting = _setting(keys)
     for row in rows:
-        groups.setdefault(tuple(row[1][i] for i in keys), []).append((row[1][f], row[2]))
+        groups.setdefault(setting(row[1]), []).append((row[1][f], row[2]))
     table = []
     for key, cells in groups.items():
         cells.sort(key=lambda cell: (cell[0], cell[1] == after))
