@@ -20,6 +20,10 @@ from pypdf.generic import ContentStream
 from toolkit.cards.render import PT_PER_MM
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "real_progress: keep the time-based progress line (conftest's quiet_progress)")
+
+
 def pytest_sessionstart(session):
     """Compile the numba kernels (``tests/warm.py``) before any test. pytest-xdist's controlling
     process compiles them, its groups side by side in processes of their own when there are workers
@@ -118,13 +122,15 @@ def run():
     return invoke
 
 
-@pytest.fixture
-def quiet_progress(monkeypatch):
-    """No time-based progress line off a terminal ("toolkit: note: solving: 40% done after 4 s"): a
-    test that counts stderr's lines must not catch one when the machine is slow."""
-    from toolkit.cli import options
+@pytest.fixture(autouse=True)
+def quiet_progress(request, monkeypatch):
+    """No time-based progress line off a terminal ("toolkit: note: solving: 40% done after 4 s") in any
+    test run in this process: a test that counts stderr's lines must not catch one when the machine is
+    slow. A test of that line itself (a fake clock) is marked ``real_progress``."""
+    if request.node.get_closest_marker("real_progress") is None:
+        from toolkit.cli import options
 
-    monkeypatch.setattr(options.Progress, "QUIET_DELAY", float("inf"))
+        monkeypatch.setattr(options.Progress, "QUIET_DELAY", float("inf"))
 
 
 def matrix_product(m, n):

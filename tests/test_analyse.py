@@ -23,9 +23,6 @@ COARSE = ("--precision", "0.05", "--players", "2")
 GOLDEN = Path(__file__).parent / "golden"
 
 
-# Tests here count stderr's lines: no time-based progress line may slip in on a slow machine.
-pytestmark = pytest.mark.usefixtures("quiet_progress")
-
 
 def _records(**fields):
     return {name: np.array(values, dtype=np.int64) for name, values in fields.items()}

@@ -90,7 +90,6 @@ def test_no_command_prints_the_help_and_succeeds(run):
     assert result.stdout.startswith("Usage: ") and "print-cards" in result.stdout
 
 
-@pytest.mark.usefixtures("quiet_progress")  # it counts stderr's lines
 def test_click_errors_are_one_line_naming_the_command_once(run):
     line = one_error_line(run("export-cards"))
     assert line == "toolkit: error: export-cards: Missing option '--target'. Choose from: tgc, mpc, drivethru, tabletopia, screentop, tts, png, pdf-single"
@@ -162,7 +161,6 @@ def test_ctrl_c_while_starting_or_working_is_one_line_and_status_130():
         assert err == "toolkit: interrupted\n" and out == ""
 
 
-@pytest.mark.usefixtures("quiet_progress")  # it counts stderr's lines
 def test_an_option_given_twice_is_refused_not_overridden(run):
     cases = [
         (["odds", "--model", "multi", "--policy", "stop-after-2", "--policy", "never-buy"], "--policy and --policy"),
@@ -175,7 +173,6 @@ def test_an_option_given_twice_is_refused_not_overridden(run):
     assert run("catalogue", "--set", "witch=3", "--set", "fairy=4").exit_code == 0  # repeatable options stay so
 
 
-@pytest.mark.usefixtures("quiet_progress")  # it counts stderr's lines
 def test_numbers_are_ascii_digits_only(run):
     for args in (["simulate", "--games", "١٠"], ["simulate", "--players", "٢"], ["simulate", "--seed", "٥"],
                  ["odds", "--model", "multi", "--max-states", "١٠٠"], ["print-cards", "--bleed", "٣"],
@@ -197,12 +194,12 @@ def test_help_or_version_to_a_full_device_and_a_closed_stdout_are_one_line():
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "standard output is closed" in done.stderr
 
 
-@pytest.mark.usefixtures("quiet_progress")  # it counts stderr's lines
 def test_first_palace_takes_no_plot_whatever_the_deck(run, tmp_path):
     line = one_error_line(run("odds", "--game", "palaces", "--model", "first-palace", "--plot", str(tmp_path / "x.png")))
     assert "--plot" in line and list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.real_progress
 def test_long_work_off_a_terminal_says_how_far_it_has_come_in_one_line(monkeypatch):
     from toolkit.cli import options
 

@@ -142,8 +142,7 @@ def check_run(args, folder: Path):
 
 
 # The command's books come through the session's shared books (conftest's ``shared_books``).
-# No time-based progress line either: a test here counts stderr's lines.
-pytestmark = pytest.mark.usefixtures("shared_books", "quiet_progress")
+pytestmark = pytest.mark.usefixtures("shared_books")
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,

@@ -18,9 +18,6 @@ from toolkit.odds.chain import Chain
 from toolkit.odds.drn import write_drn
 
 
-# Tests here count stderr's lines: no time-based progress line may slip in on a slow machine.
-pytestmark = pytest.mark.usefixtures("quiet_progress")
-
 
 def ratio(text: str) -> tuple[int, int]:
     """``p/q`` or ``p`` as (p, q), checked to be in lowest terms (a Fraction per line would be slow)."""

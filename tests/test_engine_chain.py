@@ -30,9 +30,6 @@ POLICY_ONLY = frozenset({"drawn_this_turn", "last_built"})
 READS = {"stop-after": "drawn_this_turn", "stop-on-castle": "last_built"}  # the draw rules that read one
 
 
-# Tests here count stderr's lines: no time-based progress line may slip in on a slow machine.
-pytestmark = pytest.mark.usefixtures("quiet_progress")
-
 
 def full_diamoniak_key(self, ignore=frozenset(), swap=False):
     """Every field of a Diamoniak state that is not a counter: nothing lumped."""

@@ -24,7 +24,6 @@ def one_error_line(result, *fragments) -> str:
 # --- output paths that meet the inputs, each other, links and devices ---------------------------------
 
 
-@pytest.mark.usefixtures("quiet_progress")  # it counts stderr's lines
 def test_an_output_onto_an_input_of_the_same_run_is_refused_before_any_work(run, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     mine = tmp_path / "mine.toml"
@@ -48,7 +47,6 @@ def test_an_output_through_a_link_replaces_the_file_it_points_to_and_keeps_the_l
     assert (tmp_path / "cards.pdf").is_symlink() and (tmp_path / "real.pdf").read_bytes().startswith(b"%PDF")
 
 
-@pytest.mark.usefixtures("quiet_progress")  # it counts stderr's lines
 def test_a_loop_of_links_as_an_output_is_one_line(run, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     os.symlink("loop2", "loop1")
@@ -59,7 +57,6 @@ def test_a_loop_of_links_as_an_output_is_one_line(run, tmp_path, monkeypatch):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["loop1", "loop2"]
 
 
-@pytest.mark.usefixtures("quiet_progress")  # it counts stderr's lines
 def test_sweep_checks_its_files_before_playing(run, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "sw.csv").mkdir()
@@ -123,7 +120,6 @@ def test_sighup_while_writing_leaves_no_temporary_file(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.usefixtures("quiet_progress")  # it counts stderr's lines
 def test_more_workers_than_cores_is_one_line_before_any_work(run, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
@@ -149,7 +145,6 @@ def test_a_local_cluster_keeps_its_scratch_files_in_a_folder_of_the_run(tmp_path
 # --- environment settings that break numba or Dask -------------------------------------------------------
 
 
-@pytest.mark.usefixtures("quiet_progress")  # it counts stderr's lines
 def test_numba_settings_that_stop_the_kernels_are_one_line(run, monkeypatch):
     for name, value, fragment in (("NUMBA_NUM_THREADS", "0", "expected a number of threads from 1"),
                                   ("NUMBA_NUM_THREADS", "x", "expected a number of threads from 1"),
@@ -294,6 +289,7 @@ def test_games_stopped_at_the_turn_limit_give_no_counts_of_the_limit():
     assert m["lead_changes"] is None and m["over_limit_rate"] == 1
 
 
+@pytest.mark.real_progress
 def test_a_walk_that_may_give_up_tells_its_time_not_a_share_done(monkeypatch):
     """The chain walk's total is the most it may take (--max-states): '1% done after 23 s, about
     2,000 s to go' just before it gives up and simulates would be a guess; after the note, the
@@ -338,7 +334,6 @@ def test_multi_says_turns_whether_exact_or_simulated(tmp_path, doc):
     assert any(line.startswith("  expected turns (all seats together): ") for line in simulated.lines)
 
 
-@pytest.mark.usefixtures("quiet_progress")  # it counts stderr's lines
 def test_card_text_that_cannot_fit_is_refused_never_cut(run, tmp_path, monkeypatch, doc):
     """A 1,000-character text, a 100-letter name: one line naming the card, no sheet, no export (they
     were printed cut with "…")."""

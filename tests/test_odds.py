@@ -28,9 +28,6 @@ from toolkit.sim.simulate import simulate
 SIGMAS = 4.5  # agreement within this many standard errors
 
 
-# Tests here count stderr's lines: no time-based progress line may slip in on a slow machine.
-pytestmark = pytest.mark.usefixtures("quiet_progress")
-
 
 def tiny_diamoniak(tmp_path, size=3, **counts):
     """A small Diamoniak deck (a user catalogue) whose chains are small enough to solve every way."""

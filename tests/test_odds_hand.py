@@ -20,9 +20,6 @@ IDS = [card.id for card in CATALOGUE.cards]
 CLAUSES = ["witch", "diamond", "castle", "fairy", "castle-red", "kind=castle", "colour=blue", "id=witch"]
 
 
-# Tests here count stderr's lines: no time-based progress line may slip in on a slow machine.
-pytestmark = pytest.mark.usefixtures("quiet_progress")
-
 
 def counted_by_hand(pile: dict[str, int], hand: int, where: list[str]) -> list[Fraction]:
     """P(the hand holds k cards that count) for every k, by dealing every hand of the pile's cards."""

@@ -26,9 +26,6 @@ SIGMAS = 4.5
 PALACE_COLOURS = ("red", "blue", "green", "yellow")
 
 
-# Tests here count stderr's lines: no time-based progress line may slip in on a slow machine.
-pytestmark = pytest.mark.usefixtures("quiet_progress")
-
 
 def zero(*kinds: str) -> list[str]:
     """--set options that remove every Palaces card of these kinds, in every colour."""
@@ -131,10 +128,6 @@ def test_a_random_policy_is_simulated_and_its_stalls_leave_no_mean(tmp_path):
 
 
 def test_a_solo_deck_out_of_reach_with_a_colour_too_small_says_infinite_exactly(run, monkeypatch):
-    from toolkit.cli import options
-
-    # no "N% done after M s" line off a terminal, however slow the machine: stderr holds the reach note alone
-    monkeypatch.setattr(options.Progress, "QUIET_DELAY", math.inf)
     result = run("odds", "--set", "castle-red=5", "--set", "diamond=500", "--set", "witch=40", "--games", "500",
                  "--json")
     data = json.loads(result.stdout)

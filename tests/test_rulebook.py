@@ -30,8 +30,7 @@ from toolkit.rulebook.markup import PLACEHOLDER, check_same_shape, load_source, 
 
 # The command's books come through the session's shared books (conftest's ``shared_books``); the
 # determinism test below builds its own.
-# No time-based progress line either: a test here counts stderr's lines.
-pytestmark = pytest.mark.usefixtures("shared_books", "quiet_progress")
+pytestmark = pytest.mark.usefixtures("shared_books")
 
 MM = 72 / 25.4
 # Each rulebook is built once for the module, through the CLI: (game, lang, extra options).

@@ -32,9 +32,6 @@ COLOURS = ("red", "blue", "green", "yellow")
 PALACE_IDS = [c.id for c in load("palaces").cards]
 
 
-# Tests here count stderr's lines: no time-based progress line may slip in on a slow machine.
-pytestmark = pytest.mark.usefixtures("quiet_progress")
-
 
 def sets(**counts: int) -> list[str]:
     return [arg for card_id, n in counts.items() for arg in ("--set", f"{card_id.replace('_', '-')}={n}")]

@@ -17,9 +17,6 @@ from toolkit.rulebook.figures import Odds
 from toolkit.rulebook.markup import Piece, text_path
 
 
-# Tests here count stderr's lines: no time-based progress line may slip in on a slow machine.
-pytestmark = pytest.mark.usefixtures("quiet_progress")
-
 
 def own_text(folder, lang: str, name: str = "house", change=None):
     """The game's own Diamoniak text in ``lang``, changed by ``change``, saved as ``<name>.<lang>.md``."""

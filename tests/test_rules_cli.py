@@ -17,9 +17,6 @@ CHUTES = str(EXAMPLES / "chutes" / "chutes.py")
 DEALER = str(EXAMPLES / "dealer" / "dealer.py")
 
 
-# Tests here count stderr's lines: no time-based progress line may slip in on a slow machine.
-pytestmark = pytest.mark.usefixtures("quiet_progress")
-
 
 def _json(run, *args):
     result = run("simulate", *args, "--json")

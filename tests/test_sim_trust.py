@@ -18,9 +18,6 @@ from toolkit.sim.simulate import simulate
 from toolkit.sim.stats import Tally
 
 
-# Tests here count stderr's lines: no time-based progress line may slip in on a slow machine.
-pytestmark = pytest.mark.usefixtures("quiet_progress")
-
 
 def one_line(result) -> str:
     assert result.exit_code == 2, (result.exit_code, result.stdout, result.stderr)

@@ -10,9 +10,6 @@ from toolkit.catalogue import load
 from toolkit.sim.simulate import simulate
 
 
-# Tests here count stderr's lines: no time-based progress line may slip in on a slow machine.
-pytestmark = pytest.mark.usefixtures("quiet_progress")
-
 
 @pytest.mark.parametrize("game, players, overrides, policies", [
     ("diamoniak", 1, (), {}),

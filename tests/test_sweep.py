@@ -33,9 +33,6 @@ ROOT = Path(__file__).resolve().parent.parent
 GRID = ("--set", "witch=5..6", "--set", "fairy=1,3", "--players", "2..3", "--games", "120")
 
 
-# Tests here count stderr's lines: no time-based progress line may slip in on a slow machine.
-pytestmark = pytest.mark.usefixtures("quiet_progress")
-
 
 def sweep_run(run, tmp_path, *args, name="s"):
     result = run("sweep", *args, "--out", str(tmp_path / name))
@@ -277,10 +274,6 @@ def test_the_parts_folder_is_made_by_the_first_stored_row(tmp_path):
 # --- resuming --------------------------------------------------------------------------------------------
 
 def test_interrupted_sweep_resumes_without_losing_or_repeating_a_row(run, tmp_path, monkeypatch):
-    from toolkit.cli import options
-
-    # no "N% done after M s" line off a terminal, however slow the machine: stderr holds what the test reads
-    monkeypatch.setattr(options.Progress, "QUIET_DELAY", float("inf"))
     whole, whole_csv, whole_json = sweep_run(run, tmp_path, *GRID, "--in-process", name="whole")
     assert whole.exit_code == 0
     real = sweep.run_job

@@ -23,9 +23,6 @@ from pypdf import PdfReader
 HERE = Path(__file__).parent / "thirdgame"
 
 
-# Tests here count stderr's lines: no time-based progress line may slip in on a slow machine.
-pytestmark = pytest.mark.usefixtures("quiet_progress")
-
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
