@@ -440,15 +440,10 @@ def test_best_replies_with_three_players_and_refusals(rules_file):
 
 def run_toolkit(*args, check=True):
     """``toolkit ARGS`` run in this process, as the command line runs it (click's Result: its exit_code,
-    stdout and stderr; no progress line on a slow machine)."""
-    from toolkit.cli import main, options
+    stdout and stderr; no progress line on a slow machine: conftest's ``quiet_progress``)."""
+    from toolkit.cli import main
 
-    patch = pytest.MonkeyPatch()
-    patch.setattr(options.Progress, "QUIET_DELAY", float("inf"))
-    try:
-        done = CliRunner().invoke(main, list(args), catch_exceptions=False)
-    finally:
-        patch.undo()
+    done = CliRunner().invoke(main, list(args), catch_exceptions=False)
     if check:
         assert done.exit_code == 0, done.stderr
     return done

@@ -182,7 +182,7 @@ def test_the_report_has_the_skill_figures_of_the_json(tmp_path, lang):
 
     report = tmp_path / f"pig-{lang}.pdf"
     done = test_rules_exact.run_toolkit("analyse", "--rules", PIG, "--param", "goal=5", "--precision", "0.05", "--json",
-                                    "--report", str(report), "--lang", lang)
+                                        "--report", str(report), "--lang", lang)
     seats = json.loads(done.stdout)["skill"]["seats"]
     text = PdfReader(str(report)).pages[1].extract_text()
     lines = [line.replace("\u00a0", " ").strip() for line in text.splitlines()]
