@@ -489,6 +489,7 @@ def stopping_table(rows, moving: dict[str, int] | None = None) -> dict | None:
     if len({row[2] for row in rows}) == 1:
         return {"field": None, "before": rows[0][2], "after": None, "keys": [], "rows": [], "choice": choice}
     moving = moving or {}
+    decisions = _Decisions(rows)
     counted = [i for i in varying if moving.get(names[i], 0) > 0 and all(
         isinstance(row[1][i], int) and not isinstance(row[1][i], bool) for row in rows)]
     if counted:  # the field the play counts most: the table reads as a stopping rule, exceptions beside it
@@ -496,10 +497,10 @@ def stopping_table(rows, moving: dict[str, int] | None = None) -> dict | None:
         orders = []
         for before, after in (choice, choice[::-1]):
             keys = [i for i in varying if i != f]
-            table = _threshold_table(rows, f, keys, after, exceptions=True)
-            for i in sorted(keys, key=lambda i: -len({row[1][i] for row in rows})):
+            table = _threshold_table(decisions, f, keys, after, exceptions=True)
+            for i in sorted(keys, key=lambda i: -decisions.distinct[i]):
                 trial = [k for k in keys if k != i]
-                smaller = _threshold_table(rows, f, trial, after, exceptions=True)
+                smaller = _threshold_table(decisions, f, trial, after, exceptions=True)
                 if _same_play(smaller, rows, f, trial, after):
                     keys, table = trial, smaller
             misses = sum(len(item[2]) for item in table)
@@ -512,13 +513,13 @@ def stopping_table(rows, moving: dict[str, int] | None = None) -> dict | None:
             continue
         for before, after in (choice, choice[::-1]):
             keys = [i for i in varying if i != f]
-            table = _threshold_table(rows, f, keys, after)
+            table = _threshold_table(decisions, f, keys, after)
             if table is None:
                 continue
             # leave out every field the decision does not depend on (the fewest, most distinct first)
-            for i in sorted(keys, key=lambda i: -len({row[1][i] for row in rows})):
+            for i in sorted(keys, key=lambda i: -decisions.distinct[i]):
                 trial = [k for k in keys if k != i]
-                smaller = _threshold_table(rows, f, trial, after)
+                smaller = _threshold_table(decisions, f, trial, after)
                 if smaller is not None:
                     keys, table = trial, smaller
             if best is None or len(table) < len(best["rows"]):
@@ -528,11 +529,48 @@ def stopping_table(rows, moving: dict[str, int] | None = None) -> dict | None:
 
 
 def _setting(keys: list[int]):
-    """The function giving a row's values of the ``keys`` fields as a tuple (``operator.itemgetter``: the
-    tables of when to stop ask it of every row for every trial set of fields)."""
+    """The function giving a row's values of the ``keys`` fields as a tuple."""
     if len(keys) > 1:
         return itemgetter(*keys)
     return lambda values: tuple(values[i] for i in keys)
+
+
+class _Decisions:
+    """The rows of one choice as whole-number columns, for the tables of when to stop, which try many sets
+    of key fields on the same rows: each field's values numbered once (equal values, one number; a numeric
+    field's in increasing order), so that a trial table groups and compares numbers with numpy."""
+
+    def __init__(self, rows):
+        self.rows = rows
+        width = len(rows[0][1])
+        self.codes = np.empty((len(rows), width), dtype=np.int64)
+        self.distinct = []  # per field: how many different values it takes
+        for i in range(width):
+            numbers: dict = {}
+            self.codes[:, i] = [numbers.setdefault(row[1][i], len(numbers)) for row in rows]
+            self.distinct.append(len(numbers))
+        self.actions = np.array([row[2] for row in rows])
+        self._ranked: dict[int, tuple[list, np.ndarray]] = {}
+
+    def ranked(self, f: int) -> tuple[list, np.ndarray]:
+        """The numeric field ``f``'s values in increasing order, and each row's place among them."""
+        if f not in self._ranked:
+            values = sorted({row[1][f] for row in self.rows})
+            place = {v: i for i, v in enumerate(values)}
+            self._ranked[f] = values, np.array([place[row[1][f]] for row in self.rows], dtype=np.int64)
+        return self._ranked[f]
+
+    def groups(self, keys: list[int]) -> tuple[list[int], np.ndarray]:
+        """Rows with the same values of the ``keys`` fields: each group's first row, each row's group."""
+        combined, size = np.zeros(len(self.rows), dtype=np.int64), 1
+        for k in keys:  # one number per setting: the fields' numbers in mixed radix, renumbered densely
+            if size * self.distinct[k] >= 2**62:  # before it could overflow
+                _, combined = np.unique(combined, return_inverse=True)
+                size = int(combined.max()) + 1
+            combined = combined * self.distinct[k] + self.codes[:, k]
+            size *= self.distinct[k]
+        _, first, group = np.unique(combined, return_index=True, return_inverse=True)
+        return first.tolist(), group
 
 
 def _same_play(table, rows, f: int, keys: list[int], after: str) -> bool:
@@ -549,29 +587,38 @@ def _same_play(table, rows, f: int, keys: list[int], after: str) -> bool:
     return True
 
 
-def _threshold_table(rows, f: int, keys: list[int], after: str, exceptions: bool = False) -> list | None:
+def _threshold_table(decisions: _Decisions, f: int, keys: list[int], after: str,
+                     exceptions: bool = False) -> list | None:
     """Per setting of the ``keys`` fields, the value of field ``f`` from which the play always takes
     ``after`` (None: never): (setting, value) pairs, or None when some setting does not have that shape.
-    With ``exceptions``, a setting may also take ``after`` below its value: (setting, value, those values)."""
-    groups: dict[tuple, list] = {}
+    With ``exceptions``, a setting may also take ``after`` below its value: (setting, value, those values,
+    in increasing order, once per decision)."""
+    values, place = decisions.ranked(f)
+    takes = decisions.actions == after
+    first, group = decisions.groups(keys)
+    never = len(values)  # a place past the last value: no switch
+    lowest_after = np.full(len(first), never, dtype=np.int64)
+    np.minimum.at(lowest_after, group[takes], place[takes])
+    highest_other = np.full(len(first), -1, dtype=np.int64)
+    np.maximum.at(highest_other, group[~takes], place[~takes])
+    if not exceptions and np.any(highest_other >= lowest_after):  # not "``after`` from a value on" only
+        return None
     setting = _setting(keys)
-    for row in rows:
-        groups.setdefault(setting(row[1]), []).append((row[1][f], row[2]))
-    table = []
-    for key, cells in groups.items():
-        cells.sort(key=lambda cell: (cell[0], cell[1] == after))
-        if exceptions:
-            switch = None
-            for v, a in reversed(cells):
-                if a != after:
-                    break
-                switch = v
-            table.append((key, switch, tuple(v for v, a in cells if a == after and (switch is None or v < switch))))
-            continue
-        switch = next((v for v, a in cells if a == after), None)
-        if switch is not None and any(a != after for v, a in cells if v >= switch):
-            return None
-        table.append((key, switch))
+    keyed = [setting(decisions.rows[i][1]) for i in first]
+    if not exceptions:
+        table = [(key, None if s == never else values[s]) for key, s in zip(keyed, lowest_after.tolist())]
+        return sorted(table, key=lambda item: item[0])
+    # the switch: the lowest value from which every decision takes ``after`` (above every other action);
+    # below it, the exceptions
+    tail = takes & (place > highest_other[group])
+    switch = np.full(len(first), never, dtype=np.int64)
+    np.minimum.at(switch, group[tail], place[tail])
+    below = np.nonzero(takes & (place < switch[group]))[0]
+    below = below[np.lexsort((place[below], group[below]))]
+    cuts = np.searchsorted(group[below], np.arange(len(first) + 1)).tolist()
+    ranks = place[below].tolist()
+    table = [(key, None if s == never else values[s], tuple(values[r] for r in ranks[cuts[g]:cuts[g + 1]]))
+             for g, (key, s) in enumerate(zip(keyed, switch.tolist()))]
     return sorted(table, key=lambda item: item[0])
 
 
