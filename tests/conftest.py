@@ -8,6 +8,7 @@ import hashlib
 import os
 import pickle
 import shutil
+import sys
 import tomllib
 from pathlib import Path
 
@@ -16,6 +17,14 @@ import tomli_w
 from click.testing import CliRunner
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
+
+# Python's own bytecode cache for the suite, where the environment turns it off (PYTHONDONTWRITEBYTECODE,
+# set in some sandboxes): the suite starts a few hundred Python processes (pytest-xdist's workers, the
+# command line in subprocesses), and each would otherwise compile again every toolkit module it imports
+# (and each worker rewrite every test module's asserts). Set before the toolkit is imported; the
+# environment's change reaches the workers and subprocesses started after it.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 from toolkit.cards.render import PT_PER_MM
 
@@ -30,7 +39,6 @@ def pytest_sessionstart(session):
     (one core each), so that the workers load them from numba's cache; a worker, or a session in one
     process, loads or compiles them in its own process."""
     import subprocess
-    import sys
 
     import warm
 
