@@ -34,6 +34,7 @@ from reportlab.lib.enums import TA_CENTER, TA_LEFT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, FrameBreak, NextPageTemplate,
                                 KeepTogether, PageBreak, PageTemplate, Paragraph, Spacer, Table, TableStyle)
 
@@ -929,11 +930,13 @@ def build_pdf(story: Story, title: str, subject: str) -> tuple[bytes, int]:
         flushed = _lay_out(story, title, subject, laid.balance, laid.flush, laid.blanks)
         if flushed.pages == laid.pages and flushed.last_columns == laid.last_columns:
             laid = flushed
+    # the trials above were drafts (``_Draft``): the layout kept, again on a canvas that writes the PDF
+    pdf = _lay_out(story, title, subject, laid.balance, laid.stretch, laid.blanks, draft=False).pdf
     story.geom, story.styles = base, Styles(base)
     if laid.on_back_cover and not story.plans_back_cover():  # a blank page after the text: the booklet grows
         # by a sheet, its back cover blank
-        return _with_blank_page(laid.pdf), laid.pages + 1
-    return laid.pdf, laid.pages
+        return _with_blank_page(pdf), laid.pages + 1
+    return pdf, laid.pages
 
 
 def _with_blank_page(pdf: bytes) -> bytes:
@@ -1007,9 +1010,21 @@ def _spread(story: Story, title: str, subject: str, laid: "_Laid") -> "_Laid":
     return laid
 
 
+class _Draft(Canvas):
+    """The canvas of a trial layout, of which the copyfitting reads only where the text went: pictures
+    are placed but not encoded (reportlab hashes and compresses a picture's pixels for every new
+    document), and nothing is written."""
+
+    def drawImage(self, image, x, y, width=None, height=None, *args, **kwargs):
+        return width, height
+
+    def save(self):
+        pass
+
+
 @dataclass(frozen=True)
 class _Laid:
-    pdf: bytes
+    pdf: bytes  # empty for a draft
     pages: int
     last_fill: float     # the share of the last page's columns the text fills
     on_back_cover: bool  # a booklet's text runs onto the outside back cover (its pages a multiple of 4), or
@@ -1020,6 +1035,7 @@ class _Laid:
     column_height: float = 0.0  # the height of the last page's columns (points)
     blanks: tuple[int, int] | None = None  # the blank pages before a booklet's planned back cover (first, count)
     least_fill: float = 1.0  # the share the emptiest page after the first fills
+    stretch: dict | None = None  # the room it was laid out with at the gaps of columns (see ``_lay_out``)
 
     @property
     def proofed(self) -> bool:
@@ -1027,11 +1043,11 @@ class _Laid:
 
 
 def _lay_out(story: Story, title: str, subject: str, balance: tuple[int, float] | None = None,
-             stretch: dict | None = None, blanks: tuple[int, int] | None = None) -> _Laid:
+             stretch: dict | None = None, blanks: tuple[int, int] | None = None, draft: bool = True) -> _Laid:
     """One layout of the book; with ``balance`` (page, height) that page's columns are only so high;
     with ``stretch`` ((page, column): room), that room is added at each gap of those columns; with
     ``blanks`` (page, count), a booklet's planned back cover, which was that page, comes after that many
-    blank pages (no folio on them)."""
+    blank pages (no folio on them). A ``draft`` measures where everything goes and writes no PDF."""
     geom, s = story.geom, story.styles
     footers = [story.facts[lang].plain(story.sources[lang].meta["footer"]) for lang in story.langs]
     buffer = io.BytesIO()
@@ -1077,7 +1093,7 @@ def _lay_out(story: Story, title: str, subject: str, balance: tuple[int, float] 
         flow[last_break:last_break] = [PageBreak() for _ in range(blanks[1])]
         doc.blank = set(range(blanks[0], blanks[0] + blanks[1]))
     with binary_streams():
-        doc.build(flow)
+        doc.build(flow, canvasmaker=_Draft if draft else Canvas)
     pages = doc.page
     booklet_pages = pages + (-pages % 4)
     # A booklet's text on its outside back cover, unless the text plans that page ({newpage} last):
@@ -1088,4 +1104,5 @@ def _lay_out(story: Story, title: str, subject: str, balance: tuple[int, float] 
                  geom.booklet and (pages != booklet_pages if planned else pages == booklet_pages),
                  doc.depths(pages), balance=balance, flush=doc.flush(pages) if geom.columns > 1 else {}, blanks=blanks,
                  column_height=height - (banner_h if pages == 1 and not geom.booklet else 0.0),
-                 least_fill=min((doc.fill(page, height) for page in range(2, pages + 1)), default=1.0))
+                 least_fill=min((doc.fill(page, height) for page in range(2, pages + 1)), default=1.0),
+                 stretch=stretch)
