@@ -44,7 +44,9 @@ def test_diamoniak_policy_table_names_cards_and_seats(small_diamoniak_optimal):
 
 def test_palaces_names_its_fields_and_every_action_of_its_games():
     """Palaces' view over whole random games of the shipped deck: one fixed tuple of field names, the cards
-    by id, and every legal action in words (nothing of the engine's tuples)."""
+    by id, and every legal action in words (nothing of the engine's tuples). On the compiled steps (the
+    same rules, ``PalacesState.compiled``): random games of three run to thousands of moves, each with
+    some thirty legal actions, which the interpreted steps list one call each."""
     game_info = get("palaces")
     catalogue = load("palaces", require_art=False)
     ids = {card.id for card in catalogue.cards}
@@ -54,7 +56,7 @@ def test_palaces_names_its_fields_and_every_action_of_its_games():
         names = None
         words = set()
         for _ in range(4):
-            state = game.new_initial_state()
+            state = game.new_initial_state().compiled()
             while not state.is_terminal():
                 if state.is_chance_node():
                     outcomes = state.chance_outcomes()

@@ -11,6 +11,7 @@ that finding the games costs no more than importing their small ``__init__`` mod
 
 from __future__ import annotations
 
+import sys
 from importlib import import_module
 from importlib.resources import files
 from pathlib import Path
@@ -51,8 +52,10 @@ class Game:
         return type(self).__module__
 
     def module(self, name: str) -> ModuleType:
-        """One module of the game's package, imported when first asked for."""
-        return import_module(f"{self.package}.{name}")
+        """One module of the game's package, imported when first asked for (then read from ``sys.modules``:
+        a state's view asks for its module at every decision)."""
+        full = f"{self.package}.{name}"
+        return sys.modules.get(full) or import_module(full)
 
     def resource(self, *parts: str) -> Path:
         """A file of the game's package (its catalogue, its texts)."""
