@@ -537,8 +537,9 @@ def _setting(keys: list[int]):
 
 class _Decisions:
     """The rows of one choice as whole-number columns, for the tables of when to stop, which try many sets
-    of key fields on the same rows: each field's values numbered once (equal values, one number; a numeric
-    field's in increasing order), so that a trial table groups and compares numbers with numpy."""
+    of key fields on the same rows: each field's values numbered once (equal values, one number), and the
+    threshold field's ranked in increasing order (``ranked``), so that a trial table groups and compares
+    numbers with numpy."""
 
     def __init__(self, rows):
         self.rows = rows
