@@ -214,8 +214,8 @@ def small_diamoniak_text() -> str:
 @pytest.fixture(scope="session")
 def small_diamoniak_optimal(shared) -> dict:
     """The command line's exact best reply against the default player on the small Diamoniak deck
-    (``small_diamoniak_text``), two seats, run once per session: each run costs some 15 s of CPU, most
-    of it the tables of when to stop. {"catalogue": the deck's file, "json": stdout of ``--json``,
+    (``small_diamoniak_text``), two seats, run once per session: each run costs some 4-5 s of CPU (the walk,
+    the exact solve and the tables of when to stop). {"catalogue": the deck's file, "json": stdout of ``--json``,
     "text": stdout of the text report with ``--export-policy``, "policy": the exported file's text}."""
 
     def make() -> dict:
