@@ -21,7 +21,7 @@ GAME_KINDS = {game.id: game.kinds for game in games().values()}
 COLOURED_KINDS = frozenset().union(*(game.coloured_kinds for game in games().values()))
 from toolkit.errors import UserError
 
-COMMITTED_ART = Path(__file__).parent.parent / "card_art"
+COMMITTED_ART = Path(__file__).parent.parent / "toolkit" / "card_art"
 MAX_BYTES = 400 * 1024
 
 

@@ -277,11 +277,6 @@ class RulesLessGame(Game):
 # Where the messages of a game without rules send the user: how a game package gives the toolkit its rules.
 GAME_PACKAGE_DOCS = "docs/architecture.md#adding-a-game"
 
-# The art that ships with the toolkit's own games: card_art/ beside the package in a source tree or an
-# editable install, toolkit/card_art/ inside an installed wheel (pyproject.toml maps it there). Their
+# The art that ships with the toolkit's own games: toolkit/card_art/, package data like the rest. Their
 # catalogues' art paths start with the game's id ("<game>/back.png").
-_TOOLKIT = Path(__file__).resolve().parent.parent
-TOOLKIT_ART = next(
-    (folder for folder in (_TOOLKIT.parent / "card_art", _TOOLKIT / "card_art") if folder.is_dir()),
-    _TOOLKIT.parent / "card_art",
-)
+TOOLKIT_ART = Path(__file__).resolve().parent.parent / "card_art"
