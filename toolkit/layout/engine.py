@@ -34,6 +34,7 @@ from toolkit.cards.render import (
     size_px,
     text_width,
 )
+from toolkit.catalogue.checks import inside
 from toolkit.catalogue.model import CardType, Catalogue
 from toolkit.errors import UserError
 from toolkit.layout import model
@@ -267,7 +268,7 @@ class Look:
         value = self.values(card).get(key, "")
         if not value:
             return None
-        path = (self.catalogue.source.parent / value).resolve()
+        path = inside(self.catalogue.source.parent, value, where, key)
         if not path.is_file():
             raise UserError(f"{where}: {key} {value!r}: no such picture beside the catalogue")
         return path
