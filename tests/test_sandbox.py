@@ -236,6 +236,19 @@ def test_an_svg_icon_file_has_a_size_limit(deck):
     assert "larger than an SVG icon may be (at most 1,000,000 bytes)" in icon_error(path)
 
 
+def test_a_picture_an_svg_shows_is_bounded_too(deck):
+    from test_catalogue_trust import png_header
+
+    (deck / "bomb.png").write_bytes(png_header(20000, 20000))
+    path = svg_icon(deck, '<image href="bomb.png" width="10" height="10"/>')
+    assert "<image> href: 'bomb.png' is larger than an icon may be (at most 16,000,000 pixels)" in icon_error(path)
+    embedded = base64.b64encode(png_header(20000, 20000)).decode()
+    path = svg_icon(deck, f'<image href="data:image/png;base64,{embedded}" width="10" height="10"/>')
+    assert "the embedded picture is larger than an icon may be (at most 16,000,000 pixels)" in icon_error(path)
+    path = svg_icon(deck, '<image href="missing.png" width="10" height="10"/>')
+    assert "'missing.png': no such picture beside the SVG" in icon_error(path)
+
+
 def test_a_decompression_bomb_icon_names_the_limit(deck):
     from test_catalogue_trust import png_header
 

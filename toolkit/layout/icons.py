@@ -12,15 +12,18 @@ before resvg sees it: at most MAX_SVG_BYTES; no DOCTYPE (so no entities); elemen
 MAX_SVG_DEPTH deep, counting what ``<use>`` and ``url(#...)`` bring in (resvg crashes the process
 past about 200); a natural size of at most MAX_ICON_PX ** 2 pixels; and the pictures it shows
 embedded (``data:``, PNG, JPEG, GIF or WEBP) or in its own folder, never elsewhere on the disk or the
-network, and never another SVG.
+network, and never another SVG; each of those pictures of at most MAX_ICON_PX ** 2 pixels too.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import functools
 import io
 import math
 import re
+import urllib.parse
 import warnings
 from pathlib import Path
 from xml.parsers import expat
@@ -37,6 +40,7 @@ MAX_ICON_PX = 4000         # a side of an icon's picture as drawn; an icon file 
 MAX_SVG_BYTES = 1_000_000
 MAX_SVG_DEPTH = 64
 SVG_PICTURES = ("image/png", "image/jpeg", "image/jpg", "image/gif", "image/webp")  # what an SVG may embed
+SVG_PICTURE_FORMATS = ("PNG", "JPEG", "GIF", "WEBP")  # what resvg draws of them
 _REF = re.compile(r"url\(\s*['\"]?#([^'\")\s]+)")  # url(#id): a paint, clip, mask or filter elsewhere in the file
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 _PX = {"": 1, "px": 1, "pt": 4 / 3, "pc": 16, "mm": 96 / 25.4, "cm": 96 / 2.54, "in": 96, "em": 16, "ex": 8}
@@ -60,6 +64,8 @@ class _SvgCheck:
         self.ids: dict[str, int] = {}
         self.open = [0]
         self.sheet: list[str] = []
+        self.memo: dict[int, int] = {}
+        self.visiting: set[int] = set()
 
     def fail(self, problem: str) -> UserError:
         return UserError(f"{self.path}: {problem}")
@@ -74,8 +80,6 @@ class _SvgCheck:
             parser.Parse(data, True)
         except expat.ExpatError as err:
             raise self.fail(f"not an SVG picture: {expat.ErrorString(err.code)} (line {err.lineno})") from None
-        self.memo: dict[int, int] = {}
-        self.visiting: set[int] = set()
         # A style sheet's url(#id) may apply to any element: count each target it names once on the way
         # down (a gradient ends the way: it draws no elements).
         targets = {self.ids[name] for name in _REF.findall("".join(self.sheet)) if name in self.ids}
@@ -121,17 +125,41 @@ class _SvgCheck:
         if value.startswith("#"):
             self.refs[index].append(value[1:])
         elif value[:5].lower() == "data:":
-            kind = value[5:].split(",", 1)[0].split(";", 1)[0].strip().lower()
+            head, _, payload = value[5:].partition(",")
+            kind = head.split(";", 1)[0].strip().lower()
             if kind not in SVG_PICTURES:
                 raise self.fail(f"{where}: embeds {quote(kind or 'data')}: an icon embeds PNG, JPEG, GIF or WEBP "
                                 "pictures only")
+            try:
+                data = (base64.b64decode(payload) if head.lower().endswith(";base64")
+                        else urllib.parse.unquote_to_bytes(payload))
+            except (binascii.Error, ValueError):
+                raise self.fail(f"{where}: the embedded picture is not base64") from None
+            self.picture(io.BytesIO(data), where, "the embedded picture")
         elif _SCHEME.match(value):
             raise self.fail(f"{where} {quote(value)}: an icon shows no file from elsewhere (a picture in its own "
                             "folder, or embedded as data:)")
         elif value.lower().endswith((".svg", ".svgz")):
             raise self.fail(f"{where} {quote(value)}: an icon shows no other SVG (a PNG, JPEG, GIF or WEBP picture)")
         else:
-            inside(self.path.parent, value, str(self.path), where, "the SVG's folder")
+            self.picture(inside(self.path.parent, value, str(self.path), where, "the SVG's folder"), where,
+                         quote(value))
+
+    def picture(self, source, where: str, shown: str) -> None:
+        """A picture the SVG shows: one resvg draws, of at most MAX_ICON_PX ** 2 pixels (read from its header)."""
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                with Image.open(source, formats=SVG_PICTURE_FORMATS) as image:
+                    width, height = image.size
+        except Image.DecompressionBombError:
+            width = height = math.inf
+        except FileNotFoundError:
+            raise self.fail(f"{where}: {shown}: no such picture beside the SVG") from None
+        except (OSError, ValueError, SyntaxError):
+            raise self.fail(f"{where}: {shown} is not a PNG, JPEG, GIF or WEBP picture") from None
+        if width * height > MAX_ICON_PX ** 2:
+            raise self.fail(f"{where}: {shown} is larger than an icon may be (at most {MAX_ICON_PX ** 2:,} pixels)")
 
     def natural(self, attrs: dict[str, str]) -> None:
         """The root's size as resvg takes it: width and height, else the viewBox's."""
