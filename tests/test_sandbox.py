@@ -305,3 +305,16 @@ def test_a_layouts_numbers_are_finite(deck, change, message):
         read(deck / "layout.toml")
     assert str(err.value).startswith(message), err.value
 
+
+
+def test_art_in_a_box_far_larger_than_the_card_is_drawn_at_fewer_dots(doc, deck):
+    from toolkit.catalogue.model import MAX_ART_PIXELS
+
+    (deck / "layout.toml").write_text('[elements.picture]\ntype = "art"\nbox = [-500, -500, 500, 500]\n',
+                                      encoding="utf-8")
+    doc["game"]["layout"] = "layout.toml"
+    path = write_catalogue(deck, doc)
+    red_png(deck / doc["cards"][0]["art"])
+    catalogue = load(path=path)
+    picture = Look(catalogue, "en").face(catalogue.cards[0]).ops[0]
+    assert picture.box == (-500, -500, 500, 500) and picture.image.width * picture.image.height <= MAX_ART_PIXELS
