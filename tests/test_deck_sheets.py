@@ -134,7 +134,7 @@ def test_a_toml_names_the_sheet_and_the_games_files(run, tmp_path):
     assert french.stderr.count("toolkit: note: sky.toml: the toolkit has no French words of its own") == 1
     for key, value, message in [
         ("layout", '"missing.toml"', "game.layout: the file 'missing.toml' does not exist beside the catalogue"),
-        ("layout", '"../layout.toml"', "game.layout: art path '../layout.toml' must stay inside"),
+        ("layout", '"../layout.toml"', "game.layout: path '../layout.toml' must stay inside the deck's folder"),
         ("layout", '"rules.de.md"', "game.layout: 'rules.de.md' is not a .toml file"),
         ("icons", '{ sun = "layout.toml" }', "game.icons.sun: 'layout.toml' is not a .png or .svg file"),
         ("rulebook", '{ ru = "rules.de.md" }', "game.rulebook.ru: unknown language (the deck's languages: de, en, fr)"),

@@ -1,4 +1,4 @@
-"""Checks of single values a catalogue carries: art paths and images, and printable text.
+"""Checks of single values a catalogue carries: paths of a deck's files, art images, and printable text.
 
 Each check returns the reason a value cannot be used (or raises one ``UserError`` line), so that
 the loader can name the TOML key it came from and the card renderer can apply the same rules.
@@ -29,9 +29,10 @@ ART_FORMATS = ("PNG", "JPEG", "WEBP", "GIF", "BMP", "TIFF")
 MAX_ART_PATH = 255
 
 
-def art_path_problem(relative: str) -> str | None:
-    """Why ``relative`` cannot name a file inside an art folder (None when it can): it must be
-    relative, stay inside (no ``..``), use ``/`` between folders and be printable."""
+def art_path_problem(relative: str, place: str = "the art folder") -> str | None:
+    """Why ``relative`` cannot name a file inside a folder (``place``: an art folder by default; None
+    when it can): it must be relative, stay inside (no ``..``), use ``/`` between folders and be
+    printable."""
     if "\\" in relative:
         return "must use / between folders, not \\"
     bad = next((c for c in relative if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp")), None)
@@ -39,9 +40,9 @@ def art_path_problem(relative: str) -> str | None:
         return f"holds the control character U+{ord(bad):04X}"
     path = PurePosixPath(relative)
     if path.is_absolute() or PureWindowsPath(relative).anchor:
-        return "must be relative to the art folder (no leading / or drive)"
+        return f"must be relative to {place} (no leading / or drive)"
     if ".." in path.parts:
-        return "must stay inside the art folder (no '..')"
+        return f"must stay inside {place} (no '..')"
     if not path.parts or relative.rstrip().endswith("/"):
         return "is not a file name"
     if len(relative) > MAX_ART_PATH or any(len(part.encode("utf-8")) > 255 for part in path.parts):
@@ -55,6 +56,25 @@ def check_art_path(relative: str, where: str) -> PurePosixPath:
     if problem:
         raise UserError(f"{where}: art path {quote(relative)} {problem}")
     return PurePosixPath(relative)
+
+
+def inside(folder: Path, relative: str, where: str, what: str = "path", place: str = "the deck's folder") -> Path:
+    """The file ``relative`` names in ``folder``: every file a deck reads (art, icons, fonts, texts,
+    layouts, pictures an SVG shows) is found through here. The path must be relative, without
+    ``..``, and lie inside ``folder`` once every link on the way is followed; else one UserError
+    ``<where>: <what> '<relative>' must stay inside <place> ...``."""
+    problem = art_path_problem(relative, place)
+    if problem is None:
+        path = Path(folder) / relative
+        try:
+            root, real = Path(folder).resolve(), path.resolve()
+        except (OSError, RuntimeError):  # a loop of links
+            problem = "is a loop of links"
+        else:
+            if root == real or root in real.parents:
+                return path
+            problem = f"leaves {place} through a link"
+    raise UserError(f"{where}: {what} {quote(relative)} {problem}")
 
 
 def open_art(path: Path, where: str, shown: str | None = None) -> Image.Image:

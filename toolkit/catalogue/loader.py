@@ -5,8 +5,9 @@ Every problem is reported as a UserError whose message reads
 
 Art files are looked up, in order, next to the catalogue file, in ``./card_art`` of the current
 directory, and in the art that ships with the game (its ``Game.art_folder``). An art
-path is relative and stays inside those folders (no ``..``), so ``toolkit art`` writes only inside
-its ``--out-dir``.
+path is relative and stays inside those folders (no ``..``, no link leading out), so ``toolkit art``
+writes only inside its ``--out-dir``. The other files a catalogue names (its sheet, layout, icons,
+fonts and texts) lie inside the catalogue's folder in the same way (``checks.inside``).
 
 Whatever a file holds, loading it either returns a catalogue or raises one UserError of one line:
 every number has a range (model.py), every text is one line the PT fonts can draw, and only
@@ -52,7 +53,7 @@ from toolkit.catalogue.model import (
     Text,
     Token,
 )
-from toolkit.catalogue.checks import check_art_path, open_art, printable, quote, text_problem
+from toolkit.catalogue.checks import check_art_path, inside, open_art, printable, quote, text_problem
 from toolkit.catalogue.words import WORD_KEYS, language_name
 from toolkit.catalogue.sheet import MAX_SHEET_BYTES, SHEET_SUFFIXES, column_letter, is_sheet, read_cells
 from toolkit.errors import UserError
@@ -340,6 +341,7 @@ class _Reader:
             except (OSError, ValueError):
                 continue
             if stat.S_ISREG(mode):
+                candidate = inside(folder, relative, f"{self.name}: {where}", "art path", "the art folder")
                 if self.require_art:
                     open_art(candidate, f"{self.name}: {where}", relative).close()
                 return relative, candidate
@@ -479,10 +481,9 @@ class _Reader:
     def game_file(self, value: Any, where: str, suffixes: tuple[str, ...]) -> Path:
         """A file named relative to the catalogue's folder, inside it, existing, with one of ``suffixes``."""
         relative = self.string(value, where)
-        check_art_path(relative, f"{self.name}: {where}")
+        path = inside(self.path.parent, relative, f"{self.name}: {where}")
         if not relative.lower().endswith(suffixes):
             raise self.fail(where, f"{quote(relative)} is not a {' or '.join(suffixes)} file")
-        path = self.path.parent / relative
         if not path.is_file():
             raise self.fail(where, f"the file {quote(relative)} does not exist beside the catalogue (in "
                                    f"{quote(printable(str(self.path.parent)), limit=80)})")

@@ -34,7 +34,8 @@ from toolkit.cards.render import (
     size_px,
     text_width,
 )
-from toolkit.catalogue.model import CardType, Catalogue
+from toolkit.catalogue.checks import inside
+from toolkit.catalogue.model import MAX_ART_PIXELS, CardType, Catalogue
 from toolkit.errors import UserError
 from toolkit.layout import model
 from toolkit.layout.icons import Icons
@@ -44,6 +45,13 @@ DEFAULT_LAYOUT = Path(__file__).with_name("default.toml")
 REFERENCE_ART_PX = art_module.CARD_PX  # the shape "frame = art" measures: the art `toolkit art` paints
 PLAIN_STDDEV, PLAIN_MEAN = 8, 200       # a plain, light area of a picture (for when = "busy")
 FIT_STEPS = 12                          # halvings of the size range when fitting a text
+
+
+def _bounded(size: tuple[int, int]) -> tuple[int, int]:
+    """A picture's size in pixels, at most MAX_ART_PIXELS: a box far larger than a card (a layout may
+    reach 500 mm) is drawn at fewer dots per inch rather than filling the memory."""
+    shrink = min(1.0, (MAX_ART_PIXELS / (size[0] * size[1])) ** 0.5)
+    return max(1, int(size[0] * shrink)), max(1, int(size[1] * shrink))
 
 
 # --- which layout, and a card's values -------------------------------------------------------------
@@ -267,7 +275,7 @@ class Look:
         value = self.values(card).get(key, "")
         if not value:
             return None
-        path = (self.catalogue.source.parent / value).resolve()
+        path = inside(self.catalogue.source.parent, value, where, key)
         if not path.is_file():
             raise UserError(f"{where}: {key} {value!r}: no such picture beside the catalogue")
         return path
@@ -393,13 +401,13 @@ class Look:
             scale = max(image.width / bw, image.height / bh)
             cw, ch = bw * scale, bh * scale
             left, top = (image.width - cw) / 2, (image.height - ch) / 2
-            target = size_px((bw, bh), 0)
+            target = _bounded(size_px((bw, bh), 0))
             picture = image.resize(target, Image.Resampling.LANCZOS, box=(left, top, left + cw, top + ch))
             return Picture(box, picture, element=element.name)
         scale = min(bw / image.width, bh / image.height)
         w, h = image.width * scale, image.height * scale
         inner = (x0 + (bw - w) / 2, y0 + (bh - h) / 2, x0 + (bw + w) / 2, y0 + (bh + h) / 2)
-        picture = image.resize(size_px((w, h), 0), Image.Resampling.LANCZOS)
+        picture = image.resize(_bounded(size_px((w, h), 0)), Image.Resampling.LANCZOS)
         return Picture(inner, picture, element=element.name)
 
     # text

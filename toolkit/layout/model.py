@@ -4,17 +4,21 @@ layouts that extend the base (or another kind), and the back's elements for a de
 Every mistake is one line naming the file, the element and the key (``layout.toml: elements.name:
 size: ...``). Lengths are millimetres from the trim's top-left corner, or ``"N%"`` of the card's
 width (x) or height (y); in an element with ``frame = "art"``, ``"N%"`` of the full-bleed art as it
-lies on the card. Font sizes are points, or ``"N%"`` of the card's height.
+lies on the card. Font sizes are points, or ``"N%"`` of the card's height. Every number is finite and
+bounded (MAX_LENGTH_MM, MAX_PERCENT; a chain of kinds at most MAX_EXTENDS deep), and every file a layout
+names (icons, fonts) lies inside the layout's folder (``checks.inside``).
 """
 
 from __future__ import annotations
 
+import math
 import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from toolkit.cards.render import FONT_FILES
+from toolkit.cards.render import FONT_FILES, MAX_CARD_MM
+from toolkit.catalogue.checks import inside
 from toolkit.errors import UserError
 
 TYPES = ("art", "text", "icon", "rect", "circle", "line")
@@ -37,6 +41,10 @@ HEX = re.compile(r"#[0-9a-fA-F]{6}")
 TEMPLATE = re.compile(r"\{([A-Za-z0-9_]+)\}")
 WHEN = re.compile(r"(!)?([A-Za-z0-9_]+)(?:=(.*))?")
 MAX_FILE_BYTES = 1_000_000
+MAX_LENGTH_MM = MAX_CARD_MM  # a length in mm, either way from the trim's top-left corner
+MAX_PERCENT = 200            # a length in per cent of the card (or the art), either way
+MAX_EXTENDS = 32             # kinds extending kinds
+PLACE = "the layout's folder"
 
 
 @dataclass(frozen=True)
@@ -102,9 +110,14 @@ def length(value, where: str, key: str, percent_only: bool = False) -> Length:
         match = re.fullmatch(r"\s*(-?[0-9]+(?:\.[0-9]+)?)\s*%\s*", value)
         if not match:
             fail(where, key, f"{value!r} is not a length (millimetres, or \"N%\")")
+        if not abs(float(match.group(1))) <= MAX_PERCENT:
+            fail(where, key, f"{value!r}: a length is at most {MAX_PERCENT}% either way")
         return Length(float(match.group(1)), True)
     if percent_only:
         fail(where, key, f"{value!r}: in the art's frame a length is \"N%\" of the art")
+    if not abs(value) <= MAX_LENGTH_MM:  # also NaN
+        fail(where, key, f"{value!r} is not a length of a card (millimetres from {-MAX_LENGTH_MM:g} to "
+                         f"{MAX_LENGTH_MM:g}, or \"N%\")")
     return Length(float(value), False)
 
 
@@ -117,6 +130,8 @@ def box(value, where: str, key: str, percent_only: bool) -> Box:
 
 def points(value, where: str, key: str) -> Length:
     """A font size: points, or "N%" of the card's height; kept as a Length (value in pt when not %)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        fail(where, key, f"{value!r} is not a font size (points above 0, at most 200, or \"N%\")")
     size = length(value, where, key)
     if size.value <= 0 or (not size.percent and size.value > 200):
         fail(where, key, f"{value!r} is not a font size (points above 0, at most 200, or \"N%\")")
@@ -146,7 +161,7 @@ def _font(value, where: str, base: Path) -> str:
     if value in FONT_FILES:
         return value
     if value.lower().endswith((".ttf", ".otf")):
-        path = (base / value).resolve()
+        path = inside(base, value, f"{where}: font", "path", PLACE).resolve()
         if not path.is_file():
             fail(where, "font", f"no font file {value} beside the layout")
         return str(path)
@@ -311,6 +326,8 @@ def parse(data: dict, path: Path) -> Layout:
             fail(where, "extends", f"{parent!r} is neither \"base\" nor a kind of this layout")
         if parent in seen:
             fail(where, "extends", f"kinds extend each other in a circle ({' -> '.join((*seen, parent))})")
+        if len(seen) > MAX_EXTENDS:
+            fail(where, "extends", f"kinds extend kinds more than {MAX_EXTENDS} deep ({seen[0]} -> {seen[1]} -> ...)")
         inherited = base_elements if parent == "base" else resolve(parent, (*seen, parent))
         kinds[kind] = elements(raw.get("elements", {}), f"{where}.elements", base, inherited)
         return kinds[kind]
@@ -334,7 +351,7 @@ def parse(data: dict, path: Path) -> Layout:
     for icon, file in icons.items():
         if not isinstance(file, str) or not file.lower().endswith((".png", ".svg")):
             fail(f"{name}: icons", icon, "must name a .png or .svg file")
-        icon_paths[icon] = (base / file).resolve()
+        icon_paths[icon] = inside(base, file, f"{name}: icons: {icon}", "path", PLACE).resolve()
         if not icon_paths[icon].is_file():
             fail(f"{name}: icons", icon, f"no file {file} beside the layout")
     return Layout(path, background, back_background, ink, margin, kinds, back, icon_paths)

@@ -34,6 +34,7 @@ from toolkit.print.targets import (DPI, DRIVETHRU_INK_LIMIT, MM_PER_INCH, TTS_MA
                                    VIRTUAL_SAFE_IN, CardSpec, Target, service_target)
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
+IMAGE_FORMATS = ("PNG", "JPEG")  # opened as these only: a file named .png that is PostScript is never run
 LISTED = 4  # files named in one line before "and N more"
 
 
@@ -145,14 +146,14 @@ class Picture:
         return self.path.name
 
     def pixels(self) -> Image.Image:
-        with Image.open(self.path) as image:
+        with Image.open(self.path, formats=IMAGE_FORMATS) as image:
             image.load()
             return image
 
 
 def _open(path: Path) -> Picture:
     try:
-        with warnings.catch_warnings(), Image.open(path) as image:
+        with warnings.catch_warnings(), Image.open(path, formats=IMAGE_FORMATS) as image:
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # large, not a bomb: read it
             image.load()
             return Picture(path, image.size, image.mode, image.format or "", dict(image.info))
