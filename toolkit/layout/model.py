@@ -262,7 +262,7 @@ def read(path: Path) -> Layout:
     try:
         if path.stat().st_size > MAX_FILE_BYTES:
             raise UserError(f"{name}: larger than {MAX_FILE_BYTES:,} bytes: not a layout file")
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))  # -sig: a byte-order mark is fine
     except OSError as err:
         raise UserError(f"{path}: cannot read the layout file: {err.strerror or err}") from None
     except UnicodeDecodeError:

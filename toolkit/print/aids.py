@@ -86,7 +86,7 @@ def _source(catalogue: Catalogue, lang: str) -> tuple[str, str]:
         return read_text(path, "a player aid"), str(path)
     game = catalogue.game
     try:
-        return text_file(game, lang).read_text(encoding="utf-8"), f"{game}/texts/aid.{lang}.md"
+        return text_file(game, lang).read_text(encoding="utf-8-sig"), f"{game}/texts/aid.{lang}.md"
     except FileNotFoundError:
         raise UserError(f"{game}/texts/aid.{lang}.md: there is no {lang} player aid for {game}") from None
 
