@@ -88,6 +88,11 @@ def _prefix() -> str:
     return f".toolkit-{os.getpid()}-"
 
 
+def is_temporary(name: str) -> bool:
+    """Whether ``name`` is one the toolkit gives its temporary files and folders."""
+    return _TEMPORARY.fullmatch(name) is not None
+
+
 def _running(pid: int) -> bool:
     if pid == os.getpid():
         return True
