@@ -24,6 +24,7 @@ import signal
 import stat
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -211,19 +212,68 @@ def _same(a: Path, b: Path) -> bool:
         return os.path.realpath(a) == os.path.realpath(b)
 
 
-def check_outputs(outputs: list[tuple[str, Path | None]], inputs: dict[str, Path | None]) -> None:
-    """Refuse, before any work, an output (``(option, path)``) that is, or resolves to, a file this run
-    reads (``{what: path}``) or another of its outputs: writing it would destroy an input or lose
-    the other output."""
-    named = [(option, Path(path)) for option, path in outputs if path is not None]
-    for place, (option, path) in enumerate(named):
+@dataclass(frozen=True)
+class Kind:
+    """What an output file is: ``what`` for messages, the suffixes its name may end in, and the first
+    bytes every such file starts with (None: no test of the contents)."""
+
+    what: str
+    suffixes: tuple[str, ...]
+    magic: bytes | None = None
+
+
+PDF = Kind("a PDF", (".pdf",), b"%PDF-")
+DRN = Kind("a DRN chain", (".drn",))
+JSON = Kind("a JSON file", (".json",), b"{")
+# Suffixes of files a designer keeps (the deck's own, programs, pictures, documents): an output of
+# another kind is never written under such a name, whether or not the file exists yet.
+KNOWN_SUFFIXES = frozenset((
+    ".py", ".toml", ".csv", ".xlsx", ".xls", ".ods", ".md", ".txt", ".json", ".yaml", ".yml", ".ini", ".cfg",
+    ".png", ".jpg", ".jpeg", ".webp", ".gif", ".bmp", ".tif", ".tiff", ".svg", ".ttf", ".otf", ".icc", ".icm",
+    ".pdf", ".drn", ".html", ".doc", ".docx", ".odt", ".zip", ".sh"))
+
+
+def _of_kind(path: Path, kind: Kind) -> bool:
+    """Whether the file at ``path`` holds a file of ``kind`` already (its first bytes say so)."""
+    if kind.magic is None:
+        return False
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(len(kind.magic)) == kind.magic
+    except OSError:
+        return False
+
+
+def check_kind(option: str, shown: Path, kind: Kind) -> None:
+    """Refuse an output of ``kind`` written under a name of another kind (``make_art.py`` for a PDF),
+    or over an existing file that is not of its kind and not named as one (a PDF over ``notes``)."""
+    for path in dict.fromkeys((shown, followed(shown))):
+        suffix = path.suffix.lower()
+        if suffix in KNOWN_SUFFIXES and suffix not in kind.suffixes:
+            raise UserError(f"{option} {shown}: names a {suffix} file, and {option} writes {kind.what}: "
+                            f"name a {kind.suffixes[0]} file")
+        if (suffix not in kind.suffixes and os.path.isfile(path) and os.path.getsize(path) > 0
+                and not _of_kind(path, kind)):
+            raise UserError(f"{option} {shown}: an existing file that is not {kind.what}, which {option} "
+                            f"writes: name a {kind.suffixes[0]} file, or move it")
+
+
+def check_outputs(outputs: list[tuple], inputs: dict[str, Path | None]) -> None:
+    """Refuse, before any work, an output (``(option, path)``, or ``(option, path, kind)``) that is, or
+    resolves to, a file this run reads (``{what: path}``) or another of its outputs: writing it would
+    destroy an input or lose the other output; with a ``Kind``, also one named as, or replacing, a file
+    of another kind (``check_kind``)."""
+    named = [(option, Path(path), *kind) for option, path, *kind in outputs if path is not None]
+    for place, (option, path, *kind) in enumerate(named):
         check_file_target(path, option)
         for what, source in inputs.items():
             if source is not None and _same(path, source):
                 raise UserError(f"{option} {path}: is {what} this run reads ({source}): name another file")
-        for other, earlier in named[:place]:
+        for other, earlier, *_ in named[:place]:
             if _same(path, earlier):
                 raise UserError(f"{option} {path}: is also the file of {other}: name another file")
+        if kind:
+            check_kind(option, path, kind[0])
 
 
 def write_atomic(path: str | Path, data: bytes) -> Path:
