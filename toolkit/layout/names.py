@@ -22,11 +22,16 @@ _MOST_BYTES = 1_000_000  # as layout.model reads
 def layout_file(catalogue) -> Path:
     """The layout a deck is drawn with: the catalogue's own (``game.layout``), else its game's
     (``Game.layout_file``), else the default one."""
-    if catalogue.layout_file is not None:
-        return catalogue.layout_file
+    return deck_layout(catalogue.layout_file, catalogue.game)
+
+
+def deck_layout(own: Path | None, game_id: str | None) -> Path:
+    """The layout of a deck whose catalogue names ``own`` (or None) for the game ``game_id``."""
+    if own is not None:
+        return own
     from toolkit.games.registry import games
 
-    game = games().get(catalogue.game)
+    game = games().get(game_id)
     found = game.layout_file if game is not None else None
     return found if found is not None else DEFAULT_LAYOUT
 
