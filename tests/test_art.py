@@ -159,8 +159,9 @@ def test_png_has_no_varying_metadata():
     data = art.png_bytes(image)
     assert data == art.png_bytes(image)
     assert b"tIME" not in data and b"tEXt" not in data
-    marked = art.png_bytes(image, marked=True)  # what `toolkit art` writes: the one constant text, its mark
-    assert b"tIME" not in marked and Image.open(BytesIO(marked)).text == dict([art.MARK])
+    marked = art.png_bytes(image, marked=True)  # what `toolkit art` writes: its mark and its pixels' digest
+    assert b"tIME" not in marked and Image.open(BytesIO(marked)).text == dict([art.MARK, (art.PIXELS,
+                                                                                        art.pixel_digest(image))])
     assert Image.open(BytesIO(data)).info.get("dpi") == pytest.approx((art.DPI, art.DPI), abs=0.01)
 
 

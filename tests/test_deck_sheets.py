@@ -169,7 +169,7 @@ ROW_ERRORS = [
     ([["name", "copies", "art", "rare"], ["Ace", 1, "card.png", True]],
      'row 2, column "rare": a true/false cell (TRUE): write a number or text'),
     ([["name", "copies", "art"], ["Ace", "=1+2", "card.png"]],  # a formula no program has computed
-     'row 2, column "copies": empty: give the number of copies (0 leaves the card out)'),
+     "sheet 'Sheet', cell B2: a formula with no saved value"),
     ([["name", "copies", "art"], ["Ace", 1, "card.png", "stray"]],
      "row 2, column D: a value under no column name"),
     ([["name", "art"], ["Ace", "card.png"]],

@@ -7,7 +7,9 @@ name too long, no permission) becomes one ``UserError`` line naming the path, an
 or folder is removed, also when the run is interrupted: the temporary paths of a run are kept in
 ``PENDING`` while they exist, and the command line's signal handlers remove them (``remove_pending``)
 before the process ends; the few steps between creating a temporary path and noting it, and between
-the renames of a folder, run with Ctrl-C and SIGTERM held back, so no moment leaves one behind.
+the renames of a folder, run with Ctrl-C and SIGTERM held back, so no moment leaves one behind. What
+a run killed outright (SIGKILL) leaves, the next run that writes in the same folder removes: a
+temporary name holds its process's id (``_cleared``).
 
 New files get the mode the user's umask gives; a replaced file keeps its mode.
 """
@@ -16,10 +18,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import signal
 import stat
 import tempfile
+import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -69,6 +74,68 @@ def remove_pending() -> None:
         else:
             path.unlink(missing_ok=True)
         PENDING.discard(path)
+
+
+# The temporary names of a run: ``.toolkit-<pid>-<random>.tmp`` (a folder being replaced: ``.old``). A run
+# killed where no handler runs (SIGKILL, a power cut) leaves its own behind; the next run that writes
+# in that folder removes them: those of a process that is gone, and those without a process id (of an
+# earlier version of the toolkit) once they are an hour old. A name of another pattern is never touched.
+_TEMPORARY = re.compile(r"\.toolkit-(?:([0-9]+)-)?[A-Za-z0-9_]+\.(?:tmp|old)")
+STALE_AFTER = 3600.0  # seconds, for a temporary name without a process id
+_CLEARED: set[Path] = set()  # the folders this run has looked through already
+
+
+def _prefix() -> str:
+    return f".toolkit-{os.getpid()}-"
+
+
+def is_temporary(name: str) -> bool:
+    """Whether ``name`` is one the toolkit gives its temporary files and folders."""
+    return _TEMPORARY.fullmatch(name) is not None
+
+
+def _running(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):  # another user's process, or a number no pid has
+        return True
+    return True
+
+
+def _stale(entry: os.DirEntry) -> bool:
+    match = _TEMPORARY.fullmatch(entry.name)
+    if match is None or entry.is_symlink():
+        return False
+    if match.group(1) is not None:
+        return not _running(int(match.group(1)))
+    return time.time() - entry.stat(follow_symlinks=False).st_mtime > STALE_AFTER
+
+
+def _cleared(folder: Path) -> Path:
+    """``folder``, once the temporary files and folders a killed run left in it are removed (looked for
+    once a run per folder; a file that cannot be removed is left)."""
+    key = Path(os.path.abspath(folder))
+    if key in _CLEARED:
+        return folder
+    _CLEARED.add(key)
+    try:
+        with os.scandir(folder) as entries:
+            stale = [Path(entry.path) for entry in entries if _stale(entry)]
+    except OSError:
+        return folder
+    for path in stale:
+        if path in PENDING:
+            continue
+        if path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            with contextlib.suppress(OSError):
+                path.unlink()
+    return folder
 
 
 def _umask() -> int:
@@ -145,19 +212,68 @@ def _same(a: Path, b: Path) -> bool:
         return os.path.realpath(a) == os.path.realpath(b)
 
 
-def check_outputs(outputs: list[tuple[str, Path | None]], inputs: dict[str, Path | None]) -> None:
-    """Refuse, before any work, an output (``(option, path)``) that is, or resolves to, a file this run
-    reads (``{what: path}``) or another of its outputs: writing it would destroy an input or lose
-    the other output."""
-    named = [(option, Path(path)) for option, path in outputs if path is not None]
-    for place, (option, path) in enumerate(named):
+@dataclass(frozen=True)
+class Kind:
+    """What an output file is: ``what`` for messages, the suffixes its name may end in, and the first
+    bytes every such file starts with (None: no test of the contents)."""
+
+    what: str
+    suffixes: tuple[str, ...]
+    magic: bytes | None = None
+
+
+PDF = Kind("a PDF", (".pdf",), b"%PDF-")
+DRN = Kind("a DRN chain", (".drn",))
+JSON = Kind("a JSON file", (".json",), b"{")
+# Suffixes of files a designer keeps (the deck's own, programs, pictures, documents): an output of
+# another kind is never written under such a name, whether or not the file exists yet.
+KNOWN_SUFFIXES = frozenset((
+    ".py", ".toml", ".csv", ".xlsx", ".xls", ".ods", ".md", ".txt", ".json", ".yaml", ".yml", ".ini", ".cfg",
+    ".png", ".jpg", ".jpeg", ".webp", ".gif", ".bmp", ".tif", ".tiff", ".svg", ".ttf", ".otf", ".icc", ".icm",
+    ".pdf", ".drn", ".html", ".doc", ".docx", ".odt", ".zip", ".sh"))
+
+
+def _of_kind(path: Path, kind: Kind) -> bool:
+    """Whether the file at ``path`` holds a file of ``kind`` already (its first bytes say so)."""
+    if kind.magic is None:
+        return False
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(len(kind.magic)) == kind.magic
+    except OSError:
+        return False
+
+
+def check_kind(option: str, shown: Path, kind: Kind) -> None:
+    """Refuse an output of ``kind`` written under a name of another kind (``make_art.py`` for a PDF),
+    or over an existing file that is not of its kind and not named as one (a PDF over ``notes``)."""
+    for path in dict.fromkeys((shown, followed(shown))):
+        suffix = path.suffix.lower()
+        if suffix in KNOWN_SUFFIXES and suffix not in kind.suffixes:
+            raise UserError(f"{option} {shown}: names a {suffix} file, and {option} writes {kind.what}: "
+                            f"name a {kind.suffixes[0]} file")
+        if (suffix not in kind.suffixes and os.path.isfile(path) and os.path.getsize(path) > 0
+                and not _of_kind(path, kind)):
+            raise UserError(f"{option} {shown}: an existing file that is not {kind.what}, which {option} "
+                            f"writes: name a {kind.suffixes[0]} file, or move it")
+
+
+def check_outputs(outputs: list[tuple], inputs: dict[str, Path | None]) -> None:
+    """Refuse, before any work, an output (``(option, path)``, or ``(option, path, kind)``) that is, or
+    resolves to, a file this run reads (``{what: path}``) or another of its outputs: writing it would
+    destroy an input or lose the other output; with a ``Kind``, also one named as, or replacing, a file
+    of another kind (``check_kind``)."""
+    named = [(option, Path(path), *kind) for option, path, *kind in outputs if path is not None]
+    for place, (option, path, *kind) in enumerate(named):
         check_file_target(path, option)
         for what, source in inputs.items():
             if source is not None and _same(path, source):
                 raise UserError(f"{option} {path}: is {what} this run reads ({source}): name another file")
-        for other, earlier in named[:place]:
+        for other, earlier, *_ in named[:place]:
             if _same(path, earlier):
                 raise UserError(f"{option} {path}: is also the file of {other}: name another file")
+        if kind:
+            check_kind(option, path, kind[0])
 
 
 def write_atomic(path: str | Path, data: bytes) -> Path:
@@ -190,7 +306,7 @@ def write_atomic(path: str | Path, data: bytes) -> Path:
         made = _make_folders(path.parent)
         with _signals_held():
             # A short temporary name: one derived from a long target name could pass the name limit.
-            fd, name = tempfile.mkstemp(prefix=".toolkit-", suffix=".tmp", dir=path.parent)
+            fd, name = tempfile.mkstemp(prefix=_prefix(), suffix=".tmp", dir=_cleared(path.parent))
             tmp = Path(name)
             PENDING.add(tmp)
         with os.fdopen(fd, "wb") as handle:
@@ -232,7 +348,7 @@ def write_many(items: dict[Path, bytes]) -> list[Path]:
                 mode = _new_mode(path, 0o666)
                 made += _make_folders(path.parent)
                 with _signals_held():
-                    fd, name = tempfile.mkstemp(prefix=".toolkit-", suffix=".tmp", dir=path.parent)
+                    fd, name = tempfile.mkstemp(prefix=_prefix(), suffix=".tmp", dir=_cleared(path.parent))
                     staged.append((Path(name), path))
                     PENDING.add(Path(name))
                 with os.fdopen(fd, "wb") as handle:
@@ -287,7 +403,7 @@ def atomic_folder(path: str | Path, replaceable: Callable[[Path], str | None] | 
         made = _make_folders(path.parent)
         try:
             with _signals_held():
-                tmp = Path(tempfile.mkdtemp(prefix=".toolkit-", suffix=".tmp", dir=path.parent))
+                tmp = Path(tempfile.mkdtemp(prefix=_prefix(), suffix=".tmp", dir=_cleared(path.parent)))
                 PENDING.add(tmp)
         except BaseException:
             _take_back(made)
@@ -303,7 +419,7 @@ def atomic_folder(path: str | Path, replaceable: Callable[[Path], str | None] | 
         os.chmod(tmp, mode)
         with _signals_held():  # the earlier folder aside, the new one in, as one step
             if path.exists():
-                old = Path(tempfile.mkdtemp(prefix=".toolkit-", suffix=".old", dir=path.parent))
+                old = Path(tempfile.mkdtemp(prefix=_prefix(), suffix=".old", dir=path.parent))
                 PENDING.add(old)
                 os.replace(path, old / "folder")
             try:

@@ -18,26 +18,30 @@ behind, and a folder that holds no row (only its manifest, say after a crash bet
 writes) blocks no later run: it is taken as empty, with or without ``--resume``.
 
 Rows are JSON, whose numbers read back as the very floats that were written: a resumed sweep writes
-the same bytes as one that was never interrupted. Once the sweep's own files are written, the folder
-is removed.
+the same bytes as one that was never interrupted. Once the sweep's own files are written, the files
+it stored are removed, and the folder with them unless it holds something else (a file of the user's).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
-import shutil
+import re
 from pathlib import Path
 
 from toolkit.errors import UserError
-from toolkit.files import write_atomic
+from toolkit.files import is_temporary, write_atomic
 
 MANIFEST = "manifest.json"
 
 
 def part_name(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()[:24] + ".json"
+
+
+PART = re.compile(r"[0-9a-f]{24}\.json")  # the name of a part (``part_name``)
 
 
 def _dump(data) -> bytes:
@@ -151,8 +155,21 @@ class SweepStore:
         _sync_folder(self.folder)
 
     def discard(self) -> None:
-        """Remove the folder once the sweep's results are written."""
-        shutil.rmtree(self.folder, ignore_errors=True)
+        """Once the sweep's results are written, remove the files it stored (its manifest, its parts and
+        a write of one cut short), then the folder when nothing else is left in it: a file of the user's
+        stays."""
+        try:
+            names = [entry.name for entry in os.scandir(self.folder)]
+        except OSError:
+            return
+        for name in names:
+            if name == MANIFEST or PART.fullmatch(name) or is_temporary(name):
+                with contextlib.suppress(OSError):
+                    (self.folder / name).unlink()
+        try:
+            self.folder.rmdir()
+        except OSError:  # it holds something of the user's
+            pass
 
 
 def _short(value) -> str:

@@ -15,6 +15,7 @@ and scaled down, which smooths their edges. The same catalogue always gives the 
 
 from __future__ import annotations
 
+import hashlib
 import math
 from dataclasses import dataclass
 from io import BytesIO
@@ -502,30 +503,54 @@ def draw_back(catalogue: Catalogue) -> Image.Image:
 # --- files -----------------------------------------------------------------------------------------
 
 
-# The PNG text the pictures `toolkit art` draws carry: it replaces a file only when the file says this.
+# The PNG texts the pictures `toolkit art` draws carry: its mark, and the digest of the pixels it drew
+# (``PIXELS``). A file is replaced only when it carries both and its pixels are still those: a picture
+# edited in a program that keeps PNG texts has other pixels, and is the user's.
 MARK = ("Software", "toolkit art")
+PIXELS = "toolkit art pixels"
+
+
+def pixel_digest(image: Image.Image) -> str:
+    """SHA-256 of a picture's decoded pixels, with its mode and size."""
+    digest = hashlib.sha256(f"{image.mode} {image.size[0]}x{image.size[1]}\n".encode())
+    digest.update(image.tobytes())
+    return digest.hexdigest()
 
 
 def png_bytes(image: Image.Image, marked: bool = False) -> bytes:
     """PNG with no timestamp or other varying metadata: the same picture gives the same bytes.
-    ``marked``: it says it was drawn here (``MARK``), so that a later run of `toolkit art` may replace it."""
+    ``marked``: it says it was drawn here (``MARK``, and the digest of its pixels), so that a later run
+    of `toolkit art` may replace it as long as its pixels are the ones drawn."""
     from PIL.PngImagePlugin import PngInfo
 
     info = PngInfo()
     if marked:
         info.add_text(*MARK)
+        info.add_text(PIXELS, pixel_digest(image))
     buffer = BytesIO()
     image.save(buffer, format="PNG", dpi=(DPI, DPI), pnginfo=info)
     return buffer.getvalue()
 
 
-def drawn_here(path: Path) -> bool:
-    """Whether the file at ``path`` is a picture this module drew (a PNG that carries ``MARK``)."""
+def _read_png(source) -> tuple[dict, str] | None:
+    """A PNG's texts and the digest of its pixels (None when it is no PNG that can be read)."""
+    import warnings
+
     try:
-        with Image.open(path, formats=("PNG",)) as image:
-            return image.text.get(MARK[0]) == MARK[1]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with Image.open(source, formats=("PNG",)) as image:
+                image.load()
+                return dict(image.text), pixel_digest(image)
     except (OSError, ValueError, SyntaxError, Image.DecompressionBombError):
-        return False
+        return None
+
+
+def drawn_here(path: Path) -> bool:
+    """Whether the file at ``path`` is a picture this module drew, as it drew it: a PNG that carries
+    ``MARK`` and the digest of the very pixels it holds."""
+    read = _read_png(path)
+    return read is not None and read[0].get(MARK[0]) == MARK[1] and read[0].get(PIXELS) == read[1]
 
 
 def _target(out_dir: Path, relative: str, where: str) -> Path:
@@ -564,19 +589,27 @@ def write_art(catalogue: Catalogue, out_dir: Path) -> list[Path]:
     pictures = {path: png_bytes(draw_face(card, catalogue) if card is not None else draw_back(catalogue), marked=True)
                 for path, _, card in jobs}
     for path, data in pictures.items():  # someone's own picture is never replaced (nothing written yet)
-        if _someone_elses(path, data):
-            raise UserError(f"{path}: this picture was not drawn by 'toolkit art', which would replace it; "
-                            "move it, or draw into another --out-dir")
+        why = _someone_elses(path, data)
+        if why:
+            raise UserError(f"{path}: this picture {why}, which would replace it; move it, or draw into "
+                            "another --out-dir")
     return write_many(pictures)
 
 
-def _someone_elses(path: Path, data: bytes) -> bool:
-    """Whether a file at ``path`` would be replaced that this module did not draw (nor holds ``data`` already)."""
+def _someone_elses(path: Path, data: bytes) -> str | None:
+    """Why a file at ``path`` may not be replaced by ``data`` (None when it may): a picture this module
+    did not draw, or whose pixels changed since it drew them. A file that holds ``data`` already, or the
+    very pixels of it (a picture of an earlier version of the toolkit), may be replaced."""
     try:
         if not (path.exists() or path.is_symlink()) or path.is_dir():
-            return False
-        if drawn_here(path):
-            return False
-        return not (path.stat().st_size == len(data) and path.read_bytes() == data)
+            return None
+        if drawn_here(path) or (path.stat().st_size == len(data) and path.read_bytes() == data):
+            return None
     except OSError:  # a path that cannot be looked at cannot be written either: writing says why, in one line
-        return False
+        return None
+    found = _read_png(path)
+    if found is not None and found[1] == _read_png(BytesIO(data))[1]:
+        return None
+    if found is not None and found[0].get(MARK[0]) == MARK[1]:
+        return "was changed since 'toolkit art' drew it"
+    return "was not drawn by 'toolkit art'"

@@ -166,3 +166,33 @@ def quote(text: str, mark: str = "'", limit: int = 40) -> str:
     """``text`` quoted for a message: one line, and cut after ``limit`` characters."""
     short = text if len(text) <= limit else text[:limit] + "…"
     return f"{mark}{printable(short)}{mark}"
+
+
+def one_edit(name: str, other: str) -> bool:
+    """Whether ``name`` becomes ``other`` by one edit, case aside: a letter added, dropped or changed, or
+    two neighbours swapped (``Atr`` and ``art``, ``colur`` and ``colour``); or by case alone."""
+    if name == other:
+        return False
+    a, b = name.casefold(), other.casefold()
+    if a == b:
+        return True
+    if abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) != len(b):
+        short, long = sorted((a, b), key=len)
+        return any(long[:i] + long[i + 1:] == short for i in range(len(long)))
+    differ = [i for i in range(len(a)) if a[i] != b[i]]
+    return len(differ) == 1 or (len(differ) == 2 and differ[1] == differ[0] + 1
+                                and a[differ[0]] == b[differ[1]] and a[differ[1]] == b[differ[0]])
+
+
+def meant(name: str, known) -> str | None:
+    """The one name of ``known`` that ``name`` is one edit from (``one_edit``), or None."""
+    close = sorted({other for other in known if one_edit(name, other)})
+    return close[0] if len(close) == 1 else None
+
+
+def did_you_mean(name: str, known) -> str:
+    """``: did you mean 'art'?`` when ``name`` is one edit from a name of ``known``, else nothing."""
+    other = meant(name, known)
+    return f": did you mean '{other}'?" if other is not None else ""

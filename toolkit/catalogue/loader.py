@@ -53,7 +53,9 @@ from toolkit.catalogue.model import (
     Text,
     Token,
 )
-from toolkit.catalogue.checks import check_art_path, inside, open_art, printable, quote, text_problem
+from toolkit.catalogue.checks import (
+    check_art_path, did_you_mean, inside, meant, open_art, printable, quote, text_problem,
+)
 from toolkit.catalogue.words import WORD_KEYS, language_name
 from toolkit.catalogue.sheet import MAX_SHEET_BYTES, SHEET_SUFFIXES, column_letter, is_sheet, read_cells
 from toolkit.errors import UserError
@@ -200,6 +202,11 @@ class _Reader:
         self.require_art = require_art
         self.name = printable(path.name)
         self.backs_read: set[Path] = set()
+        # the cards' own fields: where each is first given and what it is there (a column, a key)
+        self.field_places: dict[str, tuple[str, str]] = {}
+        self.layout_path: Path | None = None  # the layout the catalogue names, if any
+        self.game_id: str | None = None
+        self._layout_names: set[str] | None = None
 
     def fail(self, where: str, what: str) -> UserError:
         return UserError(f"{self.name}: {where}: {what}")
@@ -211,8 +218,9 @@ class _Reader:
             raise self.fail(where, f"expected a table, got {_kind(data)}")
         for key in data:
             if key not in required | optional:
-                key = _key(key)
-                raise self.fail(f"{where}.{key}" if where else key, f"unknown key (the keys: {DOCS_PAGE})")
+                shown = _key(key)
+                raise self.fail(f"{where}.{shown}" if where else shown,
+                                f"unknown key{did_you_mean(key, required | optional)} (the keys: {DOCS_PAGE})")
         for key in sorted(required):
             if key not in data:
                 raise self.fail(f"{where}.{key}" if where else key, f"missing (the keys: {DOCS_PAGE})")
@@ -432,18 +440,23 @@ class _Reader:
             required, optional = required - {"cards"}, optional | {"sheet"}
         self.table(doc, "", required, optional)
         self.langs = self.languages(game)
+        layout = self.game_file(game["layout"], "game.layout", (".toml",)) if "layout" in game else None
+        self.layout_path, self.game_id = layout, game_id
         rules = self.rules(doc.get("rules", {}), schema)
         colours = self.colours(doc.get("colours", []))
         sheet = None
         if "sheet" in doc:
             sheet = self.game_file(doc["sheet"], "sheet", SHEET_SUFFIXES)
-            cards = _Reader(sheet, self.require_art).sheet_cards(schema, colours, rules, self.langs)[0]
+            sheet_reader = _Reader(sheet, self.require_art)
+            sheet_reader.layout_path, sheet_reader.game_id = self.layout_path, self.game_id
+            cards = sheet_reader.sheet_cards(schema, colours, rules, self.langs)[0]
+            self.field_places = sheet_reader.field_places
         else:
             cards = self.cards(doc["cards"], schema, colours, rules)
         tokens = self.tokens(doc.get("tokens", []), {card.id for card in cards})
         # No back art: the layout draws the back (the deck's title on a plain ground, by default).
         back_art, back_art_path = self.art(game["back_art"], "game.back_art") if "back_art" in game else ("", None)
-        return Catalogue(
+        return self.checked_fields(Catalogue(
             game=game_id,
             source=self.path,
             title=self.text(game["title"], "game.title", "title"),
@@ -464,13 +477,13 @@ class _Reader:
             counts_on_file={card.id: card.count for card in cards},
             langs=self.langs,
             sheet=sheet,
-            layout_file=self.game_file(game["layout"], "game.layout", (".toml",)) if "layout" in game else None,
+            layout_file=layout,
             icons=self.named_files(game.get("icons", {}), "game.icons", (".png", ".svg")),
             fonts=self.named_files(game.get("fonts", {}), "game.fonts", (".ttf", ".otf")),
             rulebook_texts=self.texts(game.get("rulebook", {}), "game.rulebook"),
             aid_texts=self.texts(game.get("aid", {}), "game.aid"),
             words=self.words(doc.get("words", {})),
-        )
+        ))
 
     def no_text(self) -> Text:
         """An optional text the file does not give: empty in every language of the deck."""
@@ -545,6 +558,7 @@ class _Reader:
         from toolkit.games.registry import get
 
         schema = self.schema = get(game_id)
+        self.game_id = game_id
         rules: dict[str, int] = {}
         if not schema.rules_less:
             raise UserError(f"{self.name}: the file's name makes it a deck of {game_id}, whose rules need [rules]: "
@@ -553,13 +567,50 @@ class _Reader:
         title = self.line(stem, "the file's name (the deck's title)", MAX_NAME_CHARS)
         back_art, back_art_path = (self.art(SHEET_GAME["back_art"], "the card back (back.png beside the sheet)")
                                    if (self.path.parent / SHEET_GAME["back_art"]).exists() else ("", None))
-        return Catalogue(
+        return self.checked_fields(Catalogue(
             game=game_id, source=self.path, title=Text(dict.fromkeys(self.langs, title)),
             players=SHEET_GAME["players"], age=SHEET_GAME["age"], minutes=SHEET_GAME["minutes"],
             note=Text(dict.fromkeys(self.langs, "")), back_art=back_art, back_art_path=back_art_path,
             rules=rules, colours=(), cards=cards, counts_on_file={card.id: card.count for card in cards},
             langs=self.langs, sheet=self.path,
-        )
+        ))
+
+    def layout_names(self) -> set[str]:
+        """The card values the deck's layout names (``toolkit.layout.names``), read once."""
+        if self._layout_names is None:
+            from toolkit.layout.names import deck_layout, names_used
+
+            self._layout_names = names_used(deck_layout(self.layout_path, self.game_id))
+        return self._layout_names
+
+    def field(self, name: str, where: str, known: Iterable[str], what: str) -> None:
+        """A field of the cards' own (a sheet's column, a card's key), where it is first given. One the
+        deck's layout names (``{value}``, ``when``, an art's ``field``) is meant; one else that is one
+        edit from a column or key the toolkit reads (``Atr`` for ``art``) is a slip, refused in one line."""
+        if name in self.field_places or name in self.layout_names():
+            self.field_places.setdefault(name, (where, what))
+            return
+        slip = meant(name, known)
+        if slip is not None:
+            raise UserError(f"{where}: not a {what} the toolkit reads, nor a value the layout names: did you "
+                            f"mean '{slip}'? (a field of your own is kept when the layout names it)")
+        self.field_places[name] = (where, what)
+
+    def checked_fields(self, catalogue: Catalogue) -> Catalogue:
+        """``catalogue``, having said in a note each field of the cards' own that nothing uses: neither
+        the layout (by name, or as ``fieldN``, the deck's Nth field) nor the deck's rulebook or aid texts."""
+        if not self.field_places:
+            return catalogue
+        from toolkit.fast.notice import say
+
+        used = self.layout_names()
+        order = dict.fromkeys(key for card in catalogue.cards for key in card.fields)
+        by_place = {name for number, name in enumerate(order, start=1) if f"field{number}" in used}
+        quoted = _text_fields(catalogue)
+        for name, (where, _) in self.field_places.items():
+            if name not in used and name not in by_place and name not in quoted:
+                say(f"{where}: no layout or text of the deck uses it (the cards keep it as a field)")
+        return catalogue
 
     def sheet_cards(self, game, colours: tuple[Colour, ...], rules: dict[str, int],
                     langs: tuple[str, ...] | None) -> tuple[tuple[CardType, ...], tuple[str, ...]]:
@@ -728,6 +779,10 @@ class _Reader:
         if not columns.copies:
             raise self.fail("row 1", "no copies column (count, copies or quantity: how many of each card)")
         columns.langs = langs
+        known = frozenset((*SHEET_COLUMNS, *COPIES_COLUMNS, "name", "text",
+                           *(f"{base}_{lang}" for base in ("name", "text") for lang in langs)))
+        for name in columns.fields:
+            self.field(name, f'{self.name}: column "{printable(shown[name])}"', known, "column")
         return columns
 
     def cell_text(self, value: Any, where: str) -> str | None:
@@ -841,6 +896,8 @@ class _Reader:
                 raise self.fail(where, f"expected a table, got {_kind(item)}")
             known = CARD_KEYS[0] | CARD_KEYS[1]
             fields = self.fields({key: value for key, value in item.items() if key not in known}, where)
+            for key in fields:
+                self.field(key, f"{self.name}: {where}.{key}", known, "key")
             item = self.table({key: value for key, value in item.items() if key in known}, where, *CARD_KEYS)
             card_id = self.ident(item["id"], f"{where}.id")
             if card_id in RESERVED_CARD_IDS:
@@ -950,6 +1007,18 @@ class _Columns:
         self.copies = ""
         self.fields: list[str] = []
         self.langs: tuple[str, ...] = ()
+
+
+def _text_fields(catalogue: Catalogue) -> set[str]:
+    """The fields the catalogue's own rulebook and aid texts quote (``{where:value=10}``, ``{max:cost}``)."""
+    quoted: set[str] = set()
+    for path in (*catalogue.rulebook_texts.values(), *catalogue.aid_texts.values()):
+        try:
+            text = path.read_text(encoding="utf-8-sig", errors="replace")
+        except OSError:
+            continue
+        quoted.update(re.findall(r"\{[a-z]+:\s*([a-z][a-z0-9_]*)", text))
+    return quoted
 
 
 def _filled(cell: Any) -> bool:

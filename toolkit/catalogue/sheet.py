@@ -8,8 +8,9 @@ CSV is UTF-8 (a byte-order mark is fine), its delimiter a comma, a semicolon or 
 first line (the column names) holds most of (as spreadsheet programs write it in locales with a decimal
 comma): counted, not guessed by ``csv.Sniffer``, whose patterns take minutes over some long lines. Every CSV cell is
 text. XLSX and ODS cells keep their type: numbers are floats (python-calamine reads no ints), a
-formula is the value the spreadsheet program last computed and saved with it, and dates, times and
-booleans come as such, for the loader to refuse. The first sheet of a workbook is the deck.
+formula is the value the spreadsheet program last computed and saved with it (a formula saved without
+one, as programs that compute none write it, is refused in one line naming its cell), and dates,
+times and booleans come as such, for the loader to refuse. The first sheet of a workbook is the deck.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import zipfile
 from xml.etree import ElementTree
 from pathlib import Path
 
-from toolkit.catalogue.checks import printable
+from toolkit.catalogue.checks import printable, quote
 from toolkit.errors import UserError
 
 SHEET_SUFFIXES = (".csv", ".xlsx", ".ods")
@@ -108,6 +109,64 @@ def _extent(archive: zipfile.ZipFile) -> tuple[int, int]:
     return rows, columns
 
 
+_RELS = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
+_ODS_FORMULA = f"{_ODS}formula"
+
+
+def _local(tag: str) -> str:
+    return tag.rsplit("}", 1)[-1]
+
+
+def _first_sheet_xml(archive: zipfile.ZipFile) -> str | None:
+    """The archive's name of an .xlsx's first sheet (the deck), from the workbook and its relations."""
+    workbook = ElementTree.fromstring(archive.read("xl/workbook.xml"))
+    first = next((e for e in workbook.iter() if _local(e.tag) == "sheet"), None)
+    if first is None or "xl/_rels/workbook.xml.rels" not in archive.namelist():
+        return None
+    rels = ElementTree.fromstring(archive.read("xl/_rels/workbook.xml.rels"))
+    target = next((e.get("Target") for e in rels.iter() if e.get("Id") == first.get(_RELS)), None)
+    if target is None:
+        return None
+    return target.lstrip("/") if target.startswith("/") else f"xl/{target}"
+
+
+def unsaved_formula(archive: zipfile.ZipFile) -> str | None:
+    """The first cell of the deck's sheet (``B2``) holding a formula saved without its value, or None.
+
+    A spreadsheet program saves each formula's last value with it, which is what python-calamine reads;
+    a file written by a program that computes no formulas (openpyxl, some exporters) holds the formula
+    alone, and calamine reads the cell as empty. An .xlsx cell then has an ``<f>`` and no ``<v>`` (or an
+    empty one that is no text result), an .ods cell a ``table:formula`` and no value type."""
+    names = archive.namelist()
+    if "content.xml" in names:
+        row = 0
+        for _, element in ElementTree.iterparse(archive.open("content.xml")):
+            if element.tag == f"{_ODS}table-row":
+                column = 0
+                for cell in element:
+                    if cell.get(_ODS_FORMULA) is not None and cell.get(_ODS_OFFICE) is None:
+                        return f"{column_letter(column)}{row + 1}"
+                    column += int(cell.get(f"{_ODS}number-columns-repeated", "1"))
+                row += int(element.get(f"{_ODS}number-rows-repeated", "1"))
+                element.clear()
+            elif element.tag == f"{_ODS}table":
+                break
+        return None
+    sheet = _first_sheet_xml(archive) if "xl/workbook.xml" in names else None
+    if sheet is None or sheet not in names:
+        return None
+    for _, element in ElementTree.iterparse(archive.open(sheet)):
+        if _local(element.tag) != "c":
+            continue
+        parts = {_local(child.tag): child for child in element}
+        if "f" in parts:
+            value = parts.get("v")
+            if value is None or (not (value.text or "") and element.get("t") not in ("str", "inlineStr")):
+                return element.get("r") or "?"
+        element.clear()
+    return None
+
+
 def _workbook_cells(name: str, raw: bytes) -> list[list[object]]:
     try:
         with zipfile.ZipFile(io.BytesIO(raw)) as archive:
@@ -116,6 +175,7 @@ def _workbook_cells(name: str, raw: bytes) -> list[list[object]]:
                 raise UserError(f"{name}: the sheet unpacks to {unpacked / 1e6:.0f} MB, more than a deck may "
                                 f"(at most {MAX_UNPACKED_BYTES // 1_000_000} MB)")
             rows, columns = _extent(archive)
+            unsaved = unsaved_formula(archive)
     except (zipfile.BadZipFile, ValueError, OSError, ElementTree.ParseError):
         raise UserError(f"{name}: not a spreadsheet file (an .xlsx or .ods file is a zip archive)") from None
     if rows > MAX_SHEET_ROWS or columns > MAX_SHEET_COLUMNS:
@@ -135,6 +195,10 @@ def _workbook_cells(name: str, raw: bytes) -> list[list[object]]:
         raise
     except Exception as err:  # calamine raises its own error types for every malformed part of a file
         raise UserError(f"{name}: cannot read the spreadsheet: {printable(str(err))[:200]}") from None
+    if unsaved is not None:
+        raise UserError(f"{name}: sheet {quote(workbook.sheet_names[0])}, cell {unsaved}: a formula with no saved "
+                        "value (the program that wrote the file computes none): open the file in your spreadsheet "
+                        "program and save it, so that the values are saved with the formulas")
     if merged:
         (top, left), (bottom, right) = merged[0]
         raise UserError(f"{name}: cells {column_letter(left)}{top + 1}:{column_letter(right)}{bottom + 1} are "

@@ -81,7 +81,7 @@ def odds_command(game, catalogue_path, overrides, model, players, pile, hand, wh
     """Exact odds from the rules engine's Markov chain: expected turns, distributions, draws; for a game of
     one's own (--rules) or with --model optimal, the best play."""
     from toolkit.catalogue import load
-    from toolkit.files import check_out_path, check_outputs
+    from toolkit.files import DRN, check_out_path, check_outputs
     from toolkit.odds.report import answer, model_of, progress_ceiling, progress_length
 
     check_numba_environment()
@@ -102,7 +102,7 @@ def odds_command(game, catalogue_path, overrides, model, players, pile, hand, wh
     catalogue = load(game, catalogue_path, overrides, require_art=False)
     model = model_of(catalogue, model)
     _refuse_unused_options(catalogue.game, model)
-    check_outputs([("--plot", plot_path), ("--export-chain", chain_path)], catalogue_inputs(catalogue))
+    check_outputs([("--plot", plot_path), ("--export-chain", chain_path, DRN)], catalogue_inputs(catalogue))
     progress = Progress(progress_length(catalogue, model, max_states, games), "solving",
                         ceiling=progress_ceiling(catalogue, model))
     try:
@@ -120,7 +120,7 @@ def _rules_odds(game_id, catalogue_path, overrides, rules_spec, params, model, p
     """A game of one's own (``--rules``), or a built-in game's optimal play, answered by toolkit.rules."""
     from click.core import ParameterSource
 
-    from toolkit.files import check_outputs
+    from toolkit.files import DRN, JSON, check_outputs
     from toolkit.rules.odds import rules_report
 
     ctx = click.get_current_context()
@@ -144,7 +144,8 @@ def _rules_odds(game_id, catalogue_path, overrides, rules_spec, params, model, p
         catalogue = load(game_id, catalogue_path, overrides, require_art=False)
         rules = catalogue_game(catalogue, players)
         inputs = catalogue_inputs(catalogue)
-    check_outputs([("--plot", plot_path), ("--export-chain", chain_path), ("--export-policy", policy_path)], inputs)
+    check_outputs([("--plot", plot_path), ("--export-chain", chain_path, DRN), ("--export-policy", policy_path, JSON)],
+                  inputs)
     progress = Progress(max(1, max_states // 1000), "walking", ceiling=True)
     try:
         report = rules_report(rules, model, policy=policy, objective=objective, max_states=max_states,

@@ -301,14 +301,20 @@ def not_with_rules(why: str = "--rules names the game") -> None:
 
 def catalogue_inputs(catalogue, texts: tuple[str, ...] = (), langs: tuple[str, ...] = ()) -> dict[str, object]:
     """The files a run reads, by what they are: the catalogue file, its sheet, the art and backs, the
-    files it names for the game (layout, icons, fonts, rulebook texts), and the game's own ``texts``
-    (``rules``, ``aid``) in ``langs`` that the run read. The one list of a run's inputs: no output may
+    files it names for the game (layout, icons, fonts, rulebook texts), the layout the cards are drawn
+    with and the files it names (its icons and font files, pictures a card's field names), and the
+    game's own ``texts`` (``rules``, ``aid``) in ``langs`` that the run read. The one list of a run's inputs: no output may
     overwrite one (``check_outputs``) and ``--watch`` rebuilds when one changes, so a new kind of input
     joins both by being added here."""
     from toolkit.games.registry import get
+    from toolkit.layout.names import layout_file, layout_files, picture_fields
 
+    layout = layout_file(catalogue)
     inputs = {"the catalogue": catalogue.source, "the sheet": catalogue.sheet,
-              "the art of the back": catalogue.back_art_path, "the layout": catalogue.layout_file}
+              "the art of the back": catalogue.back_art_path, "the layout": layout}
+    inputs.update(layout_files(layout))
+    inputs.update({f"the picture {card.fields[name]} of {card.id}": catalogue.source.parent / str(card.fields[name])
+                   for name in picture_fields(layout) for card in catalogue.cards if card.fields.get(name)})
     inputs.update({f"the art of {card.id}": card.art_path for card in catalogue.cards})
     inputs.update({f"the back of {card.id}": card.back_art_path for card in catalogue.cards if card.back_art_path})
     inputs.update({f"the icon {name}": path for name, path in catalogue.icons.items()})

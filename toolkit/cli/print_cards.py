@@ -41,7 +41,7 @@ def print_cards_command(game, catalogue_path, overrides, lang, paper, card_size,
 
     from toolkit.cards.render import parse_card_size
     from toolkit.catalogue import load
-    from toolkit.files import check_out_path, check_outputs, write_atomic
+    from toolkit.files import PDF, check_out_path, check_outputs, write_atomic
     from toolkit.print import print_cards
 
     check_out_path(out)
@@ -50,7 +50,7 @@ def print_cards_command(game, catalogue_path, overrides, lang, paper, card_size,
 
         refuse_given(("game", "catalogue_path", "overrides", "card_size", "bleed", "gutter", "margin",
                        "crop_marks", "aids", "watch"), "--calibration prints the alignment sheet, no cards")
-        check_outputs([("--out", out)], {})
+        check_outputs([("--out", out, PDF)], {})
         lang = lang or "en"
         result = calibration_sheet(paper=paper, duplex=duplex, back_offset=back_offset, lang=lang)
         path = write_atomic(Path(out) if out else Path("output") / f"calibration-{paper.lower()}-{lang}.pdf",
@@ -65,7 +65,7 @@ def print_cards_command(game, catalogue_path, overrides, lang, paper, card_size,
         code = deck_lang(catalogue, lang)
         wanted = wants_aids(catalogue, code, aids)
         read.update(catalogue=catalogue, inputs=catalogue_inputs(catalogue, ("aid",) if wanted else (), (code,)))
-        check_outputs([("--out", out)], read["inputs"])
+        check_outputs([("--out", out, PDF)], read["inputs"])
         result = print_cards(catalogue, lang=code, paper=paper, card_mm=card_mm, bleed=bleed, gutter=gutter,
                              margin=margin, duplex=duplex, crop=crop_marks, aids=wanted, back_offset=back_offset)
         path = write_atomic(Path(out) if out else Path("output") / f"{catalogue.game}-cards-{code}.pdf", result.pdf)

@@ -32,7 +32,7 @@ def rulebook_command(game, catalogue_path, overrides, lang, paper, booklet, text
 
     from toolkit.catalogue import load
     from toolkit.games.registry import get
-    from toolkit.files import check_out_path, check_outputs, write_atomic
+    from toolkit.files import PDF, check_out_path, check_outputs, write_atomic
     from toolkit.odds.report import progress_ceiling, progress_length
     from toolkit.rulebook import book_langs, build_rulebook
 
@@ -46,7 +46,7 @@ def rulebook_command(game, catalogue_path, overrides, lang, paper, booklet, text
         # the book checks its languages against each other, so it reads the game's text in each
         inputs = catalogue_inputs(catalogue, () if texts else ("designer" if designer else "rules",), catalogue.langs)
         read.update(catalogue=catalogue, inputs={**inputs, **{f"the rulebook text {text}": text for text in texts}})
-        check_outputs([("--out", out)], read["inputs"])
+        check_outputs([("--out", out, PDF)], read["inputs"])
         model = get(catalogue.game).rulebook_model
         progress = None if quiet else Progress(progress_length(catalogue, model, 1, 0), "solving",
                                                ceiling=progress_ceiling(catalogue, model))

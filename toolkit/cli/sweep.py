@@ -8,7 +8,7 @@ CSV and JSON (``sweep_output``), with an optional ranking by goals (``sweep_targ
 
 import click
 
-from toolkit.cli.options import (CATALOGUE_HELP, GameChoice, LazyHelpOption, Progress, ToolkitCommand, Whole,
+from toolkit.cli.options import (CATALOGUE_HELP, GameChoice, LazyHelpOption, Progress, ToolkitCommand, Whole, catalogue_inputs,
                                  check_numba_environment, game_help, one_source, refuse_given, rules_options, say)
 
 DEFAULT_METRICS = "completion,mean_rounds,balance,first_player_advantage"
@@ -146,9 +146,9 @@ def sweep_command(game, catalogue_path, sets, rules_spec, params, grids, players
         raise UserError(f"--out {out}: is a device, not a file: the sweep writes BASE.csv and BASE.json: name a "
                         "base in a folder, e.g. output/sweep")
     # every output checked before the grid is played: none may be an input, another output or a folder
+    inputs = catalogue_inputs(base) if rules_spec is None else {"the rules file": read} if read else {}
     check_outputs([("--out", stem.with_suffix(".csv")), ("--out", stem.with_suffix(".json")),
-                   ("--heatmap", heatmap_file)], {"the catalogue" if rules_spec is None else "the rules file": read}
-                  if read else {})
+                   ("--heatmap", heatmap_file)], inputs)
     digest = hashlib.sha256(read.read_bytes()).hexdigest() if read else ""
     manifest = {"version": 1, "game": game_id, "catalogue": digest,
                 "grid": grid.as_json()["axes"], "games": games, "seed": seed, "turn_limit": sweep.TURN_LIMIT}

@@ -39,9 +39,9 @@ from toolkit.catalogue.model import MAX_ART_PIXELS, CardType, Catalogue
 from toolkit.errors import UserError
 from toolkit.layout import model
 from toolkit.layout.icons import Icons
+from toolkit.layout.names import DEFAULT_LAYOUT, layout_file
 from toolkit.layout.text import ICON_GAP, ICON_RISE, Setting, set_text, styled, words
 
-DEFAULT_LAYOUT = Path(__file__).with_name("default.toml")
 REFERENCE_ART_PX = art_module.CARD_PX  # the shape "frame = art" measures: the art `toolkit art` paints
 PLAIN_STDDEV, PLAIN_MEAN = 8, 200       # a plain, light area of a picture (for when = "busy")
 FIT_STEPS = 12                          # halvings of the size range when fitting a text
@@ -55,18 +55,6 @@ def _bounded(size: tuple[int, int]) -> tuple[int, int]:
 
 
 # --- which layout, and a card's values -------------------------------------------------------------
-
-def layout_file(catalogue: Catalogue) -> Path:
-    """The layout a deck is drawn with: the catalogue's own (``game.layout``), else its game's
-    (``Game.layout_file``), else the default one."""
-    if catalogue.layout_file is not None:
-        return catalogue.layout_file
-    from toolkit.games.registry import games
-
-    game = games().get(catalogue.game)
-    found = game.layout_file if game is not None else None
-    return found if found is not None else DEFAULT_LAYOUT
-
 
 @functools.lru_cache(maxsize=16)
 def _read(path: Path, stamp: tuple[int, int]) -> model.Layout:

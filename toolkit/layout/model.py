@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from toolkit.cards.render import FONT_FILES, MAX_CARD_MM
-from toolkit.catalogue.checks import inside
+from toolkit.catalogue.checks import did_you_mean, inside
 from toolkit.errors import UserError
 
 TYPES = ("art", "text", "icon", "rect", "circle", "line")
@@ -36,6 +36,8 @@ KEYS = {
     "circle": COMMON | {"fill", "stroke", "width"},
     "line": COMMON | {"stroke", "width"},
 }
+TABLES = ("card", "elements", "kinds", "back", "icons")  # the tables of a layout file
+CARD_KEYS = ("background", "ink", "margin")  # the keys of its [card]
 DEFAULT_SAFE = {"text": True, "icon": True}  # elements kept inside the safe area unless they say otherwise
 HEX = re.compile(r"#[0-9a-fA-F]{6}")
 TEMPLATE = re.compile(r"\{([A-Za-z0-9_]+)\}")
@@ -185,7 +187,8 @@ def element(name: str, raw, where: str, base: Path, inherited: Element | None = 
         options = {}
     for key in raw:
         if key not in KEYS[kind] and key != "show":
-            fail(where, key, f"not a key of a {kind} element (keys: {', '.join(sorted(KEYS[kind]))})")
+            fail(where, key, f"not a key of a {kind} element{did_you_mean(key, KEYS[kind] | {'show'})} "
+                             f"(keys: {', '.join(sorted(KEYS[kind]))})")
     frame = raw.get("frame", options.get("frame", "card"))
     options["frame"] = choice(frame, where, "frame", ("card", "art"))
     for key, value in raw.items():
@@ -277,7 +280,7 @@ def read(path: Path) -> Layout:
     try:
         if path.stat().st_size > MAX_FILE_BYTES:
             raise UserError(f"{name}: larger than {MAX_FILE_BYTES:,} bytes: not a layout file")
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))  # -sig: a byte-order mark is fine
     except OSError as err:
         raise UserError(f"{path}: cannot read the layout file: {err.strerror or err}") from None
     except UnicodeDecodeError:
@@ -290,14 +293,14 @@ def read(path: Path) -> Layout:
 def parse(data: dict, path: Path) -> Layout:
     name, base = path.name, path.parent
     for key in data:
-        if key not in ("card", "elements", "kinds", "back", "icons"):
-            fail(name, key, "not a table of a layout (card, elements, kinds, back, icons)")
+        if key not in TABLES:
+            fail(name, key, f"not a table of a layout{did_you_mean(key, TABLES)} ({', '.join(TABLES)})")
     card = data.get("card", {})
     if not isinstance(card, dict):
         fail(name, "card", "must be a table")
     for key in card:
-        if key not in ("background", "ink", "margin"):
-            fail(f"{name}: card", key, "not a key of [card] (background, ink, margin)")
+        if key not in CARD_KEYS:
+            fail(f"{name}: card", key, f"not a key of [card]{did_you_mean(key, CARD_KEYS)} ({', '.join(CARD_KEYS)})")
     background = colour(card.get("background", "#ffffff"), f"{name}: card", "background")
     ink = colour(card.get("ink", "#2a2238"), f"{name}: card", "ink")
     if isinstance(background, str) or isinstance(ink, str):
@@ -320,7 +323,7 @@ def parse(data: dict, path: Path) -> Layout:
             fail(name, f"kinds.{kind}", "must be a table")
         for key in raw:
             if key not in ("extends", "elements"):
-                fail(where, key, "not a key of a kind (extends, elements)")
+                fail(where, key, f"not a key of a kind{did_you_mean(key, ('extends', 'elements'))} (extends, elements)")
         parent = raw.get("extends", "base")
         if parent != "base" and parent not in raw_kinds:
             fail(where, "extends", f"{parent!r} is neither \"base\" nor a kind of this layout")

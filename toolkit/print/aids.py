@@ -30,6 +30,7 @@ from PIL import Image, ImageDraw
 from toolkit.cards import art
 from toolkit.cards.render import (PT_PER_MM, CardFace, Line, Shape, card_image, card_size_name, font_metrics,
                                   size_px, text_width)
+from toolkit.catalogue.checks import quote
 from toolkit.catalogue.model import Catalogue
 from toolkit.errors import UserError
 from toolkit.layout.text import Piece, SetLine, Setting, Word, set_text, styled
@@ -86,7 +87,7 @@ def _source(catalogue: Catalogue, lang: str) -> tuple[str, str]:
         return read_text(path, "a player aid"), str(path)
     game = catalogue.game
     try:
-        return text_file(game, lang).read_text(encoding="utf-8"), f"{game}/texts/aid.{lang}.md"
+        return text_file(game, lang).read_text(encoding="utf-8-sig"), f"{game}/texts/aid.{lang}.md"
     except FileNotFoundError:
         raise UserError(f"{game}/texts/aid.{lang}.md: there is no {lang} player aid for {game}") from None
 
@@ -204,6 +205,21 @@ def _set(entries, size: float, left: float, right: float, top: float, bottom: fl
     return lines, y
 
 
+def _wide_word(entries, size: float, width: float) -> str | None:
+    """The first word of ``entries`` that no line ``width`` wide holds at body ``size`` (a heading's
+    at its own size, a step's or a bullet's after its marker), or None."""
+    indent = text_width("8.", "name", size) + 0.45 * size
+    for entry in entries:
+        head = entry.kind == "head"
+        room = width - (0.0 if entry.kind in ("head", "para") else indent)
+        for word in _words(entry.runs):
+            wide = sum(text_width(piece.text, "name" if head or piece.style else "text", size * (HEAD if head else 1))
+                       for piece in word)
+            if wide > room:
+                return "".join(piece.text for piece in word)
+    return None
+
+
 @dataclass(frozen=True)
 class AidLayout:
     """The aid's lines on each side of its card (one side, or two when the text needs both), at
@@ -265,12 +281,19 @@ def layout_aid(text: AidText, card_mm: tuple[float, float], safe_mm: float | Non
         for candidates in _splits(entries):  # before a heading if one can be found, else anywhere
             for k in candidates:
                 ends = [_set(part, smallest, left, right, top, 1e9) for part in (entries[:k], entries[k:])]
+                if None in ends:  # a word wider than the card: no split helps
+                    continue
                 deeper = max(end[1] for end in ends)
                 if deeper <= bottom and (best is None or deeper < best[0] - 1e-9):
                     best = (deeper, k)
             if best is not None:
                 break
         if best is None:
+            wide = _wide_word(entries, smallest, right - left)
+            if wide is not None:
+                raise UserError(f"{text.source}: the player aid's word {quote(wide)} is wider than a "
+                                f"{card_size_name(card_mm)} card at {SMALLEST_PT:g} pt (a word is never cut); "
+                                "shorten it (a card's name?), or print on larger cards (--card)")
             raise UserError(refused)
         groups = [entries[:best[1]], entries[best[1]:]]
     # The largest body size that fits, searched between the smallest and a size no larger than the

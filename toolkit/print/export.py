@@ -36,6 +36,7 @@ folder or a marked one whose files are all still the ones its mark names, nothin
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import itertools
 from pathlib import Path
@@ -162,30 +163,44 @@ def export_pdf_single(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, 
                         f"+ {bleed:g} mm bleed)")
 
 
-# The mark of a folder an export made: the names of the files it wrote, one a line. An export
-# replaces an empty folder, or one holding nothing but files its mark names; never a file of the user's.
+# The mark of a folder an export made: the names of the files it wrote, one a line, each with the
+# SHA-256 digest of what it wrote (after a tab; a mark of an earlier version has names alone). An export
+# replaces an empty folder, or one holding nothing but files its mark names, as it wrote them; never a
+# file of the user's, nor one the user changed since.
 MARK = ".made-by-toolkit"
 _MARK_HEAD = "# written by toolkit export-cards: a later export may replace the files named here, and only these\n"
 
 
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
 def _mark(folder: Path) -> None:
-    """Name every file of the finished export in its mark."""
-    names = "".join(f"{entry.name}\n" for entry in sorted(folder.iterdir()))
+    """Name every file of the finished export in its mark, with its digest."""
+    names = "".join(f"{entry.name}\t{_digest(entry)}\n" for entry in sorted(folder.iterdir()))
     write_atomic(folder / MARK, (_MARK_HEAD + names).encode("utf-8"))
 
 
 def _not_an_export(folder: Path) -> str | None:
     """Why ``folder`` may not be replaced by an export (None when it is empty or an earlier export's)."""
     try:
-        written = set((folder / MARK).read_text(encoding="utf-8").splitlines()[1:])
+        lines = (folder / MARK).read_text(encoding="utf-8-sig").splitlines()[1:]
     except (OSError, UnicodeDecodeError):
-        written = set()
+        lines = []
+    written = dict(line.partition("\t")[::2] for line in lines)
     for entry in sorted(folder.iterdir()):
         if entry.name == MARK and written:
             continue
         if entry.is_symlink() or not entry.is_file() or entry.name not in written:
             return (f"holds '{entry.name}', which no export writes ({MARK} does not name it): name a new or "
                     "empty folder, or an earlier export's (it is replaced whole)")
+        try:
+            changed = bool(written[entry.name]) and _digest(entry) != written[entry.name]
+        except OSError as err:
+            return f"cannot read '{entry.name}': {err.strerror or err}"
+        if changed:
+            return (f"holds '{entry.name}', changed since the export wrote it: move it, or name another folder "
+                    "(an earlier export's folder is replaced whole)")
     return None
 
 

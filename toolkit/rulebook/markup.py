@@ -137,7 +137,7 @@ def load_source(game: str, lang: str, kind: str = "rules") -> Source:
     name = f"{game}/texts/{kind}.{lang}.md"  # as the game's package holds it
     what = "rulebook" if kind == "rules" else "designer's sheet"
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise UserError(f"{name}: there is no {lang} {what} text for {game}") from None
     return parse(text, name)
