@@ -497,3 +497,41 @@ def test_heatmap_cells_say_exact_or_show_their_interval():
     _label(ax, {"balance": 0.5, "balance_low": None, "balance_high": None}, "balance", 0, 0, 0.9)
     _label(ax, {"balance": None}, "balance", 0, 0, 0.9)
     assert ax.texts == ["7.26\nexact", "0.904\n0.868–0.94", "0.5\nno interval", "n/a"]
+
+
+def test_a_sweep_of_a_deck_whose_sheet_changed_is_not_resumed(run, tmp_path, doc, monkeypatch):
+    """The stored rows are of the deck as it was: its catalogue file and the sheet that file names."""
+    import csv
+
+    from conftest import write_catalogue
+
+    columns = ["id", "kind", "colour", "count", "name_en", "name_ru", "text_en", "text_ru", "art"]
+
+    def write_sheet(cards):
+        with open(tmp_path / "cards.csv", "w", newline="", encoding="utf-8") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(columns)
+            for card in cards:
+                writer.writerow([card["id"], card["kind"], card.get("colour", ""), card["count"], card["name"]["en"],
+                                 card["name"]["ru"], card["text"]["en"], card["text"]["ru"], card["art"]])
+
+    cards = doc.pop("cards")
+    write_sheet(cards)
+    doc["sheet"] = "cards.csv"
+    path = write_catalogue(tmp_path, doc)
+    args = ("--catalogue", str(path), "--set", "witch=5..6", "--players", "2", "--games", "40", "--in-process")
+    real, played = sweep.run_job, []
+
+    def stop_at_second(job):
+        if played:
+            raise KeyboardInterrupt
+        played.append(job.key)
+        return real(job)
+
+    monkeypatch.setattr(sweep, "run_job", stop_at_second)
+    stopped, _, _ = sweep_run(run, tmp_path, *args)
+    assert stopped.exit_code == 130, stopped.stderr
+    next(card for card in cards if card["id"] == "fairy")["count"] += 1
+    write_sheet(cards)
+    changed, _, _ = sweep_run(run, tmp_path, *args, "--resume")
+    one_error_line(changed, "--resume: the sweep stored in", "has another catalogue")

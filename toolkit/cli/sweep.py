@@ -108,6 +108,7 @@ def sweep_command(game, catalogue_path, sets, rules_spec, params, grids, players
                      "--rules names the game; its axes are --grid and --policy")
         rules, grid, jobs, counters = rules_sweep.plan(rules_spec, params, grids, policies, games, seed)
         game_id, read, title = rules.name.lower(), rules.path, rules.name
+        deck_files = [read]
         described, no_comeback = None, f"{rules.name} is a --rules game, whose reports count no comebacks"
     else:
         if grids:
@@ -120,6 +121,7 @@ def sweep_command(game, catalogue_path, sets, rules_spec, params, grids, players
         jobs = sweep.jobs(grid, base, [axis.name for axis in grid.axes[:len(sets)]], games, seed)
         counters = make_game(jobs[0].catalogue, jobs[0].players, jobs[0].variants).new_initial_state().counters()
         game_id, read, title = base.game, base.source, base.title["en"]
+        deck_files = [base.source, base.sheet]  # a resumed sweep's rows must come from the same deck
         described = for_catalogue(base)
         no_comeback = (None if described.comeback_points is not None else
                        f"the game '{base.game}' sets no comeback threshold (its comeback_points)")
@@ -149,7 +151,8 @@ def sweep_command(game, catalogue_path, sets, rules_spec, params, grids, players
     inputs = catalogue_inputs(base) if rules_spec is None else {"the rules file": read} if read else {}
     check_outputs([("--out", stem.with_suffix(".csv")), ("--out", stem.with_suffix(".json")),
                    ("--heatmap", heatmap_file)], inputs)
-    digest = hashlib.sha256(read.read_bytes()).hexdigest() if read else ""
+    digest = hashlib.sha256(b"".join(hashlib.sha256(path.read_bytes()).digest() for path in deck_files
+                                     if path is not None)).hexdigest() if read else ""
     manifest = {"version": 1, "game": game_id, "catalogue": digest,
                 "grid": grid.as_json()["axes"], "games": games, "seed": seed, "turn_limit": sweep.TURN_LIMIT}
     store = SweepStore(Path(f"{stem}.parts"), manifest)
