@@ -13,6 +13,7 @@ import time
 import click
 
 from toolkit.errors import UserError
+from toolkit.rules.contain import DEFAULT_TIMEOUT, set_timeout
 
 
 class ToolkitGroup(click.Group):
@@ -269,13 +270,29 @@ def rules_options(func):
     @click.option("--rules", "rules_spec", metavar="SPEC", help=RULES_HELP)
     @click.option("--param", "params", multiple=True, metavar="NAME=VALUE",
                   help="A parameter of the --rules game's constructor, e.g. goal=50 (repeatable).")
+    @click.option("--rules-timeout", "rules_timeout", metavar="SECONDS",
+                  help=f"The longest one call of the --rules file's code may take before the run stops with an "
+                       f"error (default {DEFAULT_TIMEOUT:g}; 0: no limit).")
     @functools.wraps(func)
-    def wrapper(rules_spec, params, **kwargs):
+    def wrapper(rules_spec, params, rules_timeout, **kwargs):
         if params and rules_spec is None:
             raise UserError(f"--param {params[0]}: parameters are for a --rules game: give --rules too")
+        if rules_timeout is not None and rules_spec is None:
+            raise UserError(f"--rules-timeout {rules_timeout}: the limit is for a --rules game: give --rules too")
+        set_timeout(DEFAULT_TIMEOUT if rules_timeout is None else _seconds(rules_timeout))
         return func(rules_spec=rules_spec, params=rule_params(params), **kwargs)
 
     return wrapper
+
+
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds < 10**9:  # also refuses nan
+        raise UserError(f"--rules-timeout {text}: expected a number of seconds, e.g. 10 (0: no limit)")
+    return seconds
 
 
 def rule_params(values: tuple[str, ...], option: str = "--param") -> dict:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from toolkit.errors import UserError
 from toolkit.games import CHANCE, TERMINAL
+from toolkit.rules import contain
 from toolkit.rules.interface import DEFAULT_MAX_STEPS, OPENSPIEL_CHANCE, OPENSPIEL_TERMINAL
 
 _TOOLKIT = str(Path(__file__).resolve().parent.parent)
@@ -30,10 +31,15 @@ def _plain(text: str) -> str:
     return text if len(text) <= SHORT else text[:SHORT - 3] + "..."
 
 
-def freeze(value, seen: frozenset = frozenset()):
-    """A hashable image of ``value``: the default key of a state (see the interface)."""
+def freeze(value, seen: frozenset | None = None):
+    """A hashable image of ``value``: the default key of a state (see the interface). A value inside
+    itself recurses without end; given ``seen`` (the values ``value`` is inside), it is a TypeError."""
     if isinstance(value, (int, str, bytes, float, Fraction, bool, type(None))):
         return value
+    if seen is not None:
+        if id(value) in seen:
+            raise TypeError(f"a {type(value).__name__} that holds itself")
+        seen = seen | {id(value)}
     if isinstance(value, (list, tuple)):
         return tuple(freeze(item, seen) for item in value)
     if isinstance(value, dict):
@@ -41,9 +47,7 @@ def freeze(value, seen: frozenset = frozenset()):
     if isinstance(value, (set, frozenset)):
         return frozenset(freeze(item, seen) for item in value)
     if hasattr(value, "__dict__") and not isinstance(value, type):
-        if id(value) in seen:
-            raise TypeError(f"{type(value).__name__} refers back to itself")
-        return (type(value).__name__, freeze(vars(value), seen | {id(value)}))
+        return (type(value).__name__, freeze(vars(value), seen))
     hash(value)  # anything else must be hashable as it is
     return value
 
@@ -115,7 +119,7 @@ class RulesGame:
             return fn(*args)
         except UserError:
             raise
-        except Exception as err:  # noqa: BLE001 - anything the user's code raises is said in one line
+        except BaseException as err:  # noqa: BLE001 - anything the user's code raises is said in one line
             raise self.failure(state, method, fn, err, args) from None
 
     def where(self, fn) -> str:
@@ -147,8 +151,12 @@ class RulesGame:
         """A wrong answer of the user's method ``fn``: one line naming its definition."""
         return UserError(f"{self.where(fn)}: {self._subject(state, method, fn)}: {what}")
 
-    def failure(self, state, method: str, fn, err: Exception, args=()) -> UserError:
-        """An exception raised in the user's code: one line naming the user's line it came from."""
+    def failure(self, state, method: str, fn, err: BaseException, args=()) -> UserError:
+        """An exception raised in the user's code: one line naming the user's line it came from. So is the
+        end of the command the code tried (``sys.exit``, ``os._exit``) and a call that ran too long (see
+        :mod:`toolkit.rules.contain`); the user's own Ctrl-C goes on."""
+        if isinstance(err, KeyboardInterrupt) and contain.real_interrupt():
+            raise err
         frames = traceback.extract_tb(err.__traceback__)
         place = None
         for frame in reversed(frames):
@@ -158,8 +166,20 @@ class RulesGame:
         if place is None:
             outside = [frame for frame in frames if not frame.filename.startswith(_TOOLKIT)]
             place = (f"{self.display(outside[-1].filename)}:{outside[-1].lineno}" if outside else self.where(fn))
-        message = _plain(str(err)) or "(no message)"
-        return UserError(f"{place}: {self._subject(state, method, fn, args)}: {type(err).__name__}: {message}")
+        message = contain.message(err) or f"{type(err).__name__}: {_plain(str(err)) or '(no message)'}"
+        return UserError(f"{place}: {self._subject(state, method, fn, args)}: {message}")
+
+
+def _attribute(inner, err: BaseException) -> str:
+    """Which attribute of a state the default key cannot freeze, and why."""
+    for name, value in vars(inner).items():
+        try:
+            freeze(value, frozenset({id(inner)}))
+        except TypeError as problem:
+            return f"its attribute '{name}' ({problem})"
+        except RecursionError:
+            return f"its attribute '{name}' (nested too deep)"
+    return f"its attributes ({err})"
 
 
 def describe(inner) -> str:
@@ -168,7 +188,7 @@ def describe(inner) -> str:
         if type(inner).__repr__ is not object.__repr__:
             return _plain(repr(inner))
         return _plain(repr(vars(inner)))
-    except Exception:  # noqa: BLE001 - a description must never fail
+    except BaseException:  # noqa: BLE001 - a description must never fail
         return f"<{type(inner).__name__}>"
 
 
@@ -209,13 +229,13 @@ class RulesState:
         inner = self.inner
         try:
             over = inner.is_terminal()
-        except Exception as err:  # noqa: BLE001
+        except BaseException as err:  # noqa: BLE001
             raise self.rules.failure(inner, "is_terminal", inner.is_terminal, err) from None
         if over:
             return TERMINAL
         try:
             player = inner.current_player()
-        except Exception as err:  # noqa: BLE001
+        except BaseException as err:  # noqa: BLE001
             raise self.rules.failure(inner, "current_player", inner.current_player, err) from None
         if player == OPENSPIEL_CHANCE:
             return CHANCE
@@ -239,7 +259,7 @@ class RulesState:
         fn = inner.chance_outcomes
         try:
             pairs = fn()
-        except Exception as err:  # noqa: BLE001
+        except BaseException as err:  # noqa: BLE001
             raise self.rules.failure(inner, "chance_outcomes", fn, err) from None
         rules = self.rules
         if type(pairs) is tuple:  # a tuple given again is the same outcomes: checked once
@@ -306,7 +326,7 @@ class RulesState:
             fn = inner.legal_actions
             try:
                 actions = list(fn())
-            except Exception as err:  # noqa: BLE001
+            except BaseException as err:  # noqa: BLE001
                 raise self.rules.failure(inner, "legal_actions", fn, err) from None
             if not actions:
                 raise self.rules.wrong(inner, "legal_actions", fn, "gave no action, but the game is not over and "
@@ -334,11 +354,11 @@ class RulesState:
         if ends_turn is not None:
             try:
                 ends = bool(ends_turn(action))
-            except Exception as err:  # noqa: BLE001
+            except BaseException as err:  # noqa: BLE001
                 raise self.rules.failure(inner, "ends_turn", ends_turn, err, (action,)) from None
         try:
             inner.apply_action(action)
-        except Exception as err:  # noqa: BLE001
+        except BaseException as err:  # noqa: BLE001
             raise self.rules.failure(inner, "apply_action", inner.apply_action, err, (action,)) from None
         self._legal = self._returns = None
         self.steps += 1
@@ -360,7 +380,7 @@ class RulesState:
         fn = inner.returns
         try:
             values = list(fn())
-        except Exception as err:  # noqa: BLE001
+        except BaseException as err:  # noqa: BLE001
             raise self.rules.failure(inner, "returns", fn, err) from None
         if len(values) != self.rules.players:
             raise self.rules.wrong(inner, "returns", fn, f"gave {len(values)} values ({_plain(repr(values))}) for "
@@ -369,6 +389,8 @@ class RulesState:
         for value in values:
             if isinstance(value, bool) or not isinstance(value, (int, Fraction, float)) or value != value:
                 raise self.rules.wrong(inner, "returns", fn, f"gave {value!r}: a return is a number")
+            if isinstance(value, float) and not math.isfinite(value):
+                raise self.rules.wrong(inner, "returns", fn, f"gave {value!r}: a return is a finite number")
             out.append(Fraction(value))
         return tuple(out)
 
@@ -388,7 +410,7 @@ class RulesState:
         fn = getattr(inner, "clone", None)
         try:
             twin = fn() if fn is not None else copy.deepcopy(inner)
-        except Exception as err:  # noqa: BLE001
+        except BaseException as err:  # noqa: BLE001
             raise self.rules.failure(inner, "clone", fn or copy.deepcopy, err) from None
         return RulesState(self.rules, twin, self.turns, self.steps, self._who, self._legal)
 
@@ -399,15 +421,16 @@ class RulesState:
         if fn is not None:
             try:
                 found = fn()
-            except Exception as err:  # noqa: BLE001
+            except BaseException as err:  # noqa: BLE001
                 raise self.rules.failure(inner, "key", fn, err) from None
         else:
             fn = type(inner).__init__
             try:
                 found = freeze(vars(inner))
-            except TypeError as err:
+            except (TypeError, RecursionError) as err:
                 raise UserError(f"{self.rules.where(fn)}: {type(inner).__name__} on state {describe(inner)}: the "
-                                f"default key cannot freeze its attributes ({err}): write a key() method") from None
+                                f"default key cannot freeze {_attribute(inner, err)}: write a key() "
+                                "method") from None
         try:
             hash(found)
         except TypeError:
@@ -424,11 +447,14 @@ class RulesState:
         for player in range(self.rules.players):
             try:
                 value = inner.score(player)
-            except Exception as err:  # noqa: BLE001
+            except BaseException as err:  # noqa: BLE001
                 raise self.rules.failure(inner, "score", inner.score, err, (player,)) from None
             if isinstance(value, bool) or not isinstance(value, (int, Fraction, float)):
                 raise self.rules.wrong(inner, "score", inner.score, f"gave {value!r} for player {player}: a score "
                                                                     "is a number")
+            if isinstance(value, float) and not math.isfinite(value):
+                raise self.rules.wrong(inner, "score", inner.score, f"gave {value!r} for player {player}: a score "
+                                                                    "is a finite number")
             out.append(value)
         return tuple(out)
 
@@ -440,7 +466,7 @@ class RulesState:
         fn = inner.events
         try:
             found = dict(fn())
-        except Exception as err:  # noqa: BLE001
+        except BaseException as err:  # noqa: BLE001
             raise self.rules.failure(inner, "events", fn, err) from None
         for name, count in found.items():
             if not isinstance(name, str) or isinstance(count, bool) or not isinstance(count, int) or count < 0:

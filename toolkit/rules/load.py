@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 from toolkit.errors import UserError
+from toolkit.rules import contain
 from toolkit.rules.guard import RulesGame
 from toolkit.rules.interface import REQUIRED_GAME
 
@@ -40,10 +41,13 @@ def load_rules(spec: str, params: dict | None = None, option: str = "--rules"):
     if found:
         name = found.group("module")
         try:
+            origin = getattr(importlib.util.find_spec(name), "origin", None)
+            if origin:
+                contain.watch(origin)
             module = importlib.import_module(name)
         except ModuleNotFoundError as err:
             raise UserError(f"{option} {spec}: no module named {err.name!r} to import") from None
-        except Exception as err:  # noqa: BLE001 - the module's own code failed: one line
+        except BaseException as err:  # noqa: BLE001 - the module's own code failed: one line
             raise _load_failure(err, spec, option) from None
         source = getattr(module, "__file__", None)
         path = Path(source).resolve() if source else None
@@ -66,6 +70,7 @@ def _import_file(path: Path, option: str):
     if not path.is_file():
         raise UserError(f"{option} {path}: no such file" if not path.exists() else f"{option} {path}: not a file")
     real = path.resolve()
+    contain.watch(str(real))
     if real in _MODULES:
         return _MODULES[real]
     name = f"toolkit_rules_{re.sub(r'[^A-Za-z0-9_]', '_', path.stem)}_{hashlib.sha1(str(real).encode()).hexdigest()[:8]}"
@@ -77,16 +82,18 @@ def _import_file(path: Path, option: str):
     except SyntaxError as err:
         del sys.modules[name]
         raise UserError(f"{path}:{err.lineno}: SyntaxError: {err.msg}") from None
-    except Exception as err:  # noqa: BLE001 - the file's own code failed: one line
+    except BaseException as err:  # noqa: BLE001 - the file's own code failed: one line
         del sys.modules[name]
         raise _load_failure(err, str(path), option, real) from None
     _MODULES[real] = module
     return module
 
 
-def _load_failure(err: Exception, shown: str, option: str, real: Path | None = None) -> UserError:
+def _load_failure(err: BaseException, shown: str, option: str, real: Path | None = None) -> UserError:
     import traceback
 
+    if isinstance(err, KeyboardInterrupt) and contain.real_interrupt():
+        raise err
     frames = traceback.extract_tb(err.__traceback__)
     mine = [frame for frame in frames if real is not None and Path(frame.filename).resolve() == real]
     if mine:
@@ -95,7 +102,8 @@ def _load_failure(err: Exception, shown: str, option: str, real: Path | None = N
         place = f"{frames[-1].filename}:{frames[-1].lineno}"
     else:
         place = shown
-    return UserError(f"{place}: loading {option} {shown}: {type(err).__name__}: {' '.join(str(err).split())}")
+    message = contain.message(err) or f"{type(err).__name__}: {' '.join(str(err).split())}"
+    return UserError(f"{place}: loading {option} {shown}: {message}")
 
 
 def _is_game_class(value, module) -> bool:
@@ -140,7 +148,7 @@ def _build(cls, spec: str, source: str, path: Path | None, params: dict) -> Rule
     guard.path, guard.source, guard.cls = path, source, cls
     try:
         game = cls(**params)
-    except Exception as err:  # noqa: BLE001 - the user's constructor: one line
+    except BaseException as err:  # noqa: BLE001 - the user's constructor: one line
         raise guard.failure(None, "__init__", cls.__init__, err, tuple(_Shown(f"{k}={v!r}") for k, v in params.items())) \
             from None
     return RulesGame(game, cls, spec, source, path, params)

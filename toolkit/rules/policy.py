@@ -84,7 +84,7 @@ class OwnPolicy(Policy):
         inner = state.inner
         try:
             action = self.function(inner)
-        except Exception as err:  # noqa: BLE001 - the user's code: one line
+        except BaseException as err:  # noqa: BLE001 - the user's code: one line (see toolkit.rules.contain)
             raise self.rules.failure(inner, f"policy '{self.name}'", self.function, err) from None
         legal = state.legal_actions()
         if action not in legal:

@@ -143,12 +143,11 @@ def batches(rules, seats, run_seed: int, start: int, stop: int, workers: int | N
         for first in starts:
             yield play_batch(rules, seats, run_seed, first, min(CHUNK, stop - first))
         return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+    from toolkit.rules.contain import worker_pool
 
     names = [policy.name for policy in seats]
     tasks = [(rules.spec, rules.params, names, run_seed, first, min(CHUNK, stop - first)) for first in starts]
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+    with worker_pool(workers, rules.source) as pool:
         yield from pool.map(_worker_batch, tasks)
 
 
