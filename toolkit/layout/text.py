@@ -11,7 +11,7 @@ from typing import Callable
 
 from toolkit.cards.render import font_metrics, text_width
 from toolkit.errors import UserError
-from toolkit.typography import bind
+from toolkit.typography import bind, drawn
 
 MARKUP = re.compile(r"\\\*|\*\*|\*|:([A-Za-z0-9_-]+):")
 ICON_RISE = 0.12  # an inline icon's foot sits this many font sizes below the baseline
@@ -36,7 +36,7 @@ def styled(font: str, style: str, variants: Callable[[str, str], str]) -> str:
 
 def words(text: str, lang: str, icons, where: str) -> list[Word]:
     """The words of ``text`` (markup read, no-break spaces bound), each a tuple of pieces."""
-    text = bind(" ".join(text.split()), lang)
+    text = drawn(bind(" ".join(text.split()), lang))
     out: list[list[Piece]] = [[]]
     bold = italic = False
     at = 0

@@ -60,7 +60,7 @@ from toolkit.catalogue.model import Catalogue
 from toolkit.games.registry import get as game_of
 from toolkit.errors import UserError
 from toolkit.plurals import plural
-from toolkit.typography import bind
+from toolkit.typography import bind, drawn
 from toolkit.rulebook.deck import DeckError
 from toolkit.rulebook.figures import Odds
 from toolkit.rulebook.markup import PLACEHOLDER, Piece
@@ -308,7 +308,22 @@ class Facts:
         text = re.sub(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])", r"<i>\1</i>", text)
         if "*" in text:
             raise UserError(f"{pieces[0].where}: an unmatched * (emphasis is **bold** or *italic*)")
-        return bind(text.replace(STAR, "*"), self.lang, markup=True)
+        return drawn(bind(text.replace(STAR, "*"), self.lang, markup=True), markup=True)
+
+    def deck_line(self) -> str:
+        """The players, age and time from the deck, as markup, for a text without ``facts:``
+        (``2–4 players · ages 6 and up · 10–20 minutes``; the words are the toolkit's, catalogue/words.py)."""
+        from toolkit.catalogue.words import counted, words
+
+        c, said = self.catalogue, words(self.catalogue, self.lang)
+
+        def span(low: int, high: int, key: str) -> str:
+            numbers = self.number(low) if low == high else f"{self.number(low)}–{self.number(high)}"
+            return f"{numbers}{NBSP}{counted(c, self.lang, key, high)}"
+
+        line = " · ".join((span(*c.players, "players"), said["ages"].format(age=self.number(c.age)),
+                           span(*c.minutes, "minutes")))
+        return drawn(bind(escape(line), self.lang, markup=True), markup=True)
 
     def plain(self, piece: Piece) -> str:
         """A piece as plain text (chart labels): placeholders filled in, no markup."""
