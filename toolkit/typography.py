@@ -14,15 +14,16 @@ do not count as words, so ``в <b>замок</b>`` is bound like ``в замок
   after it;
 * French: a narrow no-break space (U+202F) before ``; : ! ?`` and ``»`` and after ``«``: a space
   written there becomes one, and where none is written before ``; ! ? »`` or after ``«`` one is put in
-  (not before a colon written without a space: ``10:30`` and an icon's ``:name:`` stay as they are),
-  so that no line starts with those marks;
+  (before a colon only where a space or the end follows it: ``10:30`` and an icon's ``:name:`` stay
+  as they are), so that no line starts with those marks;
 * an abbreviation stays with the word after it (``см. раздел``, ``т. е. карта``, ``напр. фея``,
   ``e.g. the``, ``i.e. a``, ``p. 2``), and the parts of ``т. е.``, ``т. д.``, ``т. п.`` stay together.
 
 Every line breaker of the project must break at ordinary spaces only: reportlab does, and so does
 the card renderer (``toolkit.cards.render``). The PT fonts have no narrow no-break space, and reportlab
 would break a line at one: :func:`drawn` sets it for the fonts (in reportlab markup, a no-break space
-at 60 % of the text's size; on cards and aids, which set one face and size a run, a no-break space).
+3.5 pt smaller than the text, about two thirds of a word space in body text; on cards and aids, which
+set one face and size a run, a no-break space).
 """
 
 from __future__ import annotations
@@ -49,7 +50,8 @@ _SHORT = {
 # French: the space written before ; : ! ? » (before a colon, only one followed by a space or the end)
 # or after «, and where none is written before ; ! ? » or after «, the place one goes.
 _FRENCH_SPACE = re.compile(r"[ \u00a0](?=[;!?»]|:(?!\S))|(?<=«)[ \u00a0]")
-_FRENCH_MISSING = re.compile(r"(?<=[^\s;:!?«(\[\u202f])(?=[;!?»])|(?<=«)(?=[^\s\u202f])")
+_FRENCH_MISSING = re.compile(r"(?<=[^\s;:!?«(\[\u202f])(?=[;!?»]|:(?!\S))|(?<=«)(?=[^\s\u202f])")
+_ICON_BEFORE = re.compile(r":[A-Za-z0-9_-]+$")  # the colon closes an icon's :name:
 
 
 def _spaces(plain: str, lang: str) -> tuple[dict[int, str], set[int]]:
@@ -66,7 +68,8 @@ def _spaces(plain: str, lang: str) -> tuple[dict[int, str], set[int]]:
     if lang != "fr":
         return spaces, set()
     spaces.update((m.start(), NNBSP) for m in _FRENCH_SPACE.finditer(plain))
-    return spaces, {m.start() for m in _FRENCH_MISSING.finditer(plain)}
+    return spaces, {m.start() for m in _FRENCH_MISSING.finditer(plain)
+                    if plain[m.start()] != ":" or not _ICON_BEFORE.search(plain, 0, m.start())}
 
 
 def bind(text: str, lang: str, markup: bool = False) -> str:
@@ -102,8 +105,8 @@ def bind(text: str, lang: str, markup: bool = False) -> str:
 
 def drawn(text: str, markup: bool = False) -> str:
     """``text`` as the PT fonts can set it: each narrow no-break space (which they have no glyph for)
-    as a no-break space, in reportlab ``markup`` one at 60 % of the text's size."""
-    return text.replace(NNBSP, f'<font size="60%">{NBSP}</font>' if markup else NBSP)
+    as a no-break space, in reportlab ``markup`` a narrower one (3.5 pt smaller than the text)."""
+    return text.replace(NNBSP, f'<font size="-3.5">{NBSP}</font>' if markup else NBSP)
 
 
 def breakable(text: str) -> list[str]:
