@@ -445,17 +445,20 @@ class Story:
             (ParagraphStyle(st.name + "-c", parent=st, alignment=TA_CENTER) for st in (s.title, s.tagline, s.facts))
             if centred else (s.title, s.tagline, s.facts))
         # the text's own '# Title', else the catalogue's title (text, not markup)
-        titles = [self.facts[lang].markup([meta["title"]]) if "title" in meta else escape(self.catalogue.title[lang])
+        titles = [self.facts[lang].markup([meta["title"]], title_style.fontSize) if "title" in meta
+                  else escape(self.catalogue.title[lang])
                   for lang, meta in ((lang, self.sources[lang].meta) for lang in self.langs)]
         title = titles[0] if len(titles) == 1 else (
             f'{titles[0]}<font color="#{MUTED.hexval()[2:]}"> / {titles[1]}</font>')
         out.append(Paragraph(title, title_style))
         for lang in self.langs:  # a text without a tagline has none
             if "tagline" in self.sources[lang].meta:
-                out.append(Paragraph(self.facts[lang].markup([self.sources[lang].meta["tagline"]]), tagline_style))
+                out.append(Paragraph(self.facts[lang].markup([self.sources[lang].meta["tagline"]],
+                                                             tagline_style.fontSize), tagline_style))
         for lang in self.langs:  # without 'facts:', the players, age and time from the deck
             meta = self.sources[lang].meta
-            line = self.facts[lang].markup([meta["facts"]]) if "facts" in meta else self.facts[lang].deck_line()
+            line = (self.facts[lang].markup([meta["facts"]], facts_style.fontSize) if "facts" in meta
+                    else self.facts[lang].deck_line())
             out.append(Paragraph(line, facts_style))
         return out
 
@@ -508,7 +511,7 @@ class Story:
         s = self.styles
         from toolkit.catalogue.words import words
 
-        heads = [self.facts[lang].markup([part.heading]) for lang, part in zip(self.langs, parts)]
+        heads = [self.facts[lang].markup([part.heading], s.h2.fontSize) for lang, part in zip(self.langs, parts)]
         out: list = [Paragraph(_both(heads), s.h2)]
         # over the rest of a grid of pictures carried to the next column or page
         continued = _both([f"{head} ({escape(words(self.catalogue, lang)['continued'])})"
@@ -540,11 +543,11 @@ class Story:
             prefix = ""
         for block in blocks:
             if block.kind == "para":
-                out.append(BodyParagraph(prefix + typeset(facts.markup(block.items[0]), lang), s.body(lang)))
+                out.append(BodyParagraph(prefix + typeset(facts.markup(block.items[0], s.size), lang), s.body(lang)))
             elif block.kind == "sub":
-                out.append(Paragraph(facts.markup(block.items[0]), s.h3))
+                out.append(Paragraph(facts.markup(block.items[0], s.h3.fontSize), s.h3))
             elif block.kind in ("bullets", "steps"):
-                out.extend(self.items([facts.markup(item) for item in block.items], block.kind, lang))
+                out.extend(self.items([facts.markup(item, s.size) for item in block.items], block.kind, lang))
             elif block.kind == "components":
                 out.extend(self.items(self.components(lang), "bullets", lang))
             elif block.kind == "cards":
