@@ -56,7 +56,7 @@ from toolkit.catalogue.model import (
 from toolkit.catalogue.checks import (
     check_art_path, did_you_mean, inside, meant, open_art, printable, quote, text_problem,
 )
-from toolkit.catalogue.words import WORD_KEYS, language_name
+from toolkit.catalogue.words import COUNTED_WORDS, WORD_KEYS, language_name
 from toolkit.catalogue.sheet import MAX_SHEET_BYTES, SHEET_SUFFIXES, column_letter, is_sheet, read_cells
 from toolkit.errors import UserError
 from toolkit.plurals import plural, plural_forms
@@ -534,9 +534,13 @@ class _Reader:
             table = self.table(table, where, set(), set(WORD_KEYS))
             given = {key: self.line(value, f"{where}.{key}", MAX_NAME_CHARS) for key, value in table.items()}
             forms = plural_forms(lang)
-            if "cards" in given and len(given["cards"].split("|")) != len(forms):
-                raise self.fail(f"{where}.cards", f"{language_name(lang)} takes {len(forms)} forms, separated by | "
-                                                  f"({'|'.join(forms)})")
+            for key in COUNTED_WORDS:
+                if key in given and len(given[key].split("|")) != len(forms):
+                    raise self.fail(f"{where}.{key}", f"{language_name(lang)} takes {len(forms)} forms, separated by | "
+                                                      f"({'|'.join(forms)})")
+            if "ages" in given and (given["ages"].count("{age}") != 1
+                                    or any(brace in given["ages"].replace("{age}", "") for brace in "{}")):
+                raise self.fail(f"{where}.ages", "write {age} once where the youngest age goes, and no other braces")
             for key in TITLED_WORDS:
                 title = given.get(key, "{title}")
                 if title.count("{title}") != 1 or any(brace in title.replace("{title}", "") for brace in "{}"):

@@ -1,7 +1,8 @@
 """The words the toolkit prints itself (not the deck's): a sheet's title line, "Card back", the
-headings of ``toolkit catalogue``'s table. The toolkit has them in English and Russian; a deck in
-another language gives them in its catalogue (``[words.<lang>]``, any of WORD_KEYS), and English
-stands in for the rest, with one notice on stderr.
+headings of ``toolkit catalogue``'s table, the rulebook's "(continued)". The toolkit has them in
+English, Russian, French, Polish and Czech; a deck in another language gives them in its catalogue
+(``[words.<lang>]``, any of WORD_KEYS), and English stands in for the rest, with one note on stderr
+naming the keys to give.
 
 A word that agrees with a number gives its forms separated by ``|``, in the order of
 ``toolkit.plurals.plural_forms`` (English ``card|cards``, Russian ``карта|карты|карт``). Another
@@ -27,6 +28,8 @@ BUILT_IN: dict[str, dict[str, str]] = {
         "continued": "continued",                         # "Components (continued)" over a grid's next page
         "designer_title": "{title}: figures for designers",  # the designer's sheet's title and subject
         "designer_subject": "Odds and sampled figures of the card game {title}",
+        # the rulebook's line of players, age and time when its text gives no 'facts:' ("2–4 players · ...")
+        "players": "player|players", "ages": "ages {age} and up", "minutes": "minute|minutes",
     },
     "ru": {
         "sheet_title": "{title}: карты для печати",
@@ -42,8 +45,59 @@ BUILT_IN: dict[str, dict[str, str]] = {
         "continued": "продолжение",
         "designer_title": "{title}: цифры для автора",
         "designer_subject": "Шансы и выборочные цифры игры «{title}»",
+        "players": "игрок|игрока|игроков", "ages": "от {age} лет", "minutes": "минута|минуты|минут",
+    },
+    # French puts a no-break space before a colon (U+00A0 here: the fonts have no narrow one).
+    "fr": {
+        "sheet_title": "{title}\u00a0: cartes à imprimer",
+        "cards": "carte|cartes|cartes",
+        "mm": "mm",
+        "card_back": "Dos de carte",
+        "player_aid": "Aide de jeu",
+        "table_id": "id", "table_kind": "type", "table_colour": "couleur", "table_count": "nombre",
+        "table_name": "nom", "table_total": "total",
+        "book_title": "{title}\u00a0: règles du jeu",
+        "book_subject": "Règles du jeu de cartes {title}",
+        "others": "autres cartes",
+        "continued": "suite",
+        "designer_title": "{title}\u00a0: chiffres pour l’auteur",
+        "designer_subject": "Probabilités et chiffres tirés de parties du jeu de cartes {title}",
+        "players": "joueur|joueurs|joueurs", "ages": "dès {age} ans", "minutes": "minute|minutes|minutes",
+    },
+    "pl": {
+        "sheet_title": "{title}: karty do wydruku",
+        "cards": "karta|karty|kart|karty",
+        "mm": "mm",
+        "card_back": "Rewers karty",
+        "player_aid": "Pomoc gracza",
+        "table_id": "id", "table_kind": "rodzaj", "table_colour": "kolor", "table_count": "liczba",
+        "table_name": "nazwa", "table_total": "razem",
+        "book_title": "{title}: zasady gry",
+        "book_subject": "Zasady gry karcianej {title}",
+        "others": "inne karty",
+        "continued": "ciąg dalszy",
+        "designer_title": "{title}: liczby dla autora",
+        "designer_subject": "Szanse i liczby z rozegranych partii gry karcianej {title}",
+        "players": "gracz|gracze|graczy|gracza", "ages": "od {age} lat", "minutes": "minuta|minuty|minut|minuty",
+    },
+    "cs": {
+        "sheet_title": "{title}: karty k vytištění",
+        "cards": "karta|karty|karty|karet",
+        "mm": "mm",
+        "card_back": "Rub karty",
+        "player_aid": "Přehled pravidel",
+        "table_id": "id", "table_kind": "druh", "table_colour": "barva", "table_count": "počet",
+        "table_name": "název", "table_total": "celkem",
+        "book_title": "{title}: pravidla hry",
+        "book_subject": "Pravidla karetní hry {title}",
+        "others": "ostatní karty",
+        "continued": "pokračování",
+        "designer_title": "{title}: čísla pro autora",
+        "designer_subject": "Šance a čísla z odehraných partií karetní hry {title}",
+        "players": "hráč|hráči|hráče|hráčů", "ages": "od {age} let", "minutes": "minuta|minuty|minuty|minut",
     },
 }
+COUNTED_WORDS = ("cards", "players", "minutes")  # words given in the noun forms of toolkit.plurals
 WORD_KEYS = tuple(BUILT_IN["en"])
 _TOLD: set[tuple[str, str]] = set()
 

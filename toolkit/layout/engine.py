@@ -22,7 +22,6 @@ from toolkit.cards.render import (
     CARD_SIZES,
     PT_PER_MM,
     CardFace,
-    Line,
     Picture,
     Shape,
     add_font,
@@ -32,7 +31,6 @@ from toolkit.cards.render import (
     load_art,
     place_art,
     size_px,
-    text_width,
 )
 from toolkit.catalogue.checks import inside
 from toolkit.catalogue.model import MAX_ART_PIXELS, CardType, Catalogue
@@ -40,7 +38,7 @@ from toolkit.errors import UserError
 from toolkit.layout import model
 from toolkit.layout.icons import Icons
 from toolkit.layout.names import DEFAULT_LAYOUT, layout_file
-from toolkit.layout.text import ICON_GAP, ICON_RISE, Setting, set_text, styled, words
+from toolkit.layout.text import Setting, place, set_text, words
 
 REFERENCE_ART_PX = art_module.CARD_PX  # the shape "frame = art" measures: the art `toolkit art` paints
 PLAIN_STDDEV, PLAIN_MEAN = 8, 200       # a plain, light area of a picture (for when = "busy")
@@ -68,6 +66,33 @@ def read_layout(path: Path) -> model.Layout:
     except OSError as err:
         raise UserError(f"{path}: cannot read the layout file: {err.strerror or err}") from None
     return _read(Path(path), (stat.st_mtime_ns, stat.st_size))
+
+
+def deck_icons(catalogue: Catalogue, layout: model.Layout | None = None) -> Icons:
+    """The icons a text of the deck may name as ``:name:``: the catalogue's (``game.icons``) and its
+    layout's (``[icons]``, which win on a shared name)."""
+    layout = layout or read_layout(layout_file(catalogue))
+    return Icons({**catalogue.icons, **layout.icons})
+
+
+def icon_words(text: str, catalogue: Catalogue, lang: str, icons: Icons | None = None) -> str:
+    """``text`` for an output of text alone (a virtual table's description, a PDF's footer): each
+    ``:name:`` of an icon of the deck in words, in brackets: the name in ``lang`` of the deck's colour
+    of that id where there is one (``:sun:`` -> "[Sun]", «[Солнце]»), else the icon's name with its
+    dashes and underscores as spaces (``:red_heart:`` -> "[red heart]"). A ``:word:`` that is no icon
+    of the deck stays as written, as it prints on the cards."""
+    from toolkit.layout.text import MARKUP
+
+    icons = icons if icons is not None else deck_icons(catalogue)
+    colours = {colour.id: colour.name[lang] for colour in catalogue.colours}
+
+    def said(match) -> str:
+        name = match.group(1)
+        if not name or name not in icons:
+            return match.group(0)
+        return f"[{colours.get(name) or name.replace('_', ' ').replace('-', ' ')}]"
+
+    return MARKUP.sub(said, text)
 
 
 def deck_fields(catalogue: Catalogue) -> tuple[str, ...]:
@@ -204,7 +229,7 @@ class Look:
         self.card_mm, self.bleed_mm, self.safe_mm = tuple(card_mm), bleed_mm, safe_mm
         self.layout = layout or read_layout(layout_file(catalogue))
         self.frame = Frame(self.card_mm, bleed_mm, safe_mm, self.layout.margin, self._art_border())
-        self.icons = Icons({**catalogue.icons, **self.layout.icons})
+        self.icons = deck_icons(catalogue, self.layout)
         self.known = set(card_values(catalogue, catalogue.cards[0], lang)) if catalogue.cards else set()
         for card in catalogue.cards:
             self.known |= set(card.fields)
@@ -453,44 +478,7 @@ class Look:
         return _Text(ops, lines[-1].baseline + descent * size)
 
     def _runs(self, line, s: Setting, x: float, colour, name: str) -> list:
-        """One line's Line runs (one per stretch of one face, spaces between words inside a run) and
-        its inline icons, from ``x``."""
-        out: list = []
-        run, run_font, start, at = "", None, x, x
-
-        def flush() -> None:
-            nonlocal run, run_font
-            if run:
-                out.append(Line(run, run_font, s.size, start + text_width(run, run_font, s.size) / 2, line.baseline,
-                                colour, name))
-            run, run_font = "", None
-
-        for k, word in enumerate(line.words):
-            space = k > 0
-            for piece in word:
-                if piece.icon is not None:
-                    flush()
-                    at += s.space if space else 0.0
-                    space = False
-                    width = s.size * s.icon_aspect[piece.icon]
-                    left, bottom = at + ICON_GAP * s.size, line.baseline + ICON_RISE * s.size
-                    out.append(self.icons.picture(piece.icon, (left, bottom - s.size, left + width, bottom),
-                                                  "centre", "middle", name))
-                    at += s.piece_width(piece)
-                    continue
-                font = styled(s.font, piece.style, s.variants)
-                if run and font == run_font:
-                    run += (" " if space else "") + piece.text
-                else:
-                    flush()
-                    at += s.space if space else 0.0
-                    start, run_font, run = at, font, piece.text
-                if space and run != piece.text:
-                    at += s.space
-                space = False
-                at += text_width(piece.text, font, s.size)
-        flush()
-        return out
+        return place(line, s, x, self.icons, colour, name)
 
     def _fit(self, card: CardType, element: model.Element) -> float:
         """The element's one size for the cards of ``card``'s kind in the deck (count above 0, and

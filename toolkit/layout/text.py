@@ -9,9 +9,9 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from toolkit.cards.render import font_metrics, text_width
+from toolkit.cards.render import INK, Line, font_metrics, text_width
 from toolkit.errors import UserError
-from toolkit.typography import bind
+from toolkit.typography import bind, drawn
 
 MARKUP = re.compile(r"\\\*|\*\*|\*|:([A-Za-z0-9_-]+):")
 ICON_RISE = 0.12  # an inline icon's foot sits this many font sizes below the baseline
@@ -36,7 +36,7 @@ def styled(font: str, style: str, variants: Callable[[str, str], str]) -> str:
 
 def words(text: str, lang: str, icons, where: str) -> list[Word]:
     """The words of ``text`` (markup read, no-break spaces bound), each a tuple of pieces."""
-    text = bind(" ".join(text.split()), lang)
+    text = drawn(bind(" ".join(text.split()), lang))
     out: list[list[Piece]] = [[]]
     bold = italic = False
     at = 0
@@ -164,3 +164,44 @@ def set_text(ws: list[Word], s: Setting, top: float, bottom: float, room, valign
         if moved is not None and len(moved) == len(lines):
             return moved
     return lines
+
+
+def place(line: SetLine, s: Setting, x: float, icons, colour=INK, name: str = "") -> list:
+    """One set line drawn from ``x``: a Line for each stretch of one face (the spaces between its
+    words inside it), and each inline icon as a Picture of ``icons`` at the text's size (its height
+    the font size, its foot ICON_RISE below the baseline, ICON_GAP of air on each side). The cards,
+    the player aids and (through :func:`icon_size`) the rulebook draw an icon in text this one way."""
+    out: list = []
+    run, run_font, start, at = "", None, x, x
+
+    def flush() -> None:
+        nonlocal run, run_font
+        if run:
+            out.append(Line(run, run_font, s.size, start + text_width(run, run_font, s.size) / 2, line.baseline,
+                            colour, name))
+        run, run_font = "", None
+
+    for k, word in enumerate(line.words):
+        space = k > 0
+        for piece in word:
+            if piece.icon is not None:
+                flush()
+                at += s.space if space else 0.0
+                space = False
+                width = s.size * s.icon_aspect[piece.icon]
+                left, bottom = at + ICON_GAP * s.size, line.baseline + ICON_RISE * s.size
+                out.append(icons.picture(piece.icon, (left, bottom - s.size, left + width, bottom), "centre", "middle",
+                                         name))
+                at += s.piece_width(piece)
+                continue
+            font = styled(s.font, piece.style, s.variants)
+            if run and font == run_font:
+                run += (" " if space else "") + piece.text
+            else:
+                flush()
+                at += s.space if space else 0.0
+                start, run_font, run = at, font, piece.text
+            space = False
+            at = start + text_width(run, run_font, s.size)  # where the run as drawn ends (its spaces in its face)
+    flush()
+    return out

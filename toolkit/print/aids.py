@@ -8,7 +8,8 @@ a small line format:
 * ``## Heading``; ``1. item`` a numbered step; ``- item`` a bullet; any other line a paragraph.
   Each item or paragraph is one line of the file;
 * ``**bold**`` inside a line; the rulebook's placeholders (``{rule:price|diamond|diamonds}``,
-  ``{name:witch}``, see :mod:`toolkit.rulebook.facts`) for every number or name from the catalogue.
+  ``{name:witch}``, see :mod:`toolkit.rulebook.facts`) for every number or name from the catalogue;
+  ``:name:`` for the deck's icon, drawn inline at the text's size as on the cards.
 
 The aid is a :class:`~toolkit.cards.render.CardFace` (a plain art of its own with the text laid out
 in millimetres), so the sheets, the PNG, Tabletop Simulator and one-card-per-page exports draw it
@@ -33,7 +34,7 @@ from toolkit.cards.render import (PT_PER_MM, CardFace, Line, Shape, card_image, 
 from toolkit.catalogue.checks import quote
 from toolkit.catalogue.model import Catalogue
 from toolkit.errors import UserError
-from toolkit.layout.text import Piece, SetLine, Setting, Word, set_text, styled
+from toolkit.layout.text import Setting, Word, place, set_text, words
 from toolkit.typography import bind
 
 KEY = "card:player_aid"   # the face's key: "_" is never in a card id, so no card shares its form
@@ -56,6 +57,7 @@ class Entry:
     kind: str                          # "head", "step", "bullet" or "para"
     runs: tuple[tuple[str, bool], ...]  # (text, bold)
     number: int = 0
+    words: tuple[Word, ...] = ()       # as the cards' text is read (toolkit.layout.text.words): icons too
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,7 @@ class AidText:
     title: str
     entries: tuple[Entry, ...]
     source: str = "the player aid"  # the file it is read from, as messages name it
+    icons: object = None            # the deck's icons (toolkit.layout.icons.Icons) its words name
 
 
 def text_file(game: str, lang: str):
@@ -99,8 +102,11 @@ def aid_text(catalogue: Catalogue, lang: str) -> AidText:
     from toolkit.rulebook.figures import Odds
     from toolkit.rulebook.markup import Piece
 
+    from toolkit.layout.engine import deck_icons
+
     source, name = _source(catalogue, lang)
     facts = Facts(catalogue, lang, Odds(catalogue), {})
+    icons = deck_icons(catalogue)
     title, entries, number = None, [], 0
     for line_no, raw in enumerate(source.splitlines(), start=1):
         line = raw.strip()
@@ -114,16 +120,17 @@ def aid_text(catalogue: Catalogue, lang: str) -> AidText:
         match = LINE.match(line)
         kind = next((k for k in ("head", "step", "bullet") if match.group(k)), "para")
         text = html.unescape(facts.resolve(Piece(match.group("text"), name, line_no)))
-        text = bind(text, lang)
-        parts = text.split("**")
+        parts = bind(text, lang).split("**")
         if len(parts) % 2 == 0:
             raise UserError(f"{name}:{line_no}: an unmatched ** (bold is **like this**)")
         runs = tuple((part.replace(STAR, "*"), i % 2 == 1) for i, part in enumerate(parts) if part)
+        # the card text's reading: bold and the deck's icons (a lone * is a star here, not italic)
+        marked = re.sub(r"(?<!\*)\*(?!\*)", r"\\*", text).replace(STAR, "\\*")
         number = number + 1 if kind == "step" else 0
-        entries.append(Entry(kind, runs, number))
+        entries.append(Entry(kind, runs, number, tuple(words(marked, lang, icons, f"{name}:{line_no}"))))
     if title is None or not entries:
         raise UserError(f"{name}: a player aid needs a 'title:' line and some text")
-    return AidText(bind(title, lang), tuple(entries), name)
+    return AidText(bind(title, lang), tuple(entries), name, icons)
 
 
 # --- layout ----------------------------------------------------------------------------------------
@@ -133,74 +140,35 @@ def _bold(font: str, style: str) -> str:
     return "name" if "bold" in style else font
 
 
-def _words(runs) -> list[Word]:
-    """The words of the runs, each a tuple of pieces set with no space between them (``**Buy:**``
-    and the word after a bold run); words part at ordinary spaces only."""
-    words: list[list[Piece]] = []
-    glue = False
-    for text, bold in runs:
-        for i, part in enumerate(text.split(" ")):
-            if i:
-                glue = False
-            if not part:
-                continue
-            piece = Piece(part, "bold" if bold else "")
-            if glue and words:
-                words[-1].append(piece)
-            else:
-                words.append([piece])
-            glue = True
-    return [tuple(word) for word in words]
-
-
-def _place(line: SetLine, s: Setting, x: float) -> list[Line]:
-    """One set line as Lines from ``x``: one string per run of one face, on the line's baseline."""
-    out: list[Line] = []
-    text, font, start = "", None, x
-    for k, word in enumerate(line.words):
-        for j, piece in enumerate(word):
-            gap = " " if k and not j else ""
-            piece_font = styled(s.font, piece.style, s.variants)
-            if text and piece_font == font:
-                text += gap + piece.text
-                continue
-            if text:
-                out.append(Line(text, font, s.size, start + text_width(text, font, s.size) / 2, line.baseline))
-                start += text_width(text, font, s.size) + (s.space if gap else 0.0)
-            text, font = piece.text, piece_font
-    if text:
-        out.append(Line(text, font, s.size, start + text_width(text, font, s.size) / 2, line.baseline))
-    return out
-
-
-def _set(entries, size: float, left: float, right: float, top: float, bottom: float):
+def _set(entries, size: float, left: float, right: float, top: float, bottom: float, icons):
     """The lines of ``entries`` at body ``size`` and where they end, or None when they run past
     ``bottom``. Each paragraph is shaped as a card's text is (:func:`toolkit.layout.text.set_text`:
     the fewest lines, as even as they can be, no one-word last line where a break avoids it)."""
-    lines: list[Line] = []
-    body = Setting("text", _bold, size, LEADING, {})
-    head = Setting("name", _bold, size * HEAD, LEADING, {})
+    lines: list = []
+    aspects = icons.aspects(word for entry in entries for word in entry.words) if icons is not None else {}
+    body = Setting("text", _bold, size, LEADING, aspects)
+    head = Setting("name", _bold, size * HEAD, LEADING, aspects)
     descent = font_metrics("text")[1]
     y = top
     for index, entry in enumerate(entries):
         if entry.kind == "head":
             y += 0.5 * size if index else 0.0
-            words = [tuple(replace(piece, style="") for piece in word) for word in _words(entry.runs)]
-            laid = set_text(words, head, y, bottom, lambda t, b: (left, right))
+            plain = [tuple(replace(piece, style="") for piece in word) for word in entry.words]
+            laid = set_text(plain, head, y, bottom, lambda t, b: (left, right))
             if laid is None:
                 return None
-            lines += [run for line in laid for run in _place(line, head, left)]
+            lines += [run for line in laid for run in place(line, head, left, icons)]
             y = laid[-1].baseline + font_metrics("name")[1] * head.size + 0.2 * size
             continue
         marker = {"step": f"{entry.number}.", "bullet": "•"}.get(entry.kind, "")
         indent = 0.0 if not marker else text_width("8.", "name", size) + 0.45 * size
-        laid = set_text(_words(entry.runs), body, y + 0.15 * size, bottom, lambda t, b: (left + indent, right))
+        laid = set_text(list(entry.words), body, y + 0.15 * size, bottom, lambda t, b: (left + indent, right))
         if laid is None:
             return None
         if marker:
             font = "name" if entry.kind == "step" else "text"
             lines.append(Line(marker, font, size, left + text_width(marker, font, size) / 2, laid[0].baseline))
-        lines += [run for line in laid for run in _place(line, body, left + indent)]
+        lines += [run for line in laid for run in place(line, body, left + indent, icons)]
         y = laid[-1].baseline + descent * size
     return lines, y
 
@@ -212,7 +180,7 @@ def _wide_word(entries, size: float, width: float) -> str | None:
     for entry in entries:
         head = entry.kind == "head"
         room = width - (0.0 if entry.kind in ("head", "para") else indent)
-        for word in _words(entry.runs):
+        for word in entry.words:
             wide = sum(text_width(piece.text, "name" if head or piece.style else "text", size * (HEAD if head else 1))
                        for piece in word)
             if wide > room:
@@ -271,7 +239,7 @@ def layout_aid(text: AidText, card_mm: tuple[float, float], safe_mm: float | Non
     left, right, top, bottom = margin, w - margin, band + 0.45 * margin, h - margin
 
     def fits(groups, size: float):
-        laid = [_set(group, size, left, right, top, bottom) for group in groups]
+        laid = [_set(group, size, left, right, top, bottom, text.icons) for group in groups]
         return None if any(one is None for one in laid) else [one[0] for one in laid]
 
     entries = text.entries
@@ -280,7 +248,7 @@ def layout_aid(text: AidText, card_mm: tuple[float, float], safe_mm: float | Non
         best = None  # (the fuller side's end, split) of the most even split that fits at the smallest size
         for candidates in _splits(entries):  # before a heading if one can be found, else anywhere
             for k in candidates:
-                ends = [_set(part, smallest, left, right, top, 1e9) for part in (entries[:k], entries[k:])]
+                ends = [_set(part, smallest, left, right, top, 1e9, text.icons) for part in (entries[:k], entries[k:])]
                 if None in ends:  # a word wider than the card: no split helps
                     continue
                 deeper = max(end[1] for end in ends)
@@ -396,14 +364,19 @@ def aid_image(face: CardFace, dpi: int = art.DPI) -> Image.Image:
     """The aid as an RGB Pillow image with its bleed (like ``render.card_image``, but each line set
     from its left end, as the PDF sets it, so that left-aligned lines stay aligned whatever small
     difference there is between the two libraries' measures of a line)."""
-    from toolkit.cards.render import pillow_font
+    from toolkit.cards.render import Picture, _paste, pillow_font
 
-    if any(not isinstance(op, Line) for op in face.ops):  # the designed back: the deck's back and a band
+    if any(isinstance(op, Shape) for op in face.ops):  # the designed back: the deck's back and a band
         return card_image(face, dpi)
     size = size_px(face.card_mm, face.bleed_mm, dpi)
     image = face.art.copy() if face.art.size == size else face.art.resize(size, Image.Resampling.LANCZOS)
     sx = size[0] / (face.width + 2 * face.bleed_mm)
     sy = size[1] / (face.height + 2 * face.bleed_mm)
+    for op in face.ops:  # the icons in the text, placed as the PDF places them
+        if isinstance(op, Picture):
+            x0, y0, x1, y1 = op.box
+            b = face.bleed_mm
+            _paste(image, op.image, ((x0 + b) * sx, (y0 + b) * sy, (x1 + b) * sx, (y1 + b) * sy))
     draw = ImageDraw.Draw(image)
     before = None  # the run before on the same line: its baseline, where the PDF ends it, where Pillow did
     for line in face.lines:

@@ -83,6 +83,9 @@ def export_screentop(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, l
     def located(entry: dict) -> dict:
         return {**entry, "url": base + quote(entry["file"])} if base else entry
 
+    from toolkit.layout.engine import deck_icons, icon_words
+
+    icons = deck_icons(catalogue)  # the text is text alone: an icon's :name: is said in words
     sheets, card_rows = [], []
     for number, start in enumerate(range(0, len(cards), FACES_PER_SHEET), start=1):
         batch = cards[start:start + FACES_PER_SHEET]
@@ -93,7 +96,8 @@ def export_screentop(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, l
             image = card_image(faces.face(card))
             sheet.paste(image if image.size == cell else image.resize(cell, Image.Resampling.LANCZOS),
                         ((index % cols) * cell[0], (index // cols) * cell[1]))
-            card_rows.append({"id": card.id, "name": card.name[lang], "text": card.text[lang], "count": card.count,
+            card_rows.append({"id": card.id, "name": card.name[lang], "text": icon_words(card.text[lang], catalogue, lang, icons),
+                              "count": card.count,
                               "file": name, "index": index, "column": index % cols + 1, "row": index // cols + 1,
                               "side": "face", "back": prefix + back_file(faces.back_key(card))})
         write(name, png_bytes(sheet))

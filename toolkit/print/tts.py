@@ -256,6 +256,9 @@ def export_tts(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, lang: s
                 "Description": description, "CardID": card_id, "CustomDeck": deck, "Hands": True,
                 "SidewaysCard": False}
 
+    from toolkit.layout.engine import deck_icons, icon_words
+
+    icons = deck_icons(catalogue)  # a description is text alone: an icon's :name: is said in words
     custom, contained, ids = {}, [], []
     for number, batch, cols, rows, _, back_sheet in sheets:
         custom[str(number)] = entry(f"{prefix}deck-{number}.png", cols, rows, back_sheet)
@@ -263,7 +266,7 @@ def export_tts(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, lang: s
             for copy in range(card_type.count):
                 ids.append(number * 100 + index)
                 contained.append(card(_guid(catalogue.game, lang, card_type.id, copy), card_type.name[lang],
-                                      card_type.text[lang], number * 100 + index,
+                                      icon_words(card_type.text[lang], catalogue, lang, icons), number * 100 + index,
                                       {str(number): custom[str(number)]}))
     title = catalogue.title[lang]
     objects = [{

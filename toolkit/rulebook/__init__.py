@@ -124,11 +124,13 @@ def build_rulebook(catalogue: Catalogue, lang: str | None = None, paper: str = "
     odds = Odds(catalogue, progress)
     engine_variants = variants(game)
     facts = {code: Facts(catalogue, code, odds, engine_variants) for code in langs}
-    story = Story(catalogue, sources, facts, geometry(paper, booklet))
-    # The document's properties speak the book's language (both of them, in the order asked for).
+    story = Story(catalogue, sources, facts, geometry(paper, booklet), designer)
+    # The document's properties speak the book's language (both of them, in the order asked for); its
+    # title is the text's own '# Title' where it gives one.
     said = {code: words(catalogue, code) for code in langs}
     book = "designer" if designer else "book"
-    title = " / ".join(said[code][f"{book}_title"].format(title=catalogue.title[code]) for code in langs)
+    title = " / ".join(facts[code].plain(sources[code].meta["title"]) if "title" in sources[code].meta
+                       else said[code][f"{book}_title"].format(title=catalogue.title[code]) for code in langs)
     pdf, pages = build_pdf(story, title=title, subject=" / ".join(
         said[code][f"{book}_subject"].format(title=catalogue.title[code]) for code in langs))
     for code in langs if not designer else ():  # the players' book describes every variant

@@ -60,7 +60,7 @@ from toolkit.catalogue.model import Catalogue
 from toolkit.games.registry import get as game_of
 from toolkit.errors import UserError
 from toolkit.plurals import plural
-from toolkit.typography import bind
+from toolkit.typography import bind, drawn
 from toolkit.rulebook.deck import DeckError
 from toolkit.rulebook.figures import Odds
 from toolkit.rulebook.markup import PLACEHOLDER, Piece
@@ -102,6 +102,7 @@ class Facts:
     def __init__(self, catalogue: Catalogue, lang: str, odds: Odds, variants: dict[str, str]):
         self.catalogue, self.lang, self.odds, self.variants = catalogue, lang, odds, variants
         self.used_variants: set[str] = set()
+        self._icons = None
 
     # --- one placeholder ------------------------------------------------------------------------
 
@@ -301,18 +302,94 @@ class Facts:
                             "or {key:arg|form|form}; see toolkit/rulebook/facts.py)")
         return escape(text)
 
-    def markup(self, pieces: tuple[Piece, ...] | list[Piece]) -> str:
-        """Pieces joined into one paragraph of reportlab markup (bold, italic, typography)."""
+    def markup(self, pieces: tuple[Piece, ...] | list[Piece], size: float = 0.0) -> str:
+        """Pieces joined into one paragraph of reportlab markup (bold, italic, typography); each
+        ``:name:`` of the deck's icons drawn inline for text of ``size`` points (:func:`inline_icons`)."""
         text = " ".join(self.resolve(piece) for piece in pieces)
         text = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", text)
         text = re.sub(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])", r"<i>\1</i>", text)
         if "*" in text:
             raise UserError(f"{pieces[0].where}: an unmatched * (emphasis is **bold** or *italic*)")
-        return bind(text.replace(STAR, "*"), self.lang, markup=True)
+        text = drawn(bind(text.replace(STAR, "*"), self.lang, markup=True), markup=True)
+        return inline_icons(text, self.icons, size) if size else text
+
+    @property
+    def icons(self):
+        if self._icons is None:
+            from toolkit.layout.engine import deck_icons
+
+            self._icons = deck_icons(self.catalogue)
+        return self._icons
+
+    def deck_line(self) -> str:
+        """The players, age and time from the deck, as markup, for a text without ``facts:``
+        (``2–4 players · ages 6 and up · 10–20 minutes``; the words are the toolkit's, catalogue/words.py)."""
+        from toolkit.catalogue.words import counted, words
+
+        c, said = self.catalogue, words(self.catalogue, self.lang)
+
+        def span(low: int, high: int, key: str) -> str:
+            numbers = self.number(low) if low == high else f"{self.number(low)}–{self.number(high)}"
+            return f"{numbers}{NBSP}{counted(c, self.lang, key, high)}"
+
+        line = " · ".join((span(*c.players, "players"), said["ages"].format(age=self.number(c.age)),
+                           span(*c.minutes, "minutes")))
+        return drawn(bind(escape(line), self.lang, markup=True), markup=True)
 
     def plain(self, piece: Piece) -> str:
-        """A piece as plain text (chart labels): placeholders filled in, no markup."""
-        text = self.resolve(piece)
+        """A piece as plain text (chart labels, the footer): placeholders filled in, no markup, an
+        icon's ``:name:`` in words."""
+        from toolkit.layout.engine import icon_words
+
+        text = icon_words(self.resolve(piece), self.catalogue, self.lang, self.icons)
         return re.sub(r"<[^>]+>", "", text).replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
 
 
+
+
+_ICON_FILES: dict[tuple, str] = {}
+
+
+def inline_icons(markup: str, icons, size: float) -> str:
+    """``markup`` with each ``:name:`` of ``icons`` as an ``<img>`` drawn as the card text draws it
+    (toolkit.layout.text.place): its height the text's ``size`` (points), its foot ICON_RISE of the
+    size below the baseline, ICON_GAP of air on each side. reportlab reads an inline picture from a
+    file only, so each icon at each size is written once a process as a PNG in a temporary folder."""
+    from toolkit.layout.text import ICON_GAP, ICON_RISE
+
+    def tag(match: re.Match) -> str:
+        name = match.group(1)
+        if name not in icons:
+            return match.group(0)  # no icon of the deck: printed as written, as on the cards
+        aspect = icons.aspect(name)
+        key = (str(icons.paths[name]), name, round(size, 3))
+        if key not in _ICON_FILES:
+            _ICON_FILES[key] = _icon_file(icons, name, size, aspect, ICON_GAP)
+        width = size * (aspect + 2 * ICON_GAP)
+        return f'<img src="{_ICON_FILES[key]}" width="{width:.3f}" height="{size:.3f}" valign="{-ICON_RISE * 100:g}%"/>'
+
+    return re.sub(r":([A-Za-z0-9_-]+):", tag, markup)
+
+
+def _icon_file(icons, name: str, size: float, aspect: float, gap: float) -> str:
+    import atexit
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from PIL import Image
+
+    from toolkit.cards.render import PT_PER_MM
+
+    height_mm = size / PT_PER_MM
+    image = icons.image(name, height_mm * aspect, height_mm).convert("RGBA")
+    pad = round(gap * image.height)
+    padded = Image.new("RGBA", (image.width + 2 * pad, image.height), (0, 0, 0, 0))
+    padded.paste(image, (pad, 0), image)
+    if "folder" not in _ICON_FILES:
+        folder = tempfile.mkdtemp(prefix="toolkit-icons-")
+        atexit.register(shutil.rmtree, folder, True)
+        _ICON_FILES["folder"] = folder
+    path = Path(_ICON_FILES["folder"]) / f"{len(_ICON_FILES)}.png"
+    padded.save(path, "PNG")
+    return str(path)

@@ -48,7 +48,7 @@ from toolkit.pdf import tokens as token_art
 from toolkit.pdf.canvas import binary_streams
 from toolkit.rulebook.facts import NBSP, Facts, format_number
 from toolkit.rulebook.markup import Block, Section, Source
-from toolkit.typography import bind
+from toolkit.typography import bind, drawn
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 INK = colors.HexColor("#1d1d1f")
@@ -405,8 +405,10 @@ class Rule(Flowable):
 class Story:
     """Turns the parsed sources of one or two languages into flowables."""
 
-    def __init__(self, catalogue: Catalogue, sources: dict[str, Source], facts: dict[str, Facts], geom: Geometry):
+    def __init__(self, catalogue: Catalogue, sources: dict[str, Source], facts: dict[str, Facts], geom: Geometry,
+                 designer: bool = False):
         self.catalogue, self.sources, self.facts, self.geom = catalogue, sources, facts, geom
+        self.designer = designer
         self.langs = list(sources)
         self.styles = Styles(geom)
         self.chart_smallest = 0.62  # a chart may shrink to this share of its width to finish a column
@@ -442,16 +444,33 @@ class Story:
         title_style, tagline_style, facts_style = (
             (ParagraphStyle(st.name + "-c", parent=st, alignment=TA_CENTER) for st in (s.title, s.tagline, s.facts))
             if centred else (s.title, s.tagline, s.facts))
-        titles = [escape(self.catalogue.title[lang]) for lang in self.langs]  # text, not markup
+        # the text's own '# Title', else the catalogue's title (text, not markup)
+        titles = [self.facts[lang].markup([meta["title"]], title_style.fontSize) if "title" in meta
+                  else escape(self.catalogue.title[lang])
+                  for lang, meta in ((lang, self.sources[lang].meta) for lang in self.langs)]
         title = titles[0] if len(titles) == 1 else (
             f'{titles[0]}<font color="#{MUTED.hexval()[2:]}"> / {titles[1]}</font>')
         out.append(Paragraph(title, title_style))
-        for lang in self.langs:
-            out.append(Paragraph(self.facts[lang].markup([self.sources[lang].meta["tagline"]]),
-                                 tagline_style))
-        for lang in self.langs:
-            out.append(Paragraph(self.facts[lang].markup([self.sources[lang].meta["facts"]]), facts_style))
+        for lang in self.langs:  # a text without a tagline has none
+            if "tagline" in self.sources[lang].meta:
+                out.append(Paragraph(self.facts[lang].markup([self.sources[lang].meta["tagline"]],
+                                                             tagline_style.fontSize), tagline_style))
+        for lang in self.langs:  # without 'facts:', the players, age and time from the deck
+            meta = self.sources[lang].meta
+            line = (self.facts[lang].markup([meta["facts"]], facts_style.fontSize) if "facts" in meta
+                    else self.facts[lang].deck_line())
+            out.append(Paragraph(line, facts_style))
         return out
+
+    def footer(self, lang: str, designer: bool = False) -> str:
+        """The page footer in ``lang``: the text's ``footer:``, else the book's title line."""
+        from toolkit.catalogue.words import words
+
+        meta = self.sources[lang].meta
+        if "footer" in meta:
+            return self.facts[lang].plain(meta["footer"])
+        key = "designer_title" if designer else "book_title"
+        return words(self.catalogue, lang)[key].format(title=self.catalogue.title[lang])
 
     def cover(self) -> list:
         """The booklet's first page: title, a fan of cards, the facts."""
@@ -492,7 +511,7 @@ class Story:
         s = self.styles
         from toolkit.catalogue.words import words
 
-        heads = [self.facts[lang].markup([part.heading]) for lang, part in zip(self.langs, parts)]
+        heads = [self.facts[lang].markup([part.heading], s.h2.fontSize) for lang, part in zip(self.langs, parts)]
         out: list = [Paragraph(_both(heads), s.h2)]
         # over the rest of a grid of pictures carried to the next column or page
         continued = _both([f"{head} ({escape(words(self.catalogue, lang)['continued'])})"
@@ -524,11 +543,11 @@ class Story:
             prefix = ""
         for block in blocks:
             if block.kind == "para":
-                out.append(BodyParagraph(prefix + typeset(facts.markup(block.items[0]), lang), s.body(lang)))
+                out.append(BodyParagraph(prefix + typeset(facts.markup(block.items[0], s.size), lang), s.body(lang)))
             elif block.kind == "sub":
-                out.append(Paragraph(facts.markup(block.items[0]), s.h3))
+                out.append(Paragraph(facts.markup(block.items[0], s.h3.fontSize), s.h3))
             elif block.kind in ("bullets", "steps"):
-                out.extend(self.items([facts.markup(item) for item in block.items], block.kind, lang))
+                out.extend(self.items([facts.markup(item, s.size) for item in block.items], block.kind, lang))
             elif block.kind == "components":
                 out.extend(self.items(self.components(lang), "bullets", lang))
             elif block.kind == "cards":
@@ -587,7 +606,7 @@ class Story:
         items = [cards + (": " + ", ".join(shown) if shown else "")]
         items += [f"{escape(token.name[lang])}{NBSP}×{format_number(token.count, lang)}" for token in c.tokens
                   if token.count]
-        return [bind(item, lang, markup=True) for item in items]
+        return [drawn(bind(item, lang, markup=True), markup=True) for item in items]
 
     def _grid(self, cells: list, per_row: int, cell_width: float, heading: str) -> "Grid":
         """The pictures in rows of ``per_row`` cells (None: an empty cell), each captioned with its
@@ -1049,7 +1068,7 @@ def _lay_out(story: Story, title: str, subject: str, balance: tuple[int, float] 
     ``blanks`` (page, count), a booklet's planned back cover, which was that page, comes after that many
     blank pages (no folio on them). A ``draft`` measures where everything goes and writes no PDF."""
     geom, s = story.geom, story.styles
-    footers = [story.facts[lang].plain(story.sources[lang].meta["footer"]) for lang in story.langs]
+    footers = [story.footer(lang, story.designer) for lang in story.langs]
     buffer = io.BytesIO()
     # No software named in the metadata: no Author, the game's title as Creator and Producer.
     game = " / ".join(story.catalogue.title[lang] for lang in story.langs)

@@ -1,16 +1,19 @@
 """The rulebook's text sources: one small markup file per game and language.
 
 A game's ``texts/rules.<lang>.md`` (``Game.text_file``) holds the prose of one rulebook in one
-language. The markup is a small, strict subset of Markdown, so that a translation can be checked
-against the original line by line:
+language. The markup is a small subset of Markdown, so that a translation can be checked against
+the original section by section:
 
 * ``%% ...`` a comment line, ignored anywhere.
-* Before the first section, ``key: value`` lines: the front matter, all four required:
-  ``tagline`` (the line under the title), ``facts`` (players, age, time), ``footer`` (the page
-  footer) and ``modified`` (printed in place of the catalogue's note when ``--set`` changed the
-  deck, since the note may quote the file's counts).
+* Before the first section, ``# Title`` (the book's title in place of the catalogue's) and
+  ``key: value`` lines: the front matter, each optional: ``tagline`` (the line under the title;
+  none without it), ``facts`` (players, age, time; made from the deck without it), ``footer`` (the
+  page footer; the toolkit's "<title>: rules of play" without it) and ``modified`` (printed in place
+  of the catalogue's note when ``--set`` changed the deck, since the note may quote the file's counts).
 * ``## id: Heading`` starts a section. The id (lower-case letters, digits, dashes) is the same in
   every language and the sections come in the same order; the heading is the language's own.
+  ``## Heading`` (ordinary Markdown) starts one too, its id made from the heading (:func:`slug`); a
+  text with such a section is paired with its translation in order (:func:`check_same_shape`).
 * ``### Heading``: a minor heading inside a section.
 * Lines of text form a paragraph; a blank line ends it.
 * ``- item``: a bullet list item; ``1. item``: a numbered step (the number printed is the item's
@@ -35,6 +38,7 @@ Every problem is a UserError naming the file and line, e.g.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,6 +46,8 @@ from toolkit.catalogue.checks import text_problem
 from toolkit.errors import UserError
 
 SECTION = re.compile(r"^##\s+([a-z][a-z0-9-]*)\s*:\s*(\S.*?)\s*$")
+PLAIN_SECTION = re.compile(r"^##\s+(\S.*?)\s*$")  # ordinary Markdown: the id is made from the heading
+TITLE = re.compile(r"^#\s+(\S.*?)\s*$")
 SUBHEADING = re.compile(r"^###\s+(\S.*?)\s*$")
 BULLET = re.compile(r"^-\s+(\S.*)$")
 STEP = re.compile(r"^\d+\.\s+(\S.*)$")
@@ -87,9 +93,14 @@ class Section:
 
 @dataclass(frozen=True)
 class Source:
+    """``meta``: the front matter given (any of META_KEYS) and ``title`` from a ``# Title`` line;
+    ``plain``: some section's id was made from its heading (ordinary Markdown), so a translation is
+    paired with it section by section in order rather than by id."""
+
     file: str
     meta: dict[str, Piece]
     sections: tuple[Section, ...]
+    plain: bool = False
 
     @property
     def ids(self) -> tuple[str, ...]:
@@ -193,6 +204,7 @@ def parse(text: str, file: str) -> Source:
     list_kind = ""
     list_line = 0
     seen: set[str] = set()
+    plain = False
 
     def fail(line: int, what: str) -> UserError:
         return UserError(f"{file}:{line}: {what}")
@@ -223,28 +235,39 @@ def parse(text: str, file: str) -> Source:
             continue
         if "\t" in line:
             raise fail(number, "tab character: indent with spaces")
-        match = SECTION.match(line)
+        match = SECTION.match(line) or PLAIN_SECTION.match(line)
         if match:
             close_section()
             blocks = []
-            section_id = match.group(1)
-            if section_id in seen:
-                raise fail(number, f"duplicate section id '{section_id}'")
+            if match.re is SECTION:
+                section_id = match.group(1)
+                if section_id in seen:
+                    raise fail(number, f"duplicate section id '{section_id}'")
+            else:
+                section_id, plain = slug(match.group(1), seen, len(sections) + 1), True
             seen.add(section_id)
-            heading = Piece(match.group(2), file, number)
+            heading = Piece(match.group(match.re.groups), file, number)
+            continue
+        title = TITLE.match(line)
+        if title:
+            if heading is not None or "title" in meta:
+                raise fail(number, "'# Title' stands once, before the first section")
+            meta["title"] = Piece(title.group(1), file, number)
             continue
         if line.startswith("#"):
             sub = SUBHEADING.match(line)
             if not sub or heading is None:
-                raise fail(number, "a heading is '## id: Heading' (a section) or '### Heading' (inside a section)")
+                raise fail(number, "a heading is '# Title' (the book's, first), '## Heading' or '## id: Heading' "
+                                   "(a section) or '### Heading' (inside a section)")
             flush()
             blocks.append(Block("sub", ((Piece(sub.group(1), file, number),),), number))
             continue
         if heading is None:
             match = META.match(line)
             if not match or match.group(1) not in META_KEYS:
-                raise fail(number, f"before the first section only {', '.join(k + ': ...' for k in META_KEYS)} "
-                                   "lines may stand (a section starts with '## id: Heading')")
+                raise fail(number, f"before the first section only '# Title' and "
+                                   f"{', '.join(k + ': ...' for k in META_KEYS)} lines may stand (a section starts "
+                                   "with '## Heading')")
             if match.group(1) in meta:
                 raise fail(number, f"'{match.group(1)}' given twice")
             meta[match.group(1)] = Piece(match.group(2), file, number)
@@ -288,29 +311,56 @@ def parse(text: str, file: str) -> Source:
         para.append(Piece(stripped, file, number))
     close_section()
     if not sections:
-        raise UserError(f"{file}: no sections (a section starts with '## id: Heading')")
-    missing = [key for key in META_KEYS if key not in meta]
-    if missing:
-        raise UserError(f"{file}:1: front matter '{missing[0]}: ...' is missing")
-    return Source(file, meta, tuple(sections))
+        raise UserError(f"{file}: no sections (a section starts with '## Heading')")
+    return Source(file, meta, tuple(sections), plain)
+
+
+def slug(heading: str, taken: set[str], number: int) -> str:
+    """A section's id made from its heading: lower-case ASCII letters and digits joined by dashes
+    (``## Winning the game``: ``winning-the-game``), ``section-N`` for a heading with no such letters
+    (N its place in the book), and ``-2``, ``-3``... after an id already taken. The same text gives the
+    same ids."""
+    plain = unicodedata.normalize("NFKD", heading).encode("ascii", "ignore").decode().lower()
+    base = "-".join(re.findall(r"[a-z0-9]+", plain))
+    if not base or not base[0].isalpha():
+        base = f"section-{number}" if not base else f"s-{base}"
+    found, n = base, 1
+    while found in taken:
+        n += 1
+        found = f"{base}-{n}"
+    return found
 
 
 def check_same_shape(first: Source, second: Source) -> None:
     """The two languages of one game must have the same sections, in the same order, and the
-    same placeholders in each section (forms aside): a translation cannot fall behind."""
+    same placeholders in each section (forms aside): a translation cannot fall behind. Where both
+    texts give every section its id (``## id: Heading``), the ids must agree; where either made its
+    ids from its headings (ordinary Markdown), the sections are paired in order, so only their number
+    is checked. The front matter must be given for the same keys in both."""
     for key in META_KEYS:
+        given = [src.file for src in (first, second) if key in src.meta]
+        if len(given) == 1:
+            raise UserError(f"{first.file} and {second.file} differ: only {given[0]} gives '{key}: ...'")
+        if not given:
+            continue
         a, b = (sorted(_key(m) for m in PLACEHOLDER.finditer(src.meta[key].text)) for src in (first, second))
         if a != b:
             raise UserError(f"{first.file} and {second.file} differ in '{key}:': placeholders {a} and {b}")
-    if first.ids != second.ids:
+    if first.plain or second.plain:
+        if len(first.sections) != len(second.sections):
+            raise UserError(f"{first.file} and {second.file} differ: {len(first.sections)} sections and "
+                            f"{len(second.sections)} (a text in ordinary Markdown is paired with its translation "
+                            "section by section)")
+    elif first.ids != second.ids:
         only = [i for i in first.ids if i not in second.ids] or [i for i in second.ids if i not in first.ids]
         detail = f"section '{only[0]}' is missing from one" if only else "the sections are in another order"
         raise UserError(f"{first.file} and {second.file} differ: {detail}")
-    for a, b in zip(first.sections, second.sections):
+    for number, (a, b) in enumerate(zip(first.sections, second.sections), 1):
         pa, pb = _section_keys(a), _section_keys(b)
         if pa != pb:
             extra = sorted(set(pa) ^ set(pb)) or sorted(pa)
-            raise UserError(f"{first.file} and {second.file} differ in section '{a.id}': "
+            name = f"'{a.id}'" if not (first.plain or second.plain) else f"{number} ('{a.heading.text}')"
+            raise UserError(f"{first.file} and {second.file} differ in section {name}: "
                             f"placeholders {', '.join(extra)} (each must appear as often in both)")
 
 

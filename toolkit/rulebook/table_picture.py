@@ -26,7 +26,7 @@ from toolkit.layout.engine import card_back
 from toolkit.catalogue.model import CardType, Catalogue
 from toolkit.errors import UserError
 from toolkit.games.registry import get as game_of
-from toolkit.typography import bind
+from toolkit.typography import bind, drawn
 
 TOKEN_SIZE = 0.42                # a victory token's diameter, in card widths
 POKER = CARD_SIZES["poker"]
@@ -262,7 +262,7 @@ def _labels(story, block, lang: str) -> dict[str, str]:
     if missing or unknown:
         raise UserError(f"{where}: the table picture of {catalogue.game} takes the labels {', '.join(keys)} "
                         f"({'missing: ' + missing[0] if missing else 'unknown: ' + unknown[0]})")
-    return {k: bind(story.facts[lang].plain(given[k][0]), lang) for k in keys}
+    return {k: drawn(bind(story.facts[lang].plain(given[k][0]), lang)) for k in keys}
 
 
 def _same_block(story, block, lang: str, other: str):
