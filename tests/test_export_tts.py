@@ -245,6 +245,9 @@ def test_same_inputs_same_bytes(tmp_path):
     for x, y in zip(a, b):
         if x.suffix == ".json":  # the file:/// addresses name each folder
             assert x.read_text().replace("/a/", "/a2/") == y.read_text()
+        elif x.name == MARK:  # it names the same files; its digests of the JSON files differ with them
+            assert [line.split("\t")[0] for line in x.read_text().splitlines()] == \
+                [line.split("\t")[0] for line in y.read_text().splitlines()]
         else:
             assert x.read_bytes() == y.read_bytes()
 
