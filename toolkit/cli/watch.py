@@ -187,13 +187,11 @@ def _watched(read: dict, catalogue_file: Path) -> frozenset[Path]:
     paths.update(_absolute(path) for path in read.get("inputs", {}).values() if path is not None)
     catalogue = read.get("catalogue")
     if catalogue is not None:
-        from toolkit.catalogue.loader import art_dirs
-        from toolkit.games.registry import get
+        from toolkit.catalogue.loader import catalogue_art_dirs
 
         names = {catalogue.back_art, *(card.art for card in catalogue.cards),
                  *(card.back_art for card in catalogue.cards if card.back_art)}
-        paths.update(_absolute(folder / name) for folder in art_dirs(catalogue.source, get(catalogue.game))
-                     for name in names)
+        paths.update(_absolute(folder / name) for folder in catalogue_art_dirs(catalogue) for name in names)
     return frozenset(paths)
 
 
