@@ -35,7 +35,7 @@ import re
 import time
 import zipfile
 from pathlib import Path, PurePosixPath
-from urllib.parse import parse_qs, unquote, urlsplit, urlunsplit
+from urllib.parse import parse_qs, unquote, urljoin, urlsplit, urlunsplit
 
 from toolkit.catalogue.checks import printable
 from toolkit.catalogue.sheet import MAX_SHEET_BYTES
@@ -358,11 +358,15 @@ def _opener(deck: RemoteDeck):
     import urllib.request
 
     class Redirect(urllib.request.HTTPRedirectHandler):
-        def redirect_request(self, req, fp, code, msg, headers, newurl):
-            if urlsplit(newurl).scheme.lower() not in ("http", "https"):
-                raise UserError(f"{deck.shown}: the server redirects to {shown(newurl)}: only http:// and "
+        def http_error_302(self, req, fp, code, msg, headers):
+            target = urljoin(req.full_url, headers.get("Location") or headers.get("URI") or "")
+            if urlsplit(target).scheme.lower() not in ("http", "https"):
+                fp.close()
+                raise UserError(f"{deck.shown}: the server redirects to {shown(target)}: only http:// and "
                                 "https:// addresses are fetched")
-            return super().redirect_request(req, fp, code, msg, headers, newurl)
+            return super().http_error_302(req, fp, code, msg, headers)
+
+        http_error_301 = http_error_303 = http_error_307 = http_error_308 = http_error_302
 
     opener = urllib.request.OpenerDirector()
     for handler in (urllib.request.ProxyHandler(), urllib.request.HTTPHandler(), urllib.request.HTTPSHandler(),
