@@ -7,8 +7,12 @@ from __future__ import annotations
 import io
 import json
 import re
+import queue
 import shutil
+import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -326,3 +330,22 @@ def test_refresh_says_whether_the_deck_changed(server):
     with pytest.raises(remote.Unreachable):
         deck_.refresh()
     assert deck_.path.read_bytes() == b"name,copies\nAce,2\n"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="inotify, as CI runs it")
+def test_watch_asks_the_server_again_and_builds_a_changed_deck(server, tmp_path):
+    url = server.route("/deck.csv", b"name,copies\nAce,1\n", etag='"1"')
+    out = tmp_path / "deck.pdf"
+    process = subprocess.Popen([sys.executable, "-m", "toolkit", "print-cards", "--catalogue", url, "--out", str(out),
+                                "--watch"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lines: queue.Queue = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line.rstrip("\n")) for line in process.stderr], daemon=True).start()
+    try:
+        assert lines.get(timeout=120).startswith(f"toolkit: watch: wrote {out}")
+        server.route("/deck.csv", b"name,copies\nAce,1\nKing,2\n", etag='"2"')
+        rebuilt = lines.get(timeout=120)  # within POLL_S (10 s) and a build
+        assert rebuilt.startswith("toolkit: watch: ") and f"{url} changed: wrote" in rebuilt, rebuilt
+        assert '"1"' in [headers.get("If-None-Match") for headers in server.headers_of("/deck.csv")]
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=60)

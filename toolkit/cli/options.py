@@ -354,7 +354,7 @@ def catalogue_inputs(catalogue, texts: tuple[str, ...] = (), langs: tuple[str, .
 watch_option = click.option(
     "--watch", is_flag=True,
     help="Build, then build again whenever an input changes (the catalogue, its sheet, art, layout, icons, "
-         "fonts and the texts read), "
+         "fonts and the texts read; a --catalogue URL is asked for again every 10 s), "
          "one line on stderr each time; a mistake in the inputs is said and the watch goes on. "
          "Ctrl-C ends it.")
 
