@@ -270,14 +270,16 @@ def deck_source(catalogue_path: str | None, assets: str | None) -> str | None:
     from the cache when offline) by ``toolkit.catalogue.remote``, as its cached copy's path. ``--assets``
     names the local folder of a URL's deck, and is refused beside anything else."""
     one_source(catalogue_path)
-    from toolkit.catalogue.remote import fetch, is_url
-
+    if catalogue_path is not None:
+        from toolkit.catalogue.remote import is_url
     if catalogue_path is None or not is_url(catalogue_path):
         if assets is not None:
             raise click.UsageError("--assets: only for a --catalogue URL (a local deck's files lie in its own "
                                    "folder)", ctx=click.get_current_context())
         return catalogue_path
     from pathlib import Path
+
+    from toolkit.catalogue.remote import fetch
 
     return str(fetch(catalogue_path, Path(assets) if assets is not None else None))
 
