@@ -16,6 +16,7 @@ plain rule names are placeholders.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import os
 import re
@@ -105,6 +106,21 @@ def art_dirs(catalogue_file: Path, game) -> list[Path]:
     return [folder for folder in folders if folder is not None]
 
 
+def url_art_dirs(assets: Path | None, game) -> list[Path]:
+    """The art folders of a deck from a URL: the ``--assets`` folder (if given) and the game's shipped
+    art, never the current folder's ``card_art`` (toolkit.catalogue.remote)."""
+    return [folder for folder in (assets, game.art_folder) if folder is not None]
+
+
+def catalogue_art_dirs(catalogue: Catalogue) -> list[Path]:
+    """The folders ``catalogue``'s art was looked up in, first match wins."""
+    from toolkit.games.registry import get
+
+    if catalogue.url is not None:
+        return url_art_dirs(catalogue.assets, get(catalogue.game))
+    return art_dirs(catalogue.source, get(catalogue.game))
+
+
 def load(
     game: str | None = None,
     path: str | Path | None = None,
@@ -119,7 +135,17 @@ def load(
         if game not in ids():
             raise UserError(f"--game: unknown game {quote(game)} (choose from {', '.join(ids())})")
         path = builtin_path(game)
-    catalogue = _Reader(Path(path), require_art).read()
+    from toolkit.catalogue.remote import fetched
+
+    remote = fetched(path)
+    try:
+        catalogue = _Reader(Path(path), require_art, remote).read()
+    except UserError as err:
+        if remote is None:
+            raise
+        raise UserError(f"{remote.shown}: {err}") from None
+    if remote is not None:
+        catalogue = dataclasses.replace(catalogue, url=remote.shown, assets=remote.assets)
     return apply_overrides(catalogue, overrides)
 
 
@@ -197,9 +223,13 @@ class _PluralFormatter(string.Formatter):
 
 
 class _Reader:
-    def __init__(self, path: Path, require_art: bool):
+    def __init__(self, path: Path, require_art: bool, remote=None, folder: Path | None = None):
         self.path = path
         self.require_art = require_art
+        # A deck from a URL (toolkit.catalogue.remote.RemoteDeck): its folder is the --assets folder, or none.
+        self.remote = remote
+        self.folder = (remote.assets if folder is None else folder) if remote is not None else path.parent
+        self.art_dropped = False  # a deck from a URL without --assets: its pictures are not drawn
         self.name = printable(path.name)
         self.backs_read: set[Path] = set()
         # the cards' own fields: where each is first given and what it is there (a column, a key)
@@ -342,7 +372,8 @@ class _Reader:
         check_art_path(relative, f"{self.name}: {where}")
         shown = quote(relative)
         folder_found = other_found = False
-        for folder in art_dirs(self.path, self.schema):
+        folders = art_dirs(self.path, self.schema) if self.remote is None else url_art_dirs(self.folder, self.schema)
+        for folder in folders:
             candidate = folder / relative
             try:
                 mode = candidate.stat().st_mode
@@ -357,6 +388,14 @@ class _Reader:
             other_found = other_found or not stat.S_ISDIR(mode)
         if not self.require_art:
             return relative, None
+        if self.remote is not None and self.folder is None:  # drawn without it, as a sheet without art
+            if not self.art_dropped:
+                from toolkit.fast.notice import say
+
+                say(f"{self.remote.shown}: the deck names pictures ({where}: {shown}), which a deck from a URL "
+                    "reads from the folder --assets names: the cards are drawn without them")
+            self.art_dropped = True
+            return "", None
         if folder_found:
             raise self.fail(where, f"art file {shown} is a folder, not an image")
         if other_found:
@@ -372,6 +411,8 @@ class _Reader:
         from PIL import Image
 
         back, path = self.art(value, where)
+        if not back:  # a deck from a URL without --assets: the deck's back
+            return None, None
         if path is not None and self.require_art and path not in self.backs_read:
             with open_art(path, f"{self.name}: {where}", back) as image:
                 try:
@@ -447,7 +488,7 @@ class _Reader:
         sheet = None
         if "sheet" in doc:
             sheet = self.game_file(doc["sheet"], "sheet", SHEET_SUFFIXES)
-            sheet_reader = _Reader(sheet, self.require_art)
+            sheet_reader = _Reader(sheet, self.require_art, self.remote, self.folder)
             sheet_reader.layout_path, sheet_reader.game_id = self.layout_path, self.game_id
             cards = sheet_reader.sheet_cards(schema, colours, rules, self.langs)[0]
             self.field_places = sheet_reader.field_places
@@ -494,12 +535,17 @@ class _Reader:
     def game_file(self, value: Any, where: str, suffixes: tuple[str, ...]) -> Path:
         """A file named relative to the catalogue's folder, inside it, existing, with one of ``suffixes``."""
         relative = self.string(value, where)
-        path = inside(self.path.parent, relative, f"{self.name}: {where}")
+        if self.folder is None:
+            raise self.fail(where, f"{quote(relative)}: a deck from a URL reads the files it names from a local "
+                                   "folder: name it with --assets DIR")
+        place = "the --assets folder" if self.remote is not None else "the deck's folder"
+        path = inside(self.folder, relative, f"{self.name}: {where}", place=place)
         if not relative.lower().endswith(suffixes):
             raise self.fail(where, f"{quote(relative)} is not a {' or '.join(suffixes)} file")
         if not path.is_file():
-            raise self.fail(where, f"the file {quote(relative)} does not exist beside the catalogue (in "
-                                   f"{quote(printable(str(self.path.parent)), limit=80)})")
+            beside = "in the --assets folder" if self.remote is not None else "beside the catalogue"
+            raise self.fail(where, f"the file {quote(relative)} does not exist {beside} (in "
+                                   f"{quote(printable(str(self.folder)), limit=80)})")
         return path
 
     def named_files(self, data: Any, where: str, suffixes: tuple[str, ...]) -> MappingProxyType:
@@ -570,7 +616,8 @@ class _Reader:
         cards, self.langs = self.sheet_cards(schema, (), rules, None)
         title = self.line(stem, "the file's name (the deck's title)", MAX_NAME_CHARS)
         back_art, back_art_path = (self.art(SHEET_GAME["back_art"], "the card back (back.png beside the sheet)")
-                                   if (self.path.parent / SHEET_GAME["back_art"]).exists() else ("", None))
+                                   if self.folder is not None and (self.folder / SHEET_GAME["back_art"]).exists()
+                                   else ("", None))
         return self.checked_fields(Catalogue(
             game=game_id, source=self.path, title=Text(dict.fromkeys(self.langs, title)),
             players=SHEET_GAME["players"], age=SHEET_GAME["age"], minutes=SHEET_GAME["minutes"],

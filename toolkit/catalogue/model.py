@@ -159,6 +159,16 @@ class Catalogue:
     # (toolkit.catalogue.words reads them, with the built-in words and English behind).
     words: Mapping[str, Mapping[str, str]] = dataclasses.field(default_factory=lambda: MappingProxyType({}),
                                                                 hash=False)
+    # A deck from a URL (toolkit.catalogue.remote): the URL as messages show it (``source`` is its cached
+    # copy), and the local folder --assets names, where its relative paths lie (None: none given).
+    url: str | None = dataclasses.field(default=None, compare=False)
+    assets: Path | None = dataclasses.field(default=None, compare=False)
+
+    @property
+    def folder(self) -> Path | None:
+        """The folder the deck's relative paths lie in: the catalogue's own, or for a deck from a URL the
+        --assets folder (None when none was given: the deck has no pictures nor files of its own)."""
+        return self.assets if self.url is not None else self.source.parent
 
     @property
     def total(self) -> int:

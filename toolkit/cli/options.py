@@ -241,23 +241,48 @@ def game_help() -> str:
     return f"Game whose built-in catalogue to use [default: {default_id()}]."
 
 
-CATALOGUE_HELP = f"Load this catalogue TOML file instead of a built-in game (its keys and limits: {DOCS}/catalogue.md)."
+CATALOGUE_HELP = (f"Load this catalogue instead of a built-in game: a TOML file, a CSV, XLSX or ODS sheet, or the "
+                  f"http(s) URL of one, fetched and cached (its keys and limits: {DOCS}/catalogue.md).")
+ASSETS_HELP = ("With a --catalogue URL: the local folder its art, backs, sheet, layout, icons, fonts and texts are "
+               "read from [default: none: its cards are drawn without pictures].")
+assets_option = click.option("--assets", type=click.Path(file_okay=False, exists=True), metavar="DIR",
+                             help=ASSETS_HELP)
 
 
 def catalogue_options(func):
-    """--game, --catalogue and --set: the options of every command that reads the catalogue."""
+    """--game, --catalogue, --assets and --set: the options of every command that reads the catalogue."""
 
     @click.option("--game", cls=LazyHelpOption, type=GameChoice(), help_text=game_help)
     @click.option("--catalogue", "catalogue_path", type=click.Path(dir_okay=False),
                   help=CATALOGUE_HELP)
+    @assets_option
     @click.option("--set", "overrides", multiple=True, metavar="ID=N",
                   help="Override one card count for this run (repeatable), e.g. --set witch=8.")
     @functools.wraps(func)
-    def wrapper(game, catalogue_path, overrides, **kwargs):
-        one_source(catalogue_path)
+    def wrapper(game, catalogue_path, assets, overrides, **kwargs):
+        catalogue_path = deck_source(catalogue_path, assets)
         return func(game=game, catalogue_path=catalogue_path, overrides=overrides, **kwargs)
 
     return wrapper
+
+
+def deck_source(catalogue_path: str | None, assets: str | None) -> str | None:
+    """``--catalogue`` as the loader reads it: a path as given; a URL fetched (or confirmed, or taken
+    from the cache when offline) by ``toolkit.catalogue.remote``, as its cached copy's path. ``--assets``
+    names the local folder of a URL's deck, and is refused beside anything else."""
+    one_source(catalogue_path)
+    if catalogue_path is not None:
+        from toolkit.catalogue.remote import is_url
+    if catalogue_path is None or not is_url(catalogue_path):
+        if assets is not None:
+            raise click.UsageError("--assets: only for a --catalogue URL (a local deck's files lie in its own "
+                                   "folder)", ctx=click.get_current_context())
+        return catalogue_path
+    from pathlib import Path
+
+    from toolkit.catalogue.remote import fetch
+
+    return str(fetch(catalogue_path, Path(assets) if assets is not None else None))
 
 
 RULES_HELP = (f"Play a game written in Python instead: PATH.py, PATH.py:Class, module:Class or a game's id "
@@ -330,8 +355,9 @@ def catalogue_inputs(catalogue, texts: tuple[str, ...] = (), langs: tuple[str, .
     inputs = {"the catalogue": catalogue.source, "the sheet": catalogue.sheet,
               "the art of the back": catalogue.back_art_path, "the layout": layout}
     inputs.update(layout_files(layout))
-    inputs.update({f"the picture {card.fields[name]} of {card.id}": catalogue.source.parent / str(card.fields[name])
-                   for name in picture_fields(layout) for card in catalogue.cards if card.fields.get(name)})
+    if catalogue.folder is not None:
+        inputs.update({f"the picture {card.fields[name]} of {card.id}": catalogue.folder / str(card.fields[name])
+                       for name in picture_fields(layout) for card in catalogue.cards if card.fields.get(name)})
     inputs.update({f"the art of {card.id}": card.art_path for card in catalogue.cards})
     inputs.update({f"the back of {card.id}": card.back_art_path for card in catalogue.cards if card.back_art_path})
     inputs.update({f"the icon {name}": path for name, path in catalogue.icons.items()})
@@ -347,7 +373,7 @@ def catalogue_inputs(catalogue, texts: tuple[str, ...] = (), langs: tuple[str, .
 watch_option = click.option(
     "--watch", is_flag=True,
     help="Build, then build again whenever an input changes (the catalogue, its sheet, art, layout, icons, "
-         "fonts and the texts read), "
+         "fonts and the texts read; a --catalogue URL is asked for again every 10 s), "
          "one line on stderr each time; a mistake in the inputs is said and the watch goes on. "
          "Ctrl-C ends it.")
 

@@ -8,8 +8,8 @@ CSV and JSON (``sweep_output``), with an optional ranking by goals (``sweep_targ
 
 import click
 
-from toolkit.cli.options import (CATALOGUE_HELP, GameChoice, LazyHelpOption, Progress, ToolkitCommand, Whole, catalogue_inputs,
-                                 check_numba_environment, game_help, one_source, refuse_given, rules_options, say)
+from toolkit.cli.options import (CATALOGUE_HELP, GameChoice, assets_option, LazyHelpOption, Progress, ToolkitCommand, Whole, catalogue_inputs,
+                                 check_numba_environment, deck_source, game_help, refuse_given, rules_options, say)
 
 DEFAULT_METRICS = "completion,mean_rounds,balance,first_player_advantage"
 SHOWN_ROWS = 40  # rows printed on standard output (all of them are in the files)
@@ -20,6 +20,7 @@ SHOWN_RANKS = 10
 @click.option("--game", cls=LazyHelpOption, type=GameChoice(), help_text=game_help)
 @click.option("--catalogue", "catalogue_path", type=click.Path(dir_okay=False),
               help=CATALOGUE_HELP)
+@assets_option
 @click.option("--set", "sets", multiple=True, metavar="ID=VALUES",
               help="An axis of card counts (repeatable): ID=N, ID=A..B, ID=A,B,C or a mix, e.g. witch=5..9.")
 @rules_options
@@ -60,7 +61,7 @@ SHOWN_RANKS = 10
 @click.option("--in-process", is_flag=True, help="Play the configurations one by one in this process, without Dask.")
 @click.option("--resume", is_flag=True,
               help="Continue an interrupted sweep: the rows stored in BASE.parts/ are kept, the rest is played.")
-def sweep_command(game, catalogue_path, sets, rules_spec, params, grids, players, variants, policies, games, seed,
+def sweep_command(game, catalogue_path, assets, sets, rules_spec, params, grids, players, variants, policies, games, seed,
                   metric_text, target_text, out, heatmap_path, heatmap_axes, heatmap_metric, scheduler, workers,
                   in_process, resume):
     """Analyse every configuration of a grid (card counts, players, variants, policies) and write one
@@ -83,7 +84,7 @@ def sweep_command(game, catalogue_path, sets, rules_spec, params, grids, players
     from toolkit.files import check_out_path, check_outputs, write_atomic, write_many
     from toolkit.games.registry import make_game
 
-    one_source(catalogue_path)
+    catalogue_path = deck_source(catalogue_path, assets)
     check_out_path(out)
     if in_process:
         refuse_given(("scheduler", "workers"), "--in-process plays every configuration in this process")

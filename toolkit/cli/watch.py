@@ -8,6 +8,11 @@ inotify, FSEvents or ReadDirectoryChanges) watches their folders, not the files,
 that saves by writing a new file and renaming it over the old one is seen; it gathers the burst of
 writes one save makes (STEP_MS without a new one) into one build.
 
+A deck from a URL (``--catalogue https://...``) is asked for again every POLL_S seconds (a conditional
+GET, ``RemoteDeck.refresh``); a changed deck is written over its cached copy, which is an input like any
+other, so the watch builds again. A failure to ask says one line (once until it changes) and the watch
+goes on with the last copy.
+
 Each build says one line on stderr: what changed, what was written and how long it took, or the
 mistake in the inputs (the watch goes on, and the last good output stays as it was: every output is
 written whole or not at all). Ctrl-C ends the watch with status 0.
@@ -32,6 +37,7 @@ STEP_MS = 150  # a save's writes closer together than this are one change
 MAX_WAIT_MS = 1600  # a stream of writes is built at least this often
 TICK_MS = 200  # how often the watching thread looks whether it should stop
 READY_WAIT_S = 10.0  # at most this long for the watch to start before the first build
+POLL_S = 10.0  # a deck from a URL is asked for again this often
 
 
 def watch(build: Callable[[dict], object], game: str | None, catalogue_path: str | None) -> None:
@@ -45,6 +51,11 @@ def watch(build: Callable[[dict], object], game: str | None, catalogue_path: str
 
     signal.signal(signal.SIGINT, _end)
     catalogue_file = Path(catalogue_path) if catalogue_path else builtin_path(game or default_id())
+    from toolkit.catalogue.remote import fetched
+
+    deck = fetched(catalogue_file)
+    if deck is not None:
+        _Poller(deck)
     changes: queue.Queue = queue.Queue()
     paths = _watched({}, catalogue_file)
     watcher = _Watcher(_folders(paths), changes)
@@ -119,6 +130,29 @@ class _Watcher(threading.Thread):
             self.ready.set()
 
 
+class _Poller(threading.Thread):
+    """Asks for a deck from a URL again every POLL_S seconds, in a thread of its own: a changed deck
+    replaces its cached copy (the watched input). A failure is said once, until another one comes."""
+
+    def __init__(self, deck):
+        super().__init__(daemon=True)
+        self.deck = deck
+        self.start()
+
+    def run(self) -> None:
+        said = None
+        while True:
+            time.sleep(POLL_S)
+            try:
+                self.deck.refresh()
+                said = None
+            except UserError as err:
+                if str(err) != said:
+                    said = str(err)
+                    click.echo(f"toolkit: watch: {err} (the last copy stays; asking again every {POLL_S:g} s)",
+                               err=True)
+
+
 def _next_changes(changes: queue.Queue, state: dict[Path, tuple | None]) -> set[Path]:
     """Wait for a change to a path of ``state`` (an input, or a folder on the way to one) that makes
     it differ from ``state``; return it and every other such change already waiting, so that a burst
@@ -170,6 +204,11 @@ def _changed(paths: list[Path]) -> str:
 
 
 def _shown(path: Path) -> str:
+    from toolkit.catalogue.remote import fetched
+
+    deck = fetched(path)
+    if deck is not None:  # a deck from a URL's cached copy: its URL
+        return deck.shown
     try:
         return str(path.relative_to(Path.cwd()))
     except ValueError:
@@ -187,13 +226,11 @@ def _watched(read: dict, catalogue_file: Path) -> frozenset[Path]:
     paths.update(_absolute(path) for path in read.get("inputs", {}).values() if path is not None)
     catalogue = read.get("catalogue")
     if catalogue is not None:
-        from toolkit.catalogue.loader import art_dirs
-        from toolkit.games.registry import get
+        from toolkit.catalogue.loader import catalogue_art_dirs
 
         names = {catalogue.back_art, *(card.art for card in catalogue.cards),
                  *(card.back_art for card in catalogue.cards if card.back_art)}
-        paths.update(_absolute(folder / name) for folder in art_dirs(catalogue.source, get(catalogue.game))
-                     for name in names)
+        paths.update(_absolute(folder / name) for folder in catalogue_art_dirs(catalogue) for name in names)
     return frozenset(paths)
 
 

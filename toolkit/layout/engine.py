@@ -288,7 +288,9 @@ class Look:
         value = self.values(card).get(key, "")
         if not value:
             return None
-        path = inside(self.catalogue.source.parent, value, where, key)
+        if self.catalogue.folder is None:  # a deck from a URL without --assets: no pictures
+            return None
+        path = inside(self.catalogue.folder, value, where, key)
         if not path.is_file():
             raise UserError(f"{where}: {key} {value!r}: no such picture beside the catalogue")
         return path
