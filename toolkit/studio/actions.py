@@ -88,15 +88,13 @@ def export(catalogue, target: str, lang: str, card_mm, card_size: str) -> dict:
 
 
 def rulebook(catalogue, lang: str, inputs: dict) -> tuple[dict, list[bytes]]:
-    """``toolkit rulebook`` with its defaults in ``lang``, and its pages as PNG pictures."""
+    """``toolkit rulebook`` with its defaults in ``lang``, and its pages as PNG pictures (``inputs``: the
+    files the studio reads, the game's rulebook texts among them)."""
     from toolkit.files import PDF, check_outputs, write_atomic
-    from toolkit.games.registry import get
     from toolkit.rulebook import build_rulebook
 
-    texts = {f"the {name} text ({code})": get(catalogue.game).text_file(name, code) for code in catalogue.langs
-             for name in ("rules",) if get(catalogue.game).has_text(name, code)}
     path = OUTPUT / f"{catalogue.game}-rules-{lang}.pdf"
-    check_outputs([("the rulebook's file", path, PDF)], {**inputs, **texts})
+    check_outputs([("the rulebook's file", path, PDF)], inputs)
     result = build_rulebook(catalogue, lang=lang)
     write_atomic(path, result.pdf)
     return {"path": str(path), "lines": [str(path), result.summary()]}, pages(result.pdf)
