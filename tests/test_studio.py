@@ -177,13 +177,13 @@ def test_the_card_picture_is_the_png_exports_picture_at_screen_size(studio, deck
     from toolkit.cards.render import card_image
     from toolkit.catalogue import load
     from toolkit.print.faces import _faces
-    from toolkit.studio.deck import SCREEN_DPI
+    from toolkit.studio.deck import SHRINK
 
     status, data = request(studio.port, "GET", "/card/poker/ru/front/sun-1.png")
     assert status == 200
     catalogue = load(None, deck_folder / "weathervane" / "weathervane.toml")
     faces = _faces(catalogue, "ru", (63.0, 88.0), 0.0)
-    expected = card_image(faces.face(catalogue.card("sun-1")), SCREEN_DPI)
+    expected = card_image(faces.face(catalogue.card("sun-1"))).reduce(SHRINK)
     assert Image.open(io.BytesIO(data)).convert("RGB").tobytes() == expected.tobytes()
 
 

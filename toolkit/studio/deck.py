@@ -1,7 +1,8 @@
 """The deck the studio shows: where it comes from, its cards drawn at screen size, and what a save changed.
 
 Each card side is drawn by ``card_image``, the renderer of the PNG export, from the faces the exports
-draw (``toolkit.print.faces``), at the trim (no bleed) and SCREEN_DPI. A drawing is kept under the
+draw (``toolkit.print.faces``), at the trim (no bleed) and the export's 300 DPI, then made SHRINK times
+smaller for the screen (``screen_image``). A drawing is kept under the
 digest of what it shows (``face_digest``: its ground, and every text run, shape and picture on it), so
 that after a save only the cards whose digest changed are drawn again, and the page is told which.
 
@@ -18,13 +19,19 @@ import time
 import tomllib
 import zlib
 from collections import OrderedDict
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
 from toolkit.errors import UserError
 
-SCREEN_DPI = 150  # a poker card is 372 x 520 px: sharp at about 190 px wide on a screen of twice the density
+# A card drawn at 300 DPI, then each 2 x 2 pixels averaged into one: 150 DPI, a poker card 372 x 520 px, sharp
+# at 190 px wide on a screen of twice the density; twice as fast as drawing at 150 DPI, whose ground and
+# pictures would each be resampled.
+SHRINK = 2
+DRAWERS = 2  # threads drawing the faces while the next ones are built
+WAITING = 4  # faces built and not drawn yet, at most
 MAX_VIEWS = 3  # card sizes and languages kept drawn (and drawn again after a save); others are drawn when asked
 MAX_TOML_BYTES = 1_000_000  # a TOML file of a folder larger than this is no catalogue worth opening to look
 
@@ -99,6 +106,13 @@ def face_digest(face, pictures: dict[int, str]) -> str:
     return hashlib.blake2b("\n".join(parts).encode(), digest_size=10).hexdigest()
 
 
+def screen_image(face):
+    """``face`` as the PNG export draws it (at the trim when ``face`` has no bleed), SHRINK times smaller."""
+    from toolkit.cards.render import card_image
+
+    return card_image(face).reduce(SHRINK)
+
+
 def png(image) -> bytes:
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", compress_level=1)  # drawn for a page on this machine: speed over size
@@ -130,27 +144,41 @@ class View:
 
 def draw(catalogue, card_mm: tuple[float, float], lang: str, old: View | None = None) -> View:
     """The deck's cards at ``card_mm`` in ``lang``: every face built as the exports build it, and drawn
-    only when ``old`` has no picture of its digest. Each face is let go once drawn (a face holds its
-    ground at 300 DPI)."""
-    from toolkit.cards.render import card_image
+    only when ``old`` has no picture of its digest. The faces are built here, one after the other, and
+    drawn by DRAWERS threads meanwhile (Pillow lets go of Python's lock while it resamples and encodes);
+    at most WAITING faces wait to be drawn (a face holds its ground at 300 DPI)."""
     from toolkit.print.faces import _faces
 
     faces = _faces(catalogue, lang, card_mm, 0.0)
     view = View(tuple(card_mm), lang)
     pictures: dict[int, str] = {}
     kept = []  # the pictures on the faces stay alive while ``pictures`` names them by id
+    waiting = threading.BoundedSemaphore(WAITING)
+    drawn: dict[str, Future] = {}
 
-    def keep(face) -> str:
+    def drawing(face) -> bytes:
+        try:
+            return png(screen_image(face))
+        finally:
+            waiting.release()
+
+    def keep(face, pool) -> str:
         kept.extend(op.image for op in face.ops if hasattr(op, "image"))
         digest = face_digest(face, pictures)
-        if digest not in view.images:
+        if digest not in view.images and digest not in drawn:
             had = old.images.get(digest) if old is not None else None
-            view.images[digest] = had if had is not None else png(card_image(face, SCREEN_DPI))
+            if had is not None:
+                view.images[digest] = had
+            else:
+                waiting.acquire()
+                drawn[digest] = pool.submit(drawing, face)
         return digest
 
-    for card in faces.cards:
-        view.fronts[card.id] = keep(faces.face(card))
-    backs = {key: keep(faces.back(key)) for key in faces.backs()}
+    with ThreadPoolExecutor(DRAWERS, thread_name_prefix="studio-draw") as pool:
+        for card in faces.cards:
+            view.fronts[card.id] = keep(faces.face(card), pool)
+        backs = {key: keep(faces.back(key), pool) for key in faces.backs()}
+    view.images.update((digest, future.result()) for digest, future in drawn.items())
     view.backs = {card.id: backs[faces.back_key(card)] for card in faces.cards}
     return view
 
