@@ -32,7 +32,7 @@ from toolkit.errors import UserError
 SHRINK = 2
 DRAWERS = 2  # threads drawing the faces while the next ones are built
 WAITING = 4  # faces built and not drawn yet, at most
-MAX_VIEWS = 3  # card sizes and languages kept drawn (and drawn again after a save); others are drawn when asked
+MAX_VIEWS = 3  # card sizes and languages kept drawn until the next save; others are drawn when asked
 MAX_TOML_BYTES = 1_000_000  # a TOML file of a folder larger than this is no catalogue worth opening to look
 
 
@@ -228,7 +228,7 @@ class Deck:
         return lang
 
     def update(self, read: dict, changed: str = "") -> str:
-        """Load the deck again and draw again the cards a save changed, in every view kept (``changed``:
+        """Load the deck again and draw again the cards a save changed, in the view last asked for (``changed``:
         what the watch saw change, "" at the start). Fills ``read`` as a ``--watch`` build does, and
         returns the line to tell on stderr."""
         start = time.monotonic()
@@ -240,8 +240,9 @@ class Deck:
                 catalogue = self._load()
                 inputs = self.inputs_of(catalogue)
                 read.update(catalogue=catalogue, inputs=inputs)
-                views = OrderedDict((key, draw(catalogue, key[0], key[1], old)) for key, old in self.views.items()
-                                    if key[1] in catalogue.langs)
+                # the view last asked for is drawn again now; the others go, and are drawn when asked again
+                views = OrderedDict((key, draw(catalogue, key[0], key[1], old))
+                                    for key, old in list(self.views.items())[-1:] if key[1] in catalogue.langs)
             except UserError as err:
                 with self._state:
                     self.error = f"toolkit: error: {err}"
