@@ -69,6 +69,7 @@ COMMANDS = [
     ["odds", "--game", "palaces"],
     ["analyse", "--players", "2", "--precision", "0.25", "--max-games", "1000"],
     ["sweep", "--set", "witch=5,6", "--players", "2", "--games", "10", "--out", "{tmp}/sweep"],
+    ["studio", "--help"],  # the studio serves until Ctrl-C: its start to the page is benchmarks/bench_studio.py's
 ]
 # The first simulation of each game (--first-game), with the default number of games.
 FIRST_GAME = [

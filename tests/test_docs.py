@@ -39,7 +39,7 @@ def test_every_command_has_a_page_with_every_option():
 @pytest.mark.parametrize("args, page", [(["--help"], "docs/index.md"), ([], "docs/index.md")]
                          + [([name, "--help"], f"docs/commands/{name}.md") for name in (
                              "catalogue", "art", "print-cards", "export-cards", "preflight", "rulebook", "simulate",
-                             "odds", "analyse", "sweep")])
+                             "odds", "analyse", "sweep", "studio")])
 def test_help_names_its_docs_page(run, args, page):
     result = run(*args)
     assert result.exit_code == 0

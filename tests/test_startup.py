@@ -22,7 +22,7 @@ HEAVY = {"numpy", "numba", "dask", "matplotlib", "reportlab", "PIL", "pypdf", "f
 # What only reading a catalogue needs: --help and --version read none.
 CATALOGUE = {"toolkit.catalogue.loader", "tomllib", "babel"}
 COMMANDS = ("analyse", "art", "catalogue", "export-cards", "odds", "preflight", "print-cards", "rulebook", "simulate",
-            "sweep")
+            "studio", "sweep")
 
 
 def imported(tmp_path, *args: str) -> set[str]:

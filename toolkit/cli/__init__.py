@@ -8,7 +8,7 @@ command, so that ``toolkit --help`` stays quick.
 import click
 
 from toolkit.cli import (analyse, art, catalogue, export_cards, odds, preflight, print_cards, rulebook, simulate,
-                         sweep)
+                         studio, sweep)
 from toolkit.cli.options import ToolkitGroup
 
 
@@ -20,5 +20,6 @@ def main():
 
 for command in (catalogue.catalogue_command, art.art_command, print_cards.print_cards_command,
                 export_cards.export_cards_command, preflight.preflight_command, rulebook.rulebook_command,
-                simulate.simulate_command, odds.odds_command, analyse.analyse_command, sweep.sweep_command):
+                simulate.simulate_command, odds.odds_command, analyse.analyse_command, sweep.sweep_command,
+                studio.studio_command):
     main.add_command(command)

@@ -46,10 +46,18 @@ def watch(build: Callable[[dict], object], game: str | None, catalogue_path: str
     ``build`` returns what it wrote (shown in the line); as soon as it has loaded the catalogue it
     puts into ``read`` the ``catalogue`` and the run's ``inputs`` ({what: path}). Until a build has
     got that far, the catalogue file (``--catalogue``, or the built-in one of ``--game``) is watched."""
+    signal.signal(signal.SIGINT, _end)
+    follow(lambda read, changed: _build(build, read, changed), game, catalogue_path)
+
+
+def follow(run: Callable[[dict, str], None], game: str | None, catalogue_path: str | None) -> None:
+    """Call ``run(read, changed)`` now and after every change of the inputs, forever (``watch``'s loop;
+    ``toolkit studio`` runs it in a thread of its own). ``changed`` says what changed ("" the first
+    time, else "PATH, ... changed: "); ``run`` fills ``read`` as ``watch``'s ``build`` does, and says
+    itself how it went."""
     from toolkit.catalogue.loader import builtin_path
     from toolkit.games.registry import default_id
 
-    signal.signal(signal.SIGINT, _end)
     catalogue_file = Path(catalogue_path) if catalogue_path else builtin_path(game or default_id())
     from toolkit.catalogue.remote import fetched
 
@@ -63,7 +71,7 @@ def watch(build: Callable[[dict], object], game: str | None, catalogue_path: str
     while True:
         state, began = _state(paths), time.time()
         read: dict = {}
-        _build(build, read, changed)
+        run(read, changed)
         if read:
             paths = _watched(read, catalogue_file)
         # the paths first known from this build, and all of them when the folders to watch change
