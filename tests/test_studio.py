@@ -388,3 +388,29 @@ def test_the_studio_listens_on_the_loopback_address_only():
         assert url == f"http://127.0.0.1:{sock.getsockname()[1]}/"
     finally:
         sock.close()
+
+
+def test_a_deck_from_a_url_is_polled_and_a_change_at_the_server_shows_on_the_page(browser, tmp_path, monkeypatch):
+    """The published sheet changes at its server: the studio asks again every --poll seconds (a conditional
+    request) and the open page shows the renamed card without a reload."""
+    from test_remote_deck import Server, sheet_alone
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    server = Server()
+    first = sheet_alone()
+    url = server.route("/pub?output=csv", first, etag='"1"')
+    started = Studio(tmp_path, url, "--port", "0", "--poll", "0.5")
+    opened = browser.new_page()
+    try:
+        opened.goto(started.url)
+        opened.wait_for_function("document.querySelector('[data-card=\"sun-2\"]')?.title === 'Sun 2'", timeout=60_000)
+        loaded = opened.evaluate("window.studioStarted")
+        server.route("/pub?output=csv", first.replace(b"sun-2,Sun 2,", b"sun-2,Breeze,"), etag='"2"')
+        opened.wait_for_function("document.querySelector('[data-card=\"sun-2\"]').title === 'Breeze'",
+                                 timeout=SAVE_WAIT + 5_000)
+        assert opened.evaluate("window.studioStarted") == loaded  # the same page: no reload
+        assert any(headers.get("If-None-Match") == '"1"' for headers in server.headers_of("/pub?output=csv"))
+    finally:
+        opened.close()
+        assert started.stop() == 130
+        server.stop()

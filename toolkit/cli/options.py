@@ -270,9 +270,9 @@ def deck_source(catalogue_path: str | None, assets: str | None) -> str | None:
     """``--catalogue`` as the loader reads it: a path as given; a URL fetched (or confirmed, or taken
     from the cache when offline) by ``toolkit.catalogue.remote``, as its cached copy's path. ``--assets``
     names the local folder of a URL's deck, and is refused beside anything else."""
+    from toolkit.catalogue.remote import is_url
+
     one_source(catalogue_path)
-    if catalogue_path is not None:
-        from toolkit.catalogue.remote import is_url
     if catalogue_path is None or not is_url(catalogue_path):
         if assets is not None:
             raise click.UsageError("--assets: only for a --catalogue URL (a local deck's files lie in its own "

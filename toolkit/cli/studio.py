@@ -20,11 +20,15 @@ DEFAULT_PORT = 8765
 @click.option("--port", type=Whole(0, 65535), default=DEFAULT_PORT, show_default=True,
               help="Port of the page on 127.0.0.1 (0: any free port; the page's address is printed).")
 @click.option("--no-browser", is_flag=True, help="Do not open the page in the web browser; only print its address.")
-def studio_command(deck, game, catalogue_path, overrides, lang, card_size, port, no_browser):
+@click.option("--poll", type=click.FloatRange(0.5, 3600), default=10.0, show_default=True, metavar="SECONDS",
+              help="How often a deck from a URL is asked for again (a conditional request: an unchanged deck "
+                   "is not downloaded).")
+def studio_command(deck, game, catalogue_path, overrides, lang, card_size, port, no_browser, poll):
     """Show the deck in a web page as it prints, redrawn at every save, with its odds and print buttons.
 
-    DECK is a catalogue (.toml), a sheet (.csv, .xlsx, .ods), a folder holding one, or a game's id;
-    without it, --game or --catalogue as for every command. Ctrl-C ends the studio."""
+    DECK is a catalogue (.toml), a sheet (.csv, .xlsx, .ods), a folder holding one, a game's id or
+    the URL of a published sheet; without it, --game or --catalogue as for every command (a URL's deck
+    with files of its own: --catalogue URL --assets DIR). Ctrl-C ends the studio."""
     from toolkit.cards.render import parse_card_size
     from toolkit.cli.watch import follow
     from toolkit.studio.deck import Deck, find_deck
@@ -45,7 +49,7 @@ def studio_command(deck, game, catalogue_path, overrides, lang, card_size, port,
 
     def watching() -> None:
         try:
-            follow(updated, game, catalogue_path)
+            follow(updated, game, catalogue_path, poll)
         except Exception as err:  # the page stays, without following the saves
             click.echo(f"toolkit: studio: no longer following the saves: {err}", err=True)
 

@@ -50,11 +50,12 @@ def watch(build: Callable[[dict], object], game: str | None, catalogue_path: str
     follow(lambda read, changed: _build(build, read, changed), game, catalogue_path)
 
 
-def follow(run: Callable[[dict, str], None], game: str | None, catalogue_path: str | None) -> None:
+def follow(run: Callable[[dict, str], None], game: str | None, catalogue_path: str | None,
+           poll: float = POLL_S) -> None:
     """Call ``run(read, changed)`` now and after every change of the inputs, forever (``watch``'s loop;
     ``toolkit studio`` runs it in a thread of its own). ``changed`` says what changed ("" the first
     time, else "PATH, ... changed: "); ``run`` fills ``read`` as ``watch``'s ``build`` does, and says
-    itself how it went."""
+    itself how it went. A deck from a URL is asked for again every ``poll`` seconds."""
     from toolkit.catalogue.loader import builtin_path
     from toolkit.games.registry import default_id
 
@@ -63,7 +64,7 @@ def follow(run: Callable[[dict, str], None], game: str | None, catalogue_path: s
 
     deck = fetched(catalogue_file)
     if deck is not None:
-        _Poller(deck)
+        _Poller(deck, poll)
     changes: queue.Queue = queue.Queue()
     paths = _watched({}, catalogue_file)
     watcher = _Watcher(_folders(paths), changes)
@@ -139,25 +140,25 @@ class _Watcher(threading.Thread):
 
 
 class _Poller(threading.Thread):
-    """Asks for a deck from a URL again every POLL_S seconds, in a thread of its own: a changed deck
+    """Asks for a deck from a URL again every ``poll`` seconds, in a thread of its own: a changed deck
     replaces its cached copy (the watched input). A failure is said once, until another one comes."""
 
-    def __init__(self, deck):
+    def __init__(self, deck, poll: float):
         super().__init__(daemon=True)
-        self.deck = deck
+        self.deck, self.poll = deck, poll
         self.start()
 
     def run(self) -> None:
         said = None
         while True:
-            time.sleep(POLL_S)
+            time.sleep(self.poll)
             try:
                 self.deck.refresh()
                 said = None
             except UserError as err:
                 if str(err) != said:
                     said = str(err)
-                    click.echo(f"toolkit: watch: {err} (the last copy stays; asking again every {POLL_S:g} s)",
+                    click.echo(f"toolkit: watch: {err} (the last copy stays; asking again every {self.poll:g} s)",
                                err=True)
 
 

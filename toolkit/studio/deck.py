@@ -43,6 +43,10 @@ def find_deck(deck: str | None, game: str | None, catalogue_path: str | None) ->
         return game, catalogue_path
     if game is not None or catalogue_path is not None:
         raise UserError(f"{deck}: give the deck once (DECK, --game or --catalogue)")
+    from toolkit.catalogue.remote import fetch, is_url
+
+    if is_url(deck):  # its cached copy, asked for again as the studio polls
+        return None, str(fetch(deck))
     path = Path(deck)
     if path.is_dir():
         return None, str(catalogue_in(path))
