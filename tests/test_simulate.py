@@ -76,7 +76,8 @@ def test_simulate_text_report(run):
 
 @pytest.mark.parametrize("args, message", [
     (["--policy", "3=default"], "seat 3 does not exist"),
-    (["--policy", "x"], "expected SEAT=NAME"),
+    (["--policy", "x"], "--policy x: unknown Diamoniak policy 'x'"),
+    (["--policy", "a=x"], "expected [SEAT=]NAME"),
     (["--policy", "1=wild"], "unknown Diamoniak policy 'wild'"),
     (["--policy", "1=stop-after-2,stop-after-3"], "two rules for the draw decision"),
     (["--variant", "gold"], "unknown Diamoniak variant"),
