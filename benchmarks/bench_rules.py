@@ -41,9 +41,10 @@ def rules_walk(path: str, params: dict):
     from toolkit.odds import engine_chain
     from toolkit.rules import walk
     from toolkit.rules.load import load_rules
+    from toolkit.seats import rules_players
 
     game = load_rules(str(ROOT / "examples" / path), params)
-    seats = walk.seat_policies(game, None)
+    seats = rules_players(game)
 
     def run():
         met = walk.Met()
@@ -95,10 +96,11 @@ def walk_main(goal: int, chutes_players: int, repeat: int) -> None:
 
 def pig_games(games: int, goal: int) -> tuple[float, int]:
     from toolkit.rules.load import load_rules
-    from toolkit.rules.simulate import play_batch, seats_of
+    from toolkit.rules.simulate import play_batch
+    from toolkit.seats import rules_players
 
     rules = load_rules(str(ROOT / "examples" / "pig" / "pig.py"), {"goal": goal})
-    seats = seats_of(rules, 2, {})
+    seats = rules_players(rules)
     began = time.perf_counter()
     records = play_batch(rules, seats, 1, 0, games)
     return time.perf_counter() - began, int(records["steps"].sum())
@@ -108,10 +110,10 @@ def engine_games(games: int) -> tuple[float, int]:
     from toolkit.catalogue import load
     from toolkit.games.registry import make_game
     from toolkit.sim.ordered import engine_batch
-    from toolkit.sim.simulate import seat_policies
+    from toolkit.seats import builtin_players
 
     game = make_game(load("diamoniak", require_art=False), 2)
-    policies = seat_policies("diamoniak", 2, {})
+    policies = builtin_players("diamoniak", 2)
     began = time.perf_counter()
     records = engine_batch(game, policies, 1, 0, games)
     return time.perf_counter() - began, int(records["turns"].sum())

@@ -31,7 +31,7 @@ from toolkit.catalogue import load
 from toolkit.games.registry import make_game
 from toolkit.sim.ordered import engine_batch
 from toolkit.sim.records import kernel_for
-from toolkit.sim.simulate import seat_policies
+from toolkit.seats import builtin_players
 
 C_SOURCE = Path(__file__).parent / "c" / "diamoniak.c"
 C_KINDS = {"castle": 0, "diamond": 1, "witch": 2, "fairy": 3}  # as the C program numbers them
@@ -44,10 +44,10 @@ start = time.perf_counter()
 from toolkit.catalogue import load
 from toolkit.games.registry import make_game
 from toolkit.sim.records import kernel_for
-from toolkit.sim.simulate import seat_policies
+from toolkit.seats import builtin_players
 cat = load({game!r}, require_art=False)
 game = make_game(cat, {players})
-seats = seat_policies({game!r}, {players}, {{}})
+seats = builtin_players({game!r}, {players})
 kernel_for(game, seats).batch(game, seats, 1, 0, 1)
 print(time.perf_counter() - start)
 """
@@ -114,7 +114,7 @@ def against_c(games: int, run_seed: int = 1, max_turns: int = 10_000) -> str:
         return "plain C: skipped (no C compiler: cc not found)"
     cat = load("diamoniak", require_art=False)
     game = make_game(cat, 2)
-    seats = seat_policies("diamoniak", 2, {})
+    seats = builtin_players("diamoniak", 2)
     kernel = kernel_for(game, seats)
     kernel.batch(game, seats, run_seed, 0, 10)  # compiled (or loaded from the cache) before the clock starts
     with tempfile.TemporaryDirectory() as folder:
@@ -142,7 +142,7 @@ def against_c(games: int, run_seed: int = 1, max_turns: int = 10_000) -> str:
 def side_by_side(game_id: str, players: int, engine_games: int, kernel_games: int) -> dict:
     cat = load(game_id, require_art=False)
     game = make_game(cat, players)
-    seats = seat_policies(game_id, players, {})
+    seats = builtin_players(game_id, players)
     kernel = kernel_for(game, seats)
     kernel.batch(game, seats, 1, 0, 10)  # compiled (or loaded from the cache) before the clock starts
     start = time.perf_counter()

@@ -22,7 +22,7 @@ import time
 from toolkit.catalogue import load
 from toolkit.games.registry import make_game
 from toolkit.odds import engine_chain
-from toolkit.sim.simulate import seat_policies
+from toolkit.seats import builtin_players
 
 
 def main() -> None:
@@ -35,7 +35,7 @@ def main() -> None:
     args = parser.parse_args()
     players = 1 if args.model == "first-palace" else args.players
     game = make_game(load(args.game, require_art=False), players)
-    policies = seat_policies(args.game, players, {})
+    policies = builtin_players(args.game, players)
 
     def done(state) -> bool:  # the first-palace question ends at a first palace
         return args.model == "first-palace" and state.counters()["palaces_completed"] >= 1

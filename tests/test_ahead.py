@@ -20,7 +20,7 @@ from toolkit.games.registry import make_game
 from toolkit.sim import ahead, records
 from toolkit.sim.ordered import engine_batch
 from toolkit.sim.records import play_records, record_batches
-from toolkit.sim.simulate import seat_policies
+from toolkit.seats import builtin_players
 
 
 def not_compiled_at_first(monkeypatch) -> None:
@@ -71,7 +71,7 @@ def test_a_run_that_switches_part_way_plays_the_same_games(game_id, players, sta
     """Three batches by the engine while the child compiles, then the kernel (or, the child failed, the
     kernel compiled here): records equal game by game to a run all in the kernel and one all in the engine."""
     game = make_game(load(game_id, require_art=False), players)
-    policies = seat_policies(game_id, players, {})
+    policies = builtin_players(game_id, players)
     not_compiled_at_first(monkeypatch)
     Child.made = []
     monkeypatch.setattr(ahead, "Compile", lambda kernel, game, policies: Child(3, status))

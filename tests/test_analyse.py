@@ -175,10 +175,10 @@ def _winners_deficits(game_id: str, count: dict) -> np.ndarray:
     from toolkit.catalogue import load
     from toolkit.games.registry import make_game
     from toolkit.sim.records import play_records
-    from toolkit.sim.simulate import seat_policies
+    from toolkit.seats import builtin_players
 
     players = count["players"]
-    records = play_records(make_game(load(game_id, require_art=False), players), seat_policies(game_id, players, {}),
+    records = play_records(make_game(load(game_id, require_art=False), players), builtin_players(game_id, players),
                            count["run_seed"], 0, count["metrics"]["games"], MAX_TURNS)
     return records["winner_deficit"][records["winner"] >= 0]
 

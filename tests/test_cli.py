@@ -163,7 +163,8 @@ def test_ctrl_c_while_starting_or_working_is_one_line_and_status_130():
 
 def test_an_option_given_twice_is_refused_not_overridden(run):
     cases = [
-        (["odds", "--model", "multi", "--policy", "stop-after-2", "--policy", "never-buy"], "--policy and --policy"),
+        (["odds", "--model", "multi", "--policy", "stop-after-2", "--policy", "never-buy"],
+         "--policy never-buy: every seat not named has a policy already (--policy stop-after-2)"),
         (["odds", "--model", "draws", "--pile", "witch=3", "--pile", "diamond=2"], "--pile and --pile"),
         (["print-cards", "--paper", "a4", "--paper=letter"], "--paper and --paper"),
         (["catalogue", "--set", "witch=3", "--set", "witch=4"], "the count of 'witch' is set twice"),

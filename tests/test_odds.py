@@ -20,7 +20,7 @@ from toolkit.odds import engine_chain
 from toolkit.games.diamoniak import solo as diamoniak_solo
 from toolkit.odds.report import answer
 from toolkit.sim.records import play_records
-from toolkit.sim.simulate import seat_policies
+from toolkit.seats import builtin_players
 from toolkit.games.diamoniak.policies import parse
 from toolkit.sim.runner import play
 from toolkit.sim.simulate import simulate
@@ -50,7 +50,7 @@ def default_solo():
 def test_default_solo_figures_match_the_simulator(default_solo):
     cat = load("diamoniak", require_art=False)
     game = DiamoniakGame.from_catalogue(cat)
-    runs = play_records(game, seat_policies("diamoniak", 1, {}), 42, 0, 100_000)
+    runs = play_records(game, builtin_players("diamoniak", 1), 42, 0, 100_000)
     assert (runs["winner"] == 0).all()
     turns = runs["turns"]
     expected = Fraction(default_solo["expected_turns"])

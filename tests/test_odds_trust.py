@@ -21,6 +21,7 @@ from toolkit.games.diamoniak import solo as diamoniak_solo
 from toolkit.odds import report as odds_report
 from toolkit.games.palaces.opening import opening_odds
 from toolkit.odds.report import answer
+from toolkit.seats import Policies
 
 SIGMAS = 4.5
 PALACE_COLOURS = ("red", "blue", "green", "yellow")
@@ -119,7 +120,7 @@ def test_a_random_policy_is_simulated_and_its_stalls_leave_no_mean(tmp_path):
                        max_palaces=1)
     exact = answer(cat, "first-palace").data  # the builder never lays the blue foundation
     assert exact["exact"] and Fraction(exact["p_never"]) == 0 and exact["expected_turns"] is not None
-    report = answer(cat, "first-palace", policy="random", games=300)
+    report = answer(cat, "first-palace", policy=Policies.of(every="random"), games=300)
     data, text = report.data, "\n".join(report.lines)
     assert data["exact"] is False and "decides at random" in text
     assert data["stalled_games"] > 0 and data["mean_turns"] is None and data["expected_turns_float"] is None
@@ -268,10 +269,10 @@ def test_the_kernel_takes_a_witch_greedier_than_the_deck():
 
     from toolkit.games.diamoniak.engine import DiamoniakGame
     from toolkit.sim.records import play_records
-    from toolkit.sim.simulate import seat_policies
+    from toolkit.seats import builtin_players
 
     game = DiamoniakGame.from_catalogue(load("diamoniak", require_art=False), players=1)
-    seats = seat_policies("diamoniak", 1, {})
+    seats = builtin_players("diamoniak", 1)
     greedy = play_records(replace(game, witch_takes=40_000), seats, 1, 0, 300)
     everything = play_records(replace(game, witch_takes=sum(game.counts)), seats, 1, 0, 300)
     assert (greedy["turns"] == everything["turns"]).all() and (greedy["winner"] == 0).any()

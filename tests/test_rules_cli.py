@@ -51,10 +51,11 @@ def test_dealer_bust_chance_as_published(run, up, bust):
 
 def test_same_seed_same_bytes_whatever_plays_the_batches(run):
     from toolkit.rules.load import load_rules
-    from toolkit.rules.simulate import PARALLEL_FROM, batches, merge, seats_of
+    from toolkit.rules.simulate import PARALLEL_FROM, batches, merge
+    from toolkit.seats import Policies, rules_players
 
     rules = load_rules(PIG, {"goal": 10})
-    seats = seats_of(rules, 2, {1: "random"})
+    seats = rules_players(rules, Policies.of({1: "random"}))
     here = merge(list(batches(rules, seats, 5, 0, PARALLEL_FROM, workers=1)))
     spread = merge(list(batches(rules, seats, 5, 0, PARALLEL_FROM, workers=2)))
     assert list(here) == list(spread) and all((here[name] == spread[name]).all() for name in here)

@@ -20,6 +20,7 @@ from toolkit.errors import UserError
 from toolkit.games import CHANCE
 from toolkit.rules import optimal, walk
 from toolkit.rules.load import load_rules
+from toolkit.seats import Policies, rules_players
 from toolkit.sim.runner import sample_outcome
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -252,7 +253,7 @@ def rules_file(tmp_path):
 
 def test_race_expected_length_and_distribution_match_exact_elimination(rules_file):
     game = load_rules(rules_file(RACE, end=9))
-    odds = walk.chain_odds(game, walk.seat_policies(game, None), 10_000)
+    odds = walk.chain_odds(game, rules_players(game), 10_000)
     squares = [s for s in range(9) if s != 4]
 
     def step(square):
@@ -281,7 +282,7 @@ def test_race_expected_length_and_distribution_match_exact_elimination(rules_fil
 
 def test_draws_are_ends_of_their_own_and_not_games_that_never_end(rules_file):
     game = load_rules(rules_file(DUEL))
-    odds = walk.chain_odds(game, walk.seat_policies(game, None), 1000)
+    odds = walk.chain_odds(game, rules_players(game), 1000)
     assert odds.win == (Fraction(15, 36), Fraction(15, 36))
     assert odds.no_winner == Fraction(6, 36) and odds.p_never == 0
     assert dict(odds.ends)[(Fraction(0), Fraction(0))] == Fraction(1, 6)
@@ -290,7 +291,7 @@ def test_draws_are_ends_of_their_own_and_not_games_that_never_end(rules_file):
 
 def test_a_game_that_may_never_end_has_no_finite_expected_length(rules_file):
     game = load_rules(rules_file(SOMETIMES_ENDLESS))
-    odds = walk.chain_odds(game, walk.seat_policies(game, None), 1000)
+    odds = walk.chain_odds(game, rules_players(game), 1000)
     assert odds.expected_length is None and odds.p_never == Fraction(1, 2) and odds.win == (Fraction(1, 2),)
 
 
@@ -307,14 +308,14 @@ def test_a_random_player_is_a_chance_point_of_the_chain(rules_file):
             memo[total] = roll if total == 0 else (roll + Fraction(int(total >= 7))) / 2
         return memo[total]
 
-    odds = walk.chain_odds(game, walk.seat_policies(game, "random"), 1000)
+    odds = walk.chain_odds(game, rules_players(game, Policies.of(every="random")), 1000)
     assert odds.win == (value(0),)
 
 
 def test_hold_at_20_pig_matches_the_simulator(rules_file):
     """The exact chain of Pig to 30 with both holding at 20 against 20,000 simulated games."""
     game = load_rules(PIG, {"goal": 30})
-    seats = walk.seat_policies(game, "hold-at-20")
+    seats = rules_players(game, Policies.of(every="hold-at-20"))
     odds = walk.chain_odds(game, seats, 100_000, distribution=False)
     rng = random.Random(7)
     wins = 0
@@ -426,7 +427,7 @@ def test_best_replies_with_three_players_and_refusals(rules_file):
             return [1 if s == top and self.scores.count(top) == 1 else 0 for s in self.scores]
     ''', name="three.py")
     game = load_rules(three)
-    answers = optimal.solve(game, policy="pass")
+    answers = optimal.solve(game, policy=Policies.of(every="pass"))
     # the others pass (3 each): seat s wins only by rolling 4 or more
     assert [a.value for a in answers] == [Fraction(1, 2)] * 3 and answers[1].others == "seat 1 pass, seat 3 pass"
     with pytest.raises(UserError, match="--objective length: with more than one player"):
@@ -471,7 +472,7 @@ def test_cli_win_length_optimal_and_exports(tmp_path):
     (("--model", "optimal", "--objective", "length"), "two players play the zero-sum game"),
     (("--model", "win", "--export-policy", "x.json"), "only the optimal model finds a policy"),
     (("--model", "optimal", "--export-chain", "x.drn"), "the optimal model has no chain"),
-    (("--model", "win", "--policy", "nobody"), "unknown player of Pig"),
+    (("--model", "win", "--policy", "nobody"), "Pig has no player 'nobody'"),
     (("--model", "win", "--hand", "3"), "--hand: not read"),
 ])
 def test_cli_refusals_are_one_line(args, says):
@@ -626,7 +627,7 @@ def test_analyse_says_how_much_skill_matters():
 def test_a_game_without_decisions_has_its_chain_as_its_optimal_play(rules_file):
     game = load_rules(rules_file(RACE, end=9))
     [answer] = optimal.solve(game)
-    chain = walk.chain_odds(game, walk.seat_policies(game, None), 10_000, distribution=False)
+    chain = walk.chain_odds(game, rules_players(game), 10_000, distribution=False)
     assert answer.objective == "length" and answer.exact and answer.value == chain.expected_length
     assert optimal.policy_lines(answer) == []
 

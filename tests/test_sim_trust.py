@@ -93,7 +93,7 @@ def test_games_that_never_end_are_told_apart_from_long_ones(run, tmp_path):
     (["--players", "2", "--seed", "-5"], "Invalid value for '--seed'"),
     (["--seed", str(2**63)], "Invalid value for '--seed'"),
     (["--games", "100000001"], "Invalid value for '--games'"),
-    (["--policy", "²=until-witch"], "--policy ²=until-witch: expected SEAT=NAME"),
+    (["--policy", "²=until-witch"], "--policy ²=until-witch: expected [SEAT=]NAME"),
     (["--policy", "1=stop-after-²"], "unknown Diamoniak policy 'stop-after-²'"),
     (["--policy", "1=stop-after-٣"], "unknown Diamoniak policy 'stop-after-٣'"),
     (["--policy", "1=until-witch", "--policy", "1=never-buy"], "seat 1 has a policy already"),

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from toolkit.catalogue import load
+from toolkit.seats import Policies
 from toolkit.sim.simulate import simulate
 
 
@@ -20,6 +21,7 @@ def test_the_kernel_and_the_engine_give_the_same_summary(game, players, override
     """``simulate`` plays big runs by a compiled kernel and small ones by the engine: the same games."""
     from toolkit.sim import simulate as module
 
+    policies = Policies.of(policies)
     cat = load(game, overrides=overrides, require_art=False)
     games = module.FAST_FROM  # the fewest games the kernel plays
     fast = simulate(cat, players=players, games=games, seed=3, policies=policies)
@@ -76,7 +78,8 @@ def test_simulate_text_report(run):
 
 @pytest.mark.parametrize("args, message", [
     (["--policy", "3=default"], "seat 3 does not exist"),
-    (["--policy", "x"], "expected SEAT=NAME"),
+    (["--policy", "x"], "--policy x: unknown Diamoniak policy 'x'"),
+    (["--policy", "a=x"], "expected [SEAT=]NAME"),
     (["--policy", "1=wild"], "unknown Diamoniak policy 'wild'"),
     (["--policy", "1=stop-after-2,stop-after-3"], "two rules for the draw decision"),
     (["--variant", "gold"], "unknown Diamoniak variant"),

@@ -26,8 +26,8 @@ from toolkit.analysis.sweep_store import SweepStore, part_name
 from toolkit.catalogue import load
 from toolkit.errors import UserError
 from toolkit.games.registry import get, make_game
+from toolkit.seats import Policies, builtin_players
 from toolkit.sim.records import play_records
-from toolkit.sim.simulate import seat_policies
 
 ROOT = Path(__file__).resolve().parent.parent
 GRID = ("--set", "witch=5..6", "--set", "fairy=1,3", "--players", "2..3", "--games", "120")
@@ -136,7 +136,7 @@ def test_a_job_is_the_accumulated_records_of_its_games():
     row = sweep.run_job(job)
     game = make_game(job.catalogue, 3, ())
     totals = Accumulator(3, comeback=get("diamoniak").comeback_points)
-    totals.add(play_records(game, seat_policies("diamoniak", 3, {2: "stop-after-2"}), job.seed, 0, 90, 10_000,
+    totals.add(play_records(game, builtin_players("diamoniak", 3, Policies.of({2: "stop-after-2"})), job.seed, 0, 90, 10_000,
                             fast=False))
     expected = json.loads(json.dumps(totals.metrics()))
     assert {name: row[name] for name in expected} == expected
@@ -153,7 +153,7 @@ def test_the_comeback_figure_is_described_in_the_game_own_points(run, tmp_path, 
     assert data["figures"]["comeback_rate"] == ("share of the won games whose winner once trailed the leader by 6 "
                                                "or more points")
     row = data["rows"][0]
-    records = play_records(make_game(load("palaces", require_art=False), 2), seat_policies("palaces", 2, {}),
+    records = play_records(make_game(load("palaces", require_art=False), 2), builtin_players("palaces", 2),
                            row["seed"], 0, 60, sweep.TURN_LIMIT, fast=False)
     won = records["winner"] >= 0
     assert row["comeback_rate"] == pytest.approx(np.mean(records["winner_deficit"][won] >= 6))

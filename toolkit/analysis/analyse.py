@@ -175,21 +175,21 @@ class PlayerCount:
     wide: dict[str, tuple[float, float]] = field(default_factory=dict)  # figures wider than asked
 
 
-def analyse_counts(catalogue, counts: list[int], choices: dict[int, str], variants, seed: int, precision: float,
+def analyse_counts(catalogue, counts: list[int], policies, variants, seed: int, precision: float,
                    max_games: int, tick=None, played: Played | None = None) -> list[PlayerCount]:
-    """Measure every player count of ``counts`` with the policies ``choices`` ({seat: name}, the
-    default elsewhere); the winners kept in ``played``, if given."""
+    """Measure every player count of ``counts`` with the players ``policies`` names (``toolkit.seats.Policies``,
+    the default elsewhere); the winners kept in ``played``, if given."""
     from toolkit.games.registry import get, make_game
-    from toolkit.sim.simulate import seat_policies
+    from toolkit.seats import builtin_players
 
-    missing = [seat for seat in choices if seat > counts[0]]
+    missing = [seat for seat in (policies.seats if policies else []) if seat > counts[0]]
     if missing and len(counts) > 1:
         raise UserError(f"--policy {missing[0]}=...: seat {missing[0]} does not exist with {counts[0]} players "
                         f"(give --players {missing[0]}..{counts[-1]} or fewer seats)")
     results = []
     for players in counts:
         game = make_game(catalogue, players, variants)
-        seats = seat_policies(catalogue.game, players, choices)
+        seats = builtin_players(catalogue.game, players, policies)
         config_seed = run_seed(seed, players)
         acc = measure(game, seats, config_seed, precision, max_games, tick, played=played,
                       comeback=get(catalogue.game).comeback_points)

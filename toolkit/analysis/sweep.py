@@ -118,27 +118,21 @@ def variants_axis(texts: tuple[str, ...], game_id: str) -> Axis:
     return Axis("variants", "--variants", tuple(values))
 
 
-def policy_axis(text: str, game_id: str) -> Axis:
-    """``--policy SEAT=NAME|NAME``: the policies one seat (1-4, or ``all``) tries, each checked."""
-    from toolkit.games.registry import policy_module
+def policy_axes(texts: tuple[str, ...], parse) -> list[Axis]:
+    """``--policy [SEAT=]NAME|NAME`` (``toolkit.seats``): one axis per seat (``policy_all`` for every seat not
+    named), its values the players ``parse(name, option)`` makes of the names, by their own names, each once."""
+    from toolkit.seats import parse_policy, player
 
-    option = f"--policy {quote(text, '')}"
-    seat, sep, names = text.partition("=")
-    seat = seat.strip()
-    if not sep or not (seat == "all" or re.fullmatch(r"[1-4]", seat)):
-        raise UserError(f"{option}: expected SEAT=NAME|NAME with a seat from 1 to 4 or all, "
-                        f"e.g. --policy 1=default|stop-after-3")
-    choices = [name.strip() for name in names.split("|")]
-    if "" in choices:
-        raise UserError(f"{option}: a policy name is empty (separate the policies a seat tries with |)")
-    parse = policy_module(game_id).parse
-    values: list[str] = []
-    for name in choices:
-        canonical = parse(name, option).name
-        if canonical in values:
-            raise UserError(f"{option}: {quote(name)} is the same policy as one given before it")
-        values.append(canonical)
-    return Axis(f"policy_{seat}", option, tuple(values))
+    axes = []
+    for seat, pick in parse_policy(texts, several=True).picks.items():
+        values: list[str] = []
+        for name in pick.names:
+            canonical = player(name, pick.option, parse, every=seat is None).name
+            if canonical in values:
+                raise UserError(f"{pick.option}: {quote(name)} is the same policy as one given before it")
+            values.append(canonical)
+        axes.append(Axis(f"policy_{'all' if seat is None else seat}", pick.option, tuple(values)))
+    return sorted(axes, key=lambda axis: axis.name)
 
 
 @dataclass(frozen=True)
@@ -173,15 +167,14 @@ def build_grid(catalogue, sets: tuple[str, ...], players: str | None, variants: 
         axes.append(Axis("players", f"--players {players}", parse_values(players, f"--players {players}", 1, 4)))
     if variants:
         axes.append(variants_axis(variants, catalogue.game))
-    seats = [policy_axis(text, catalogue.game) for text in policies]
+    from toolkit.games.registry import policy_module
+
+    seats = policy_axes(policies, policy_module(catalogue.game).parse)
     for axis in seats:
-        if [a.name for a in seats].count(axis.name) > 1:
-            raise UserError(f"{axis.option}: seat {axis.name[7:]} is given twice (list its policies in one "
-                            f"option, separated by |)")
         if axis.name != "policy_all" and int(axis.name[7:]) > min(axes[len(sets)].values):
             raise UserError(f"{axis.option}: seat {axis.name[7:]} does not exist with {min(axes[len(sets)].values)} "
                             f"player(s)")
-    axes += sorted(seats, key=lambda axis: axis.name)
+    axes += seats
     for axis in axes[:len(sets)]:
         if axis.name in RESERVED_COLUMNS:
             raise UserError(f"{axis.option}: a card called {quote(axis.name)} would share its column with the "
@@ -199,15 +192,13 @@ def build_grid(catalogue, sets: tuple[str, ...], players: str | None, variants: 
 RESERVED_COLUMNS = ("players", "variants", "games", "exact", "note", "distance", "rank", "meets")
 
 
-def seat_choices(configuration: dict) -> dict[int, str]:
-    """The policy of every seat a configuration names, as ``seat_policies`` takes them (seats from 1)."""
-    players = configuration["players"]
-    choices = {}
-    for seat in range(1, players + 1):
-        name = configuration.get(f"policy_{seat}", configuration.get("policy_all"))
-        if name is not None:
-            choices[seat] = name
-    return choices
+def configuration_policies(configuration: dict):
+    """The ``Policies`` a configuration names: its ``policy_SEAT`` values, ``policy_all`` for the other seats."""
+    from toolkit.seats import Policies
+
+    seats = {int(name[7:]): value for name, value in configuration.items()
+             if name.startswith("policy_") and name != "policy_all"}
+    return Policies.of(seats, configuration.get("policy_all"))
 
 
 def variant_names(configuration: dict) -> tuple[str, ...]:
@@ -223,7 +214,7 @@ class Job:
     catalogue: object  # the Catalogue with this configuration's counts
     players: int
     variants: tuple[str, ...]
-    choices: dict
+    choices: object  # the seats' Policies (toolkit.seats)
     games: int
     seed: int  # the run seed of its games (``toolkit.sim.records.play_records``)
     exact: bool  # the game has exact figures for this configuration (``Game.sweep_exact``)
@@ -237,17 +228,18 @@ def jobs(grid: Grid, base, sets: dict, games: int, seed: int) -> list[Job]:
     """One checked job per configuration of ``grid`` (``base``: the catalogue without --set)."""
     from toolkit.catalogue.loader import apply_overrides
     from toolkit.games.registry import get, make_game
-    from toolkit.sim.simulate import seat_policies
+    from toolkit.seats import builtin_players
 
     out = []
     for configuration in grid.configurations():
         overrides = [f"{name}={configuration[name]}" for name in sets]
-        players, variants, choices = configuration["players"], variant_names(configuration), seat_choices(configuration)
+        players, variants = configuration["players"], variant_names(configuration)
+        choices = configuration_policies(configuration)
         where = ", ".join(f"{name}={value}" for name, value in configuration.items())
         try:
             catalogue = apply_overrides(base, overrides)
             make_game(catalogue, players, variants)  # refuses a variant or player count the game lacks
-            policies = seat_policies(catalogue.game, players, choices)
+            policies = builtin_players(catalogue.game, players, choices)
         except UserError as err:
             raise UserError(f"configuration {where}: {err}") from None
         if catalogue.is_empty:
@@ -292,14 +284,14 @@ def play_piece(piece: Piece):
     from toolkit.analysis.metrics import Accumulator
     from toolkit.games.registry import get, make_game
     from toolkit.sim.records import play_records
-    from toolkit.sim.simulate import seat_policies
+    from toolkit.seats import builtin_players
 
     job = piece.job
     play = getattr(job, "play", None)  # a job that plays its own games (a rules game's: toolkit.rules.sweep)
     if play is not None:
         return play(piece.start, piece.count), None
     game = make_game(job.catalogue, job.players, job.variants)
-    policies = seat_policies(job.catalogue.game, job.players, job.choices)
+    policies = builtin_players(job.catalogue.game, job.players, job.choices)
     totals = Accumulator(job.players, get(job.catalogue.game).comeback_points)
     end = piece.start + piece.count
     for start in range(piece.start, end, BATCH):

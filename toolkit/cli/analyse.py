@@ -11,9 +11,10 @@ import re
 import click
 
 from toolkit.cli.options import (Progress, ToolkitCommand, Whole, catalogue_inputs, catalogue_options,
-                                 check_numba_environment, not_with_rules, refuse_given, rules_options, say,
-                                 seat_choices)
+                                 check_numba_environment, not_with_rules, policy_option, refuse_given,
+                                 rules_options, say)
 from toolkit.errors import UserError
+from toolkit.seats import check_names, parse_policy
 
 PRECISION = (0.001, 0.25)
 _NUMBER = re.compile(r"[0-9]*\.?[0-9]+")
@@ -34,8 +35,8 @@ def _precision(text: str) -> float:
 @rules_options
 @click.option("--players", "players_text", metavar="N|A..B",
               help="A player count or a range, e.g. 3 or 2..4 (default: every count of the game from 2).")
-@click.option("--policy", "policies", multiple=True, metavar="SEAT=NAME",
-              help="A seat's policy, e.g. 2=stop-after-3 (repeatable; the default policy elsewhere).")
+@policy_option("A seat's player, SEAT=NAME (seats count from 1), or a bare NAME for every seat not named "
+               "(repeatable; the default player elsewhere), e.g. 2=stop-after-3,never-buy or hold-at-20.")
 @click.option("--variant", "variants", multiple=True, metavar="NAME", help="A named rule variant (repeatable).")
 @click.option("--precision", "precision_text", default="0.005", show_default=True, metavar="P",
               help="Target half-width of every win rate's 95% interval (0.001 to 0.25): it sets the number of games.")
@@ -86,14 +87,13 @@ def analyse_command(game, catalogue_path, overrides, rules_spec, params, players
     for_catalogue(catalogue).require_rules(catalogue, "analyse needs")
     check_outputs([("--report", report_path)], catalogue_inputs(catalogue))
     counts = bench.parse_players(players_text, *catalogue.players)
-    choices = seat_choices(policies)
+    choices = parse_policy(policies)
     twice = sorted({variant for variant in variants if variants.count(variant) > 1})
     if twice:
         raise UserError(f"--variant {twice[0]}: given twice")
     from toolkit.games.registry import policy_module
 
-    for seat, name in choices.items():  # every name checked first, whatever else is wrong
-        policy_module(catalogue.game).parse(name, f"--policy {seat}={name}")
+    check_names(choices, policy_module(catalogue.game).parse)  # every name checked first, whatever else is wrong
     if strategy is None:
         strategy = not choices
     elif choices and strategy:
@@ -145,7 +145,7 @@ def _analyse_rules(spec, params, players_text, policies, precision, max_games, s
     from toolkit.files import check_outputs, write_atomic
     from toolkit.rules import analyse as bench
     from toolkit.rules.load import load_rules
-    from toolkit.rules.simulate import seats_of
+    from toolkit.seats import rules_players
 
     not_with_rules()
     refuse_given(("strategy",), "the strategy search plays the built-in games' rules; name the players with --policy")
@@ -155,7 +155,7 @@ def _analyse_rules(spec, params, players_text, policies, precision, max_games, s
         params = {**params, "players": int(players_text)}
     rules = load_rules(spec, params)
     check_outputs([("--report", report_path)], {"--rules": rules.path} if rules.path else {})
-    seats = seats_of(rules, rules.players, seat_choices(policies))
+    seats = rules_players(rules, parse_policy(policies))
     progress = Progress(4 * bench.games_for(precision), "analysing")
     try:
         result = bench.analyse(rules, seats, seed, precision, max_games, progress)

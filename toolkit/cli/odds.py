@@ -8,8 +8,10 @@ import click
 
 from toolkit.catalogue.model import MAX_DECK
 from toolkit.cli.options import (LazyHelpOption, Progress, ToolkitCommand, Whole, catalogue_inputs, catalogue_options,
-                                 check_numba_environment, not_with_rules, refuse_given, rules_options, say)
+                                 check_numba_environment, not_with_rules, policy_option, refuse_given, rules_options,
+                                 say)
 from toolkit.errors import UserError
+from toolkit.seats import parse_policy
 
 # The options of `toolkit odds` that only some models read: parameter name -> option.
 _ODDS_OPTIONS = {"players": "--players", "pile": "--pile", "policy": "--policy", "max_states": "--max-states",
@@ -55,10 +57,11 @@ def _refuse_unused_options(game_id: str, model: str) -> None:
 @click.option("--at-least", type=Whole(0, MAX_DECK), help="For --model hand: the chance of at least this many (default 1).")
 @click.option("--at-most", type=Whole(0, MAX_DECK), help="For --model hand: ... at most this many.")
 @click.option("--exactly", type=Whole(0, MAX_DECK), help="For --model hand: ... exactly this many.")
-@click.option("--policy", default="default", show_default=True,
-              help="Every seat's policy for first-palace and multi; with --rules, one player for every seat or one "
-                   "per seat (hold-at-20,random; default: the game's first own player, else random), and for "
-                   "--model optimal the other seats' players, each seat then playing its best reply.")
+@policy_option("The players, SEAT=NAME (seats count from 1) or a bare NAME for every seat not named (repeatable; "
+               "default: a built-in game's default player, a --rules game's first own player, else random): who "
+               "plays the chain of multi, first-palace (one seat) and a --rules game; for --model optimal, the "
+               "players each seat's best reply is against (a bare NAME: every other seat); two players and no "
+               "--policy: the zero-sum game.", name="policy")
 @click.option("--max-states", type=Whole(1, 5_000_000), default=100_000, show_default=True,
               help="Largest chain solved exactly (at most 1,000,000 for the built-in models, beyond it the answer is "
                    "simulated; a --rules game or --model optimal walks up to 5,000,000).")
@@ -76,8 +79,8 @@ def _refuse_unused_options(game_id: str, model: str) -> None:
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Also draw the distribution as a .png or .pdf chart.")
 @click.option("--export-chain", "chain_path", type=click.Path(dir_okay=False),
               help="Also write the chain behind the exact answer in Storm's explicit DRN format (solo, first-palace, multi).")
-def odds_command(game, catalogue_path, overrides, model, players, pile, hand, where, at_least, at_most, exactly, policy,
-                 max_states, games, seed, as_json, plot_path, chain_path, rules_spec, params, objective, policy_path):
+def odds_command(game, catalogue_path, overrides, model, players, pile, hand, where, at_least, at_most, exactly,
+                 policy, max_states, games, seed, as_json, plot_path, chain_path, rules_spec, params, objective, policy_path):
     """Exact odds from the rules engine's Markov chain: expected turns, distributions, draws; for a game of
     one's own (--rules) or with --model optimal, the best play."""
     from toolkit.catalogue import load
@@ -91,6 +94,7 @@ def odds_command(game, catalogue_path, overrides, model, players, pile, hand, wh
         from toolkit.odds import plot  # matplotlib and the card fonts only for a chart
 
         plot.check_path(plot_path)
+    policy = parse_policy(policy) or None
     if rules_spec is not None or model == "optimal":
         _rules_odds(game, catalogue_path, overrides, rules_spec, params, model, players, policy, objective,
                     max_states, as_json, plot_path, chain_path, policy_path)
@@ -118,20 +122,15 @@ def odds_command(game, catalogue_path, overrides, model, players, pile, hand, wh
 def _rules_odds(game_id, catalogue_path, overrides, rules_spec, params, model, players, policy, objective,
                 max_states, as_json, plot_path, chain_path, policy_path) -> None:
     """A game of one's own (``--rules``), or a built-in game's optimal play, answered by toolkit.rules."""
-    from click.core import ParameterSource
-
     from toolkit.files import DRN, JSON, check_outputs
     from toolkit.rules.odds import rules_report
 
-    ctx = click.get_current_context()
     if rules_spec is not None:
         not_with_rules()
         refuse_given(("players",), "--rules names the game")
     reads = _RULES_READS + (() if rules_spec is not None else ("game", "catalogue_path", "overrides", "players"))
     refuse_given(tuple(name for name in _ODDS_OPTIONS if name not in reads), "a --rules game and the optimal model "
                  "do not use it")
-    if ctx.get_parameter_source("policy") in (None, ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP):
-        policy = None
     if rules_spec is not None:
         from toolkit.rules.load import load_rules
 

@@ -498,20 +498,14 @@ class Progress:
             self.bar = None
 
 
-def seat_choices(values: tuple[str, ...]) -> dict[int, str]:
-    """``--policy SEAT=NAME`` options as {seat: name}: the seat in ASCII digits, each seat once."""
-    choices = {}
-    for value in values:
-        seat, sep, name = value.partition("=")
-        seat = seat.strip()
-        if not sep or not re.fullmatch(r"[0-9]+", seat) or not name.strip():
-            raise UserError(f"--policy {value}: expected SEAT=NAME, e.g. --policy 2=stop-after-3")
-        if len(seat) > 3:
-            raise UserError(f"--policy {value}: seat {seat} does not exist (seats count from 1 to 4)")
-        if int(seat) in choices:
-            raise UserError(f"--policy {value}: seat {int(seat)} has a policy already (give each seat one)")
-        choices[int(seat)] = name.strip()
-    return choices
+POLICY_HELP = ("A seat's player, SEAT=NAME (seats count from 1), or a bare NAME for every seat not named "
+               "(repeatable), e.g. 2=stop-after-3,never-buy (one player, its rules combined) or hold-at-20.")
+
+
+def policy_option(help_text: str = POLICY_HELP, name: str = "policies"):
+    """``--policy [SEAT=]NAME``, repeatable: the one syntax of simulate, analyse, sweep and odds
+    (``toolkit.seats.parse_policy`` reads it)."""
+    return click.option("--policy", name, multiple=True, metavar="[SEAT=]NAME", help=help_text)
 
 
 def refuse_given(names: tuple[str, ...], why: str) -> None:

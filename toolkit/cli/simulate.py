@@ -7,8 +7,9 @@ import json
 import click
 
 from toolkit.cli.options import (Progress, ToolkitCommand, Whole, catalogue_options, check_numba_environment,
-                                 not_with_rules, rules_options, say, seat_choices)
+                                 not_with_rules, policy_option, rules_options, say)
 from toolkit.errors import UserError
+from toolkit.seats import parse_policy
 
 @click.command("simulate", cls=ToolkitCommand)
 @catalogue_options
@@ -18,8 +19,7 @@ from toolkit.errors import UserError
               help="Games to play (at most 100,000,000).")
 @click.option("--seed", type=Whole(0, 2**63 - 1), default=1, show_default=True,
               help="Random seed, 0 to 2**63-1: the same seed gives the same result.")
-@click.option("--policy", "policies", multiple=True, metavar="SEAT=NAME",
-              help="A seat's policy, e.g. 2=stop-after-3 or 1=risk-1,never-buy (repeatable; seats count from 1).")
+@policy_option()
 @click.option("--variant", "variants", multiple=True, metavar="NAME", help="A named rule variant (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def simulate_command(game, catalogue_path, overrides, rules_spec, params, players, games, seed, policies, variants,
@@ -37,7 +37,7 @@ def simulate_command(game, catalogue_path, overrides, rules_spec, params, player
 
     for_catalogue(catalogue).require_rules(catalogue, "simulate needs")
     players = players or catalogue.players[0]
-    choices = seat_choices(policies)
+    choices = parse_policy(policies)
     twice = sorted({variant for variant in variants if variants.count(variant) > 1})
     if twice:
         raise UserError(f"--variant {twice[0]}: given twice")
@@ -56,13 +56,14 @@ def simulate_command(game, catalogue_path, overrides, rules_spec, params, player
 def _simulate_rules(spec, params, players, games, seed, policies, as_json):
     """``simulate --rules``: a game written in Python (toolkit.rules)."""
     from toolkit.rules.load import load_rules
-    from toolkit.rules.simulate import report_lines, seats_of, simulate
+    from toolkit.rules.simulate import report_lines, simulate
+    from toolkit.seats import rules_players
 
     not_with_rules()
     if players is not None:
         params = {**params, "players": players}
     rules = load_rules(spec, params)
-    seats = seats_of(rules, rules.players, seat_choices(policies))
+    seats = rules_players(rules, parse_policy(policies))
     progress = Progress(games, "simulating")
     try:
         result = simulate(rules, seats, games, seed, progress)

@@ -31,9 +31,10 @@ SHOWN_RANKS = 10
 @click.option("--variants", "variants", multiple=True, metavar="SET",
               help="One value of the variants axis (repeatable): none, or variant names joined by +, "
                    "e.g. --variants none --variants free-colour.")
-@click.option("--policy", "policies", multiple=True, metavar="SEAT=NAME|NAME",
-              help="An axis of one seat's policy (repeatable; seat 1-4, or all for every seat not named), "
-                   "e.g. 2=default|stop-after-3.")
+@click.option("--policy", "policies", multiple=True, metavar="[SEAT=]NAME|NAME",
+              help="An axis of one seat's player (repeatable): SEAT=NAME|NAME tries each on seat SEAT (from 1); "
+                   "a bare NAME|NAME (or all=NAME|NAME) on every seat not named, e.g. 2=default|stop-after-3,never-buy "
+                   "or hold-at-20|random.")
 @click.option("--games", type=Whole(1, 100_000_000), default=10_000, show_default=True,
               help="Games per configuration.")
 @click.option("--seed", type=Whole(0, 2**63 - 1), default=1, show_default=True,

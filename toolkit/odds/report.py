@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING, Callable
 
 from toolkit.catalogue.model import Catalogue
 from toolkit.errors import UserError
-from toolkit.games.registry import get as get_game, make_game, policy_module
+from toolkit.games.registry import get as get_game, make_game
 from toolkit.odds.draws import draw_odds, parse_pile
 from toolkit.odds.hand import hand_odds
+from toolkit.seats import Policies, builtin_players
 from toolkit.sim.report import unfinished_lines
 
 if TYPE_CHECKING:
@@ -98,7 +99,7 @@ class Ask:
 
     players: int | None = None
     pile: str | None = None
-    policy: str = "default"
+    policy: Policies | None = None  # the --policy options (toolkit.seats); None: every seat the default
     max_states: int = 100_000
     games: int = 20_000
     seed: int = 1
@@ -174,7 +175,7 @@ def model_of(catalogue: Catalogue, model: str | None) -> str:
 
 
 def answer(catalogue: Catalogue, model: str | None, *, players: int | None = None, pile: str | None = None,
-           policy: str = "default", max_states: int = 100_000, games: int = 20_000, seed: int = 1,
+           policy: Policies | None = None, max_states: int = 100_000, games: int = 20_000, seed: int = 1,
            progress: Callable[[int], None] | None = None, note: Note | None = None,
            export_chain: bool = False, hand: int | None = None, where: tuple[str, ...] = (),
            at_least: int | None = None, at_most: int | None = None, exactly: int | None = None) -> OddsReport:
@@ -420,7 +421,7 @@ def simulate_until(game_id: str, game, seats, done, games: int, seed: int, progr
 
 # --- two or more players ----------------------------------------------------------------------------
 
-def simulate_turns(catalogue: Catalogue, players: int, policy: str, games: int, seed: int, progress=None) -> Summary:
+def simulate_turns(catalogue: Catalogue, seats: list, games: int, seed: int, progress=None) -> Summary:
     """The games ``simulate`` plays for the multi model (the same card orders and batches, each game
     stopped at ``TURN_LIMIT``, none started past ``MAX_WORK`` turns in all), with their lengths
     counted in turns of all seats together, as the exact answer counts them (``simulate`` counts
@@ -429,11 +430,11 @@ def simulate_turns(catalogue: Catalogue, players: int, policy: str, games: int, 
 
     from toolkit.sim.ordered import BASE_FIELDS
     from toolkit.sim.records import play_records
-    from toolkit.sim.simulate import FAST_FROM, WORK_CHUNK, progress_mark, seat_policies
+    from toolkit.sim.simulate import FAST_FROM, WORK_CHUNK, progress_mark
     from toolkit.sim.stats import Tally
 
+    players = len(seats)
     game = make_game(catalogue, players)
-    seats = seat_policies(catalogue.game, players, {seat + 1: policy for seat in range(players)})
     tally = Tally(players)
     played = work = reported = 0
     while played < games and work < MAX_WORK:
@@ -456,22 +457,32 @@ def simulate_turns(catalogue: Catalogue, players: int, policy: str, games: int, 
                          turn_limit=TURN_LIMIT)
 
 
-def multi(catalogue: Catalogue, players: int, policy: str, max_states: int, games: int, seed: int,
+def who_plays(seats) -> str:
+    """``every seat NAME``, or each seat's player when they differ."""
+    names = [seat.name for seat in seats]
+    if len(set(names)) == 1:
+        return f"every seat {names[0]}"
+    return ", ".join(f"seat {seat} {name}" for seat, name in enumerate(names, start=1))
+
+
+def multi(catalogue: Catalogue, players: int, policy: Policies | None, max_states: int, games: int, seed: int,
           progress=None, note: Note | None = None, export_chain: bool = False) -> OddsReport:
     if not 2 <= players <= 4:
         raise UserError(f"--players {players}: the multi-player model takes 2 to 4 players")
     game = make_game(catalogue, players)
-    seats = [policy_module(catalogue.game).parse(policy)] * players
+    seats = builtin_players(catalogue.game, players, policy)
+    names = [seat.name for seat in seats]
     data = head(catalogue, "multi")
-    data.update({"players": players, "policy": seats[0].name})
-    lines = [f"{catalogue.title['en']}, {players} players, every seat {seats[0].name}"]
+    # "policy": the one every seat plays (null when they differ), "policies": each seat's
+    data.update({"players": players, "policy": names[0] if len(set(names)) == 1 else None, "policies": names})
+    lines = [f"{catalogue.title['en']}, {players} players, {who_plays(seats)}"]
     exact, why, limit = exact_or_why(game, seats, players, max_states, None, progress)
     if exact is None and export_chain:
         raise no_chain(why)
     if exact is None:
         tell(note, f"exact odds are out of reach ({why}); simulating up to {games:,} games instead "
                    f"(at most {MAX_WORK:,} turns in all)", games)
-        summary = simulate_turns(catalogue, players, policy, games, seed, progress)
+        summary = simulate_turns(catalogue, seats, games, seed, progress)
         data.update({"exact": False, "states_explored_over": limit, "simulated": summary.as_json()})
         if summary.stalled:  # a game that can stall has no finite expected length, whatever the others did
             data.update({"expected_turns": None,
@@ -498,6 +509,6 @@ def multi(catalogue: Catalogue, players: int, policy: str, max_states: int, game
         lines.append(f"  seat {seat} wins: {both(p)}")
     if exact.p_never:
         lines.append(f"  the game never ends (no winner): {both(exact.p_never)}")
-    chain = engine_chain_export(catalogue, game, seats, max_states, None, f"{players} players, every seat "
-                                f"{seats[0].name}, one chance point of the rules engine a step") if export_chain else None
+    chain = engine_chain_export(catalogue, game, seats, max_states, None, f"{players} players, {who_plays(seats)}, "
+                                "one chance point of the rules engine a step") if export_chain else None
     return OddsReport(data, lines, no_chart="the multi model has no distribution to draw", chain=chain)

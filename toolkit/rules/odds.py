@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from toolkit.errors import UserError
 from toolkit.odds.report import OddsReport, both, frac
+from toolkit.seats import Policies, rules_players
 
 MODELS = ("length", "win", "optimal")
 NO_DECISIONS = "no decisions: chance alone plays the game"
 SHOWN_LENGTHS = 60  # lengths listed one per line at most (the JSON has them all)
 
 
-def rules_report(game, model: str | None, *, policy: str | None, objective: str | None, max_states: int,
+def rules_report(game, model: str | None, *, policy: Policies | None, objective: str | None, max_states: int,
                  export_chain: bool = False, export_policy: bool = False, progress=None) -> OddsReport:
     """The answer to ``model`` (default ``win``) for the rules game ``game`` (a ``RulesGame``)."""
     model = model or "win"
@@ -51,11 +52,11 @@ def _head(game, model: str) -> dict:
     return {"game": game.name, "rules": game.source, "model": model, "players": game.num_players()}
 
 
-def _chain(game, model: str, policy: str | None, max_states: int, export_chain: bool, progress) -> OddsReport:
+def _chain(game, model: str, policy: Policies | None, max_states: int, export_chain: bool, progress) -> OddsReport:
     from toolkit.odds.engine_chain import TooManyStates
     from toolkit.rules import walk
 
-    seats = walk.seat_policies(game, policy)
+    seats = rules_players(game, policy)
     try:
         odds = walk.chain_odds(game, seats, max_states, progress, distribution=model == "length")
     except TooManyStates as err:
@@ -117,7 +118,7 @@ def _winner(returns) -> int | None:
     return returns.index(top) if returns.count(top) == 1 else None
 
 
-def _optimal(game, policy: str | None, objective: str | None, max_states: int, export_policy: bool,
+def _optimal(game, policy: Policies | None, objective: str | None, max_states: int, export_policy: bool,
              progress) -> OddsReport:
     from toolkit.rules import optimal
 

@@ -44,7 +44,8 @@ import numpy as np
 
 from toolkit.errors import UserError
 from toolkit.games import CHANCE, TERMINAL
-from toolkit.rules.walk import Graph, fields_of, length_unit, seat_policies, walk_graph
+from toolkit.rules.walk import Graph, fields_of, length_unit, walk_graph
+from toolkit.seats import Policies, rules_players
 
 EXACT_UP_TO = 60_000  # nodes: up to this many the answer is exact, beyond it an interval
 EPSILON = 1e-9  # interval iteration stops once the bounds are this close
@@ -156,15 +157,16 @@ def _payoff(objective: str, seat: int, returns, winner, zero_sum: bool) -> Fract
     return Fraction({0: 1, 1: -1}.get(winner, 0))
 
 
-def solve(game, objective: str | None = None, policy: str | None = None, max_states: int = 2_000_000,
+def solve(game, objective: str | None = None, policy: Policies | None = None, max_states: int = 2_000_000,
           exact_up_to: int = EXACT_UP_TO, progress=None) -> list[Optimum]:
     """Optimal play of ``game`` (a ``RulesGame``): one ``Optimum`` (one player; two players when no
     ``policy`` is named: the zero-sum game), or one per seat (its best reply to the others' players,
-    ``policy`` as ``--policy`` names them; more than two players without one: the game's default players)."""
+    ``policy`` as ``--policy`` names them, the game's default player on a seat it does not name; more than two
+    players without one: the game's default players)."""
     players = game.num_players()
     if objective not in (None, "win", "length"):
         raise UserError(f"--objective {objective}: choose win or length")
-    if players == 2 and objective is not None and policy is None:
+    if players == 2 and objective is not None and not policy:
         raise UserError(f"--objective {objective}: two players play the zero-sum game (their value and the "
                         "first player's chance to win)")
     if players == 1:
@@ -172,12 +174,12 @@ def solve(game, objective: str | None = None, policy: str | None = None, max_sta
         if objective is None:  # a game won whatever the player does is played for speed
             objective = "length" if all(w == 0 for w in graph.winners) else "win"
         return [_solve_graph(game, graph, objective, 0, exact_up_to)]
-    if players == 2 and policy is None:
+    if players == 2 and not policy:
         graph = _walk(game, [None, None], {0, 1}, max_states, progress)
         return [_solve_graph(game, graph, "zero-sum", 0, exact_up_to)]
     if objective == "length":
         raise UserError("--objective length: with more than one player each seat plays to win")
-    seats = seat_policies(game, policy)
+    seats = rules_players(game, policy)
     return [best_reply(game, seat, seats, max_states, exact_up_to, progress) for seat in range(players)]
 
 

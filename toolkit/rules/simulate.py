@@ -35,18 +35,6 @@ FIELDS = ("winner", "turns", "steps", "decisions", "stalled", "lead_changes", "w
 NO_DECISIONS = "no seat had a decision to make in these games: chance alone played them"
 
 
-def seats_of(rules, players: int, choices: dict[int, str], option: str = "--policy") -> list:
-    """One player per seat: ``choices`` (seat from 1 -> name), the first of the game's own players (else
-    ``random``) elsewhere."""
-    for seat in choices:
-        if not 1 <= seat <= players:
-            raise UserError(f"{option} {seat}=...: seat {seat} does not exist in {rules.name} ({players} players)")
-    known = rules.policies()
-    default = next((name for name in known if name not in ("random", "first")), "random")
-    return [rules.policy(choices.get(seat + 1, default), f"{option} {seat + 1}={choices.get(seat + 1, default)}")
-            for seat in range(players)]
-
-
 def _endless(rules, state, seats) -> UserError:
     game = rules.game if hasattr(rules, "game") else None
     where = rules.source

@@ -18,10 +18,12 @@ from pathlib import Path
 
 import numpy as np
 
-from toolkit.analysis.sweep import MAX_CONFIGURATIONS, RESERVED_COLUMNS, Axis, Grid, configuration_key, parse_values
+from toolkit.analysis.sweep import (MAX_CONFIGURATIONS, RESERVED_COLUMNS, Axis, Grid, configuration_key,
+                                    configuration_policies, parse_values, policy_axes)
 from toolkit.catalogue.checks import quote
 from toolkit.errors import UserError
 from toolkit.rules.load import _FILE, load_rules, parse_value
+from toolkit.seats import rules_parse, rules_players
 
 _RANGES = re.compile(r"[0-9]{1,9}(\.\.[0-9]{1,9})?(,[0-9]{1,9}(\.\.[0-9]{1,9})?)*")
 
@@ -43,21 +45,6 @@ def grid_axis(text: str) -> Axis:
     if len(set(map(repr, parsed))) != len(parsed):
         raise UserError(f"{option}: a value is given twice")
     return Axis(name, option, parsed)
-
-
-def policy_axis(text: str, rules) -> Axis:
-    """``--policy SEAT=NAME|NAME``: the players one seat (or ``all``) tries, each one of the game's."""
-    option = f"--policy {quote(text, '')}"
-    seat, sep, names = text.partition("=")
-    seat = seat.strip()
-    if not sep or not (seat == "all" or re.fullmatch(r"[0-9]{1,2}", seat)):
-        raise UserError(f"{option}: expected SEAT=NAME|NAME with a seat from 1 or all, e.g. --policy 1=first|random")
-    choices = [name.strip() for name in names.split("|")]
-    if "" in choices or len(set(choices)) != len(choices):
-        raise UserError(f"{option}: a player is empty or given twice (separate the players a seat tries with |)")
-    for name in choices:
-        rules.policy(name, option)
-    return Axis(f"policy_{seat}", option, tuple(choices))
 
 
 @dataclass(frozen=True)
@@ -120,11 +107,7 @@ def plan(spec: str, params: dict, grids: tuple[str, ...], policies: tuple[str, .
         if axis.name in RESERVED_COLUMNS or axis.name.startswith("policy_"):
             raise UserError(f"{axis.option}: a parameter called {quote(axis.name)} would share its column with the "
                             "sweep's own")
-    seats = sorted((policy_axis(text, base) for text in policies), key=lambda axis: axis.name)
-    for axis in seats:
-        if [a.name for a in seats].count(axis.name) > 1:
-            raise UserError(f"{axis.option}: seat {axis.name[7:]} is given twice (list its players in one option, "
-                            "separated by |)")
+    seats = policy_axes(policies, rules_parse(base))
     grid = Grid(base.name, tuple(axes + seats))
     size = int(np.prod([len(axis.values) for axis in grid.axes])) if grid.axes else 1
     if size > MAX_CONFIGURATIONS:
@@ -136,17 +119,10 @@ def plan(spec: str, params: dict, grids: tuple[str, ...], policies: tuple[str, .
         where = ", ".join(f"{name}={value}" for name, value in configuration.items()) or "the game"
         try:
             rules = load_rules(spec, these)
-            from toolkit.rules.simulate import seats_of
-
-            choices = {}
-            for seat in range(1, rules.players + 1):
-                name = configuration.get(f"policy_{seat}", configuration.get("policy_all"))
-                if name is not None:
-                    choices[seat] = name
             for axis in seats:
                 if axis.name != "policy_all" and int(axis.name[7:]) > rules.players:
                     raise UserError(f"{axis.option}: seat {axis.name[7:]} does not exist ({rules.players} players)")
-            chosen = tuple(policy.name for policy in seats_of(rules, rules.players, choices))
+            chosen = tuple(policy.name for policy in rules_players(rules, configuration_policies(configuration)))
         except UserError as err:
             raise UserError(f"configuration {where}: {err}") from None
         jobs.append(RulesJob(configuration_key(configuration), where_spec, these, chosen, rules.players, games,

@@ -23,7 +23,6 @@ from array import array
 from dataclasses import dataclass
 from fractions import Fraction
 
-from toolkit.errors import UserError
 from toolkit.games import CHANCE, TERMINAL
 
 DISTRIBUTION_MASS = Fraction(999, 1000)  # the length distribution is listed until this much of it is told
@@ -109,24 +108,6 @@ class _Decider:
             met.decisions = True
             return policy.act(state.state if played else state)
         self.act = act
-
-
-def seat_policies(game, names: str | None) -> list:
-    """The policies of the seats from ``--policy``: one name for every seat, or one per seat joined by
-    commas (``hold20,random``). Unknown names are one line naming the game's players."""
-    known = game.policies()
-    players = game.num_players()
-    if not names or names == "default":  # the game's first own player, else the beginner
-        names = next((name for name in known if name not in ("random", "first")), "random")
-    parts = [part.strip() for part in names.split(",")]
-    if len(parts) == 1:
-        parts *= players
-    if len(parts) != players:
-        raise UserError(f"--policy {names}: {players} seats, {len(parts)} players named")
-    for part in parts:
-        if part not in known:
-            raise UserError(f"--policy {part}: unknown player of {game.name} (choose from {', '.join(known)})")
-    return [known[part] for part in parts]
 
 
 def _start(game, seats, met: Met, chance_seats=None):

@@ -12,7 +12,8 @@ import numpy as np
 
 from toolkit.catalogue.model import Catalogue
 from toolkit.errors import UserError
-from toolkit.games.registry import make_game, policy_module
+from toolkit.games.registry import make_game
+from toolkit.seats import Policies, builtin_players
 from toolkit.sim.ordered import BASE_FIELDS
 from toolkit.sim.records import record_batches
 from toolkit.sim.stats import Summary, Tally
@@ -23,17 +24,7 @@ MAX_GAMES = 100_000_000  # the most games one run may ask for
 FAST_FROM = 2_000  # fewer games are played by the engine: loading a compiled kernel would cost more
 
 
-def seat_policies(game_id: str, players: int, choices: dict[int, str]):
-    """One policy per seat: the default, replaced where ``choices`` (seat number from 1) names one."""
-    for seat in choices:
-        if not 1 <= seat <= players:
-            raise UserError(f"--policy {seat}=...: seat {seat} does not exist with {players} player(s)")
-    parse = policy_module(game_id).parse
-    return [parse(choices[seat + 1], f"--policy {seat + 1}={choices[seat + 1]}") if seat + 1 in choices
-            else parse("default") for seat in range(players)]
-
-
-def simulate(catalogue: Catalogue, *, players: int, games: int, seed: int, policies: dict[int, str] | None = None,
+def simulate(catalogue: Catalogue, *, players: int, games: int, seed: int, policies: Policies | None = None,
              variants=(), progress: Callable[[int], None] | None = None, max_turns: int = 10_000,
              max_work: int | None = None) -> Summary:
     """Play ``games`` seeded games (each stopped after ``max_turns`` turns) and summarise them.
@@ -49,7 +40,7 @@ def simulate(catalogue: Catalogue, *, players: int, games: int, seed: int, polic
     if not 0 <= seed < 2**63:
         raise UserError(f"--seed {seed}: a seed is a whole number from 0 to 2**63-1")
     game = make_game(catalogue, players, variants)
-    seats = seat_policies(catalogue.game, players, policies or {})
+    seats = builtin_players(catalogue.game, players, policies)
     tally = Tally(players)
     chunk = CHUNK if max_work is None else WORK_CHUNK
     played = work = reported = 0

@@ -11,10 +11,11 @@ import functools
 from toolkit.catalogue.model import Catalogue
 from toolkit.games.palaces.engine import first_palace_complete as done
 from toolkit.games.palaces.opening import opening_odds
-from toolkit.games.registry import make_game, policy_module
+from toolkit.games.registry import make_game
 from toolkit.odds import report
 from toolkit.odds.report import (Model, Note, OddsReport, both, engine_chain_export, exact_or_why, frac, head,
                                  never_reason, no_chain, simulate_until, simulated_lines, state_ticks, tell)
+from toolkit.seats import Policies, builtin_players
 
 MODELS = {
     "opening": Model((), lambda catalogue, ask: opening(catalogue)),
@@ -45,9 +46,9 @@ def opening(catalogue: Catalogue) -> OddsReport:
     return OddsReport(data, lines, no_chart="the opening model has no distribution to draw")
 
 
-def first_palace(catalogue: Catalogue, policy: str, max_states: int, games: int, seed: int,
+def first_palace(catalogue: Catalogue, policy: Policies | None, max_states: int, games: int, seed: int,
                  progress=None, note: Note | None = None, export_chain: bool = False) -> OddsReport:
-    seats = [policy_module(catalogue.game).parse(policy)]
+    seats = builtin_players(catalogue.game, 1, policy)
     game = make_game(catalogue, 1)
 
     data = head(catalogue, "first-palace")
