@@ -43,7 +43,7 @@ from operator import itemgetter
 import numpy as np
 
 from toolkit.errors import UserError
-from toolkit.games import CHANCE, TERMINAL
+from toolkit.game.contract import CHANCE, TERMINAL
 from toolkit.rules.walk import Graph, fields_of, length_unit, seat_policies, walk_graph
 
 EXACT_UP_TO = 60_000  # nodes: up to this many the answer is exact, beyond it an interval
