@@ -1,10 +1,12 @@
 """Rules engines, one module per game, with an OpenSpiel-style state: chance points with exact
 integer weights, decision points with legal actions, and ``apply_action`` for either. At a chance
 point the optional ``draws_from_pile()`` tells a draw from the pile (``state.pile``) from any other
-chance (without it, every chance point is a draw from the pile)."""
+chance (without it, every chance point is a draw from the pile). ``CHANCE`` and ``TERMINAL`` are the contract's
+(:mod:`toolkit.game.contract`, OpenSpiel's -1 and -4), named here too for the engines and outside games."""
 
-CHANCE = -1  # current_player() at a chance point: a card is drawn
-TERMINAL = -2  # current_player() once the game is over
+from toolkit.game.contract import CHANCE, TERMINAL  # current_player() at a chance point, once the game is over
+
+__all__ = ["CHANCE", "TERMINAL", "check_deal", "check_setup"]
 
 
 def check_setup(catalogue, game_id: str, title: str, players: int, variants, known: dict[str, str],

@@ -8,10 +8,15 @@ the built-in ones included, without a line of the toolkit changed.
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from toolkit.catalogue.model import Catalogue
 from toolkit.errors import UserError
 from toolkit.games.game import Game, RulesLessGame
+
+if TYPE_CHECKING:
+    from types import ModuleType
 
 GROUP = "toolkit.games"
 
@@ -61,13 +66,15 @@ def default_id() -> str:
     return next((game.id for game in known.values() if game.default), next(iter(known)))
 
 
-def make_game(catalogue: Catalogue, players: int, variants=()):
+def make_game(catalogue: Catalogue, players: int, variants: Iterable[str] = ()) -> Any:
+    """The engine's game of ``players`` seats on the catalogue's game (refused, in one line, for a game
+    without rules)."""
     game = for_catalogue(catalogue)
     game.require_rules(catalogue, "playing it needs")
     return game.make_game(catalogue, players, variants)
 
 
-def policy_module(game_id: str):
+def policy_module(game_id: str) -> ModuleType:
     return get(game_id).policies()
 
 

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable
 
-from toolkit.games import CHANCE, TERMINAL
+from toolkit.game.contract import CHANCE, TERMINAL
 from toolkit.odds.chain import Chain
 
 STALLED = ("stalled",)  # the engine ended the game without a winner: it cannot be finished

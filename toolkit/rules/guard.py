@@ -1,5 +1,6 @@
 """Every call into a rules file's code, guarded: ``RulesGame`` and ``RulesState`` wrap the designer's
-game and state (see :mod:`toolkit.rules.interface`) and give the toolkit engine's conventions, so that the
+game and state (see :mod:`toolkit.rules.interface`) and keep the whole contract of a game
+(:mod:`toolkit.game.contract`: the optional methods a file leaves out get their defaults), so that the
 simulator and the exact walk play a rules game as they play a built-in one.
 
 A mistake of the file is one ``UserError`` line naming the file and line (of the user's own code where
@@ -13,13 +14,19 @@ from __future__ import annotations
 import copy
 import math
 import traceback
+from collections.abc import Callable, Hashable
 from fractions import Fraction
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from toolkit.errors import UserError
-from toolkit.games import CHANCE, TERMINAL
+from toolkit.game.contract import CHANCE, TERMINAL
+from toolkit.game.info import GameInfo, LengthUnit, Parameter
 from toolkit.rules import contain
 from toolkit.rules.interface import DEFAULT_MAX_STEPS, OPENSPIEL_CHANCE, OPENSPIEL_TERMINAL
+
+if TYPE_CHECKING:
+    from toolkit.rules.policy import Policy
 
 _TOOLKIT = str(Path(__file__).resolve().parent.parent)
 SHORT = 80  # the most characters of a state's description in a message
@@ -31,7 +38,7 @@ def _plain(text: str) -> str:
     return text if len(text) <= SHORT else text[:SHORT - 3] + "..."
 
 
-def freeze(value, seen: frozenset | None = None):
+def freeze(value: Any, seen: frozenset[int] | None = None) -> Hashable:
     """A hashable image of ``value``: the default key of a state (see the interface). A value inside
     itself recurses without end; given ``seen`` (the values ``value`` is inside), it is a TypeError."""
     if isinstance(value, (int, str, bytes, float, Fraction, bool, type(None))):
@@ -56,7 +63,8 @@ class RulesGame:
     """A loaded rules game: the designer's game object ``game`` (an instance of ``cls`` built with
     ``params``), found from ``spec``; ``source`` is the file messages name."""
 
-    def __init__(self, game, cls, spec: str, source: str, path: Path | None, params: dict | None = None):
+    def __init__(self, game: Any, cls: type, spec: str, source: str, path: Path | None,
+                 params: dict[str, Any] | None = None):
         self.game = game
         self.cls = cls
         self.spec = spec
@@ -74,26 +82,33 @@ class RulesGame:
             if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
                 raise self.wrong(None, "max_game_length", game.max_game_length,
                                  f"gave {steps!r}, not a whole number from 1")
-        self.max_steps = steps
-        self._policies = None
-        self.last_outcomes = self.last_weights = None  # the last tuple of chance outcomes and its weights
+        self.max_steps: int = steps
+        self._policies: dict[str, Policy] | None = None
+        # the last tuple of chance outcomes and its weights
+        self.last_outcomes: object = None
+        self.last_weights: list[tuple[object, int]] = []
 
-    # --- what the toolkit asks ---------------------------------------------------------------------
+    # --- what the toolkit asks (the contract's Game) --------------------------------------------------
 
     def num_players(self) -> int:
         return self.players
+
+    def max_game_length(self) -> int:
+        return self.max_steps
 
     def new_initial_state(self) -> RulesState:
         inner = self.call(None, "new_initial_state", self.game.new_initial_state)
         return RulesState(self, inner)
 
-    def action_name(self, player: int, action) -> str:
+    def action_to_string(self, player: int, action: Any) -> str:
         if not hasattr(self.game, "action_to_string"):
             return str(action)
         name = self.call(None, "action_to_string", self.game.action_to_string, player, action)
         return str(name)
 
-    def policies(self) -> dict:
+    action_name = action_to_string  # the name the toolkit's callers use
+
+    def policies(self) -> dict[str, Policy]:
         """Every player of the game by name: ``random``, ``first`` and the game's own."""
         if self._policies is None:
             from toolkit.rules.policy import own_policies, standard_policies
@@ -101,7 +116,7 @@ class RulesGame:
             self._policies = {**standard_policies(), **own_policies(self)}
         return dict(self._policies)
 
-    def policy(self, name: str, option: str = "--policy"):
+    def policy(self, name: str, option: str = "--policy") -> Policy:
         known = self.policies()
         if name not in known:
             raise UserError(f"{option}: {self.name} has no player '{name}' (choose from {', '.join(known)})")
@@ -111,9 +126,33 @@ class RulesGame:
         params = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
         return f"{self.name}({params})"
 
+    def info(self) -> GameInfo:
+        """What the game offers: its parameters are its class's keyword parameters (with the values it
+        was built with), its length is in turns when its state says what ends one, else in steps."""
+        players = self.players
+        return GameInfo(self.description(), (players, players), self._parameters(), tuple(self.policies()),
+                        self._length_unit(), "draw", hasattr(self.game, "action_to_string"))
+
+    def _parameters(self) -> tuple[Parameter, ...]:
+        import inspect
+
+        try:
+            signature = inspect.signature(self.cls)
+        except (TypeError, ValueError):
+            return tuple(Parameter(name, value) for name, value in self.params.items())
+        out = []
+        for name, p in signature.parameters.items():
+            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY):
+                default = None if p.default is p.empty else p.default
+                out.append(Parameter(name, self.params.get(name, default)))
+        return tuple(out)
+
+    def _length_unit(self) -> LengthUnit:
+        return "turns" if hasattr(self.new_initial_state().inner, "ends_turn") else "steps"
+
     # --- the guard ---------------------------------------------------------------------------------
 
-    def call(self, state, method: str, fn, *args):
+    def call(self, state: Any, method: str, fn: Callable[..., Any], *args: Any) -> Any:
         """``fn(*args)``, a method of the file's code; an exception in it becomes one line."""
         try:
             return fn(*args)
@@ -122,7 +161,7 @@ class RulesGame:
         except BaseException as err:  # noqa: BLE001 - anything the user's code raises is said in one line
             raise self.failure(state, method, fn, err, args) from None
 
-    def where(self, fn) -> str:
+    def where(self, fn: Any) -> str:
         """``file:line`` of a function of the user's code (its first line)."""
         code = getattr(getattr(fn, "__func__", fn), "__code__", None)
         if code is None:
@@ -134,24 +173,24 @@ class RulesGame:
             return self.source
         return filename
 
-    def _owner(self, state, fn) -> str:
+    def _owner(self, state: Any, fn: Any) -> str:
         bound = getattr(fn, "__self__", None)
         if bound is not None:
             return type(bound).__name__
         return (type(state) if state is not None else self.cls).__name__
 
-    def _subject(self, state, method: str, fn, args=()) -> str:
+    def _subject(self, state: Any, method: str, fn: Any, args: tuple[Any, ...] = ()) -> str:
         where = "" if state is None else f" on state {describe(state)}"
         if " " in method:  # a description (a player of the game), not a method's name
             return f"{method}{where}"
         shown = ", ".join(_plain(repr(arg)) for arg in args)
         return f"{self._owner(state, fn)}.{method}({shown}){where}"
 
-    def wrong(self, state, method: str, fn, what: str) -> UserError:
+    def wrong(self, state: Any, method: str, fn: Any, what: str) -> UserError:
         """A wrong answer of the user's method ``fn``: one line naming its definition."""
         return UserError(f"{self.where(fn)}: {self._subject(state, method, fn)}: {what}")
 
-    def failure(self, state, method: str, fn, err: BaseException, args=()) -> UserError:
+    def failure(self, state: Any, method: str, fn: Any, err: BaseException, args: tuple[Any, ...] = ()) -> UserError:
         """An exception raised in the user's code: one line naming the user's line it came from. So is the
         end of the command the code tried (``sys.exit``, ``os._exit``) and a call that ran too long (see
         :mod:`toolkit.rules.contain`); the user's own Ctrl-C goes on."""
@@ -170,7 +209,7 @@ class RulesGame:
         return UserError(f"{place}: {self._subject(state, method, fn, args)}: {message}")
 
 
-def _attribute(inner, err: BaseException) -> str:
+def _attribute(inner: Any, err: BaseException) -> str:
     """Which attribute of a state the default key cannot freeze, and why."""
     for name, value in vars(inner).items():
         try:
@@ -182,10 +221,13 @@ def _attribute(inner, err: BaseException) -> str:
     return f"its attributes ({err})"
 
 
-def describe(inner) -> str:
+_OBJECT_REPR: object = object.__repr__  # a state without a repr of its own is shown by its attributes
+
+
+def describe(inner: Any) -> str:
     """A short description of a user's state for a message: its own repr if it has one, else its attributes."""
     try:
-        if type(inner).__repr__ is not object.__repr__:
+        if type(inner).__repr__ is not _OBJECT_REPR:
             return _plain(repr(inner))
         return _plain(repr(vars(inner)))
     except BaseException:  # noqa: BLE001 - a description must never fail
@@ -197,15 +239,15 @@ class RulesState:
 
     __slots__ = ("rules", "inner", "turns", "steps", "_who", "_legal", "_returns")
 
-    def __init__(self, rules: RulesGame, inner, turns: int = 0, steps: int = 0, who: int | None = None,
-                 legal=None):
+    def __init__(self, rules: RulesGame, inner: Any, turns: int = 0, steps: int = 0, who: int | None = None,
+                 legal: list[Any] | None = None):
         self.rules = rules
         self.inner = inner
         self.turns = turns
         self.steps = steps
         self._who = who  # current_player(), asked once per position (None: not asked yet)
         self._legal = legal  # legal_actions(), likewise
-        self._returns = None  # returns(), likewise
+        self._returns: tuple[Fraction, ...] | None = None  # returns(), likewise
 
     def __repr__(self) -> str:
         return describe(self.inner)
@@ -269,9 +311,11 @@ class RulesState:
             return rules.last_weights
         return self._weights(inner, fn, list(pairs))
 
-    def _weights(self, inner, fn, pairs) -> list[tuple[object, int]]:
+    def _weights(self, inner: Any, fn: Any, pairs: Any) -> list[tuple[object, int]]:
         """Check the outcomes and bring them to whole weights (in whole-number arithmetic: fast)."""
-        outcomes, numerators, denominators = [], [], []
+        outcomes: list[Any] = []
+        numerators: list[int] = []
+        denominators: list[int] = []
         for item in pairs:
             if type(item) is not tuple or len(item) != 2:
                 if not isinstance(item, (tuple, list)) or len(item) != 2:
@@ -312,7 +356,7 @@ class RulesState:
             raise wrong(inner, "chance_outcomes", fn, "gave no outcome of positive probability")
         return out
 
-    def _refuse(self, inner, fn, outcome, p):
+    def _refuse(self, inner: Any, fn: Any, outcome: object, p: object) -> None:
         wrong = self.rules.wrong
         if isinstance(p, float):
             raise wrong(inner, "chance_outcomes", fn, f"the probability of {outcome!r} is the float {p!r}: not "
@@ -320,7 +364,7 @@ class RulesState:
         raise wrong(inner, "chance_outcomes", fn, f"the probability of {outcome!r} is {p!r}: give a Fraction "
                                                   "or a whole-number weight")
 
-    def legal_actions(self) -> list:
+    def legal_actions(self) -> list[Any]:
         if self._legal is None:
             inner = self.inner
             fn = inner.legal_actions
@@ -339,7 +383,7 @@ class RulesState:
             self._legal = actions
         return self._legal
 
-    def apply_action(self, action, decided: bool | None = None) -> None:
+    def apply_action(self, action: Any, decided: bool | None = None) -> None:
         """Apply a decision (checked against ``legal_actions()``) or a chance outcome."""
         inner = self.inner
         if decided is None:
@@ -349,13 +393,7 @@ class RulesState:
             raise UserError(f"{self.rules.where(inner.apply_action)}: {type(inner).__name__}.apply_action"
                             f"({_plain(repr(action))}) on state {describe(inner)}: the action is not one of "
                             f"legal_actions() {_plain(repr(self.legal_actions()))}")
-        ends = True
-        ends_turn = getattr(inner, "ends_turn", None)
-        if ends_turn is not None:
-            try:
-                ends = bool(ends_turn(action))
-            except BaseException as err:  # noqa: BLE001
-                raise self.rules.failure(inner, "ends_turn", ends_turn, err, (action,)) from None
+        ends = self.ends_turn(action)
         try:
             inner.apply_action(action)
         except BaseException as err:  # noqa: BLE001
@@ -369,6 +407,17 @@ class RulesState:
             self._who = who = self._player()
             if who == TERMINAL:  # the end of the game ends the turn it is in
                 self.turns += 1
+
+    def ends_turn(self, action: Any) -> bool:
+        """Whether applying ``action`` ends the turn: the file's ``ends_turn``, else True (every step a turn)."""
+        inner = self.inner
+        ends_turn = getattr(inner, "ends_turn", None)
+        if ends_turn is None:
+            return True
+        try:
+            return bool(ends_turn(action))
+        except BaseException as err:  # noqa: BLE001
+            raise self.rules.failure(inner, "ends_turn", ends_turn, err, (action,)) from None
 
     def returns(self) -> tuple[Fraction, ...]:
         if self._returns is None:
@@ -385,7 +434,7 @@ class RulesState:
         if len(values) != self.rules.players:
             raise self.rules.wrong(inner, "returns", fn, f"gave {len(values)} values ({_plain(repr(values))}) for "
                                                          f"{self.rules.players} players: give one per player")
-        out = []
+        out: list[Fraction] = []
         for value in values:
             if isinstance(value, bool) or not isinstance(value, (int, Fraction, float)) or value != value:
                 raise self.rules.wrong(inner, "returns", fn, f"gave {value!r}: a return is a number")
@@ -414,7 +463,7 @@ class RulesState:
             raise self.rules.failure(inner, "clone", fn or copy.deepcopy, err) from None
         return RulesState(self.rules, twin, self.turns, self.steps, self._who, self._legal)
 
-    def key(self, *ignored):
+    def key(self, *ignored: object) -> Hashable:
         """What identifies the state for the exact walk: the user's ``key()``, else its attributes frozen."""
         inner = self.inner
         fn = getattr(inner, "key", None)
@@ -438,25 +487,28 @@ class RulesState:
                                                      "(give a tuple of numbers and strings)") from None
         return found
 
-    def scores(self) -> tuple | None:
-        """Each seat's score (the state's ``score(player)``), or None when the game defines none."""
+    def score(self, player: int) -> int | Fraction | float | None:
+        """The seat's score (the state's ``score(player)``), or None when the game defines none."""
         inner = self.inner
         if not hasattr(inner, "score"):
             return None
-        out = []
-        for player in range(self.rules.players):
-            try:
-                value = inner.score(player)
-            except BaseException as err:  # noqa: BLE001
-                raise self.rules.failure(inner, "score", inner.score, err, (player,)) from None
-            if isinstance(value, bool) or not isinstance(value, (int, Fraction, float)):
-                raise self.rules.wrong(inner, "score", inner.score, f"gave {value!r} for player {player}: a score "
-                                                                    "is a number")
-            if isinstance(value, float) and not math.isfinite(value):
-                raise self.rules.wrong(inner, "score", inner.score, f"gave {value!r} for player {player}: a score "
-                                                                    "is a finite number")
-            out.append(value)
-        return tuple(out)
+        try:
+            value = inner.score(player)
+        except BaseException as err:  # noqa: BLE001
+            raise self.rules.failure(inner, "score", inner.score, err, (player,)) from None
+        if isinstance(value, bool) or not isinstance(value, (int, Fraction, float)):
+            raise self.rules.wrong(inner, "score", inner.score, f"gave {value!r} for player {player}: a score "
+                                                                "is a number")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise self.rules.wrong(inner, "score", inner.score, f"gave {value!r} for player {player}: a score "
+                                                                "is a finite number")
+        return value
+
+    def scores(self) -> tuple[int | Fraction | float | None, ...] | None:
+        """Each seat's score (the state's ``score(player)``), or None when the game defines none."""
+        if not hasattr(self.inner, "score"):
+            return None
+        return tuple(self.score(player) for player in range(self.rules.players))
 
     def events(self) -> dict[str, int]:
         """What the game counted (``events()``): name -> whole number; {} when it counts nothing."""
@@ -473,3 +525,10 @@ class RulesState:
                 raise self.rules.wrong(inner, "events", fn, f"gave {name!r}: {count!r}: expected a name and a whole "
                                                             "number from 0")
         return found
+
+
+if TYPE_CHECKING:  # the type checker holds the guarded game and state to the contract (.ci/run: mypy)
+    from toolkit.game import contract
+
+    def _keeps_the_contract(game: RulesGame, state: RulesState) -> tuple[contract.Game, contract.State]:
+        return game, state

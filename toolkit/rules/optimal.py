@@ -43,7 +43,7 @@ from operator import itemgetter
 import numpy as np
 
 from toolkit.errors import UserError
-from toolkit.games import CHANCE, TERMINAL
+from toolkit.game.contract import CHANCE, TERMINAL
 from toolkit.rules.walk import Graph, fields_of, length_unit, walk_graph
 from toolkit.seats import Policies, rules_players
 

@@ -24,7 +24,7 @@ from typing import Callable
 import numpy as np
 
 from toolkit.errors import UserError
-from toolkit.games import CHANCE
+from toolkit.game.contract import CHANCE
 from toolkit.sim.card_order import game_seed
 from toolkit.sim.ordered import Race
 from toolkit.sim.runner import sample_outcome

@@ -48,7 +48,7 @@ from fractions import Fraction
 import numpy as np
 
 from toolkit.errors import UserError
-from toolkit.games import CHANCE, TERMINAL
+from toolkit.game.contract import CHANCE, TERMINAL
 from toolkit.rules import optimal, walk
 
 CHAIN_STATES = 20_000  # sets of positions the clairvoyant's exact chain holds at most (beyond: bounds)

@@ -23,7 +23,7 @@ from array import array
 from dataclasses import dataclass
 from fractions import Fraction
 
-from toolkit.games import CHANCE, TERMINAL
+from toolkit.game.contract import CHANCE, TERMINAL
 
 DISTRIBUTION_MASS = Fraction(999, 1000)  # the length distribution is listed until this much of it is told
 MAX_LENGTH = 400  # ... or this length, whichever comes first

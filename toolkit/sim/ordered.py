@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from toolkit.games import CHANCE
+from toolkit.game.contract import CHANCE
 from toolkit.sim.card_order import CardOrder, game_seed
 
 BASE_FIELDS = ("winner", "turns", "stalled", "lead_changes", "winner_deficit")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from toolkit.games import CHANCE
+from toolkit.game.contract import CHANCE
 
 
 class GameDidNotEnd(Exception):

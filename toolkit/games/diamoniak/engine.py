@@ -345,7 +345,7 @@ class DiamoniakState:
         s = self._s
         phase = s[S_PHASE]
         chance = phase == kernel.CHANCE
-        winner = s[S_WINNER]
+        winner = int(s[S_WINNER])  # a won game's winner is an int64 (set by the kernel's _check_win)
         values = [phase, s[S_PLAYER], 255 if winner < 0 else winner, phase == OVER and winner < 0,
                   0 if chance else s[S_PASSES], 0 if "drawn_this_turn" in ignore else s[S_DRAWN],
                   not chance and "last_built" not in ignore and s[S_LAST_BUILT], *_ints(self._pile),
