@@ -202,7 +202,7 @@ class Look:
                  safe_mm: float | None = None, layout: model.Layout | None = None):
         self.catalogue, self.lang = catalogue, lang
         self.card_mm, self.bleed_mm, self.safe_mm = tuple(card_mm), bleed_mm, safe_mm
-        self.layout = layout or read_layout(layout_file(catalogue))
+        self.layout = (layout or read_layout(layout_file(catalogue))).sized(self.card_mm)
         self.frame = Frame(self.card_mm, bleed_mm, safe_mm, self.layout.margin, self._art_border())
         self.icons = Icons({**catalogue.icons, **self.layout.icons})
         self.known = set(card_values(catalogue, catalogue.cards[0], lang)) if catalogue.cards else set()
@@ -293,7 +293,7 @@ class Look:
             return CardFace("back", self.card_mm, self.bleed_mm,
                             crop_art(image, self.card_mm, self.bleed_mm, safe_mm=self.safe_mm,
                                      border=self._art_border()))
-        layout = self.layout if self.layout.back else read_layout(DEFAULT_LAYOUT)
+        layout = self.layout if self.layout.back else read_layout(DEFAULT_LAYOUT).sized(self.card_mm)
         values = {"title": catalogue.title[self.lang]}
         elements = layout.back
         ground = Image.new("RGB", size_px(self.card_mm, self.bleed_mm), layout.back_background)
