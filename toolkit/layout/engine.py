@@ -126,6 +126,17 @@ def shown(element: model.Element, values: dict[str, str], known: set[str], busy)
 
 # --- geometry ----------------------------------------------------------------------------------------
 
+BLEEDING = ("rect", "art")  # a box of these past the trim reaches the bleed's edge
+
+
+def reach_bleed(box, card_mm: tuple[float, float], bleed_mm: float) -> tuple[float, float, float, float]:
+    """A box that reaches past the trim reaches at least to the bleed's outer edge on that side: a band
+    drawn to -3 mm covers a 3.175 mm bleed too, with no sliver of ground left at the image's edge."""
+    (w, h), b = card_mm, bleed_mm
+    return (min(box[0], -b) if box[0] < 0 else box[0], min(box[1], -b) if box[1] < 0 else box[1],
+            max(box[2], w + b) if box[2] > w else box[2], max(box[3], h + b) if box[3] > h else box[3])
+
+
 @dataclass(frozen=True)
 class Frame:
     card_mm: tuple[float, float]
@@ -156,6 +167,8 @@ class Frame:
         if key == "box" and element.get("safe"):
             edge = self.edge
             out = (max(out[0], edge), max(out[1], edge), min(out[2], w - edge), min(out[3], h - edge))
+        elif key == "box" and element.type in BLEEDING:
+            out = reach_bleed(out, self.card_mm, self.bleed_mm)
         return out
 
     @property
