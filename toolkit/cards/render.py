@@ -498,6 +498,41 @@ def pictures_in_ground(face: CardFace) -> CardFace:
                     tuple(op for op in face.ops if not isinstance(op, Picture)))
 
 
+DRAFT_GROUND = 0.8    # a draft's ground (full-bleed art, plain backgrounds) is moved this far towards white
+DRAFT_DETAIL = 0.55   # ... and its fills, pictures and icons this far: lighter, still told apart
+BLACK: RGBColour = (0, 0, 0)
+
+
+def _towards_white(colour: RGBColour | None, share: float) -> RGBColour | None:
+    return None if colour is None else tuple(round(c + (255 - c) * share) for c in colour)
+
+
+def _lighter(image: Image.Image, share: float) -> Image.Image:
+    """``image`` moved ``share`` of the way towards white (its transparency kept)."""
+    if image.mode in ("RGBA", "LA"):
+        rgba = image.convert("RGBA")
+        light = Image.blend(rgba.convert("RGB"), Image.new("RGB", rgba.size, (255, 255, 255)), share)
+        light.putalpha(rgba.getchannel("A"))
+        return light
+    return Image.blend(image.convert("RGB"), Image.new("RGB", image.size, (255, 255, 255)), share)
+
+
+def draft(face: CardFace) -> CardFace:
+    """``face`` for a low-ink draft (``print-cards --draft``): its ground (full-bleed art or plain
+    background) lightened by DRAFT_GROUND, so that no full-bleed fill is printed; shapes' fills,
+    pictures and icons lightened by DRAFT_DETAIL, strokes kept; every text black."""
+    ops: list[Op] = []
+    for op in face.ops:
+        if isinstance(op, Line):
+            ops.append(Line(op.text, op.font, op.size, op.x, op.y, BLACK, op.element))
+        elif isinstance(op, Picture):
+            ops.append(Picture(op.box, _lighter(op.image, DRAFT_DETAIL), op.element))
+        else:
+            ops.append(Shape(op.kind, op.box, _towards_white(op.fill, DRAFT_DETAIL), op.stroke, op.width, op.radius,
+                             op.element))
+    return CardFace(face.key, face.card_mm, face.bleed_mm, _lighter(face.art, DRAFT_GROUND), tuple(ops))
+
+
 def card_image(face: CardFace, dpi: int = DPI) -> Image.Image:
     """``face`` as an RGB Pillow image with its bleed, at ``dpi`` (300: poker + 3 mm is 815 x 1110)."""
     size = size_px(face.card_mm, face.bleed_mm, dpi)

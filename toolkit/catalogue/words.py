@@ -17,6 +17,8 @@ BUILT_IN: dict[str, dict[str, str]] = {
         "sheet_title": "{title}: print-and-play cards",  # the print-and-play PDF's title
         "cards": "card|cards",                            # its subject: "54 cards, 63 × 88 mm"
         "mm": "mm",
+        "sheet_bleed": "bleed {bleed} · cards {size}",   # in a sheet's margin, for who prints it
+        "no_bleed": "no bleed · cards {size}",
         "card_back": "Card back",                         # the back's name in exports' lists
         "player_aid": "Player aid",                       # across a player aid's back, and its name in lists
         "table_id": "id", "table_kind": "kind", "table_colour": "colour", "table_count": "count",
@@ -32,6 +34,8 @@ BUILT_IN: dict[str, dict[str, str]] = {
         "sheet_title": "{title}: карты для печати",
         "cards": "карта|карты|карт",
         "mm": "мм",
+        "sheet_bleed": "вылет {bleed} · карты {size}",
+        "no_bleed": "без вылета · карты {size}",
         "card_back": "Рубашка",
         "player_aid": "Памятка",
         "table_id": "id", "table_kind": "вид", "table_colour": "цвет", "table_count": "число",

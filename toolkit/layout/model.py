@@ -99,10 +99,14 @@ class Layout:
         return self.sizes.get(size_key(card_mm), self)
 
 
+PRESET_SLACK_MM = 1.0  # a card this close to a preset on each side is that preset (a service's 2.25 x 3.5 in bridge)
+
+
 def size_key(card_mm: tuple[float, float]) -> str:
-    """The name a ``[sizes.<size>]`` table gives a card size: its preset, else ``WxH`` in mm."""
+    """The name a ``[sizes.<size>]`` table gives a card size: its preset (or the preset within
+    PRESET_SLACK_MM of it on each side, as print services' inch sizes are), else ``WxH`` in mm."""
     for name, preset in CARD_SIZES.items():
-        if preset == tuple(card_mm):
+        if all(abs(a - b) <= PRESET_SLACK_MM for a, b in zip(preset, card_mm)):
             return name
     return f"{card_mm[0]:g}x{card_mm[1]:g}"
 
