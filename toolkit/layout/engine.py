@@ -151,6 +151,17 @@ def shown(element: model.Element, values: dict[str, str], known: set[str], busy)
 
 # --- geometry ----------------------------------------------------------------------------------------
 
+BLEEDING = ("rect", "art")  # a box of these past the trim reaches the bleed's edge
+
+
+def reach_bleed(box, card_mm: tuple[float, float], bleed_mm: float) -> tuple[float, float, float, float]:
+    """A box that reaches past the trim reaches at least to the bleed's outer edge on that side: a band
+    drawn to -3 mm covers a 3.175 mm bleed too, with no sliver of ground left at the image's edge."""
+    (w, h), b = card_mm, bleed_mm
+    return (min(box[0], -b) if box[0] < 0 else box[0], min(box[1], -b) if box[1] < 0 else box[1],
+            max(box[2], w + b) if box[2] > w else box[2], max(box[3], h + b) if box[3] > h else box[3])
+
+
 @dataclass(frozen=True)
 class Frame:
     card_mm: tuple[float, float]
@@ -181,6 +192,8 @@ class Frame:
         if key == "box" and element.get("safe"):
             edge = self.edge
             out = (max(out[0], edge), max(out[1], edge), min(out[2], w - edge), min(out[3], h - edge))
+        elif key == "box" and element.type in BLEEDING:
+            out = reach_bleed(out, self.card_mm, self.bleed_mm)
         return out
 
     @property
@@ -227,7 +240,7 @@ class Look:
                  safe_mm: float | None = None, layout: model.Layout | None = None):
         self.catalogue, self.lang = catalogue, lang
         self.card_mm, self.bleed_mm, self.safe_mm = tuple(card_mm), bleed_mm, safe_mm
-        self.layout = layout or read_layout(layout_file(catalogue))
+        self.layout = (layout or read_layout(layout_file(catalogue))).sized(self.card_mm)
         self.frame = Frame(self.card_mm, bleed_mm, safe_mm, self.layout.margin, self._art_border())
         self.icons = deck_icons(catalogue, self.layout)
         self.known = set(card_values(catalogue, catalogue.cards[0], lang)) if catalogue.cards else set()
@@ -320,7 +333,7 @@ class Look:
             return CardFace("back", self.card_mm, self.bleed_mm,
                             crop_art(image, self.card_mm, self.bleed_mm, safe_mm=self.safe_mm,
                                      border=self._art_border()))
-        layout = self.layout if self.layout.back else read_layout(DEFAULT_LAYOUT)
+        layout = self.layout if self.layout.back else read_layout(DEFAULT_LAYOUT).sized(self.card_mm)
         values = {"title": catalogue.title[self.lang]}
         elements = layout.back
         ground = Image.new("RGB", size_px(self.card_mm, self.bleed_mm), layout.back_background)
