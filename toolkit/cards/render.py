@@ -213,7 +213,8 @@ def _reference_inset(art_px: tuple[int, int], border: tuple[float, float]) -> tu
 
 
 def place_art(art_px: tuple[int, int], card_mm: tuple[float, float], bleed_mm: float,
-              safe_mm: float | None = None, border: tuple[float, float] = (0.0, 0.0)) -> Placement:
+              safe_mm: float | None = None, border: tuple[float, float] = (0.0, 0.0),
+              margin: float = 0.0) -> Placement:
     """Scale the art to cover the card plus max(bleed, 3 mm) all round, centred; never larger than
     keeps its important content inside the card.
 
@@ -223,15 +224,18 @@ def place_art(art_px: tuple[int, int], card_mm: tuple[float, float], bleed_mm: f
     service's safe zone) when that is more. On a card of another shape than the art (tarot, bridge,
     square with art painted for poker) the art is fitted by that content, not enlarged to cover: it
     no longer covers the card on one axis, and ``crop_art`` lays it on its edge colour (the plain
-    frame). The card the art is drawn for gets exactly the covering scale."""
+    frame). The card the art is drawn for gets exactly the covering scale; on a card of another size
+    that content also stays ``margin`` (the layout's safe margin) inside the trim."""
     (aw, ah), (w, h) = art_px, card_mm
     cover = max(bleed_mm, ART_BLEED_MM)
     scale = max((w + 2 * cover) / aw, (h + 2 * cover) / ah)
+    own_card = all(abs(a - b) <= 1.0 for a, b in zip(card_mm, art.CARD_MM))
+    least = max(safe_mm or 0.0, 0.0 if own_card else margin)
     if any(border):
         for side, art_side, inset, reference in zip((w, h), (aw, ah), border, _reference_inset(art_px, border)):
             content = art_side * (1 - 2 * inset)
             if content > 0:
-                fitted = (side - 2 * max(reference, safe_mm or 0.0)) / content
+                fitted = (side - 2 * max(reference, least)) / content
                 if fitted < scale * (1 - 1e-9):  # the art's own card keeps its covering scale, bit for bit
                     scale = max(fitted, 1e-6)
     return Placement(scale, w / 2 - aw * scale / 2, h / 2 - ah * scale / 2)
@@ -343,7 +347,7 @@ def _extend_edges(image: Image.Image, box: tuple[float, float, float, float]):
 
 def crop_art(image: Image.Image, card_mm: tuple[float, float], bleed_mm: float,
              out_px: tuple[int, int] | None = None, safe_mm: float | None = None,
-             border: tuple[float, float] = (0.0, 0.0)) -> Image.Image:
+             border: tuple[float, float] = (0.0, 0.0), margin: float = 0.0) -> Image.Image:
     """The part of ``image`` that shows on the card plus its bleed (placed by ``place_art``).
 
     With ``out_px`` it is resampled to exactly that size. Without, it keeps the art's own pixels
@@ -352,7 +356,7 @@ def crop_art(image: Image.Image, card_mm: tuple[float, float], bleed_mm: float,
     resampling, which keeps it crisp and compressing well.
     """
     (w, h), b = card_mm, bleed_mm
-    at = place_art(image.size, card_mm, bleed_mm, safe_mm, border)
+    at = place_art(image.size, card_mm, bleed_mm, safe_mm, border, margin)
     box = ((-b - at.left) / at.scale, (-b - at.top) / at.scale,
            (w + b - at.left) / at.scale, (h + b - at.top) / at.scale)
     image, box = _extend_edges(image, box)

@@ -172,7 +172,7 @@ class Frame:
 
     @functools.cached_property
     def art(self):
-        return place_art(REFERENCE_ART_PX, self.card_mm, self.bleed_mm, self.safe_mm, self.border)
+        return place_art(REFERENCE_ART_PX, self.card_mm, self.bleed_mm, self.safe_mm, self.border, self.margin)
 
     def box(self, element: model.Element, key: str = "box", padding=None) -> tuple[float, float, float, float]:
         """The element's box (or ``clear`` box) in mm; its ``padding`` taken off, then kept inside
@@ -327,12 +327,12 @@ class Look:
             where = f"{self.source + ': ' if self.source else ''}card '{card.id}': back {card.back_art!r}"
             return CardFace(f"back:{card.id}", self.card_mm, self.bleed_mm,
                             crop_art(load_art(card.back_art_path, where), self.card_mm, self.bleed_mm,
-                                     safe_mm=self.safe_mm, border=self._art_border()))
+                                     safe_mm=self.safe_mm, border=self._art_border(), margin=self.layout.margin))
         if catalogue.back_art:
             image = load_art(catalogue.back_art_path, f"{catalogue.source.name}: game.back_art")
             return CardFace("back", self.card_mm, self.bleed_mm,
                             crop_art(image, self.card_mm, self.bleed_mm, safe_mm=self.safe_mm,
-                                     border=self._art_border()))
+                                     border=self._art_border(), margin=self.layout.margin))
         layout = self.layout if self.layout.back else read_layout(DEFAULT_LAYOUT).sized(self.card_mm)
         values = {"title": catalogue.title[self.lang]}
         elements = layout.back
@@ -354,7 +354,7 @@ class Look:
                 path = self._picture(card, element, where)
                 if path is not None:
                     ground = crop_art(load_art(path, where), self.card_mm, self.bleed_mm, safe_mm=self.safe_mm,
-                                      border=element.get("safe_border", (0.0, 0.0)))
+                                      border=element.get("safe_border", (0.0, 0.0)), margin=self.layout.margin)
                 continue
             if ground is None:
                 ground = self._plain_ground()
