@@ -52,7 +52,7 @@ def art_symbols(face_key: str, look: Look, card_mm) -> list[tuple[float, float, 
     at BADGE_CENTRE of the 815 x 1110 art, their symbol 0.68 of the badge's radius across."""
     from toolkit.cards import art
 
-    at = place_art(REFERENCE_ART_PX, card_mm, look.bleed_mm, look.safe_mm, look._art_border(), look.layout.margin)
+    at = place_art(REFERENCE_ART_PX, card_mm, look.bleed_mm, look.safe_mm, look._art_border(), look._art_margin())
     r = art.BADGE_RADIUS * 0.68 + art.LINE
     boxes = []
     for cx, cy in ((art.BADGE_CENTRE, art.BADGE_CENTRE), (art.WIDTH - art.BADGE_CENTRE, art.HEIGHT - art.BADGE_CENTRE)):

@@ -224,13 +224,13 @@ def place_art(art_px: tuple[int, int], card_mm: tuple[float, float], bleed_mm: f
     service's safe zone) when that is more. On a card of another shape than the art (tarot, bridge,
     square with art painted for poker) the art is fitted by that content, not enlarged to cover: it
     no longer covers the card on one axis, and ``crop_art`` lays it on its edge colour (the plain
-    frame). The card the art is drawn for gets exactly the covering scale; on a card of another size
-    that content also stays ``margin`` (the layout's safe margin) inside the trim."""
+    frame). The card the art is drawn for gets exactly the covering scale. ``margin``: that content
+    lies at least this far inside the trim too (a layout's ``inside_margin``: corner symbols that must
+    stay inside its safe margin on a small card)."""
     (aw, ah), (w, h) = art_px, card_mm
     cover = max(bleed_mm, ART_BLEED_MM)
     scale = max((w + 2 * cover) / aw, (h + 2 * cover) / ah)
-    own_card = all(abs(a - b) <= 1.0 for a, b in zip(card_mm, art.CARD_MM))
-    least = max(safe_mm or 0.0, 0.0 if own_card else margin)
+    least = max(safe_mm or 0.0, margin)
     if any(border):
         for side, art_side, inset, reference in zip((w, h), (aw, ah), border, _reference_inset(art_px, border)):
             content = art_side * (1 - 2 * inset)

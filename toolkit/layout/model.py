@@ -28,11 +28,11 @@ FITS = ("cover", "contain")
 MIN_SIZE_PT = 7.5
 COMMON = {"type", "box", "frame", "when", "safe"}
 KEYS = {
-    "art": COMMON | {"field", "fit", "safe_border"},
+    "art": COMMON | {"field", "fit", "safe_border", "inside_margin"},
     "text": COMMON | {"text", "font", "size", "min_size", "colour", "align", "valign", "leading", "after", "gap",
                       "clear", "max_lines", "padding"},
     "icon": COMMON | {"icon", "align", "valign"},
-    "rect": COMMON | {"fill", "stroke", "width", "radius", "clear"},
+    "rect": COMMON | {"fill", "stroke", "width", "radius", "clear", "window"},
     "circle": COMMON | {"fill", "stroke", "width"},
     "line": COMMON | {"stroke", "width"},
 }
@@ -226,12 +226,14 @@ def element(name: str, raw, where: str, base: Path, inherited: Element | None = 
         elif key == "box":
             options[key] = "bleed" if value == "bleed" and kind == "art" else box(value, where, key,
                                                                                  frame == "art")
-        elif key == "clear":
+        elif key in ("clear", "window"):
             options[key] = box(value, where, key, frame == "art")
         elif key == "padding":
             if not isinstance(value, list) or len(value) != 2:
                 fail(where, key, "must be [x, y]: millimetres, or \"N%\" of the card's width and height")
             options[key] = tuple(length(v, where, key) for v in value)
+        elif key == "inside_margin":
+            options[key] = value if isinstance(value, bool) else fail(where, key, "must be true or false")
         elif key == "safe_border":
             if not isinstance(value, list) or len(value) != 2:
                 fail(where, key, "must be [x, y], each \"N%\" of the art")
