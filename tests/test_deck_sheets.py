@@ -132,6 +132,9 @@ def test_a_toml_names_the_sheet_and_the_games_files(run, tmp_path):
     french = run("print-cards", "--catalogue", str(toml), "--lang", "fr", "--out", str(tmp_path / "fr.pdf"))
     assert french.exit_code == 0, french.stderr
     assert "words of its own" not in french.stderr  # the toolkit has French words (catalogue/words.py)
+    from pypdf import PdfReader
+
+    assert "sans fond perdu · cartes 63 × 88 mm" in PdfReader(tmp_path / "fr.pdf").pages[0].extract_text()
     for key, value, message in [
         ("layout", '"missing.toml"', "game.layout: the file 'missing.toml' does not exist beside the catalogue"),
         ("layout", '"../layout.toml"', "game.layout: path '../layout.toml' must stay inside the deck's folder"),

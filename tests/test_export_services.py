@@ -236,7 +236,7 @@ def test_text_stays_inside_the_safe_zone(run, tmp_path, doc, target, size):
         margins = (xs.min(), width - 1 - xs.max(), ys.min(), height - 1 - ys.max())
         assert min(margins) >= safe, (row["file"], margins)
         if row["card_id"] == doc["cards"][0]["id"]:
-            assert min(margins[:2]) < safe + 30  # the text does run to the safe zone's sides
+            assert min(margins[:2]) < safe + 50  # the text does run to (within 4 mm of) the safe zone's sides
 
 
 @pytest.mark.parametrize("game,target,size", [("diamoniak", "tgc", "poker"), ("diamoniak", "tgc", "mini"),

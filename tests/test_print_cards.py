@@ -366,7 +366,7 @@ def test_cli_writes_default_path_and_summary(run, tmp_path, monkeypatch):
     "args, start",
     [
         (("--card", "300x400"), "toolkit: error: --card 300x400: a 300 x 400 mm card does not fit on A4"),
-        (("--card", "big"), "toolkit: error: --card big: expected poker, bridge, mini, tarot or WxH"),
+        (("--card", "big"), "toolkit: error: --card big: expected poker, bridge, mini, tarot, square or WxH"),
         (("--margin", "50", "--card", "120x200"), "toolkit: error: --margin 50: a 120 x 200 mm card does not fit"),
         (("--margin", "95"), "toolkit: error: --margin 95: must be from 0 to 50 mm"),
         (("--bleed", "-2"), "toolkit: error: --bleed -2: must be from 0 to 10 mm"),

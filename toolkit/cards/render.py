@@ -45,6 +45,7 @@ CARD_SIZES: dict[str, tuple[float, float]] = {
     "bridge": (57.0, 89.0),  # 2.25 x 3.5 in (57.15 x 88.9 mm)
     "mini": (44.0, 63.0),    # print services' "mini" cards, 1.75 x 2.5 in
     "tarot": (70.0, 120.0),
+    "square": (70.0, 70.0),  # the European square game card (The Game Crafter's "Euro Square", 2.75 in)
 }
 MIN_CARD_MM = 20.0
 MAX_CARD_MM = 500.0
@@ -52,7 +53,7 @@ MAX_BLEED_MM = 10.0
 
 
 def parse_card_size(value: str, option: str = "--card") -> tuple[float, float]:
-    """``poker`` / ``bridge`` / ``mini`` / ``tarot`` or ``WxH`` in millimetres, e.g. ``60x90``."""
+    """``poker`` / ``bridge`` / ``mini`` / ``tarot`` / ``square`` or ``WxH`` in millimetres, e.g. ``60x90``."""
     text = value.strip().lower()
     if text in CARD_SIZES:
         return CARD_SIZES[text]
@@ -201,28 +202,42 @@ class Placement:
                 self.left + x1 * self.scale, self.top + y1 * self.scale)
 
 
-SAFE_REACH = 0.15
+def _reference_inset(art_px: tuple[int, int], border: tuple[float, float]) -> tuple[float, float]:
+    """How far inside the trim (mm, x and y, at least 0) the art's important content lies on the card
+    the art is drawn for: a poker card covered with ART_BLEED_MM of bleed (``toolkit art`` paints
+    815 x 1110 px for it; ``frame = "art"`` measures the same art)."""
+    (aw, ah), (w, h) = art_px, art.CARD_MM
+    scale = max((w + 2 * ART_BLEED_MM) / aw, (h + 2 * ART_BLEED_MM) / ah)
+    return (max(0.0, w / 2 - (aw / 2 - border[0] * aw) * scale),
+            max(0.0, h / 2 - (ah / 2 - border[1] * ah) * scale))
 
 
 def place_art(art_px: tuple[int, int], card_mm: tuple[float, float], bleed_mm: float,
-              safe_mm: float | None = None, border: tuple[float, float] = (0.0, 0.0)) -> Placement:
-    """Scale the art to cover the card plus max(bleed, 3 mm) all round, centred.
+              safe_mm: float | None = None, border: tuple[float, float] = (0.0, 0.0),
+              margin: float = 0.0) -> Placement:
+    """Scale the art to cover the card plus max(bleed, 3 mm) all round, centred; never larger than
+    keeps its important content inside the card.
 
-    ``border`` (fractions of the art's width and height) is where the art's important content
-    begins (a frame's outlines, corner badges: a layout's ``safe_border``). With ``safe_mm``, the
-    art is made smaller where covering would leave that content outside the safe zone, on each side
-    where that content, covering, would fall less than SAFE_REACH of the card's side outside the
-    trim (art drawn for a card of about this shape: on a card far wider or taller than the art,
-    shrinking it that much would leave a mostly empty card). The art then no longer covers the
-    bleed, and ``crop_art`` lays it on its edge colour (the plain frame)."""
+    ``border`` (fractions of the art's width and height) is where that content begins (a frame's
+    outlines, corner badges: a layout's ``safe_border``). It stays at least as far inside the trim
+    as on the card the art is drawn for (``_reference_inset``), and inside ``safe_mm`` (a print
+    service's safe zone) when that is more. On a card of another shape than the art (tarot, bridge,
+    square with art painted for poker) the art is fitted by that content, not enlarged to cover: it
+    no longer covers the card on one axis, and ``crop_art`` lays it on its edge colour (the plain
+    frame). The card the art is drawn for gets exactly the covering scale. ``margin``: that content
+    lies at least this far inside the trim too (a layout's ``inside_margin``: corner symbols that must
+    stay inside its safe margin on a small card)."""
     (aw, ah), (w, h) = art_px, card_mm
     cover = max(bleed_mm, ART_BLEED_MM)
     scale = max((w + 2 * cover) / aw, (h + 2 * cover) / ah)
-    if safe_mm is not None and any(border):
-        covering = scale
-        for side, art_side, inset in ((w, aw, border[0] * aw), (h, ah, border[1] * ah)):
-            if side / 2 - art_side * covering / 2 + inset * covering > -SAFE_REACH * side:
-                scale = min(scale, (side / 2 - safe_mm) / (art_side / 2 - inset))
+    least = max(safe_mm or 0.0, margin)
+    if any(border):
+        for side, art_side, inset, reference in zip((w, h), (aw, ah), border, _reference_inset(art_px, border)):
+            content = art_side * (1 - 2 * inset)
+            if content > 0:
+                fitted = (side - 2 * max(reference, least)) / content
+                if fitted < scale * (1 - 1e-9):  # the art's own card keeps its covering scale, bit for bit
+                    scale = max(fitted, 1e-6)
     return Placement(scale, w / 2 - aw * scale / 2, h / 2 - ah * scale / 2)
 
 
@@ -332,7 +347,7 @@ def _extend_edges(image: Image.Image, box: tuple[float, float, float, float]):
 
 def crop_art(image: Image.Image, card_mm: tuple[float, float], bleed_mm: float,
              out_px: tuple[int, int] | None = None, safe_mm: float | None = None,
-             border: tuple[float, float] = (0.0, 0.0)) -> Image.Image:
+             border: tuple[float, float] = (0.0, 0.0), margin: float = 0.0) -> Image.Image:
     """The part of ``image`` that shows on the card plus its bleed (placed by ``place_art``).
 
     With ``out_px`` it is resampled to exactly that size. Without, it keeps the art's own pixels
@@ -341,7 +356,7 @@ def crop_art(image: Image.Image, card_mm: tuple[float, float], bleed_mm: float,
     resampling, which keeps it crisp and compressing well.
     """
     (w, h), b = card_mm, bleed_mm
-    at = place_art(image.size, card_mm, bleed_mm, safe_mm, border)
+    at = place_art(image.size, card_mm, bleed_mm, safe_mm, border, margin)
     box = ((-b - at.left) / at.scale, (-b - at.top) / at.scale,
            (w + b - at.left) / at.scale, (h + b - at.top) / at.scale)
     image, box = _extend_edges(image, box)
@@ -485,6 +500,41 @@ def pictures_in_ground(face: CardFace) -> CardFace:
             _paste(ground, op.image, ((x0 + b) * sx, (y0 + b) * sy, (x1 + b) * sx, (y1 + b) * sy))
     return CardFace(face.key, face.card_mm, face.bleed_mm, ground,
                     tuple(op for op in face.ops if not isinstance(op, Picture)))
+
+
+DRAFT_GROUND = 0.8    # a draft's ground (full-bleed art, plain backgrounds) is moved this far towards white
+DRAFT_DETAIL = 0.55   # ... and its fills, pictures and icons this far: lighter, still told apart
+BLACK: RGBColour = (0, 0, 0)
+
+
+def _towards_white(colour: RGBColour | None, share: float) -> RGBColour | None:
+    return None if colour is None else tuple(round(c + (255 - c) * share) for c in colour)
+
+
+def _lighter(image: Image.Image, share: float) -> Image.Image:
+    """``image`` moved ``share`` of the way towards white (its transparency kept)."""
+    if image.mode in ("RGBA", "LA"):
+        rgba = image.convert("RGBA")
+        light = Image.blend(rgba.convert("RGB"), Image.new("RGB", rgba.size, (255, 255, 255)), share)
+        light.putalpha(rgba.getchannel("A"))
+        return light
+    return Image.blend(image.convert("RGB"), Image.new("RGB", image.size, (255, 255, 255)), share)
+
+
+def draft(face: CardFace) -> CardFace:
+    """``face`` for a low-ink draft (``print-cards --draft``): its ground (full-bleed art or plain
+    background) lightened by DRAFT_GROUND, so that no full-bleed fill is printed; shapes' fills,
+    pictures and icons lightened by DRAFT_DETAIL, strokes kept; every text black."""
+    ops: list[Op] = []
+    for op in face.ops:
+        if isinstance(op, Line):
+            ops.append(Line(op.text, op.font, op.size, op.x, op.y, BLACK, op.element))
+        elif isinstance(op, Picture):
+            ops.append(Picture(op.box, _lighter(op.image, DRAFT_DETAIL), op.element))
+        else:
+            ops.append(Shape(op.kind, op.box, _towards_white(op.fill, DRAFT_DETAIL), op.stroke, op.width, op.radius,
+                             op.element))
+    return CardFace(face.key, face.card_mm, face.bleed_mm, _lighter(face.art, DRAFT_GROUND), tuple(ops))
 
 
 def card_image(face: CardFace, dpi: int = DPI) -> Image.Image:

@@ -18,6 +18,8 @@ BUILT_IN: dict[str, dict[str, str]] = {
         "sheet_title": "{title}: print-and-play cards",  # the print-and-play PDF's title
         "cards": "card|cards",                            # its subject: "54 cards, 63 × 88 mm"
         "mm": "mm",
+        "sheet_bleed": "bleed {bleed} · cards {size}",   # in a sheet's margin, for who prints it
+        "no_bleed": "no bleed · cards {size}",
         "card_back": "Card back",                         # the back's name in exports' lists
         "player_aid": "Player aid",                       # across a player aid's back, and its name in lists
         "table_id": "id", "table_kind": "kind", "table_colour": "colour", "table_count": "count",
@@ -35,6 +37,8 @@ BUILT_IN: dict[str, dict[str, str]] = {
         "sheet_title": "{title}: карты для печати",
         "cards": "карта|карты|карт",
         "mm": "мм",
+        "sheet_bleed": "вылет {bleed} · карты {size}",
+        "no_bleed": "без вылета · карты {size}",
         "card_back": "Рубашка",
         "player_aid": "Памятка",
         "table_id": "id", "table_kind": "вид", "table_colour": "цвет", "table_count": "число",
@@ -52,6 +56,8 @@ BUILT_IN: dict[str, dict[str, str]] = {
         "sheet_title": "{title}\u00a0: cartes à imprimer",
         "cards": "carte|cartes|cartes",
         "mm": "mm",
+        "sheet_bleed": "fond perdu {bleed} · cartes {size}",
+        "no_bleed": "sans fond perdu · cartes {size}",
         "card_back": "Dos de carte",
         "player_aid": "Aide de jeu",
         "table_id": "id", "table_kind": "type", "table_colour": "couleur", "table_count": "nombre",
@@ -68,6 +74,8 @@ BUILT_IN: dict[str, dict[str, str]] = {
         "sheet_title": "{title}: karty do wydruku",
         "cards": "karta|karty|kart|karty",
         "mm": "mm",
+        "sheet_bleed": "spad {bleed} · karty {size}",
+        "no_bleed": "bez spadu · karty {size}",
         "card_back": "Rewers karty",
         "player_aid": "Pomoc gracza",
         "table_id": "id", "table_kind": "rodzaj", "table_colour": "kolor", "table_count": "liczba",
@@ -84,6 +92,8 @@ BUILT_IN: dict[str, dict[str, str]] = {
         "sheet_title": "{title}: karty k vytištění",
         "cards": "karta|karty|karty|karet",
         "mm": "mm",
+        "sheet_bleed": "spadávka {bleed} · karty {size}",
+        "no_bleed": "bez spadávky · karty {size}",
         "card_back": "Rub karty",
         "player_aid": "Přehled pravidel",
         "table_id": "id", "table_kind": "druh", "table_colour": "barva", "table_count": "počet",

@@ -435,7 +435,7 @@ def deck_lang(catalogue, lang: str | None) -> str:
 
 
 card_option = click.option("--card", "card_size", default="poker", show_default=True, metavar="SIZE",
-                           help="Card size: poker (63x88), bridge (57x89), mini (44x63), tarot (70x120) "
+                           help="Card size: poker (63x88), bridge (57x89), mini (44x63), tarot (70x120), square (70x70) "
                                 "or WxH in mm, e.g. 60x90.")
 
 

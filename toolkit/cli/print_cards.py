@@ -21,6 +21,11 @@ from toolkit.cli.options import (Millimetres, Offset, ToolkitCommand, card_optio
 @click.option("--duplex", type=click.Choice(("long", "short", "fold", "none")), default="long", show_default=True,
               help="Backs: each sheet's backs on the next page for a long- or short-edge flip; "
                    "fold: fronts and backs on one sheet either side of a fold line; none: fronts only.")
+@click.option("--fold", is_flag=True,
+              help="Fold-and-glue sheets for a one-sided printer: fronts and backs side by side on one side of "
+                   "the paper, a fold line between them (the same as --duplex fold).")
+@click.option("--draft", is_flag=True,
+              help="A low-ink draft: the art and backgrounds printed light, no full-bleed fill, the text black.")
 @click.option("--crop-marks/--no-crop-marks", default=True, show_default=True,
               help="Cut lines continued outside the cards.")
 @click.option("--aids/--no-aids", default=None,
@@ -35,7 +40,7 @@ from toolkit.cli.options import (Millimetres, Offset, ToolkitCommand, card_optio
 @click.option("--out", type=click.Path(dir_okay=False), help="PDF to write [default: output/<game>-cards-<lang>.pdf].")
 @watch_option
 def print_cards_command(game, catalogue_path, overrides, lang, paper, card_size, bleed, gutter, margin, duplex,
-                        crop_marks, aids, back_offset, calibration, out, watch):
+                        fold, draft, crop_marks, aids, back_offset, calibration, out, watch):
     """Print-and-play PDF: every card at its exact size on A4 or Letter, backs and tokens."""
     from pathlib import Path
 
@@ -45,11 +50,17 @@ def print_cards_command(game, catalogue_path, overrides, lang, paper, card_size,
     from toolkit.print import print_cards
 
     check_out_path(out)
+    if fold and duplex != "fold":
+        if click.get_current_context().get_parameter_source("duplex").name != "DEFAULT":
+            from toolkit.errors import UserError
+
+            raise UserError(f"--fold is --duplex fold (fronts and backs side by side); it cannot go with --duplex {duplex}")
+        duplex = "fold"
     if calibration:
         from toolkit.print.calibration import calibration_sheet
 
         refuse_given(("game", "catalogue_path", "overrides", "card_size", "bleed", "gutter", "margin",
-                       "crop_marks", "aids", "watch"), "--calibration prints the alignment sheet, no cards")
+                       "crop_marks", "aids", "watch", "fold", "draft"), "--calibration prints the alignment sheet, no cards")
         check_outputs([("--out", out, PDF)], {})
         lang = lang or "en"
         result = calibration_sheet(paper=paper, duplex=duplex, back_offset=back_offset, lang=lang)
@@ -67,7 +78,8 @@ def print_cards_command(game, catalogue_path, overrides, lang, paper, card_size,
         read.update(catalogue=catalogue, inputs=catalogue_inputs(catalogue, ("aid",) if wanted else (), (code,)))
         check_outputs([("--out", out, PDF)], read["inputs"])
         result = print_cards(catalogue, lang=code, paper=paper, card_mm=card_mm, bleed=bleed, gutter=gutter,
-                             margin=margin, duplex=duplex, crop=crop_marks, aids=wanted, back_offset=back_offset)
+                             margin=margin, duplex=duplex, crop=crop_marks, aids=wanted, back_offset=back_offset,
+                             draft=draft)
         path = write_atomic(Path(out) if out else Path("output") / f"{catalogue.game}-cards-{code}.pdf", result.pdf)
         return path, result.summary()
 

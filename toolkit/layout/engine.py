@@ -151,6 +151,17 @@ def shown(element: model.Element, values: dict[str, str], known: set[str], busy)
 
 # --- geometry ----------------------------------------------------------------------------------------
 
+BLEEDING = ("rect", "art")  # a box of these past the trim reaches the bleed's edge
+
+
+def reach_bleed(box, card_mm: tuple[float, float], bleed_mm: float) -> tuple[float, float, float, float]:
+    """A box that reaches past the trim reaches at least to the bleed's outer edge on that side: a band
+    drawn to -3 mm covers a 3.175 mm bleed too, with no sliver of ground left at the image's edge."""
+    (w, h), b = card_mm, bleed_mm
+    return (min(box[0], -b) if box[0] < 0 else box[0], min(box[1], -b) if box[1] < 0 else box[1],
+            max(box[2], w + b) if box[2] > w else box[2], max(box[3], h + b) if box[3] > h else box[3])
+
+
 @dataclass(frozen=True)
 class Frame:
     card_mm: tuple[float, float]
@@ -158,10 +169,11 @@ class Frame:
     safe_mm: float | None
     margin: float
     border: tuple[float, float] = (0.0, 0.0)  # the full-bleed art's safe_border: it moves the art's frame
+    art_margin: float = 0.0  # how far inside the trim that border must lie at least (its inside_margin)
 
     @functools.cached_property
     def art(self):
-        return place_art(REFERENCE_ART_PX, self.card_mm, self.bleed_mm, self.safe_mm, self.border)
+        return place_art(REFERENCE_ART_PX, self.card_mm, self.bleed_mm, self.safe_mm, self.border, self.art_margin)
 
     def box(self, element: model.Element, key: str = "box", padding=None) -> tuple[float, float, float, float]:
         """The element's box (or ``clear`` box) in mm; its ``padding`` taken off, then kept inside
@@ -181,6 +193,8 @@ class Frame:
         if key == "box" and element.get("safe"):
             edge = self.edge
             out = (max(out[0], edge), max(out[1], edge), min(out[2], w - edge), min(out[3], h - edge))
+        elif key == "box" and element.type in BLEEDING:
+            out = reach_bleed(out, self.card_mm, self.bleed_mm)
         return out
 
     @property
@@ -227,8 +241,9 @@ class Look:
                  safe_mm: float | None = None, layout: model.Layout | None = None):
         self.catalogue, self.lang = catalogue, lang
         self.card_mm, self.bleed_mm, self.safe_mm = tuple(card_mm), bleed_mm, safe_mm
-        self.layout = layout or read_layout(layout_file(catalogue))
-        self.frame = Frame(self.card_mm, bleed_mm, safe_mm, self.layout.margin, self._art_border())
+        self.layout = (layout or read_layout(layout_file(catalogue))).sized(self.card_mm)
+        self.frame = Frame(self.card_mm, bleed_mm, safe_mm, self.layout.margin, self._art_border(),
+                           self._art_margin())
         self.icons = deck_icons(catalogue, self.layout)
         self.known = set(card_values(catalogue, catalogue.cards[0], lang)) if catalogue.cards else set()
         for card in catalogue.cards:
@@ -267,11 +282,19 @@ class Look:
 
     # the ground
 
+    def _bleed_art(self) -> model.Element | None:
+        return next((element for element in self.layout.elements("")
+                     if element.type == "art" and element.get("box", "bleed") == "bleed"), None)
+
     def _art_border(self) -> tuple[float, float]:
-        for element in self.layout.elements(""):
-            if element.type == "art" and element.get("box", "bleed") == "bleed":
-                return element.get("safe_border", (0.0, 0.0))
-        return 0.0, 0.0
+        element = self._bleed_art()
+        return (0.0, 0.0) if element is None else element.get("safe_border", (0.0, 0.0))
+
+    def _art_margin(self, element: model.Element | None = None) -> float:
+        """How far inside the trim the full-bleed art's safe border lies at least: the layout's margin
+        where the art element says ``inside_margin``, else nothing beyond what ``place_art`` keeps."""
+        element = element or self._bleed_art()
+        return self.layout.margin if element is not None and element.get("inside_margin", False) else 0.0
 
     def _plain_ground(self) -> Image.Image:
         return Image.new("RGB", size_px(self.card_mm, self.bleed_mm), self.layout.background)
@@ -314,13 +337,13 @@ class Look:
             where = f"{self.source + ': ' if self.source else ''}card '{card.id}': back {card.back_art!r}"
             return CardFace(f"back:{card.id}", self.card_mm, self.bleed_mm,
                             crop_art(load_art(card.back_art_path, where), self.card_mm, self.bleed_mm,
-                                     safe_mm=self.safe_mm, border=self._art_border()))
+                                     safe_mm=self.safe_mm, border=self._art_border(), margin=self._art_margin()))
         if catalogue.back_art:
             image = load_art(catalogue.back_art_path, f"{catalogue.source.name}: game.back_art")
             return CardFace("back", self.card_mm, self.bleed_mm,
                             crop_art(image, self.card_mm, self.bleed_mm, safe_mm=self.safe_mm,
-                                     border=self._art_border()))
-        layout = self.layout if self.layout.back else read_layout(DEFAULT_LAYOUT)
+                                     border=self._art_border(), margin=self._art_margin()))
+        layout = self.layout if self.layout.back else read_layout(DEFAULT_LAYOUT).sized(self.card_mm)
         values = {"title": catalogue.title[self.lang]}
         elements = layout.back
         ground = Image.new("RGB", size_px(self.card_mm, self.bleed_mm), layout.back_background)
@@ -341,7 +364,8 @@ class Look:
                 path = self._picture(card, element, where)
                 if path is not None:
                     ground = crop_art(load_art(path, where), self.card_mm, self.bleed_mm, safe_mm=self.safe_mm,
-                                      border=element.get("safe_border", (0.0, 0.0)))
+                                      border=element.get("safe_border", (0.0, 0.0)),
+                                      margin=self._art_margin(element))
                 continue
             if ground is None:
                 ground = self._plain_ground()
@@ -406,8 +430,21 @@ class Look:
         stroke = _colour(element.get("stroke"), values, ink, self.known, element.where, "stroke")
         if element.type == "line" and stroke is None:
             stroke = ink
-        return [Shape(element.type, box, fill_colour, stroke, element.get("width", 0.3), element.get("radius", 0.0),
-                      element.name)]
+        shape = Shape(element.type, box, fill_colour, stroke, element.get("width", 0.3), element.get("radius", 0.0),
+                      element.name)
+        if element.get("window") is None or ground is None:
+            return [shape]
+        return [shape, self._window(ground, self.frame.box(element, "window"), element.name)]
+
+    def _window(self, ground: Image.Image, box, name: str) -> Picture:
+        """The ground (the card's full-bleed art) in ``box`` (mm), laid again over what covers it: a rect's
+        ``window``, where a corner badge of the art shows through a panel."""
+        b, (w, h) = self.bleed_mm, self.card_mm
+        sx, sy = ground.width / (w + 2 * b), ground.height / (h + 2 * b)
+        x0, y0 = max(0, round((box[0] + b) * sx)), max(0, round((box[1] + b) * sy))
+        x1, y1 = min(ground.width, round((box[2] + b) * sx)), min(ground.height, round((box[3] + b) * sy))
+        inner = (x0 / sx - b, y0 / sy - b, x1 / sx - b, y1 / sy - b)  # on whole pixels of the ground
+        return Picture(inner, ground.crop((x0, y0, x1, y1)), element=name)
 
     def _art_in_box(self, image: Image.Image, box, element: model.Element) -> Picture:
         x0, y0, x1, y1 = box

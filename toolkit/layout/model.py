@@ -17,7 +17,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from toolkit.cards.render import FONT_FILES, MAX_CARD_MM
+from toolkit.cards.render import CARD_SIZES, FONT_FILES, MAX_CARD_MM
 from toolkit.catalogue.checks import did_you_mean, inside
 from toolkit.errors import UserError
 
@@ -28,15 +28,16 @@ FITS = ("cover", "contain")
 MIN_SIZE_PT = 7.5
 COMMON = {"type", "box", "frame", "when", "safe"}
 KEYS = {
-    "art": COMMON | {"field", "fit", "safe_border"},
+    "art": COMMON | {"field", "fit", "safe_border", "inside_margin"},
     "text": COMMON | {"text", "font", "size", "min_size", "colour", "align", "valign", "leading", "after", "gap",
                       "clear", "max_lines", "padding"},
     "icon": COMMON | {"icon", "align", "valign"},
-    "rect": COMMON | {"fill", "stroke", "width", "radius", "clear"},
+    "rect": COMMON | {"fill", "stroke", "width", "radius", "clear", "window"},
     "circle": COMMON | {"fill", "stroke", "width"},
     "line": COMMON | {"stroke", "width"},
 }
-TABLES = ("card", "elements", "kinds", "back", "icons")  # the tables of a layout file
+TABLES = ("card", "elements", "kinds", "back", "icons", "sizes")  # the tables of a layout file
+SIZE_TABLES = ("card", "elements", "kinds", "back")  # what a [sizes.<size>] table may change
 CARD_KEYS = ("background", "ink", "margin")  # the keys of its [card]
 DEFAULT_SAFE = {"text": True, "icon": True}  # elements kept inside the safe area unless they say otherwise
 HEX = re.compile(r"#[0-9a-fA-F]{6}")
@@ -87,9 +88,35 @@ class Layout:
     back: tuple[Element, ...]
     icons: dict[str, Path]
     fonts_seen: tuple[str, ...] = ()
+    sizes: dict[str, Layout] = field(default_factory=dict)  # a card size's own layout ([sizes.<size>])
 
     def elements(self, kind: str) -> tuple[Element, ...]:
         return self.kinds.get(kind, self.kinds[""])
+
+    def sized(self, card_mm: tuple[float, float]) -> Layout:
+        """The layout of cards of ``card_mm``: the file's ``[sizes.<size>]`` tables laid over it, for
+        the preset of that size (``tarot``) or ``WxH`` in mm (``"60x90"``); itself for other sizes."""
+        return self.sizes.get(size_key(card_mm), self)
+
+
+PRESET_SLACK_MM = 1.0  # a card this close to a preset on each side is that preset (a service's 2.25 x 3.5 in bridge)
+
+
+def size_key(card_mm: tuple[float, float]) -> str:
+    """The name a ``[sizes.<size>]`` table gives a card size: its preset (or the preset within
+    PRESET_SLACK_MM of it on each side, as print services' inch sizes are), else ``WxH`` in mm."""
+    for name, preset in CARD_SIZES.items():
+        if all(abs(a - b) <= PRESET_SLACK_MM for a, b in zip(preset, card_mm)):
+            return name
+    return f"{card_mm[0]:g}x{card_mm[1]:g}"
+
+
+def _laid_over(base: dict, over: dict) -> dict:
+    """``over``'s keys laid over ``base``: tables merged key by key, any other value replaced."""
+    out = dict(base)
+    for key, value in over.items():
+        out[key] = _laid_over(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
+    return out
 
 
 def fail(where: str, key: str, problem: str):
@@ -199,12 +226,14 @@ def element(name: str, raw, where: str, base: Path, inherited: Element | None = 
         elif key == "box":
             options[key] = "bleed" if value == "bleed" and kind == "art" else box(value, where, key,
                                                                                  frame == "art")
-        elif key == "clear":
+        elif key in ("clear", "window"):
             options[key] = box(value, where, key, frame == "art")
         elif key == "padding":
             if not isinstance(value, list) or len(value) != 2:
                 fail(where, key, "must be [x, y]: millimetres, or \"N%\" of the card's width and height")
             options[key] = tuple(length(v, where, key) for v in value)
+        elif key == "inside_margin":
+            options[key] = value if isinstance(value, bool) else fail(where, key, "must be true or false")
         elif key == "safe_border":
             if not isinstance(value, list) or len(value) != 2:
                 fail(where, key, "must be [x, y], each \"N%\" of the art")
@@ -290,8 +319,37 @@ def read(path: Path) -> Layout:
     return parse(data, path)
 
 
-def parse(data: dict, path: Path) -> Layout:
-    name, base = path.name, path.parent
+def _sizes(data: dict, path: Path) -> dict[str, Layout]:
+    """Each ``[sizes.<size>]`` table: the layout with that table laid over the file's own tables."""
+    raw = data.get("sizes", {})
+    if not isinstance(raw, dict):
+        fail(path.name, "sizes", "must be a table of card sizes ([sizes.tarot], [sizes.\"60x90\"])")
+    out = {}
+    for key, over in raw.items():
+        where = f"{path.name}: sizes.{key}"
+        text = key.strip().lower().replace("×", "x")
+        width, sep, height = text.partition("x")
+        if text in CARD_SIZES:
+            canonical = text
+        elif sep and all(re.fullmatch(r"[0-9]+(\.[0-9]*)?", side) for side in (width, height)):
+            canonical = f"{float(width):g}x{float(height):g}"
+            canonical = next((n for n, mm in CARD_SIZES.items() if f"{mm[0]:g}x{mm[1]:g}" == canonical), canonical)
+        else:
+            fail(f"{path.name}: sizes", key, f"not a card size (a preset: {', '.join(CARD_SIZES)}; or \"WxH\" in mm, "
+                                             "e.g. \"60x90\")")
+        if not isinstance(over, dict):
+            fail(where, "sizes", "must be a table")
+        for table in over:
+            if table not in SIZE_TABLES:
+                fail(where, table, f"not a table a size may change{did_you_mean(table, SIZE_TABLES)} "
+                                   f"({', '.join(SIZE_TABLES)})")
+        merged = _laid_over({k: v for k, v in data.items() if k != "sizes"}, over)
+        out[canonical] = parse(merged, path, f"{path.name}: sizes.{key}")
+    return out
+
+
+def parse(data: dict, path: Path, label: str | None = None) -> Layout:
+    name, base = label or path.name, path.parent
     for key in data:
         if key not in TABLES:
             fail(name, key, f"not a table of a layout{did_you_mean(key, TABLES)} ({', '.join(TABLES)})")
@@ -357,4 +415,5 @@ def parse(data: dict, path: Path) -> Layout:
         icon_paths[icon] = inside(base, file, f"{name}: icons: {icon}", "path", PLACE).resolve()
         if not icon_paths[icon].is_file():
             fail(f"{name}: icons", icon, f"no file {file} beside the layout")
-    return Layout(path, background, back_background, ink, margin, kinds, back, icon_paths)
+    sizes = _sizes(data, path) if label is None else {}
+    return Layout(path, background, back_background, ink, margin, kinds, back, icon_paths, sizes=sizes)

@@ -46,7 +46,13 @@ def _document(path: Path) -> dict:
 
 
 def _elements(doc: dict):
-    """Every element table of the layout: the base's, each kind's and the back's."""
+    """Every element table of the layout: the base's, each kind's and the back's, and those of each
+    card size's own tables (``[sizes.<size>]``)."""
+    sizes = doc.get("sizes")
+    if isinstance(sizes, dict):
+        for over in sizes.values():
+            if isinstance(over, dict):
+                yield from _elements({k: v for k, v in over.items() if k != "sizes"})
     tables = [doc.get("elements"), (doc.get("back") or {}).get("elements") if isinstance(doc.get("back"), dict)
               else None]
     kinds = doc.get("kinds")

@@ -290,6 +290,31 @@ def crop_marks(layout: SheetLayout, fronts: list[Rect]) -> list[Segment]:
     return marks
 
 
+NOTE_ASCENT, NOTE_DESCENT = 1.8, 0.6  # mm a note's line of small print takes above and below its baseline
+
+
+def note_place(layout: SheetLayout, crop: bool, width: float) -> tuple[float, float, int] | None:
+    """Where a line of small print ``width`` mm long goes on a sheet of cards: (x, y, angle), its
+    baseline's start in page mm and its angle in degrees. In the free area below the grid and its crop
+    marks, else above them, starting at the grid's left edge; else upright (90 degrees) beside the
+    grid on its left, from its foot up; None when none of these has room (nothing is printed in the
+    margin)."""
+    free = layout.free_area()
+    grid = layout.grid.extent
+    marks = MARK_GAP + (MARK_LENGTH if crop else 0.0)
+    tall = NOTE_ASCENT + NOTE_DESCENT
+    x = max(free.x, grid.x) if max(free.x, grid.x) + width <= free.x1 + EPS else free.x
+    if x + width <= free.x1 + EPS:
+        if grid.y - marks - free.y >= tall:
+            return x, free.y + NOTE_DESCENT, 0
+        if free.y1 - (grid.y1 + marks) >= tall:
+            return x, free.y1 - NOTE_ASCENT, 0
+    y = max(free.y, grid.y) if max(free.y, grid.y) + width <= free.y1 + EPS else free.y
+    if grid.x - marks - free.x >= tall and y + width <= free.y1 + EPS:
+        return free.x + NOTE_ASCENT, y, 90
+    return None
+
+
 # --- tokens ----------------------------------------------------------------------------------------
 
 

@@ -386,6 +386,27 @@ def bleed_problem(image: Image.Image, spec: CardSpec) -> str | None:
         if blank(band[0]) >= 0.95 and blank(band[depth - 1]) < 0.95:
             inner = next(d for d in range(depth) if blank(band[d]) < 0.95)
             return f"a white or transparent border {inner} px wide at the {side} (the art must reach the edge)"
+        if strip := _strip(band, math.ceil(spec.bleed_px)):
+            return (f"a strip {strip} px wide along the {side} edge that the art next to it does not cover "
+                    f"(a shape meant to bleed stops {strip} px short of the edge)")
+    return None
+
+
+STRIP_ALONG = 0.3  # a strip runs along at least this share of its side
+
+
+def _strip(band: np.ndarray, bleed: int) -> int | None:
+    """The width of a strip along the image's edge, inside the bleed, that is not the art beside it:
+    the outermost lines alike, and the next line differing from them along ``STRIP_ALONG`` of the side
+    or more, in one stretch of that length (a band drawn from -3 mm on a 3.175 mm bleed leaves 2 px of
+    ground at the edge). Art running into the bleed changes little from one line to the next."""
+    lines = band[:bleed + 1, :, :3].astype(np.int16)
+    for width in range(1, bleed):
+        if np.mean(np.abs(lines[width - 1] - lines[0]).max(axis=1) <= EDGE_STEP // 4) < 0.95:
+            return None  # the outer lines are not one strip
+        differs = np.abs(lines[width] - lines[width - 1]).max(axis=1) > EDGE_STEP
+        if _run_mask(differs, max(2, round(STRIP_ALONG * len(differs)))).any():
+            return width
     return None
 
 
@@ -712,7 +733,7 @@ def _pdf_bleed_and_safe(result: PreflightResult, service: Target, name: str, pag
     the safe zone, the TrimBox inset by the service's safe margin for the card size. A run's box is
     approximated from the font's widths and ascent (``_TextState``); a glyph's real outline is a
     little smaller, so a run just inside the line can be reported past it by a point or so."""
-    short, past = [], []
+    short, past, seen = [], [], {}
     margin = (spec.safe_px - spec.bleed_px) / DPI * PT_PER_IN if spec is not None else None
     for number, page in enumerate(pages, start=1):
         bleed, trim = _box(page, "/BleedBox") or _box(page, "/MediaBox"), _box(page, "/TrimBox")
@@ -739,6 +760,9 @@ def _pdf_bleed_and_safe(result: PreflightResult, service: Target, name: str, pag
             over, font, size, edge = worst
             past.append(f"page {number}: text in {font} {size:.1f} pt {over:.1f} pt past the safe line "
                         f"({edge:.1f} pt from the page's edge)")
+        for box, xobject in walk.pictures.get(number, []):
+            if problem := _picture_safe_zone(box, xobject, bleed, trim, margin, seen):
+                past.append(f"page {number}: in the picture under the card, {problem}")
     result.judge("bleed", short, f"{name}: the art reaches the BleedBox on every side of {_count(len(pages), 'page')}",
                  f"{name}: the bleed would print white")
     if margin is not None:
@@ -746,6 +770,23 @@ def _pdf_bleed_and_safe(result: PreflightResult, service: Target, name: str, pag
         result.judge("safe zone", past, f"{name}: {_count(texts, 'run')} of text, all inside the safe zone "
                                         f"({margin / PT_PER_IN:g} in inside the TrimBox)",
                      f"{name}: {service.service} may cut it")
+
+
+def _picture_safe_zone(box, xobject, bleed, trim, margin: float, seen: dict) -> str | None:
+    """The pixel check of a PNG card (``safe_zone_problem``) on a picture that covers the page's
+    BleedBox (a card's ground: its art, with what the art itself shows past the safe line), so that a
+    back or face judged on a PDF is judged as its image is at The Game Crafter; None for a picture
+    that covers less (a picture in a box, an icon: those are placed by a layout inside its safe zone)."""
+    if any(abs(a - b) > BOX_SLACK_PT for a, b in zip(box, bleed)):
+        return None
+    key = getattr(xobject, "indirect_reference", None) or id(xobject)
+    if key not in seen:
+        image = xobject.decode_as_image()
+        per_pt = image.width / (box[2] - box[0])
+        bleed_px = min(trim[0] - box[0], trim[1] - box[1], box[2] - trim[2], box[3] - trim[3]) * per_pt
+        card = CardSpec("page", image.size, bleed_px, bleed_px + margin * per_pt)
+        seen[key] = safe_zone_problem(image.convert("RGB"), card)
+    return seen[key]
 
 
 def _pts(box) -> str:
@@ -965,6 +1006,7 @@ class _PdfWalk:
     transparency: list[str] = field(default_factory=list)
     art: dict[int, tuple] = field(default_factory=dict)   # page number -> the box the images and fills cover
     text: dict[int, list] = field(default_factory=dict)   # page number -> [(box, font name, size)] per run
+    pictures: dict[int, list] = field(default_factory=dict)  # page number -> [(box, image object)] drawn upright
     _seen_inks: dict = field(default_factory=dict)
     _page: int = 0
 
@@ -1071,6 +1113,9 @@ class _PdfWalk:
 
     def _image(self, xobject, settings, space, resources, ctm, where: str, clip=None) -> None:
         self._paint(_bounds([_apply(ctm, x, y) for x in (0, 1) for y in (0, 1)]), clip)
+        if xobject is not None and ctm[0] > 0 and ctm[3] > 0 and abs(ctm[1]) + abs(ctm[2]) < 1e-9:
+            self.pictures.setdefault(self._page, []).append((_bounds([_apply(ctm, x, y) for x in (0, 1) for y in (0, 1)]),
+                                                             xobject))
         if settings.get("/ImageMask", settings.get("/IM")) is True:
             return  # a stencil: painted in the fill colour, which is checked where it is set
         self.images += 1

@@ -13,6 +13,9 @@ from toolkit.cards.render import (
     PT_PER_MM,
     card_size_name,
     check_bleed,
+    draft as draft_face,
+    register_fonts,
+    text_width,
 )
 from toolkit.catalogue.model import Catalogue, CardType
 from toolkit.catalogue.words import counted, decimal, words
@@ -28,6 +31,7 @@ from toolkit.print.layout import (
     SheetLayout,
     back_shift,
     crop_marks,
+    note_place,
     sheet_layout,
     token_grid,
 )
@@ -65,6 +69,7 @@ class PagePlan:
     cards: tuple[Placed, ...] = ()
     marks: tuple[Segment, ...] = ()
     fold: Segment | None = None
+    note: tuple[float, float, int] | None = None  # where the sheet's line of small print starts, its angle
     tokens: tuple[tuple[int, float, float], ...] = ()  # (token index in the catalogue, centre x, y)
 
 
@@ -80,6 +85,9 @@ class PrintResult:
     card_mm: tuple[float, float]
     aids: int = 0  # player aids printed after the cards, on the same sheets
     back_offset: tuple[float, float] = (0.0, 0.0)  # mm every back is shifted (right, down as seen on it)
+    bleed: float = 0.0
+    draft: bool = False
+    note: str = ""  # the line of small print on each sheet of fronts
 
     @property
     def sheets(self) -> int:
@@ -100,9 +108,23 @@ class PrintResult:
         shifted = ""
         if any(self.back_offset):
             shifted = f", backs shifted {self.back_offset[0]:g} mm right and {self.back_offset[1]:g} mm down"
+        bleed = f"bleed {self.bleed:g} mm" if self.bleed else "no bleed"
         return (f"{where}, {n(len(self.pages), 'page')}: {grid.cols} x {grid.rows} "
                 f"{card_size_name(self.card_mm)} cards per {paper} {self.layout.orientation} sheet, {duplex}"
-                f"{shifted}")
+                f"{shifted}, {bleed}{', low-ink draft' if self.draft else ''}")
+
+
+NOTE_PT = 6.5      # the sheet's line of small print
+NOTE_GREY = 0.35
+
+
+def sheet_note(catalogue: Catalogue, lang: str, bleed: float, card_mm: tuple[float, float]) -> str:
+    """The line for whoever prints the sheet, in the deck's words: "bleed 3 mm · cards 63 × 88 mm",
+    «вылет 3 мм · карты 63 × 88 мм»; "no bleed · cards 63 × 88 mm" without."""
+    said = words(catalogue, lang)
+    size = " × ".join(decimal(v, lang) for v in card_mm) + f" {said['mm']}"
+    line = said["sheet_bleed"] if bleed else said["no_bleed"]
+    return line.replace("{bleed}", f"{decimal(bleed, lang)} {said['mm']}").replace("{size}", size)
 
 
 def deck_order(catalogue: Catalogue) -> list[CardType]:
@@ -111,7 +133,8 @@ def deck_order(catalogue: Catalogue) -> list[CardType]:
 
 
 def plan_pages(catalogue: Catalogue, layout: SheetLayout, crop: bool = True, aids: int = 0,
-               back_offset: tuple[float, float] = (0.0, 0.0), aid_sides: int = 1) -> list[PagePlan]:
+               back_offset: tuple[float, float] = (0.0, 0.0), aid_sides: int = 1,
+               note: tuple[float, float, int] | None = None) -> list[PagePlan]:
     """Every page of the PDF, as geometry: card sheets (each followed by its backs for duplex
     long/short), the ``aids`` player aids going on after the last card, each with its own back
     (the aid's second side where its text has ``aid_sides`` 2: printed as a card of its own
@@ -141,9 +164,9 @@ def plan_pages(catalogue: Catalogue, layout: SheetLayout, crop: bool = True, aid
             if layout.duplex != "fold":
                 backs = [Placed(b.key, b.rect.shifted(dx, dy), b.turned) for b in backs]
         if layout.duplex == "fold":
-            pages.append(PagePlan("fold", layout.page, tuple(fronts + backs), marks, layout.fold))
+            pages.append(PagePlan("fold", layout.page, tuple(fronts + backs), marks, layout.fold, note))
         else:
-            pages.append(PagePlan("fronts", layout.page, tuple(fronts), marks))
+            pages.append(PagePlan("fronts", layout.page, tuple(fronts), marks, note=note))
             if backs:
                 pages.append(PagePlan("backs", layout.page, tuple(backs)))
     tokens = [i for i, token in enumerate(catalogue.tokens) for _ in range(token.count)]
@@ -210,15 +233,27 @@ def _draw_fold(canvas: Canvas, fold: Segment) -> None:
     canvas.restoreState()
 
 
+def _draw_note(canvas: Canvas, text: str, at: tuple[float, float, int]) -> None:
+    canvas.saveState()
+    canvas.setFillGray(NOTE_GREY)
+    canvas.setFont(register_fonts()["sans"], NOTE_PT)
+    canvas.translate(at[0] * PT_PER_MM, at[1] * PT_PER_MM)
+    canvas.rotate(at[2])
+    canvas.drawString(0, 0, text)
+    canvas.restoreState()
+
+
 def print_cards(catalogue: Catalogue, lang: str = "en", paper: str = "a4",
                 card_mm: tuple[float, float] = CARD_SIZES["poker"], bleed: float = 0.0, gutter: float = 0.0,
                 margin: float = DEFAULT_MARGIN, duplex: str = "long", crop: bool = True,
-                aids: bool = False, back_offset: tuple[float, float] = (0.0, 0.0)) -> PrintResult:
+                aids: bool = False, back_offset: tuple[float, float] = (0.0, 0.0), draft: bool = False) -> PrintResult:
     """The print-and-play PDF of the whole deck (and the catalogue's tokens), as bytes; with
     ``aids``, a player aid for each player after the cards, with a back of its own behind it.
     ``back_offset`` (X, Y) moves every back X mm to the right and Y mm down AS SEEN ON THE BACK
     SIDE of the sheet: the two numbers a calibration sheet printed on the same printer reads
-    (see ``toolkit.print.calibration``)."""
+    (see ``toolkit.print.calibration``). Each sheet of fronts says its bleed and card size in a line of
+    small print outside the cards (``sheet_note``), where there is room. ``draft``: every face and back
+    lightened for a low-ink print (``render.draft``)."""
     if lang not in catalogue.langs:
         raise UserError(f"--lang {lang}: the deck has no such language (its languages: {', '.join(catalogue.langs)})")
     check_bleed(bleed)
@@ -228,7 +263,9 @@ def print_cards(catalogue: Catalogue, lang: str = "en", paper: str = "a4",
         raise UserError(f"{deck_origin(catalogue)}: the deck has no cards to print (every count is 0)")
     copies = aid_copies(catalogue) if aids else 0
     sides = 2 if copies and two_sided(catalogue, lang, card_mm) else 1
-    pages = plan_pages(catalogue, layout, crop, copies, back_offset, sides)
+    note = sheet_note(catalogue, lang, bleed, card_mm)
+    place = note_place(layout, crop, text_width(note, "sans", NOTE_PT / PT_PER_MM))
+    pages = plan_pages(catalogue, layout, crop, copies, back_offset, sides, place)
     check_back_offset(pages, layout, back_offset)
     distinct = list(dict.fromkeys(card.id for card in deck))
     # Each face is drawn into the PDF once and let go: holding every card type's 300 DPI art at once
@@ -243,6 +280,8 @@ def print_cards(catalogue: Catalogue, lang: str = "en", paper: str = "a4",
         backs = sorted(dict.fromkeys(p.key for page in pages for p in page.cards if is_back(p.key)),
                        key=lambda key: key != DECK_BACK)
         faces = itertools.chain(faces, (back_face(look, key) for key in backs))
+    if draft:
+        faces = (draft_face(face) for face in faces)
     w, h = card_mm
 
     buffer = io.BytesIO()
@@ -259,6 +298,8 @@ def print_cards(catalogue: Catalogue, lang: str = "en", paper: str = "a4",
             _draw_marks(canvas, page.marks)
             if page.fold is not None:
                 _draw_fold(canvas, page.fold)
+            if page.note is not None:
+                _draw_note(canvas, note, page.note)
             for index, x, y in page.tokens:
                 token_art.place(canvas, token_forms[index], x, y)
             canvas.showPage()
@@ -269,4 +310,5 @@ def print_cards(catalogue: Catalogue, lang: str = "en", paper: str = "a4",
         pdf=buffer.getvalue(), layout=layout, pages=tuple(pages), cards=len(deck),
         tokens=sum(len(p.tokens) for p in token_pages), card_sheets=len(card_pages),
         token_sheets=len(token_pages), card_mm=tuple(card_mm), aids=copies, back_offset=tuple(back_offset),
+        bleed=bleed, draft=draft, note=note,
     )
