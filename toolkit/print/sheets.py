@@ -149,7 +149,7 @@ def plan_pages(catalogue: Catalogue, layout: SheetLayout, crop: bool = True, aid
     tokens = [i for i, token in enumerate(catalogue.tokens) for _ in range(token.count)]
     if tokens:
         page = layout.page if layout.page[0] < layout.page[1] else (layout.page[1], layout.page[0])
-        grid = token_grid(page, layout.margin, TOKEN_DIAMETER)
+        grid = token_grid(page, layout.margin, TOKEN_DIAMETER, bleed=TOKEN_BLEED)  # the colour inside the margin too
         centres = grid.centres()
         for start in range(0, len(tokens), len(centres)):
             placed = tuple((t, x, y) for t, (x, y) in zip(tokens[start:start + len(centres)], centres))
