@@ -79,7 +79,7 @@ _EXTRA_FONTS = {
 def register_families() -> None:
     """PT Serif and PT Sans with bold and italic, so that <b> and <i> pick the right faces."""
     from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
+    from toolkit.pdf.fonts import SubsetFont as TTFont  # each subset's tag unique in a file
 
     register_fonts()  # PTSans-Bold, PTSans-Regular, PTSerif-Regular
     for name, (package, file) in _EXTRA_FONTS.items():
