@@ -74,10 +74,13 @@ def _refuse_unused_options(game_id: str, model: str) -> None:
               help="Seed when simulating instead (0 to 2**63-1).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (fractions as \"P/Q\" strings).")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Also draw the distribution as a .png or .pdf chart.")
+@click.option("--lang", type=click.Choice(("ru", "en")), default="en", show_default=True,
+              help="Language of the --plot chart's title and labels (and its numbers' decimal sign).")
 @click.option("--export-chain", "chain_path", type=click.Path(dir_okay=False),
               help="Also write the chain behind the exact answer in Storm's explicit DRN format (solo, first-palace, multi).")
 def odds_command(game, catalogue_path, overrides, model, players, pile, hand, where, at_least, at_most, exactly, policy,
-                 max_states, games, seed, as_json, plot_path, chain_path, rules_spec, params, objective, policy_path):
+                 max_states, games, seed, as_json, plot_path, lang, chain_path, rules_spec, params, objective,
+                 policy_path):
     """Exact odds from the rules engine's Markov chain: expected turns, distributions, draws; for a game of
     one's own (--rules) or with --model optimal, the best play."""
     from toolkit.catalogue import load
@@ -93,7 +96,7 @@ def odds_command(game, catalogue_path, overrides, model, players, pile, hand, wh
         plot.check_path(plot_path)
     if rules_spec is not None or model == "optimal":
         _rules_odds(game, catalogue_path, overrides, rules_spec, params, model, players, policy, objective,
-                    max_states, as_json, plot_path, chain_path, policy_path)
+                    max_states, as_json, plot_path, chain_path, policy_path, lang)
         return
     refuse_given(("objective", "policy_path"), "only --model optimal reads it")
     if max_states > MAX_ENGINE_STATES:
@@ -112,11 +115,12 @@ def odds_command(game, catalogue_path, overrides, model, players, pile, hand, wh
                         at_most=at_most, exactly=exactly)
     finally:
         progress.close()
-    _give(report, as_json, plot_path, chain_path, no_chart=report.no_chart or f"the {model} model has no distribution to draw")
+    _give(report, as_json, plot_path, chain_path, no_chart=report.no_chart or f"the {model} model has no distribution to draw",
+          lang=lang)
 
 
 def _rules_odds(game_id, catalogue_path, overrides, rules_spec, params, model, players, policy, objective,
-                max_states, as_json, plot_path, chain_path, policy_path) -> None:
+                max_states, as_json, plot_path, chain_path, policy_path, lang: str = "en") -> None:
     """A game of one's own (``--rules``), or a built-in game's optimal play, answered by toolkit.rules."""
     from click.core import ParameterSource
 
@@ -153,10 +157,11 @@ def _rules_odds(game_id, catalogue_path, overrides, rules_spec, params, model, p
                               progress=progress)
     finally:
         progress.close()
-    _give(report, as_json, plot_path, chain_path, policy_path, no_chart=report.no_chart)
+    _give(report, as_json, plot_path, chain_path, policy_path, no_chart=report.no_chart, lang=lang)
 
 
-def _give(report, as_json: bool, plot_path, chain_path, policy_path=None, no_chart: str | None = None) -> None:
+def _give(report, as_json: bool, plot_path, chain_path, policy_path=None, no_chart: str | None = None,
+          lang: str = "en") -> None:
     """Write what an answer was asked for (its chart, its chain, its policy), then print it."""
     from toolkit.files import write_atomic
 
@@ -165,7 +170,7 @@ def _give(report, as_json: bool, plot_path, chain_path, policy_path=None, no_cha
             raise UserError(f"--plot: {no_chart}")
         from toolkit.odds import plot
 
-        plot.write_chart(plot_path, **report.chart)
+        plot.write_chart(plot_path, lang, **report.chart)  # its words in --lang
     if chain_path is not None:
         write_atomic(chain_path, report.chain[0])
     if policy_path is not None:

@@ -99,6 +99,17 @@ def _fit_label(fig, ax, label, side: int) -> bool:
     return True
 
 
-def write_chart(path: str | Path, **chart) -> Path:
+def in_language(chart: dict, lang: str) -> dict:
+    """A chart's keyword arguments for ``bar_chart`` in ``lang``: a title or label given per language
+    ({"en": ..., "ru": ...}) takes ``lang``'s words (English where it has none)."""
+    out = dict(chart)
+    for key in ("title", "xlabel", "ylabel"):
+        value = out.get(key)
+        if isinstance(value, dict):
+            out[key] = value.get(lang) or value["en"]
+    return {**out, "lang": lang}
+
+
+def write_chart(path: str | Path, lang: str = "en", **chart) -> Path:
     path = check_path(path)
-    return write_atomic(path, bar_chart(fmt=path.suffix.lower()[1:], **chart))
+    return write_atomic(path, bar_chart(fmt=path.suffix.lower()[1:], **in_language(chart, lang)))
