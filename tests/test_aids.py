@@ -377,8 +377,8 @@ def test_a_short_aid_has_its_marked_back_behind_it_on_the_sheets():
 @pytest.mark.parametrize("game, lang, says, never", [
     ("diamoniak", "en", ["if you build a colour", "if you have no castle yet", "if you have fewer"], ["you have a colour,"]),
     ("diamoniak", "ru", ["если ты строишь замок", "если у тебя ещё нет замка", "если их меньше"], ["у тебя есть свой цвет"]),
-    ("palaces", "en", ["unfinished palaces at a time", "clearing takes no card"], ["(no card needed)"]),
-    ("palaces", "ru", ["недостроенных дворцов сразу", "для этого карта не нужна"], ["(карта не нужна)"]),
+    ("palaces", "en", ["|unfinished palaces} at a time", "clearing takes no card"], ["(no card needed)"]),
+    ("palaces", "ru", ["|недостроенных дворцов} сразу", "для этого карта не нужна"], ["(карта не нужна)"]),
 ])
 def test_the_aid_says_it_as_the_rules_do(game, lang, says, never):
     """An editor's findings (issue 37): the aid said "you have a colour" where the rules say you build
