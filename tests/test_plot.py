@@ -74,7 +74,7 @@ def test_y_tick_labels_are_evenly_spaced_numbers(lang, top):
     assert len(ticks) >= 3 and len(steps) == 1, ticks
 
 
-def test_a_pdf_chart_has_a_title_and_names_no_software():
+def test_a_pdf_chart_has_a_title_and_the_toolkits_metadata():
     import io as _io
 
     from pypdf import PdfReader as _Reader
@@ -85,6 +85,7 @@ def test_a_pdf_chart_has_a_title_and_names_no_software():
     meta = _Reader(_io.BytesIO(pdf)).metadata
     assert meta["/Title"] == "share of games, %, turn"
     assert not any("matplotlib" in str(value).lower() for value in meta.values()), meta
+    assert re.fullmatch(r"toolkit \S+", meta["/Producer"]) and meta["/CreationDate"] == meta["/ModDate"]
 
 
 @pytest.mark.parametrize("args, words", [

@@ -324,11 +324,11 @@ def report_pdf(catalogue, results, rows, tournament, options: dict, lang: str) -
             _strategy_page(page, catalogue, rows, tournament, options, lang)
 
     return balance_pdf(title, catalogue.title[lang], paragraphs, results, _figure_rows(results, catalogue, lang),
-                       names, lang, more)
+                       names, lang, more, catalogue=catalogue)
 
 
 def rules_report_pdf(title: str, results, paragraphs: list[str], lang: str, scored: bool,
-                     skill: dict | None = None) -> bytes:
+                     skill: dict | None = None, files=()) -> bytes:
     """The balance page of a game written as a rules file (toolkit.rules): the same figures, charts and
     events as a built-in game's, without what needs a catalogue (playing time) and, when the game keeps
     no score, without lead changes; then, given ``skill`` ({"heading", "paragraphs", "tables": [(caption,
@@ -352,20 +352,22 @@ def rules_report_pdf(title: str, results, paragraphs: list[str], lang: str, scor
             _wrapped_table(page, header, body, [50, 52, 78], size=7.5)
 
     return balance_pdf(t["title_plain"].format(game=title), title, paragraphs, results, rows, {}, lang,
-                       skill_page if skill else None)
+                       skill_page if skill else None, files=files)
 
 
 def balance_pdf(title: str, game: str, paragraphs: list[str], results, figure_rows, names: dict, lang: str,
-                more=None) -> bytes:
+                more=None, catalogue=None, files=()) -> bytes:
     """Page 1 of a report: the title, the paragraphs under it, the figures table of each result, the
     events table (``names``: event -> its words), the win and length charts; ``more(page, canvas)`` adds
-    what follows."""
+    what follows. The metadata's Subject is the first paragraph's first sentence (the games it is read
+    from); its Author and dates come from the ``catalogue`` or the rules ``files``."""
     from toolkit.pdf.canvas import binary_streams, new_canvas
 
     t = TEXTS[lang]
     buffer = io.BytesIO()
     with binary_streams():
-        canvas = new_canvas(buffer, PAGE, title, title, lang=lang, game=game)
+        subject = paragraphs[0].split(". ")[0].rstrip(".") + "." if paragraphs else title
+        canvas = new_canvas(buffer, PAGE, title, subject, lang=lang, game=game, catalogue=catalogue, files=files)
         from toolkit.cards.render import register_fonts
 
         page = _Page(canvas, register_fonts())

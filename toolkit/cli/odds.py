@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import click
 
@@ -115,8 +116,10 @@ def odds_command(game, catalogue_path, overrides, model, players, pile, hand, wh
                         at_most=at_most, exactly=exactly)
     finally:
         progress.close()
+    from toolkit.pdf.canvas import deck_files, document_date
+
     _give(report, as_json, plot_path, chain_path, no_chart=report.no_chart or f"the {model} model has no distribution to draw",
-          lang=lang)
+          lang=lang, date=document_date(deck_files(catalogue)))
 
 
 def _rules_odds(game_id, catalogue_path, overrides, rules_spec, params, model, players, policy, objective,
@@ -157,11 +160,14 @@ def _rules_odds(game_id, catalogue_path, overrides, rules_spec, params, model, p
                               progress=progress)
     finally:
         progress.close()
-    _give(report, as_json, plot_path, chain_path, policy_path, no_chart=report.no_chart, lang=lang)
+    from toolkit.pdf.canvas import document_date
+
+    _give(report, as_json, plot_path, chain_path, policy_path, no_chart=report.no_chart, lang=lang,
+          date=document_date(path for path in inputs.values() if isinstance(path, (str, Path))))
 
 
 def _give(report, as_json: bool, plot_path, chain_path, policy_path=None, no_chart: str | None = None,
-          lang: str = "en") -> None:
+          lang: str = "en", date: int | None = None) -> None:
     """Write what an answer was asked for (its chart, its chain, its policy), then print it."""
     from toolkit.files import write_atomic
 
@@ -170,7 +176,7 @@ def _give(report, as_json: bool, plot_path, chain_path, policy_path=None, no_cha
             raise UserError(f"--plot: {no_chart}")
         from toolkit.odds import plot
 
-        plot.write_chart(plot_path, lang, **report.chart)  # its words in --lang
+        plot.write_chart(plot_path, lang, date=date, **report.chart)  # its words in --lang, dated as the deck
     if chain_path is not None:
         write_atomic(chain_path, report.chain[0])
     if policy_path is not None:

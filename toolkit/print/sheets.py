@@ -162,6 +162,13 @@ def plan_pages(catalogue: Catalogue, layout: SheetLayout, crop: bool = True, aid
     return pages
 
 
+def _aid_files(catalogue: Catalogue, lang: str, aids: bool) -> list:
+    """The game's own player aid text, when the sheets print it: it dates the PDF with the deck's files."""
+    from toolkit.print.aids import text_file
+
+    return [text_file(catalogue.game, lang)] if aids else []
+
+
 def check_back_offset(pages: list[PagePlan], layout: SheetLayout, back_offset: tuple[float, float]) -> None:
     """Refuse a back offset where there are no back pages, or one that pushes a back (its bleed
     included) past the paper's edge; into the unprinted margin is fine: the printer's own offset
@@ -249,7 +256,7 @@ def print_cards(catalogue: Catalogue, lang: str = "en", paper: str = "a4",
     with binary_streams():
         title = catalogue.title[lang]
         canvas = new_canvas(buffer, layout.page, *sheet_metadata(catalogue, lang, len(deck), card_mm), lang=lang,
-                            game=title)
+                            game=title, catalogue=catalogue, files=_aid_files(catalogue, lang, aids))
         forms = define_forms(canvas, faces)
         token_forms = token_art.define_forms(canvas, catalogue, lang, TOKEN_DIAMETER) if catalogue.tokens else {}
         for page in pages:

@@ -132,7 +132,9 @@ def report(rules, result: PlayerCount, options: dict, lang: str, skill=None, ski
         paragraphs.append(SKILL_WORDS[lang]["missing"])
     title = rules.name + (f" ({', '.join(f'{k} {v}' for k, v in rules.params.items())})" if rules.params else "")
     page = skill_page(skill, lang, length_unit(rules)) if skill else None
-    return rules_report_pdf(title, [result], paragraphs, lang, scored(rules), page)
+    spec = rules.spec.strip()
+    path = spec[:spec.rindex(".py") + 3] if ".py" in spec else None  # PATH.py[:Class]: the file dates the PDF
+    return rules_report_pdf(title, [result], paragraphs, lang, scored(rules), page, files=[path])
 
 
 SKILL_WORDS = {
