@@ -372,3 +372,18 @@ def test_a_short_aid_has_its_marked_back_behind_it_on_the_sheets():
     assert sum(page.count(AID_BACK_FORM) for page in names) == catalogue.players[1]
     back_text = page_texts(result.pdf)[fronts[-1] + 1]
     assert "Player aid" in back_text
+
+
+@pytest.mark.parametrize("game, lang, says, never", [
+    ("diamoniak", "en", ["if you build a colour", "if you have no castle yet", "if you have fewer"], ["you have a colour,"]),
+    ("diamoniak", "ru", ["если ты строишь замок", "если у тебя ещё нет замка", "если их меньше"], ["у тебя есть свой цвет"]),
+    ("palaces", "en", ["|unfinished palaces} at a time", "clearing takes no card"], ["(no card needed)"]),
+    ("palaces", "ru", ["|недостроенных дворцов} сразу", "для этого карта не нужна"], ["(карта не нужна)"]),
+])
+def test_the_aid_says_it_as_the_rules_do(game, lang, says, never):
+    """An editor's findings (issue 37): the aid said "you have a colour" where the rules say you build
+    one, and "(no card needed)" read as if laying ruins took no card."""
+    from toolkit.games.registry import get
+
+    text = get(game).text_file("aid", lang).read_text(encoding="utf-8")
+    assert all(words in text for words in says) and not any(words in text for words in never)

@@ -208,8 +208,9 @@ def test_each_game_counts_comebacks_from_its_own_threshold(run, monkeypatch):
 
 def test_diamoniak_report_is_unchanged_byte_for_byte(run, tmp_path):
     """Diamoniak keeps its comeback threshold of 3: its text and JSON reports are, byte for byte, what
-    the toolkit wrote before the threshold became each game's own (tests/golden, written at c26ea83),
-    and its PDF's row says "3+" with no unit, in both languages."""
+    the toolkit wrote before the threshold became each game's own (tests/golden, written at c26ea83;
+    the text written again when its intervals' ends were rounded outward and its figures half up, as
+    the PDF's are: issue 37), and its PDF's row says "3+" with no unit, in both languages."""
     args = ("analyse", "--game", "diamoniak", "--precision", "0.05", "--players", "2..4", "--no-strategy")
     assert run(*args).stdout == (GOLDEN / "diamoniak-analyse.txt").read_text()
     assert run(*args, "--json").stdout == (GOLDEN / "diamoniak-analyse.json").read_text()

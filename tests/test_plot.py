@@ -74,7 +74,7 @@ def test_y_tick_labels_are_evenly_spaced_numbers(lang, top):
     assert len(ticks) >= 3 and len(steps) == 1, ticks
 
 
-def test_a_pdf_chart_has_a_title_and_names_no_software():
+def test_a_pdf_chart_has_a_title_and_the_toolkits_metadata():
     import io as _io
 
     from pypdf import PdfReader as _Reader
@@ -85,3 +85,29 @@ def test_a_pdf_chart_has_a_title_and_names_no_software():
     meta = _Reader(_io.BytesIO(pdf)).metadata
     assert meta["/Title"] == "share of games, %, turn"
     assert not any("matplotlib" in str(value).lower() for value in meta.values()), meta
+    assert re.fullmatch(r"toolkit \S+", meta["/Producer"]) and meta["/CreationDate"] == meta["/ModDate"]
+
+
+@pytest.mark.parametrize("args, words", [
+    ((), {"en": ("Diamoniak alone: turns to build the castle", "turn", "probability"),
+          "ru": ("Диамониак в одиночку: ходы до готового замка", "ход", "вероятность")}),
+    (("--model", "hand", "--hand", "5", "--where", "witch"),
+     {"en": ("witch in a hand of 5", "cards in the hand", "probability"),
+      "ru": ("witch: в руке из 5 карт", "таких карт в руке", "вероятность")}),
+    (("--rules", "examples/pig/pig.py", "--param", "goal=10", "--model", "length"),
+     {"en": ("the length of a game", "turns", "probability"), "ru": ("длина партии", "ходы", "вероятность")}),
+])
+def test_odds_plot_speaks_the_lang_asked(run, tmp_path, monkeypatch, args, words):
+    """`odds --plot` draws its title and labels in --lang (English unless asked), read back from the PDF."""
+    from pathlib import Path
+
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+    for lang in ("en", "ru", None):
+        path = tmp_path / f"{lang}.pdf"
+        result = run("odds", *args, "--plot", str(path), *(("--lang", lang) if lang else ()))
+        assert result.exit_code == 0, result.stderr
+        text = " ".join(pypdf.PdfReader(path).pages[0].extract_text().split())
+        for word in words[lang or "en"]:
+            assert word in text, (lang, word, text)
+        other = words["en" if lang == "ru" else "ru"]
+        assert other[-1] not in text

@@ -170,6 +170,10 @@ def test_tokens_grid():
     for (x0, y0), (x1, y1) in zip(centres, centres[1:]):
         assert ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5 >= 25 + 2  # cut circles apart
     assert all(5 + 12.5 <= x <= 210 - 5 - 12.5 and 5 + 12.5 <= y <= 297 - 5 - 12.5 for x, y in centres)
+    # With the token's colour 1 mm past its cut circle, the colour stays inside the margin too.
+    grid = token_grid(PAPERS["a4"], 5, 25, bleed=1)
+    assert grid.per_sheet >= 32
+    assert all(5 + 13.5 <= x <= 210 - 5 - 13.5 and 5 + 13.5 <= y <= 297 - 5 - 13.5 for x, y in grid.centres())
 
 
 def test_mirror():

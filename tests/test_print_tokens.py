@@ -56,3 +56,35 @@ def test_a_tokens_name_is_printed_at_7_5_pt_or_more(lang):
 
         reader.pages[index].extract_text(visitor_text=visit)
     assert sizes and min(sizes) >= 7.5 - 1e-6, min(sizes)
+
+
+@pytest.mark.parametrize("paper, margin", [("a4", 5.0), ("letter", 5.0), ("a4", 9.0)])
+def test_every_token_with_its_colour_lies_inside_the_margin(paper, margin):
+    """The editor saw the tokens' outer ring in the sheet's 5 mm margin: the grid kept the cut
+    circles inside it, and the colour past the cut (TOKEN_BLEED) went out. Read back from the PDF:
+    each token form's box (its bleed circle's square) where the page draws it."""
+    import io
+
+    from pypdf import PdfReader
+
+    from conftest import drawing, transform
+    from toolkit.cards.render import PT_PER_MM
+    from toolkit.print.layout import PAPERS
+
+    result = print_cards(load("palaces"), lang="en", paper=paper, margin=margin)
+    reader = PdfReader(io.BytesIO(result.pdf))
+    W, H = PAPERS[paper]
+    seen = 0
+    for index, page in enumerate(result.pages):
+        if page.kind not in ("tokens", "token-backs"):
+            continue
+        xobjects = reader.pages[index]["/Resources"]["/XObject"]
+        for name, matrix in drawing(reader, index)[2]:
+            x0, y0, x1, y1 = (float(v) for v in xobjects["/FormXob." + name]["/BBox"])
+            corners = [transform(matrix, x, y) for x in (x0, x1) for y in (y0, y1)]
+            xs, ys = [x / PT_PER_MM for x, _ in corners], [y / PT_PER_MM for _, y in corners]
+            assert margin - 1e-6 <= min(xs) and max(xs) <= W - margin + 1e-6, (page.kind, name, xs)
+            assert margin - 1e-6 <= min(ys) and max(ys) <= H - margin + 1e-6, (page.kind, name, ys)
+            assert x1 - x0 >= (DIAMETER + 2 * tokens.TOKEN_BLEED) * PT_PER_MM - 1e-6  # the box is the colour's
+            seen += 1
+    assert seen == 2 * result.tokens

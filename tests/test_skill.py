@@ -213,3 +213,22 @@ def test_a_game_out_of_reach_says_so_on_the_report_and_has_no_skill_page(tmp_pat
     pages = PdfReader(str(report)).pages
     text = " ".join(pages[0].extract_text().split())
     assert len(pages) == 1 and "How much skill matters is not measured for this game" in text
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_dice_game_is_told_of_in_words_of_chance_not_cards(tmp_path, lang):
+    """An editor's finding (issue 37): Pig's skill page spoke of cards, and the console of draws, in a
+    game of dice; both speak of chance, which fits any game."""
+    import re
+
+    from pypdf import PdfReader
+
+    report = tmp_path / f"pig-{lang}.pdf"
+    done = test_rules_exact.run_toolkit("analyse", "--rules", PIG, "--param", "goal=5", "--precision", "0.05",
+                                        "--report", str(report), "--lang", lang)
+    text = " ".join(page.extract_text() for page in PdfReader(str(report)).pages)
+    card_words = r"card|deck|shuffl|draw|pile" if lang == "en" else r"карт|колод|тасов|взят"
+    assert not re.search(card_words, text, re.I), re.search(card_words, text, re.I)
+    assert ("every outcome of chance" if lang == "en" else "всё, что решит случай") in " ".join(text.split())
+    assert not re.search(r"card|deck|shuffl|draw|pile", done.stdout, re.I)
+    assert "knowing every outcome of chance to come" in done.stdout

@@ -136,9 +136,10 @@ def heatmap(rows: list[dict], axes: list[tuple[str, tuple]], x: str, y: str | No
                      fontsize=8.5)
         fig.colorbar(image, ax=grid.ravel().tolist(), shrink=0.85, label=metric)
         out = io.BytesIO()
-        metadata = {"Software": None} if fmt == "png" else {
-            "CreationDate": None, "Producer": None, "Creator": None,
-            "Title": f"{metric} by {x}" + (f" and {y}" if y else "")}
+        from toolkit.pdf.canvas import chart_metadata
+
+        metadata = {"Software": None} if fmt == "png" else chart_metadata(
+            f"{metric} by {x}" + (f" and {y}" if y else ""))
         fig.savefig(out, format=fmt, dpi=200, metadata=metadata)
         plt.close(fig)
     return out.getvalue()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import io
 
-from toolkit.analysis.rounding import rounded, sign_digits
+from toolkit.analysis.rounding import figure, sign_digits
 from toolkit.analysis.report_texts import TEXTS, describe_policy, figure_name, players_heading
 from toolkit.cards.render import PT_PER_MM
 
@@ -22,9 +22,9 @@ GRID = "#cccccc"
 
 
 def _num(value: float, digits: int, lang: str, way: str = "near") -> str:
-    text = f"{rounded(value, digits, way):.{digits}f}"
-    if text.lstrip("-").strip("0.") == "":
-        text = text.lstrip("-")
+    """The number the console's report writes (``rounding.figure``), in the language's way: a decimal
+    comma in Russian, a true minus sign."""
+    text = figure(value, digits, way)
     return text.replace(".", ",").replace("-", "−") if lang == "ru" else text.replace("-", "−")
 
 
@@ -33,10 +33,21 @@ def _signed(value: float, digits: int, lang: str, way: str = "near") -> str:
     return text if text.startswith("−") else "+" + text
 
 
+SIGNED_SPAN = {"en": "{low} to {high}", "ru": "от {low} до {high}"}
+
+
+def _span(low: str, high: str, lang: str) -> str:
+    """Two ends of a range: "52.8–53.8"; ends with a sign in words ("−1.8 to −0.7", «от −1,8 до −0,7»),
+    where a dash between them would read as one more minus."""
+    if low[:1] in "+−-" or high[:1] in "+−-":
+        return SIGNED_SPAN[lang].format(low=low, high=high)
+    return f"{low}–{high}"
+
+
 def _range(value, low, high, digits, lang, fmt=None) -> str:
-    """A figure and its interval, the ends rounded outward."""
+    """A figure and its interval, the ends rounded outward (as the console writes them)."""
     fmt = fmt or (lambda v, way: _num(v, digits, lang, way))
-    return f"{fmt(value, 'near')} ({fmt(low, 'down')}–{fmt(high, 'up')})"
+    return f"{fmt(value, 'near')} ({_span(fmt(low, 'down'), fmt(high, 'up'), lang)})"
 
 
 def _count(n: int, lang: str) -> str:
@@ -59,8 +70,7 @@ def _pct(value: float | None, lang: str, digits: int = 1, way: str = "near") -> 
 def _pct_range(value, low, high, lang, digits: int = 1) -> str:
     if value is None or low is None:
         return _pct(value, lang, digits)
-    return (f"{_pct(value, lang, digits)} ({_num(100 * low, digits, lang, 'down')}–"
-            f"{_num(100 * high, digits, lang, 'up')}%)")
+    return (f"{_pct(value, lang, digits)} ({_span(_num(100 * low, digits, lang, 'down'), _num(100 * high, digits, lang, 'up'), lang)}%)")
 
 
 class _Page:
@@ -140,7 +150,7 @@ def _figure_rows(results, catalogue, lang, race: bool = True):
     rows.append((t["balance"], cells("balance", lambda v, lo, hi: _range(v, lo, hi, 3, lang))))
     rows.append((t["completion"], cells("completion", lambda v, lo, hi: _pct_range(v, lo, hi, lang))))
     rows.append((t["rounds"], cells("mean_rounds", lambda v, lo, hi: _range(v, lo, hi, 2, lang))))
-    rows.append((t["turns"], cells("mean_turns", lambda v, lo, hi: _range(v, lo, hi, 1, lang))))
+    rows.append((t["turns"], cells("mean_turns", lambda v, lo, hi: _range(v, lo, hi, 2, lang))))
     times = [playing_time(catalogue, r.acc) for r in results] if catalogue is not None else []
     if any(times):
         # the box's minutes are in the note under the title, which says what the box counts besides turns
@@ -314,11 +324,11 @@ def report_pdf(catalogue, results, rows, tournament, options: dict, lang: str) -
             _strategy_page(page, catalogue, rows, tournament, options, lang)
 
     return balance_pdf(title, catalogue.title[lang], paragraphs, results, _figure_rows(results, catalogue, lang),
-                       names, lang, more)
+                       names, lang, more, catalogue=catalogue)
 
 
 def rules_report_pdf(title: str, results, paragraphs: list[str], lang: str, scored: bool,
-                     skill: dict | None = None) -> bytes:
+                     skill: dict | None = None, files=()) -> bytes:
     """The balance page of a game written as a rules file (toolkit.rules): the same figures, charts and
     events as a built-in game's, without what needs a catalogue (playing time) and, when the game keeps
     no score, without lead changes; then, given ``skill`` ({"heading", "paragraphs", "tables": [(caption,
@@ -342,20 +352,22 @@ def rules_report_pdf(title: str, results, paragraphs: list[str], lang: str, scor
             _wrapped_table(page, header, body, [50, 52, 78], size=7.5)
 
     return balance_pdf(t["title_plain"].format(game=title), title, paragraphs, results, rows, {}, lang,
-                       skill_page if skill else None)
+                       skill_page if skill else None, files=files)
 
 
 def balance_pdf(title: str, game: str, paragraphs: list[str], results, figure_rows, names: dict, lang: str,
-                more=None) -> bytes:
+                more=None, catalogue=None, files=()) -> bytes:
     """Page 1 of a report: the title, the paragraphs under it, the figures table of each result, the
     events table (``names``: event -> its words), the win and length charts; ``more(page, canvas)`` adds
-    what follows."""
+    what follows. The metadata's Subject is the first paragraph's first sentence (the games it is read
+    from); its Author and dates come from the ``catalogue`` or the rules ``files``."""
     from toolkit.pdf.canvas import binary_streams, new_canvas
 
     t = TEXTS[lang]
     buffer = io.BytesIO()
     with binary_streams():
-        canvas = new_canvas(buffer, PAGE, title, title, lang=lang, game=game)
+        subject = paragraphs[0].split(". ")[0].rstrip(".") + "." if paragraphs else title
+        canvas = new_canvas(buffer, PAGE, title, subject, lang=lang, game=game, catalogue=catalogue, files=files)
         from toolkit.cards.render import register_fonts
 
         page = _Page(canvas, register_fonts())
@@ -379,8 +391,8 @@ def balance_pdf(title: str, game: str, paragraphs: list[str], results, figure_ro
             for r in results:
                 m = r.acc.metrics()
                 key = f"{e}_per_game"
-                cells.append("—" if m.get(key) is None else _range(m[key], m[key + "_low"], m[key + "_high"], 2, lang)
-                             if m.get(key + "_low") is not None else _num(m[key], 2, lang))
+                cells.append("—" if m.get(key) is None else _range(m[key], m[key + "_low"], m[key + "_high"], 3, lang)
+                             if m.get(key + "_low") is not None else _num(m[key], 3, lang))
             event_rows.append([names.get(e, e.replace("_", " "))] + cells)
         if event_rows:
             _wrapped_table(page, [t["events"]] + header[1:], event_rows, [first] + [col] * len(results),
@@ -445,7 +457,7 @@ def _strategy_page(page: _Page, catalogue, rows, tournament, options, lang):
                           _pct_range(c["win_rate"], c["win_rate_low"], c["win_rate_high"], lang),
                           _pct_range(c["default_win_rate"], c["default_win_rate_low"], c["default_win_rate_high"], lang),
                           gain_cell(c), t["best_challenger"] if row["beaten"] else t["best_usual"]])
-        widths = [11, 9, 56, 12, 23, 23, 26, 20]
+        widths = [11, 9, 50, 12, 23, 23, 32, 20]  # the gain's signed range in words needs the room
         _wrapped_table(page, [t["col_count"], t["col_seat"], t["col_best"], t["col_games"], t["col_wins"],
                               t["col_usual"], t["col_gain"], t["col_verdict"]],
                        table, widths, size=7.0,

@@ -5,14 +5,21 @@ from __future__ import annotations
 import math
 
 from toolkit.analysis.analyse import MAX_TURNS
+from toolkit.analysis.rounding import figure
 
 
-def _pct(value: float) -> str:
-    return f"{100 * value:.1f}%"
+def _pct(value: float, way: str = "near") -> str:
+    return figure(100 * value, 1, way) + "%"
+
+
+def _fixed(digits: int):
+    """A figure with ``digits`` decimals, rounded as the PDF report rounds it (``rounding.figure``)."""
+    return lambda value, way="near": figure(value, digits, way)
 
 
 def _interval(low, high, fmt) -> str:
-    return f"95% interval {fmt(low)} to {fmt(high)}"
+    """The ends of a 95% interval rounded outward, as in the PDF report."""
+    return f"95% interval {fmt(low, 'down')} to {fmt(high, 'up')}"
 
 
 def _points(value: float, digits: int = 1, way: str = "near") -> str:
@@ -57,21 +64,24 @@ def count_lines(result, catalogue) -> list[str]:
         fpa = m["first_player_advantage"]
         lines.append(f"  first-player advantage {_gain_interval(fpa, m['first_player_advantage_low'], m['first_player_advantage_high'])}"
                      f" (seat 1's share of the won games minus {_pct(1 / n)})")
-        lines.append(f"  balance {m['balance']:.3f} (1 minus the largest gap of two seats' shares of the won games; "
-                     f"interval {m['balance_low']:.3f} to {m['balance_high']:.3f}: the gaps the seats' 95% intervals allow)")
+        three = _fixed(3)
+        lines.append(f"  balance {three(m['balance'])} (1 minus the largest gap of two seats' shares of the won games; "
+                     f"interval {three(m['balance_low'], 'down')} to {three(m['balance_high'], 'up')}: the gaps the "
+                     "seats' 95% intervals allow)")
     if m["mean_turns"] is None:
         lines.append("  no game ended: no length, no playing time")
     else:
-        two = lambda v: f"{v:.2f}"  # noqa: E731
-        lines.append(f"  length: {m['mean_turns']:.2f} turns ({_interval(m['mean_turns_low'], m['mean_turns_high'], two)}), "
-                     f"{m['mean_rounds']:.2f} rounds ({_interval(m['mean_rounds_low'], m['mean_rounds_high'], two)}), "
+        two = _fixed(2)
+        lines.append(f"  length: {two(m['mean_turns'])} turns ({_interval(m['mean_turns_low'], m['mean_turns_high'], two)}), "
+                     f"{two(m['mean_rounds'])} rounds ({_interval(m['mean_rounds_low'], m['mean_rounds_high'], two)}), "
                      f"median {m['median_rounds']:g} rounds")
         lines.append("  rounds at percentiles: " + ", ".join(f"{q}%: {v}" for q, v in result.acc.percentiles().items()))
         time = playing_time(catalogue, result.acc)
         if time:
             lo, hi = time["box_minutes"]
-            lines.append(f"  playing time at {time['seconds_per_turn']} s a turn: about {time['mean_minutes']:.1f} min "
-                         f"(95% interval {time['mean_minutes_low']:.1f} to {time['mean_minutes_high']:.1f}; "
+            one = _fixed(1)
+            lines.append(f"  playing time at {time['seconds_per_turn']} s a turn: about {one(time['mean_minutes'])} min "
+                         f"({_interval(time['mean_minutes_low'], time['mean_minutes_high'], one)}; "
                          f"10% to 90% of games: {time['p10_minutes']:.1f} to {time['p90_minutes']:.1f} min); "
                          f"the box says {lo}-{hi} min: {time['against_box']}"
                          + ("; the box also counts shuffling, setting up, explaining the rules and the pauses "
@@ -79,8 +89,8 @@ def count_lines(result, catalogue) -> list[str]:
     if n > 1 and m["lead_changes"] is None:
         lines.append("  lead changes: no game ended")
     elif n > 1:
-        lines.append(f"  lead changes {m['lead_changes']:.2f} per game "
-                     f"({_interval(m['lead_changes_low'], m['lead_changes_high'], lambda v: f'{v:.2f}')})")
+        lines.append(f"  lead changes {_fixed(2)(m['lead_changes'])} per game "
+                     f"({_interval(m['lead_changes_low'], m['lead_changes_high'], _fixed(2))})")
     if m["comeback_rate"] is not None and n > 1:
         from toolkit.games.registry import get
 
@@ -99,8 +109,9 @@ def count_lines(result, catalogue) -> list[str]:
         lines.append("  events per game (mean, 95% interval):")
         for name in events:
             key = f"{name}_per_game"
-            lines.append(f"    {words.get(name, name.replace('_', ' '))}: {m[key]:.3f} "
-                         f"({m[key + '_low']:.3f} to {m[key + '_high']:.3f})")
+            three = _fixed(3)
+            lines.append(f"    {words.get(name, name.replace('_', ' '))}: {three(m[key])} "
+                         f"({three(m[key + '_low'], 'down')} to {three(m[key + '_high'], 'up')})")
     for name, (half, allowed) in result.wide.items():
         lines.append(f"  note: {name} is known to ±{half:.4f}, wider than the asked ±{allowed:.4f} "
                      "(the game limit was reached)")
@@ -125,9 +136,9 @@ def strategy_lines(rows: list[dict], tournament: dict | None, precision: float) 
                 why = "it beats every challenger" if c["gain_high"] < 0 else "no challenger beats it clearly"
                 head = f"best the default, {row['default_policy']} ({why}); strongest challenger {c['policy']}"
             lines.append(f"  {row['players']} players, seat {row['seat']}: {head}: wins {_pct(c['win_rate'])} "
-                         f"({_pct(c['win_rate_low'])} to {_pct(c['win_rate_high'])}) against the default's "
-                         f"{_pct(c['default_win_rate'])} ({_pct(c['default_win_rate_low'])} to "
-                         f"{_pct(c['default_win_rate_high'])}) on the same {c['games']:,} games: gain "
+                         f"({_pct(c['win_rate_low'], 'down')} to {_pct(c['win_rate_high'], 'up')}) against the "
+                         f"default's {_pct(c['default_win_rate'])} ({_pct(c['default_win_rate_low'], 'down')} to "
+                         f"{_pct(c['default_win_rate_high'], 'up')}) on the same {c['games']:,} games: gain "
                          f"{_gain_interval(c['gain'], c['gain_low'], c['gain_high'])}")
             for edge in row.get("edges", []):
                 low, high = edge["range"]

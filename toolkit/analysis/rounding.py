@@ -19,3 +19,11 @@ def sign_digits(*values: float, digits: int = 1, most: int = 3) -> int:
     while digits < most and any(v != 0 and abs(v) < 10 ** -digits for v in values):
         digits += 1
     return digits
+
+
+def figure(value: float, digits: int, way: str = "near") -> str:
+    """``value`` written with ``digits`` decimals, rounded ``way`` (see ``rounded``), never "-0.0": the
+    one way the console's report and the PDF's write a figure or an end of its interval, so that the
+    two give the same numbers (the PDF then writes them in its language's way)."""
+    text = f"{rounded(value, digits, way):.{digits}f}"
+    return text.lstrip("-") if text.lstrip("-").strip("0.") == "" else text

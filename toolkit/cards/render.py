@@ -122,7 +122,7 @@ PDF_FONTS.update(name=PDF_FONTS["sans-bold"], text=PDF_FONTS["serif"], label=PDF
 def register_fonts() -> dict[str, str]:
     """Register the PT fonts with reportlab (embedded as subsets); returns key -> PDF font name."""
     from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
+    from toolkit.pdf.fonts import SubsetFont as TTFont  # each subset's tag unique in a file
 
     for key, name in PDF_FONTS.items():
         if name not in pdfmetrics.getRegisteredFontNames():
@@ -136,7 +136,9 @@ def add_font(path: Path, where: str) -> str:
     import hashlib
 
     from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFError, TTFont
+    from reportlab.pdfbase.ttfonts import TTFError
+
+    from toolkit.pdf.fonts import SubsetFont as TTFont
 
     try:
         data = Path(path).read_bytes()

@@ -79,7 +79,7 @@ DOCUMENT_KEYS = ({"game", "rules", "colours", "cards"}, {"tokens", "words"})
 FREE_DOCUMENT_KEYS = {"rules", "colours"}  # optional in a catalogue of a game without rules (RulesLessGame)
 GAME_KEYS = ({"id", "title", "players", "age", "minutes"},
              {"back_art", "note", "seconds_per_turn", "langs", "layout", "icons", "fonts", "rulebook", "aid",
-              "original", "publisher"})
+              "original", "publisher", "author"})
 COLOUR_KEYS = ({"id", "name", "rgb", "symbol"}, set())
 CARD_KEYS = ({"id", "kind", "count", "name", "text", "art"}, {"colour", "back"})
 TOKEN_KEYS = ({"id", "value", "count", "name"}, set())
@@ -515,6 +515,7 @@ class _Reader:
                               if "seconds_per_turn" in game else None),
             original=self.text(game["original"], "game.original", "title") if "original" in game else self.no_text(),
             publisher=self.text(game["publisher"], "game.publisher", "name") if "publisher" in game else self.no_text(),
+            author=self.text(game["author"], "game.author", "name") if "author" in game else self.no_text(),
             counts_on_file={card.id: card.count for card in cards},
             langs=self.langs,
             sheet=sheet,

@@ -140,6 +140,9 @@ class Catalogue:
     # (``{original}``, ``{publisher}``); empty when the file names none.
     original: Text = Text()
     publisher: Text = Text()
+    # Who made this edition (its designer or publisher), the /Author of every PDF made from it; empty
+    # when the file names none (the original's publisher above did not make this edition's files).
+    author: Text = Text()
     # The counts as the catalogue's file gives them, before any ``--set`` (None: not read from a file);
     # a copy with other counts keeps them, so a message can name the options that changed the deck.
     counts_on_file: dict[str, int] | None = dataclasses.field(default=None, compare=False)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import click
 
@@ -77,10 +78,13 @@ def _refuse_unused_options(game_id: str, model: str) -> None:
               help="Seed when simulating instead (0 to 2**63-1).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (fractions as \"P/Q\" strings).")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Also draw the distribution as a .png or .pdf chart.")
+@click.option("--lang", type=click.Choice(("ru", "en")), default="en", show_default=True,
+              help="Language of the --plot chart's title and labels (and its numbers' decimal sign).")
 @click.option("--export-chain", "chain_path", type=click.Path(dir_okay=False),
               help="Also write the chain behind the exact answer in Storm's explicit DRN format (solo, first-palace, multi).")
 def odds_command(game, catalogue_path, overrides, model, players, pile, hand, where, at_least, at_most, exactly,
-                 policy, max_states, games, seed, as_json, plot_path, chain_path, rules_spec, params, objective, policy_path):
+                 policy, max_states, games, seed, as_json, plot_path, lang, chain_path, rules_spec, params, objective,
+                 policy_path):
     """Exact odds from the rules engine's Markov chain: expected turns, distributions, draws; for a game of
     one's own (--rules) or with --model optimal, the best play."""
     from toolkit.catalogue import load
@@ -97,7 +101,7 @@ def odds_command(game, catalogue_path, overrides, model, players, pile, hand, wh
     policy = parse_policy(policy) or None
     if rules_spec is not None or model == "optimal":
         _rules_odds(game, catalogue_path, overrides, rules_spec, params, model, players, policy, objective,
-                    max_states, as_json, plot_path, chain_path, policy_path)
+                    max_states, as_json, plot_path, chain_path, policy_path, lang)
         return
     refuse_given(("objective", "policy_path"), "only --model optimal reads it")
     if max_states > MAX_ENGINE_STATES:
@@ -116,11 +120,14 @@ def odds_command(game, catalogue_path, overrides, model, players, pile, hand, wh
                         at_most=at_most, exactly=exactly)
     finally:
         progress.close()
-    _give(report, as_json, plot_path, chain_path, no_chart=report.no_chart or f"the {model} model has no distribution to draw")
+    from toolkit.pdf.canvas import deck_files, document_date
+
+    _give(report, as_json, plot_path, chain_path, no_chart=report.no_chart or f"the {model} model has no distribution to draw",
+          lang=lang, date=document_date(deck_files(catalogue)))
 
 
 def _rules_odds(game_id, catalogue_path, overrides, rules_spec, params, model, players, policy, objective,
-                max_states, as_json, plot_path, chain_path, policy_path) -> None:
+                max_states, as_json, plot_path, chain_path, policy_path, lang: str = "en") -> None:
     """A game of one's own (``--rules``), or a built-in game's optimal play, answered by toolkit.rules."""
     from toolkit.files import DRN, JSON, check_outputs
     from toolkit.rules.odds import rules_report
@@ -152,10 +159,14 @@ def _rules_odds(game_id, catalogue_path, overrides, rules_spec, params, model, p
                               progress=progress)
     finally:
         progress.close()
-    _give(report, as_json, plot_path, chain_path, policy_path, no_chart=report.no_chart)
+    from toolkit.pdf.canvas import document_date
+
+    _give(report, as_json, plot_path, chain_path, policy_path, no_chart=report.no_chart, lang=lang,
+          date=document_date(path for path in inputs.values() if isinstance(path, (str, Path))))
 
 
-def _give(report, as_json: bool, plot_path, chain_path, policy_path=None, no_chart: str | None = None) -> None:
+def _give(report, as_json: bool, plot_path, chain_path, policy_path=None, no_chart: str | None = None,
+          lang: str = "en", date: int | None = None) -> None:
     """Write what an answer was asked for (its chart, its chain, its policy), then print it."""
     from toolkit.files import write_atomic
 
@@ -164,7 +175,7 @@ def _give(report, as_json: bool, plot_path, chain_path, policy_path=None, no_cha
             raise UserError(f"--plot: {no_chart}")
         from toolkit.odds import plot
 
-        plot.write_chart(plot_path, **report.chart)
+        plot.write_chart(plot_path, lang, date=date, **report.chart)  # its words in --lang, dated as the deck
     if chain_path is not None:
         write_atomic(chain_path, report.chain[0])
     if policy_path is not None:

@@ -32,8 +32,9 @@ def check_path(path: str | Path) -> Path:
 
 def bar_chart(xs: list[int], ys: list[float], *, xlabel: str, ylabel: str, title: str | None = None,
               width_mm: float = 160.0, height_mm: float = 85.0, lang: str = "en", dpi: int = 300,
-              fmt: str = "png") -> bytes:
-    """A bar chart as PNG or PDF bytes, ``width_mm`` x ``height_mm`` when printed."""
+              fmt: str = "png", date: int | None = None) -> bytes:
+    """A bar chart as PNG or PDF bytes, ``width_mm`` x ``height_mm`` when printed; ``date``: a PDF's
+    CreationDate and ModDate (``toolkit.pdf.canvas.document_date``)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -71,9 +72,10 @@ def bar_chart(xs: list[int], ys: list[float], *, xlabel: str, ylabel: str, title
             if _fit_label(fig, ax, label, side):
                 fig.tight_layout(pad=0.3)
         out = io.BytesIO()
-        # A PDF chart names what it shows and no software.
-        metadata = {"Software": None} if fmt == "png" else {
-            "CreationDate": None, "Producer": None, "Creator": None, "Title": title or f"{ylabel}, {xlabel}"}
+        # A PDF chart names what it shows, with the toolkit's metadata (toolkit.pdf.canvas); a PNG no software.
+        from toolkit.pdf.canvas import chart_metadata
+
+        metadata = {"Software": None} if fmt == "png" else chart_metadata(title or f"{ylabel}, {xlabel}", date)
         fig.savefig(out, format=fmt, dpi=dpi, metadata=metadata)
         plt.close(fig)
     return out.getvalue()
@@ -99,6 +101,17 @@ def _fit_label(fig, ax, label, side: int) -> bool:
     return True
 
 
-def write_chart(path: str | Path, **chart) -> Path:
+def in_language(chart: dict, lang: str) -> dict:
+    """A chart's keyword arguments for ``bar_chart`` in ``lang``: a title or label given per language
+    ({"en": ..., "ru": ...}) takes ``lang``'s words (English where it has none)."""
+    out = dict(chart)
+    for key in ("title", "xlabel", "ylabel"):
+        value = out.get(key)
+        if isinstance(value, dict):
+            out[key] = value.get(lang) or value["en"]
+    return {**out, "lang": lang}
+
+
+def write_chart(path: str | Path, lang: str = "en", date: int | None = None, **chart) -> Path:
     path = check_path(path)
-    return write_atomic(path, bar_chart(fmt=path.suffix.lower()[1:], **chart))
+    return write_atomic(path, bar_chart(fmt=path.suffix.lower()[1:], date=date, **in_language(chart, lang)))

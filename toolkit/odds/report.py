@@ -21,7 +21,14 @@ from toolkit.games.registry import get as get_game, make_game
 from toolkit.odds.draws import draw_odds, parse_pile
 from toolkit.odds.hand import hand_odds
 from toolkit.seats import Policies, builtin_players
+from toolkit.plurals import plural
 from toolkit.sim.report import unfinished_lines
+
+# A chart's words in each language it is drawn in (``toolkit odds --plot --lang``, ``plot.in_language``).
+CHART_LANGS = ("en", "ru")
+PROBABILITY = {"en": "probability", "ru": "вероятность"}
+SHARE_OF_GAMES = {"en": "share of games", "ru": "доля партий"}
+TURN = {"en": "turn", "ru": "ход"}
 
 if TYPE_CHECKING:
     from toolkit.games.game import Game
@@ -292,8 +299,10 @@ def draws(catalogue: Catalogue, pile_text: str | None) -> OddsReport:
         if k:
             lines.append(f"  k = {k:2d}: {both(p)}")
     ks = [k for k in range(1, len(odds.survival))]
-    chart = {"xs": ks, "ys": [float(odds.survival[k]) for k in ks], "title": f"no {danger} in the next k draws",
-             "xlabel": "k", "ylabel": "probability"}
+    chart = {"xs": ks, "ys": [float(odds.survival[k]) for k in ks],
+             "title": {"en": f"no {danger} in the next k draws",
+                       "ru": f"Ни одной карты «{_kind_name(catalogue, danger, 'ru')}» в следующих k картах"},
+             "xlabel": "k", "ylabel": PROBABILITY}
     return OddsReport(data, lines, chart)
 
 
@@ -325,9 +334,19 @@ def hand_report(catalogue: Catalogue, ask: Ask) -> OddsReport:
              "cards that count in the hand:"]
     lines += [f"  {k:3d}: {both(p)}" for k, p in enumerate(odds.distribution)]
     ks = list(range(len(odds.distribution)))
-    chart = {"xs": ks, "ys": [float(p) for p in odds.distribution], "title": f"{clauses} in a hand of {odds.hand}",
-             "xlabel": "cards in the hand", "ylabel": "probability"}
+    in_hand = plural(odds.hand, ("карты", "карт", "карт"), "ru", "the chart")
+    chart = {"xs": ks, "ys": [float(p) for p in odds.distribution],
+             "title": {"en": f"{clauses} in a hand of {odds.hand}", "ru": f"{clauses}: в руке из {odds.hand} {in_hand}"},
+             "xlabel": {"en": "cards in the hand", "ru": "таких карт в руке"}, "ylabel": PROBABILITY}
     return OddsReport(data, lines, chart)
+
+
+def _kind_name(catalogue: Catalogue, kind: str, lang: str) -> str:
+    """The name of the first card of ``kind`` in ``lang`` (a chart's words), else the kind itself."""
+    for card in catalogue.cards:
+        if card.kind == kind and lang in catalogue.langs:
+            return card.name[lang]
+    return kind
 
 
 def never_reason(game, p_never: Fraction, never: str, stuck: str) -> str:

@@ -284,7 +284,8 @@ def calibration_sheet(paper: str = "a4", duplex: str = "long", back_offset: tupl
     buffer = io.BytesIO()
     with binary_streams():
         subject = words["printed"].format(paper=paper_name, flip=flip, x=x_text, y=y_text)
-        canvas = new_canvas(buffer, page, words["title"], subject, lang=lang, game=words["title"])
+        # no deck: dated by the code that draws it (or SOURCE_DATE_EPOCH)
+        canvas = new_canvas(buffer, page, words["title"], subject, lang=lang, game=words["title"], files=[__file__])
         # The front: the scales and what to do with them.
         canvas.setFillGray(0)
         canvas.setStrokeGray(0)

@@ -49,7 +49,7 @@ RICH_BLACK_K = 0.9          # a vector colour with this much black or more is pr
 
 
 def _cmyk_canvas(buffer: io.BytesIO, page_pt: tuple[float, float], sep: Separation, title: str, subject: str,
-                 lang: str, game: str) -> Canvas:
+                 lang: str, game: str, catalogue=None) -> Canvas:
     """A canvas that writes CMYK only: a colour set in RGB is converted through ``sep``. A colour
     that comes out nearly black (the ink of text and outlines) is printed in black ink alone: small
     text in four inks blurs wherever the press's plates are a hair out of register."""
@@ -64,7 +64,7 @@ def _cmyk_canvas(buffer: io.BytesIO, page_pt: tuple[float, float], sep: Separati
         raise ValueError(f"not a colour: {colour!r}")
 
     return new_canvas(buffer, (page_pt[0] / PT_PER_MM, page_pt[1] / PT_PER_MM), title, subject, lang=lang,
-                      game=game, colour=to_cmyk)
+                      game=game, colour=to_cmyk, catalogue=catalogue)
 
 
 def _define_face(canvas: Canvas, face: CardFace, sep: Separation, image_px: tuple[int, int]) -> str:
@@ -128,7 +128,7 @@ def drivethru_bytes(catalogue: Catalogue, faces: Faces, lang: str, spec: CardSpe
     buffer = io.BytesIO()
     with binary_streams():
         canvas = _cmyk_canvas(buffer, page_pt, sep, *sheet_metadata(catalogue, lang, held, faces.card_mm),
-                              lang=lang, game=title)
+                              lang=lang, game=title, catalogue=catalogue)
         forms = {}  # each side drawn once, then let go: only one is held at 300 DPI at a time
         aids = [faces.aid, faces.aid_back] if faces.aids else []
         backs = (faces.back(key) for key in faces.backs())

@@ -126,7 +126,8 @@ def pdf_single_bytes(catalogue: Catalogue, lang: str, card_mm, bleed: float, fac
     with binary_streams():
         title = catalogue.title[lang]
         held = catalogue.total + faces.aids + len(cards)  # every card the file holds, as its Subject says
-        canvas = new_canvas(buffer, page, *sheet_metadata(catalogue, lang, held, card_mm), lang=lang, game=title)
+        canvas = new_canvas(buffer, page, *sheet_metadata(catalogue, lang, held, card_mm), lang=lang, game=title,
+                            catalogue=catalogue)
         aids = [faces.aid(), faces.aid_back()] if faces.aids else []
         forms = define_forms(canvas, itertools.chain(faces.every(), aids, map(faces.back, faces.backs())))
         token_forms = define_token_forms(canvas, catalogue, lang, TOKEN_DIAMETER) if cards else {}

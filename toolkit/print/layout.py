@@ -338,8 +338,10 @@ class TokenGrid:
         return [self.centre(r, c) for r in range(self.rows) for c in range(self.cols)]
 
 
-def token_grid(page: tuple[float, float], margin: float, diameter: float) -> TokenGrid:
-    area = _printable(page, margin)
+def token_grid(page: tuple[float, float], margin: float, diameter: float, bleed: float = 0.0) -> TokenGrid:
+    """Token slots in rows and columns, TOKEN_GAP between the cut circles: everything printed of a
+    token, its colour ``bleed`` past the cut circle included, lies inside the page's ``margin``."""
+    area = _printable(page, margin + bleed)
     pitch = diameter + TOKEN_GAP
     cols = math.floor((area.w + TOKEN_GAP) / pitch + EPS)
     rows = math.floor((area.h + TOKEN_GAP) / pitch + EPS)

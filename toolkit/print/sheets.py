@@ -172,7 +172,7 @@ def plan_pages(catalogue: Catalogue, layout: SheetLayout, crop: bool = True, aid
     tokens = [i for i, token in enumerate(catalogue.tokens) for _ in range(token.count)]
     if tokens:
         page = layout.page if layout.page[0] < layout.page[1] else (layout.page[1], layout.page[0])
-        grid = token_grid(page, layout.margin, TOKEN_DIAMETER)
+        grid = token_grid(page, layout.margin, TOKEN_DIAMETER, bleed=TOKEN_BLEED)  # the colour inside the margin too
         centres = grid.centres()
         for start in range(0, len(tokens), len(centres)):
             placed = tuple((t, x, y) for t, (x, y) in zip(tokens[start:start + len(centres)], centres))
@@ -183,6 +183,13 @@ def plan_pages(catalogue: Catalogue, layout: SheetLayout, crop: bool = True, aid
                                  for t, x, y in placed)
                 pages.append(PagePlan("token-backs", page, tokens=mirrored))
     return pages
+
+
+def _aid_files(catalogue: Catalogue, lang: str, aids: bool) -> list:
+    """The game's own player aid text, when the sheets print it: it dates the PDF with the deck's files."""
+    from toolkit.print.aids import text_file
+
+    return [text_file(catalogue.game, lang)] if aids else []
 
 
 def check_back_offset(pages: list[PagePlan], layout: SheetLayout, back_offset: tuple[float, float]) -> None:
@@ -288,7 +295,7 @@ def print_cards(catalogue: Catalogue, lang: str = "en", paper: str = "a4",
     with binary_streams():
         title = catalogue.title[lang]
         canvas = new_canvas(buffer, layout.page, *sheet_metadata(catalogue, lang, len(deck), card_mm), lang=lang,
-                            game=title)
+                            game=title, catalogue=catalogue, files=_aid_files(catalogue, lang, aids))
         forms = define_forms(canvas, faces)
         token_forms = token_art.define_forms(canvas, catalogue, lang, TOKEN_DIAMETER) if catalogue.tokens else {}
         for page in pages:

@@ -79,7 +79,7 @@ _EXTRA_FONTS = {
 def register_families() -> None:
     """PT Serif and PT Sans with bold and italic, so that <b> and <i> pick the right faces."""
     from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
+    from toolkit.pdf.fonts import SubsetFont as TTFont  # each subset's tag unique in a file
 
     register_fonts()  # PTSans-Bold, PTSans-Regular, PTSerif-Regular
     for name, (package, file) in _EXTRA_FONTS.items():
@@ -832,6 +832,15 @@ class _Doc(BaseDocTemplate):
         self.broken: set[tuple[int, str]] = set()        # (page, frame) ended by a page break (a section
         # that starts a page): its foot stays as it is
 
+    date: int | None = None  # the metadata's CreationDate and ModDate (toolkit.pdf.canvas.document_date)
+
+    def beforeDocument(self) -> None:
+        from toolkit.pdf.canvas import pdf_date
+
+        if self.date is not None:
+            stamp = pdf_date(self.date)
+            self.canv._doc.setDateFormatter(lambda *_: stamp)
+
     def afterFlowable(self, flowable) -> None:
         frame = self.frame
         if frame is None:  # a page break
@@ -1070,10 +1079,17 @@ def _lay_out(story: Story, title: str, subject: str, balance: tuple[int, float] 
     geom, s = story.geom, story.styles
     footers = [story.footer(lang, story.designer) for lang in story.langs]
     buffer = io.BytesIO()
-    # No software named in the metadata: no Author, the game's title as Creator and Producer.
-    game = " / ".join(story.catalogue.title[lang] for lang in story.langs)
-    doc = _Doc(buffer, geom, footers, s, title=title, author="", subject=subject, creator=game, producer=game,
-               lang=story.langs[0])
+    # The toolkit's metadata, as on every PDF it writes (toolkit.pdf.canvas): the edition's author, the
+    # toolkit as Creator and Producer, dated by the deck's files and the texts read.
+    from toolkit.pdf.canvas import author_of, deck_files, document_date, software
+
+    doc = _Doc(buffer, geom, footers, s, title=title, author=author_of(story.catalogue, story.langs[0]),
+               subject=subject, creator=software(), producer=software(), lang=story.langs[0])
+    from toolkit.rulebook.markup import text_path
+
+    kind = "designer" if story.designer else "rules"
+    doc.date = document_date([*deck_files(story.catalogue), *(source.file for source in story.sources.values()),
+                              *(text_path(story.catalogue.game, lang, kind) for lang in story.langs)])
     doc.stretch = dict(stretch or {})
     x0, y0 = geom.left * mm, geom.bottom * mm
     width, height, column, gutter = geom.width * mm, geom.height * mm, geom.column * mm, geom.gutter * mm

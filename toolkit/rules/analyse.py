@@ -132,7 +132,9 @@ def report(rules, result: PlayerCount, options: dict, lang: str, skill=None, ski
         paragraphs.append(SKILL_WORDS[lang]["missing"])
     title = rules.name + (f" ({', '.join(f'{k} {v}' for k, v in rules.params.items())})" if rules.params else "")
     page = skill_page(skill, lang, length_unit(rules)) if skill else None
-    return rules_report_pdf(title, [result], paragraphs, lang, scored(rules), page)
+    spec = rules.spec.strip()
+    path = spec[:spec.rindex(".py") + 3] if ".py" in spec else None  # PATH.py[:Class]: the file dates the PDF
+    return rules_report_pdf(title, [result], paragraphs, lang, scored(rules), page, files=[path])
 
 
 SKILL_WORDS = {
@@ -140,8 +142,8 @@ SKILL_WORDS = {
         "heading": "How much skill matters",
         "about": "Each seat is measured against beginners: players who choose among the legal moves at random. "
                  "Three players take the seat in turn: a beginner; the best play against those beginners; and a "
-                 "clairvoyant, who knows every roll, every card and every beginner's choice to come and plays the "
-                 "best plan for them. The learning effect is what the best play gains on a beginner, the chance "
+                 "clairvoyant, who knows in advance every outcome of chance and every choice the beginners will make, "
+                 "and plays the best plan for them. The learning effect is what the best play gains on a beginner, the chance "
                  "effect what knowing the future adds to the best play, and the relative skill is learning effect / "
                  "(learning effect + chance effect): 0 in a game of pure chance, 1 in a game of pure skill.",
         "length_note": "Every play of this game ends the same way, so the players are compared by the expected "
@@ -162,7 +164,7 @@ SKILL_WORDS = {
         "heading": "Сколько значит умение",
         "about": "Каждое место измеряется против новичков — игроков, которые выбирают ход среди разрешённых "
                  "наугад. На место по очереди садятся три игрока: новичок; тот, кто играет против этих новичков "
-                 "лучше всех; и ясновидящий, который заранее знает все будущие броски, карты и ходы новичков и "
+                 "лучше всех; и ясновидящий, который заранее знает всё, что решит случай, и все ходы новичков и "
                  "играет лучший для них план. Эффект обучения — то, что лучшая игра добавляет к игре новичка; "
                  "эффект случая — то, что знание будущего добавляет к лучшей игре; относительное умение — это "
                  "эффект обучения / (эффект обучения + эффект случая): 0 в игре чистого случая, 1 в игре чистого "

@@ -8,8 +8,10 @@ exact or an interval said as one; a game that may never end has no finite expect
 from __future__ import annotations
 
 from toolkit.errors import UserError
-from toolkit.odds.report import OddsReport, both, frac
+from toolkit.odds.report import PROBABILITY, OddsReport, both, frac
 from toolkit.seats import Policies, rules_players
+
+UNITS_RU = {"turns": "ходы", "steps": "шаги"}  # a chart's length unit in Russian
 
 MODELS = ("length", "win", "optimal")
 NO_DECISIONS = "no decisions: chance alone plays the game"
@@ -102,7 +104,8 @@ def _chain(game, model: str, policy: Policies | None, max_states: int, export_ch
                 lines.append(f"  ... {len(shown) - SHOWN_LENGTHS} more lengths (--json lists them all)")
             lines.append(f"  longer than {last}{' or never' if odds.p_never else ''}: {both(odds.beyond)}")
             chart = {"xs": list(range(len(odds.distribution))), "ys": [float(p) for p in odds.distribution],
-                     "title": f"{game.name}: the length of a game", "xlabel": odds.unit, "ylabel": "probability"}
+                     "title": {"en": f"{game.name}: the length of a game", "ru": f"{game.name}: длина партии"},
+                     "xlabel": {"en": odds.unit, "ru": UNITS_RU.get(odds.unit, odds.unit)}, "ylabel": PROBABILITY}
         else:
             lines.append("the length has no distribution by turns here: a turn may go on for ever")
     chain = walk.chain_drn(game, seats, max_states, who) if export_chain else None

@@ -501,7 +501,7 @@ def skill_lines(figures: list[Skill]) -> list[str]:
         if figure.clairvoyant is None:
             lines.append(f"  knowing the future: out of reach ({figure.why_not})")
             continue
-        lines.append(f"  knowing every future roll and draw: {_said(figure.clairvoyant)}")
+        lines.append(f"  knowing every outcome of chance to come: {_said(figure.clairvoyant)}")
         lines.append(f"  chance effect: {_said(figure.chance)}")
         relative = figure.relative
         if relative is None:

@@ -133,8 +133,11 @@ def _solo_exact(catalogue: Catalogue, deck: diamoniak_solo.SoloDeck, odds: diamo
     if rest:
         lines.append(f"later than turn {shown}: {float(rest):.3g} (exactly {frac(rest)})")
     xs = [t for t in range(1, shown + 1)]
-    chart = {"xs": xs, "ys": [float(odds.p[t]) for t in xs], "title": f"{catalogue.title['en']} alone: turns to build the castle",
-             "xlabel": "turn", "ylabel": "probability"}
+    title = {lang: catalogue.title[lang] for lang in ("en", "ru") if lang in catalogue.langs}
+    chart = {"xs": xs, "ys": [float(odds.p[t]) for t in xs],
+             "title": {"en": f"{title.get('en', catalogue.title[catalogue.langs[0]])} alone: turns to build the castle",
+                       "ru": f"{title.get('ru', catalogue.title[catalogue.langs[0]])} в одиночку: ходы до готового замка"},
+             "xlabel": report.TURN, "ylabel": report.PROBABILITY}
     return OddsReport(data, lines, chart)
 
 
@@ -184,8 +187,8 @@ def _solo_simulated(catalogue: Catalogue, deck: diamoniak_solo.SoloDeck, err: en
                              "turns to finish the castle", " (of those that did)")
     lines.append(f"  a reshuffle in {100 * reshuffled / played:.2f}% of games")
     xs = [t for t in range(1, len(summary.lengths)) if summary.lengths[t]]
-    chart = {"xs": xs, "ys": [summary.lengths[t] / played for t in xs], "title": "turns to build the castle (simulated)",
-             "xlabel": "turn", "ylabel": "share of games"}
+    chart = {"xs": xs, "ys": [summary.lengths[t] / played for t in xs], "title": {"en": "turns to build the castle (simulated)", "ru": "ходы до готового замка (симуляция)"},
+             "xlabel": report.TURN, "ylabel": report.SHARE_OF_GAMES}
     no_chart = None if finished else "no simulated game finished a castle: there is no distribution to draw"
     return OddsReport(data, lines, chart if finished else None, no_chart=no_chart)
 

@@ -100,6 +100,6 @@ def _first_palace_simulated(game, seats, done, games: int, seed: int, progress, 
         return OddsReport(data, lines, no_chart="no simulated game completed a palace: there is no distribution to draw")
     finished = sum(summary.lengths)
     xs = [t for t in range(1, len(summary.lengths)) if summary.lengths[t]]
-    chart = {"xs": xs, "ys": [summary.lengths[t] / finished for t in xs], "title": "turns to a first palace (simulated)",
-             "xlabel": "turn", "ylabel": "share of games"}
+    chart = {"xs": xs, "ys": [summary.lengths[t] / finished for t in xs], "title": {"en": "turns to a first palace (simulated)", "ru": "ходы до первого дворца (симуляция)"},
+             "xlabel": report.TURN, "ylabel": report.SHARE_OF_GAMES}
     return OddsReport(data, lines, chart)
