@@ -16,35 +16,11 @@ from pathlib import Path
 import psutil
 import pytest
 
+from test_rules_cli import GOOD
+
 from toolkit.rules.simulate import PARALLEL_FROM
 
-BASE = """\
-from fractions import Fraction
-
-class Walk:
-    def num_players(self):
-        return 1
-    def new_initial_state(self):
-        return WalkState()
-    def policies(self):
-        return {"always-1": lambda state: 1}
-
-class WalkState:
-    def __init__(self):
-        self.at = 0
-    def current_player(self):
-        return -4 if self.at >= 3 else (-1 if self.at % 2 else 0)
-    def chance_outcomes(self):
-        return [(1, Fraction(1, 2)), (2, Fraction(1, 2))]
-    def legal_actions(self):
-        return [1, 2]
-    def apply_action(self, action):
-        self.at += action
-    def is_terminal(self):
-        return self.at >= 3
-    def returns(self):
-        return [1]
-"""
+BASE = GOOD.lstrip("\n")  # the walk game of test_rules_cli, the one each test here breaks
 LEGAL = "        return [1, 2]\n"
 PARALLEL = str(PARALLEL_FROM)  # games enough for worker processes
 

@@ -370,6 +370,7 @@ def test_a_port_in_use_is_one_line_and_status_2(tmp_path):
     (["no-such-deck"], "no-such-deck: no such file or folder, nor a game"),
     (["palaces", "--game", "diamoniak"], "palaces: give the deck once"),
     (["--port", "70000"], "--port"),
+    (["palaces", "--lang", "de"], "--lang de: 'palaces.toml' has no such language (its languages: en, ru)"),
 ])
 def test_a_mistake_on_the_command_line_is_one_line_and_status_2(tmp_path, args, said):
     told = subprocess.run([sys.executable, "-m", "toolkit", "studio", *args, "--no-browser"], cwd=tmp_path,

@@ -447,11 +447,8 @@ def test_csv_and_json_hold_the_same_rows(run, tmp_path):
     assert data["axes"] == {"witch": [5, 6], "fairy": [1, 3], "players": [2, 3]}
 
 
-def test_a_user_catalogue_and_a_changed_file_is_not_resumed(run, tmp_path, doc, monkeypatch):
-    from conftest import write_catalogue
-
-    path = write_catalogue(tmp_path, doc)
-    args = ("--catalogue", str(path), "--set", "witch=5..6", "--players", "2", "--games", "40", "--in-process")
+def stop_at_the_second_configuration(monkeypatch) -> list:
+    """A Ctrl-C as the sweep starts its second configuration; the list holds the key of the first."""
     real, played = sweep.run_job, []
 
     def stop_at_second(job):
@@ -461,6 +458,15 @@ def test_a_user_catalogue_and_a_changed_file_is_not_resumed(run, tmp_path, doc, 
         return real(job)
 
     monkeypatch.setattr(sweep, "run_job", stop_at_second)
+    return played
+
+
+def test_a_user_catalogue_and_a_changed_file_is_not_resumed(run, tmp_path, doc, monkeypatch):
+    from conftest import write_catalogue
+
+    path = write_catalogue(tmp_path, doc)
+    args = ("--catalogue", str(path), "--set", "witch=5..6", "--players", "2", "--games", "40", "--in-process")
+    played = stop_at_the_second_configuration(monkeypatch)
     stopped, _, _ = sweep_run(run, tmp_path, *args)
     assert stopped.exit_code == 130 and (tmp_path / "s.parts" / part_name(played[0])).exists()
     doc["rules"]["price"] = doc["rules"]["price"] + 1
@@ -520,15 +526,7 @@ def test_a_sweep_of_a_deck_whose_sheet_changed_is_not_resumed(run, tmp_path, doc
     doc["sheet"] = "cards.csv"
     path = write_catalogue(tmp_path, doc)
     args = ("--catalogue", str(path), "--set", "witch=5..6", "--players", "2", "--games", "40", "--in-process")
-    real, played = sweep.run_job, []
-
-    def stop_at_second(job):
-        if played:
-            raise KeyboardInterrupt
-        played.append(job.key)
-        return real(job)
-
-    monkeypatch.setattr(sweep, "run_job", stop_at_second)
+    stop_at_the_second_configuration(monkeypatch)
     stopped, _, _ = sweep_run(run, tmp_path, *args)
     assert stopped.exit_code == 130, stopped.stderr
     next(card for card in cards if card["id"] == "fairy")["count"] += 1

@@ -139,6 +139,20 @@ def counted(catalogue, lang: str, key: str, number: int) -> str:
     return plural(number, words(catalogue, lang)[key].split("|"), given_in, key)
 
 
+def deck_lang(catalogue, lang: str | None) -> str:
+    """``--lang`` as given (a language the deck has), else the deck's first language: the commands' and
+    the studio's one reading of it."""
+    if lang is None:
+        return catalogue.langs[0]
+    if lang not in catalogue.langs:
+        from toolkit.catalogue.checks import printable, quote
+        from toolkit.errors import UserError
+
+        raise UserError(f"--lang {printable(lang)}: {quote(catalogue.source.name)} has no such language "
+                        f"(its languages: {', '.join(catalogue.langs)})")
+    return lang
+
+
 def language_name(code: str) -> str:
     """The English name of a language (``de`` -> German), by CLDR; the code itself if CLDR has none."""
     from babel import Locale

@@ -6,7 +6,7 @@ import json
 
 import click
 
-from toolkit.cli.options import ToolkitCommand, catalogue_options, deck_lang, lang_option, say
+from toolkit.cli.options import ToolkitCommand, catalogue_options, lang_option, say
 
 @click.command("catalogue", cls=ToolkitCommand)
 @catalogue_options
@@ -17,6 +17,8 @@ def catalogue_command(game, catalogue_path, overrides, lang, as_json):
     from toolkit.catalogue import load
 
     catalogue = load(game, catalogue_path, overrides)
+    from toolkit.catalogue.words import deck_lang
+
     lang = deck_lang(catalogue, lang)
     if as_json:
         say(json.dumps(catalogue.as_json(), ensure_ascii=False, indent=2))

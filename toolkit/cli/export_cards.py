@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from toolkit.cli.options import (Millimetres, ToolkitCommand, card_option, catalogue_inputs, catalogue_options,
-                                 deck_lang, lang_option, say, wants_aids, watch_option)
+                                 lang_option, say, wants_aids, watch_option)
 
 EXPORT_TARGETS = ("tgc", "mpc", "drivethru", "tabletopia", "screentop", "tts", "png", "pdf-single")
 
@@ -50,6 +50,8 @@ def export_cards_command(game, catalogue_path, overrides, lang, target, card_siz
 
     def build(read: dict):
         catalogue = load(game, catalogue_path, overrides)
+        from toolkit.catalogue.words import deck_lang
+
         code = deck_lang(catalogue, lang)
         wanted = wants_aids(catalogue, code, aids)
         read.update(catalogue=catalogue, inputs=catalogue_inputs(catalogue, ("aid",) if wanted else (), (code,)))

@@ -422,16 +422,6 @@ lang_option = click.option("--lang", metavar="LANG",
                                 "language; en for the built-in games].")
 
 
-def deck_lang(catalogue, lang: str | None) -> str:
-    """``--lang`` as given (a language the deck has), else the deck's first language."""
-    if lang is None:
-        return catalogue.langs[0]
-    if lang not in catalogue.langs:
-        from toolkit.catalogue.checks import printable, quote
-
-        raise UserError(f"--lang {printable(lang)}: {quote(catalogue.source.name)} has no such language "
-                        f"(its languages: {', '.join(catalogue.langs)})")
-    return lang
 
 
 card_option = click.option("--card", "card_size", default="poker", show_default=True, metavar="SIZE",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from toolkit.cli.options import (Millimetres, Offset, ToolkitCommand, card_option, catalogue_inputs,
-                                 catalogue_options, deck_lang, lang_option, refuse_given, say, wants_aids,
+                                 catalogue_options, lang_option, refuse_given, say, wants_aids,
                                  watch_option)
 
 @click.command("print-cards", cls=ToolkitCommand)
@@ -73,6 +73,8 @@ def print_cards_command(game, catalogue_path, overrides, lang, paper, card_size,
 
     def build(read: dict):
         catalogue = load(game, catalogue_path, overrides)
+        from toolkit.catalogue.words import deck_lang
+
         code = deck_lang(catalogue, lang)
         wanted = wants_aids(catalogue, code, aids)
         read.update(catalogue=catalogue, inputs=catalogue_inputs(catalogue, ("aid",) if wanted else (), (code,)))

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
+from toolkit.catalogue.words import deck_lang
 from toolkit.errors import UserError
 
 # A card drawn at 300 DPI, then each 2 x 2 pixels averaged into one: 150 DPI, a poker card 372 x 520 px, sharp
@@ -216,20 +217,11 @@ class Deck:
         default): a mistake is the command's error."""
         with self._work:
             catalogue = self._load()
-            lang = self._lang(catalogue, lang)
+            lang = deck_lang(catalogue, lang)
             view = draw(catalogue, card_mm, lang)
             with self._state:
                 self.catalogue, self.inputs = catalogue, self.inputs_of(catalogue)
                 self.views[(tuple(card_mm), lang)] = view
-
-    @staticmethod
-    def _lang(catalogue, lang: str | None) -> str:
-        if lang is None:
-            return catalogue.langs[0]
-        if lang not in catalogue.langs:
-            raise UserError(f"--lang {lang}: the deck has no such language (its languages: "
-                            f"{', '.join(catalogue.langs)})")
-        return lang
 
     def update(self, read: dict, changed: str = "") -> str:
         """Load the deck again and draw again the cards a save changed, in the view last asked for (``changed``:
