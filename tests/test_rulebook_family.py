@@ -25,8 +25,8 @@ GAMES = ("diamoniak", "palaces")
 LANGS = ("ru", "en")
 NAMES = {"en": ("Anna", "Ben", "Carla"), "ru": ("Аня", "Боря", "Вика")}
 HEADINGS = {  # the sections a parent reads first and last
-    "en": {"example": "An example of play", "summary": "Quick start: the game on one page"},
-    "ru": {"example": "Пример игры", "summary": "Быстрый старт: вся игра на одной странице"},
+    "en": {"example": "An example of play", "summary": "Quick start"},
+    "ru": {"example": "Пример игры", "summary": "Быстрый старт"},
 }
 DECIMAL_ODDS = re.compile(r"\d[.,]\d\d|\d\s?%")
 
