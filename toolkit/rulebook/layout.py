@@ -731,7 +731,7 @@ def _caption_breaks(widths: list[float], space: float, lines: int) -> tuple[floa
 
 
 def _caption_space() -> float:
-    return pdfmetrics.stringWidth(" ", "PTSans-Regular", 7)
+    return pdfmetrics.stringWidth(" ", "PTSans-Regular", CAPTION_PT)
 
 
 def _caption_lines(widths: list[float], room: float) -> int:
@@ -1051,16 +1051,17 @@ def _spread(story: Story, title: str, subject: str, laid: "_Laid") -> "_Laid":
 def _filled_before_last(story: Story, title: str, subject: str, laid: "_Laid") -> "_Laid":
     """A text whose last section has a page of its own (``{newpage}``: the quick start) leaves the page
     before that one as full as the text ran: a few lines at the head of a page. The text of the pages
-    before it is spread over them, each as deep as the others (a booklet's from page 2, a sheet's from
-    page 2, the first page keeping its title), so that the page before the last is at least
-    FULL_BEFORE_LAST full; the last page keeps its own columns."""
+    before it is spread over them, each as deep as the others (a booklet's from page 2, after its cover;
+    a sheet's from page 1 if need be, its columns under the title), so that the page before the last
+    is at least FULL_BEFORE_LAST full; the last page keeps its own columns."""
     if not story.plans_back_cover() or laid.pages < 3 or laid.blanks or not laid.fills:
         return laid
     before = laid.pages - 1
     if laid.fills[before - 1] >= FULL_BEFORE_LAST:
         return laid
     height, lead = laid.column_height_full, story.styles.lead
-    starts = [first for first in range(before, 1, -1)
+    # a booklet's page 1 is its cover; a sheet's first page spreads its columns under the title
+    starts = [first for first in range(before, 1 if story.geom.booklet else 0, -1)
               if sum(laid.fills[first - 1:before]) / (before - first + 1) >= FULL_BEFORE_LAST + 0.02]
     kept = tuple(piece for piece in _segments(laid.balance) if piece[0] > before)  # the last page's balance
     best, best_fill = laid, laid.fills[before - 1]
@@ -1164,15 +1165,17 @@ def _lay_out(story: Story, title: str, subject: str, balance=None,
         banner = story.banner() + [Spacer(1, 2 * mm), Rule(width, ACCENT, 1.2)]
         banner_h = _measure(banner, width) + 6 * mm
         top = y0 + height
-        one_page = next((high for first, _, high in segments if first == 1), None)  # a book of one page: its
-        # columns under the title
+        one_page = next((high for first, _, high in segments if first == 1), None)  # a book of one page, or
+        # the first page of a spread (see _filled_before_last): its columns under the title, never past the foot
+        if one_page is not None:
+            one_page = min(one_page, top - banner_h - y0)
         first = PageTemplate("first", [Frame(x0, top - banner_h, width, banner_h, id="banner", **pad),
                                        *columns(top - banner_h, "first", one_page)],
                              onPage=doc.footer, autoNextPageTemplate="rest")
         rest = PageTemplate("rest", columns(top, "rest"), onPage=doc.footer)
         doc.addPageTemplates([first, rest])
-        doc.balance = [(first, last, PageTemplate(f"short{i}", columns(top, f"short{i}", high), onPage=doc.footer))
-                       for i, (first, last, high) in enumerate(segments) if first > 1]
+        doc.balance = [(max(first, 2), last, PageTemplate(f"short{i}", columns(top, f"short{i}", high), onPage=doc.footer))
+                       for i, (first, last, high) in enumerate(segments) if last is None or last > 1]
         flow += banner + [FrameBreak()]
     flow += story.sections()
     if blanks is not None and blanks[1]:
