@@ -252,7 +252,7 @@ def grid_pictures(page: Page) -> list[tuple[float, float, float, float]]:
             if 45 <= box[2] - box[0] <= 80 and abs((box[3] - box[1]) / (box[2] - box[0]) - CARD_RATIO) < 0.01]
 
 
-def caption_lines(page: Page, picture: tuple[float, float, float, float], size: float = 7.0) -> int:
+def caption_lines(page: Page, picture: tuple[float, float, float, float], size: float = 7.5) -> int:
     """How many lines of ``size`` point text stand under ``picture``, one below the other: the lines
     of its caption."""
     left, bottom, right, _ = picture

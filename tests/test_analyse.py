@@ -210,7 +210,8 @@ def test_diamoniak_report_is_unchanged_byte_for_byte(run, tmp_path):
     """Diamoniak keeps its comeback threshold of 3: its text and JSON reports are, byte for byte, what
     the toolkit wrote before the threshold became each game's own (tests/golden, written at c26ea83;
     the text written again when its intervals' ends were rounded outward and its figures half up, as
-    the PDF's are: issue 37), and its PDF's row says "3+" with no unit, in both languages."""
+    the PDF's are, and its first line's title became the game's own "Castles and Witches": issue 37),
+    and its PDF's row says "3+" with no unit, in both languages."""
     args = ("analyse", "--game", "diamoniak", "--precision", "0.05", "--players", "2..4", "--no-strategy")
     assert run(*args).stdout == (GOLDEN / "diamoniak-analyse.txt").read_text()
     assert run(*args, "--json").stdout == (GOLDEN / "diamoniak-analyse.json").read_text()
@@ -249,8 +250,8 @@ def test_strategy_search_and_tournament(run):
 
 
 @pytest.mark.parametrize("lang, players, words", [
-    ("en", "2..3", ("Diamoniak: balance and strategy", "seat 1 wins", "seat 3 wins", "Two-player")),
-    ("ru", "2", ("Диамониак: баланс и стратегия", "побеждает место 1", "Турнир", "тянет, пока ведьма не закончит ход",
+    ("en", "2..3", ("Castles and Witches: balance and strategy", "seat 1 wins", "seat 3 wins", "Two-player")),
+    ("ru", "2", ("Замки и ведьмы: баланс и стратегия", "побеждает место 1", "Турнир", "тянет, пока ведьма не закончит ход",
                  "На каждом месте игрок играет обычно")),
 ])
 def test_pdf_report_in_both_languages(run, tmp_path, lang, players, words):
@@ -354,7 +355,7 @@ def test_the_pdf_says_who_plays_what_and_promises_nothing_absent(run, tmp_path):
     assert len(reader.pages) == 1  # --policy: no strategy search
     text = " ".join(" ".join(page.extract_text().split()) for page in reader.pages)
     assert "the player at seat 1 draws until a witch ends the turn; the player at seat 2 stops after 1 card" in text
-    assert "Diamoniak: balance" in text and "strategy" not in text.lower()
+    assert "Castles and Witches: balance" in text and "strategy" not in text.lower()
     assert "bars" not in text and "whiskers" in text
 
 

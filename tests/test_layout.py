@@ -143,7 +143,7 @@ def test_a_deck_without_a_layout_gets_the_default_one(deck):
 
 def test_the_default_back_is_the_decks_title_on_a_plain_ground(deck):
     back = Look(deck, "ru", layout=read_layout(DEFAULT_LAYOUT)).back()
-    assert [line.text for line in back.lines] == ["Диамониак"]
+    assert [line.text for line in back.lines] == ["Замки", "и\xa0ведьмы"]  # the title in two lines, "и" kept with its word
     assert back.art.getpixel((10, 10)) == (42, 34, 56)
     agree(back)
 

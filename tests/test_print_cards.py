@@ -389,8 +389,8 @@ def test_cli_out_with_a_name_too_long_is_one_line(run, tmp_path):
 
 
 @pytest.mark.parametrize("lang, title, subject", [
-    ("ru", "Диамониак: карты для печати", "54 карты, 63 × 88 мм"),
-    ("en", "Diamoniak: print-and-play cards", "54 cards, 63 × 88 mm"),
+    ("ru", "Замки и ведьмы: карты для печати", "54 карты, 63 × 88 мм"),
+    ("en", "Castles and Witches: print-and-play cards", "54 cards, 63 × 88 mm"),
 ])
 def test_sheet_metadata_speak_the_sheets_language_and_name_the_toolkit(lang, title, subject):
     catalogue = load("diamoniak")

@@ -99,7 +99,7 @@ def test_no_software_word_on_a_card(game, lang):
         assert not SOFTWARE.findall(text), (card_id, text)
 
 
-@pytest.mark.parametrize("key, subject", [("diamoniak-ru", "Правила карточной игры «Диамониак»"),
+@pytest.mark.parametrize("key, subject", [("diamoniak-ru", "Правила карточной игры «Замки и ведьмы»"),
                                           ("palaces-en", "Rules of the card game Palaces"),
                                           ("palaces-ru+en", "Правила карточной игры «Дворцы» / Rules")])
 def test_the_documents_properties_speak_its_language(books, key, subject):

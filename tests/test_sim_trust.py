@@ -126,6 +126,6 @@ def test_no_progress_label_or_blank_line_off_a_terminal(run, monkeypatch):
         result = run(*args)
         assert result.exit_code == 0 and result.stderr == "", args
     result = run("odds", "--model", "multi", "--max-states", "20", "--games", "30")
-    assert result.exit_code == 0 and result.stdout.startswith("Diamoniak, 2 players")
+    assert result.exit_code == 0 and result.stdout.startswith("Castles and Witches, 2 players")
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("toolkit: note: ") and result.stderr.endswith(")\n")

@@ -30,33 +30,58 @@ def pages(pdf: bytes) -> list[str]:
     return [norm(page.extract_text()) for page in PdfReader(io.BytesIO(pdf)).pages]
 
 
-def table_block(game: str, lang: str):
-    source = load_source(game, lang)
-    return next((section, block) for section in source.sections for block in section.blocks if block.kind == "table")
+# Palaces' book shows the table as a game starts (issue 37); its mid-game picture, which a text of one's
+# own may still ask for, is read here from the line its book had before.
+PALACES_TABLE = {
+    "en": "{table:player=The player’s seat|hand=Cards in hand, kept secret|palace=A palace under construction|"
+          "ruins=Ruins on a palace|place=An empty building place|pile=Draw pile|discard=Discard pile|tokens=Victory tokens}",
+    "ru": "{table:player=Место игрока|hand=Карты в руке|palace=Строящийся дворец|ruins=Руины на дворце|"
+          "place=Пустое место|pile=Колода|discard=Сброс|tokens=Победные жетоны}"}
 
 
-def labels(game: str, lang: str) -> dict[str, str]:
-    _, block = table_block(game, lang)
+def source_of(game: str, lang: str, kind: str = "table"):
+    """The game's text; for Palaces' mid-game picture, its text with that picture in place of the set-up's."""
+    if game == "palaces" and kind == "table":
+        text = load_source.__globals__["text_path"](game, lang).read_text(encoding="utf-8")
+        return parse(re.sub(r"\{setup:[^}]*\}", lambda _: PALACES_TABLE[lang], text), f"{game}.{lang}.md")
+    return load_source(game, lang)
+
+
+def table_block(game: str, lang: str, kind: str = "table"):
+    """The section and block of the game's picture of the table: ``table`` in the middle of a game (the
+    castle game's example), ``setup`` as a game starts."""
+    source = source_of(game, lang, kind)
+    return next((section, block) for section in source.sections for block in section.blocks if block.kind == kind)
+
+
+def labels(game: str, lang: str, kind: str = "table") -> dict[str, str]:
+    _, block = table_block(game, lang, kind)
     return {key: norm(item[0].text) for key, item in zip(block.args, block.items)}
 
 
-def picture_pdf(catalogue, lang: str) -> bytes:
+def printed_labels(game: str, lang: str) -> dict[tuple[str, str], str]:
+    """The labels of the pictures the game's book prints: (kind, key): label."""
+    kinds = ("setup", "table") if game == "diamoniak" else ("setup",)
+    return {(kind, key): label for kind in kinds for key, label in labels(game, lang, kind).items()}
+
+
+def picture_pdf(catalogue, lang: str, kind: str = "table") -> bytes:
     """The picture alone, drawn into a PDF of its own."""
-    source = load_source(catalogue.game, lang)
+    source = source_of(catalogue.game, lang, kind)
     facts = {lang: Facts(catalogue, lang, Odds(catalogue), variants(catalogue.game))}
     story = Story(catalogue, {lang: source}, facts, geometry("a4", False))
-    _, block = table_block(catalogue.game, lang)
+    _, block = table_block(catalogue.game, lang, kind)
     buffer = io.BytesIO()
     SimpleDocTemplate(buffer, invariant=1).build([table_picture(story, block, lang)])
     return buffer.getvalue()
 
 
-def picture_text(catalogue, lang: str) -> str:
+def picture_text(catalogue, lang: str, kind: str = "table") -> str:
     """The text of the picture alone."""
-    return norm(" ".join(page.extract_text() for page in PdfReader(io.BytesIO(picture_pdf(catalogue, lang))).pages))
+    return norm(" ".join(page.extract_text() for page in PdfReader(io.BytesIO(picture_pdf(catalogue, lang, kind))).pages))
 
 
-def drawn_cards(catalogue, lang: str) -> set[str]:
+def drawn_cards(catalogue, lang: str, kind: str = "table") -> set[str]:
     """The cards whose pictures the picture draws: their art, found among the PDF's images pixel for pixel."""
     from toolkit.cards.render import CARD_SIZES
     from toolkit.layout.engine import Look
@@ -64,7 +89,7 @@ def drawn_cards(catalogue, lang: str) -> set[str]:
     look = Look(catalogue, lang, CARD_SIZES["poker"])
     arts = {look.face(card).art.convert("RGB").tobytes(): card.id for card in catalogue.cards}
     found = set()
-    for page in PdfReader(io.BytesIO(picture_pdf(catalogue, lang))).pages:
+    for page in PdfReader(io.BytesIO(picture_pdf(catalogue, lang, kind))).pages:
         for image in page.images:
             key = image.image.convert("RGB").tobytes()
             if key in arts:
@@ -73,22 +98,29 @@ def drawn_cards(catalogue, lang: str) -> set[str]:
 
 
 @pytest.mark.parametrize("game", ["diamoniak", "palaces"])
-def test_each_text_has_the_picture_in_its_setup_with_the_games_keys(game):
+def test_each_text_has_the_set_up_picture_in_its_setup_with_the_games_keys(game):
+    """The table as a game starts under "Setting up"; the castle game's example shows the table in the
+    middle of a game (issue 37: the mid-game picture had stood under "Setting up")."""
     for lang in ("ru", "en"):
-        section, block = table_block(game, lang)
+        section, block = table_block(game, lang, "setup")
         assert section.id == "setup"
-        assert sorted(block.args) == sorted(get(game).table_keys)
+        assert sorted(block.args) == sorted(get(game).setup_keys)
+        kinds = [b.kind for sec in load_source(game, lang).sections for b in sec.blocks if b.kind in ("table", "setup")]
+        assert kinds == (["setup", "table"] if game == "diamoniak" else ["setup"])
+    for lang in ("ru", "en"):
+        section, block = table_block("diamoniak", lang)
+        assert section.id == "example" and sorted(block.args) == sorted(get("diamoniak").table_keys)
 
 
 @pytest.mark.parametrize("game", ["diamoniak", "palaces"])
 @pytest.mark.parametrize("lang", ["ru", "en"])
 def test_the_rulebook_shows_the_table_labelled_in_its_language(game, lang, rulebook):
     text = pages(rulebook(game, lang).pdf)
-    other = labels(game, "en" if lang == "ru" else "ru")
-    for key, label in labels(game, lang).items():
+    other = printed_labels(game, "en" if lang == "ru" else "ru")
+    for key, label in printed_labels(game, lang).items():
         where = [i for i, page in enumerate(text) if label in page]
         assert where, f"{game} {lang}: label {key} '{label}' is not printed"
-        if key not in ("pile", "discard"):  # "Колода", "Сброс" are words of the prose too
+        if key[1] not in ("pile", "discard"):  # "Колода", "Сброс" are words of the prose too
             assert not any(other[key] in page for page in text), f"the other language's '{other[key]}' is printed"
 
 
@@ -96,10 +128,12 @@ def test_the_rulebook_shows_the_table_labelled_in_its_language(game, lang, ruleb
 def test_a_bilingual_book_draws_the_picture_once_labelled_in_both(game):
     text = " ".join(pages(build_rulebook(load(game), lang="ru+en", paper="letter", booklet=True).pdf))
     for lang in ("ru", "en"):
-        for key, label in labels(game, lang).items():
+        for (kind, key), label in printed_labels(game, lang).items():
             if key in ("castle", "row", "palace", "ruins", "place", "hand"):
-                assert text.count(label) == 1, (lang, key, label)
-    assert f"{labels(game, 'ru')['player']} / {labels(game, 'en')['player']}" in text
+                assert text.count(label) == 1, (lang, kind, key, label)
+    # the seat's label in both languages: on one line when they fit inside the frame, else a line each
+    ru, en = labels(game, "ru", "setup")["player"], labels(game, "en", "setup")["player"]
+    assert f"{ru} / {en}" in text or f"{ru} {en}" in text
 
 
 def test_the_picture_is_drawn_from_the_catalogues_cards():
@@ -138,8 +172,11 @@ def test_the_block_is_checked():
     en_text = load_source("diamoniak", "en")
     ru_text = (load_source.__globals__["text_path"]("diamoniak", "ru")).read_text(encoding="utf-8")
     # a key missing from one language
-    fewer = _with(ru_text, "|discard=Сброс}", "}", "diamoniak.ru.md")
+    fewer = _with(ru_text, "|discard=Сброс, пока пустой}", "}", "diamoniak.ru.md")
     with pytest.raises(UserError, match="differ in section 'setup'"):
+        check_same_shape(fewer, en_text)
+    fewer = _with(ru_text, "|discard=Сброс}", "}", "diamoniak.ru.md")
+    with pytest.raises(UserError, match="differ in section 'example'"):
         check_same_shape(fewer, en_text)
     with pytest.raises(UserError, match=r"diamoniak.ru.md:\d+: a table picture is"):
         _with(ru_text, "|discard=Сброс}", "|discard}", "diamoniak.ru.md")
@@ -158,10 +195,10 @@ def test_the_block_is_checked():
 def test_the_miniature_cards_carry_no_words():
     """At the picture's size a card's name would be 2-3 pt and cut by the overlap ("Red ca"): the
     cards are drawn without words, the labels say what lies where."""
-    for game in ("diamoniak", "palaces"):
+    for game, kind in (("diamoniak", "table"), ("palaces", "table"), ("diamoniak", "setup"), ("palaces", "setup")):
         catalogue = load(game)
-        text = picture_text(catalogue, "en")
-        for label in labels(game, "en").values():
+        text = picture_text(catalogue, "en", kind)
+        for label in labels(game, "en", kind).values():
             text = text.replace(label, "")
         for card in catalogue.cards:
             words = norm(card.text["en"]).split(" ")
@@ -173,12 +210,12 @@ def test_the_seat_label_stands_inside_the_tables_frame():
     """Every label lies inside the picture's table: none hangs under it, above the next heading."""
     import pypdfium2 as pdfium
 
-    for game in ("diamoniak", "palaces"):
+    for game, kind in (("diamoniak", "table"), ("palaces", "table"), ("diamoniak", "setup"), ("palaces", "setup")):
         catalogue = load(game)
-        source = load_source(game, "ru")
+        source = source_of(game, "ru", kind)
         facts = {"ru": Facts(catalogue, "ru", Odds(catalogue), variants(game))}
         story = Story(catalogue, {"ru": source}, facts, geometry("a4", False))
-        _, block = table_block(game, "ru")
+        _, block = table_block(game, "ru", kind)
         picture = table_picture(story, block, "ru")
         width, height = picture.wrap(85 * 72 / 25.4, 10_000)
         buffer = io.BytesIO()
@@ -189,7 +226,7 @@ def test_the_seat_label_stands_inside_the_tables_frame():
         canvas.save()
         page = pdfium.PdfDocument(buffer.getvalue())[0]
         text = page.get_textpage()
-        seat = labels(game, "ru")["player"]
+        seat = labels(game, "ru", kind)["player"]
         found = text.search(seat.split(" ")[0]).get_next()
         assert found is not None
         left, bottom, right, top = text.get_charbox(found[0])
@@ -207,3 +244,17 @@ def test_palaces_shows_palaces_at_different_stages_and_the_victory_tokens():
     assert {"tower", "roof-red"} <= drawn
     assert labels("palaces", "en")["place"] in text
     assert all(str(token.value) in text.split(" ") for token in catalogue.tokens)
+
+
+def test_the_set_up_picture_shows_the_start():
+    """As a game starts nothing is built: the castle game's set-up shows no card face (the deck face down,
+    the places outlined), Palaces' the hand just dealt and the victory tokens, no palace."""
+    castles = load("diamoniak")
+    assert drawn_cards(castles, "en", "setup") == set()
+    assert labels("diamoniak", "en", "setup")["castle"] in picture_text(castles, "en", "setup")
+    palaces = load("palaces")
+    drawn = drawn_cards(palaces, "en", "setup")
+    assert len(drawn) == 5 and any(card.startswith("foundation") for card in drawn)
+    text = picture_text(palaces, "en", "setup")
+    assert labels("palaces", "en", "setup")["hand"] in text
+    assert all(str(token.value) in text.split(" ") for token in palaces.tokens)

@@ -232,6 +232,16 @@ class Game:
         """The labels a rulebook's ``{table:...}`` block takes; () when the game has no table picture."""
         return () if self.table_module is None else tuple(self.module(self.table_module).KEYS)
 
+    @property
+    def setup_keys(self) -> tuple[str, ...]:
+        """The labels a rulebook's ``{setup:...}`` block (the table as a game starts) takes; () when the
+        game draws no such picture."""
+        return () if self.table_module is None else tuple(getattr(self.module(self.table_module), "SETUP_KEYS", ()))
+
+    def setup_scene(self, catalogue: Catalogue, face, back):
+        """The rulebook's picture of the table as a game starts (``{setup:...}``), like ``table_scene``."""
+        return self.module(self.table_module).setup_scene(catalogue, face, back)
+
     def table_scene(self, catalogue: Catalogue, face, back):
         """The rulebook's table picture (a toolkit.rulebook.table_picture.Scene): ``face(card)`` gives a
         card's miniature face, ``back`` the card back. Only for a game with ``table_keys``."""

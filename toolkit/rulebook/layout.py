@@ -60,6 +60,7 @@ OTHER_TAG = colors.HexColor("#4d5a66")  # the label of a language with no colour
 HYPHENATION = {"ru": "ru_RU", "en": "en_US"}  # others: pyphen's dictionary for the language, if it has one
 SHY = "\u00ad"
 POKER = CARD_SIZES["poker"]
+CAPTION_PT = 7.5    # the smallest type of a book: captions under pictures, a bilingual block's language tag
 CAPTION_LINES = 2.5  # a card's or token's name under its picture takes about this many lines at most
 CAPTION_PAD = 3.2    # points on each side of a caption in its cell
 
@@ -219,7 +220,7 @@ class Styles:
                                  spaceBefore=9, spaceAfter=3.5, keepWithNext=1)
         self.h3 = ParagraphStyle("h3", fontName="PTSans-Bold", fontSize=size + 0.8, leading=lead,
                                  textColor=INK, spaceBefore=4.5, spaceAfter=1, keepWithNext=1)
-        self.caption = ParagraphStyle("caption", fontName="PTSans-Regular", fontSize=7, leading=8.4,
+        self.caption = ParagraphStyle("caption", fontName="PTSans-Regular", fontSize=CAPTION_PT, leading=9,
                                       alignment=TA_CENTER, textColor=INK)
         self.continued = ParagraphStyle("continued", fontName="PTSans-Bold", fontSize=size + 0.8, leading=lead,
                                         textColor=ACCENT)
@@ -250,7 +251,7 @@ def _both(markups: list[str]) -> str:
 def tag(lang: str) -> str:
     """The coloured language label that opens each block of a bilingual rulebook."""
     hexa = TAGS.get(lang, OTHER_TAG).hexval()[2:]
-    return (f'<font name="PTSans-Bold" size="7" color="white" backColor="#{hexa}">{NBSP}{lang.upper()}{NBSP}</font>'
+    return (f'<font name="PTSans-Bold" size="{CAPTION_PT}" color="white" backColor="#{hexa}">{NBSP}{lang.upper()}{NBSP}</font>'
             f"{NBSP} ")
 
 
@@ -520,8 +521,8 @@ class Story:
             blocks = tuple(block for block in part.blocks if block.kind not in ("onepage", "newpage"))
             out.extend(self.blocks(blocks, lang, tagged=len(self.langs) > 1, continued=continued))
         start = parts[0].blocks[0].kind
-        if start == "newpage" and self.geom.booklet:  # a booklet's back cover
-            return [PageBreak(), KeepTogether(out)]
+        if start == "newpage":  # a page of its own: a booklet's back cover, a sheet's last page
+            return [PageBreak(), KeepTogether(out)] if self.geom.booklet else [PageBreak(), *out]
         if start in ("onepage", "newpage"):  # kept on one page: a new page when it does not fit here
             return [KeepTogether(out)]
         return out
@@ -541,9 +542,12 @@ class Story:
             out.append(Paragraph(prefix, ParagraphStyle("tagline-only", parent=s.body(lang), spaceAfter=2,
                                                         keepWithNext=1)))
             prefix = ""
-        for block in blocks:
+        for index, block in enumerate(blocks):
             if block.kind == "para":
                 out.append(BodyParagraph(prefix + typeset(facts.markup(block.items[0], s.size), lang), s.body(lang)))
+                following = blocks[index + 1].kind if index + 1 < len(blocks) else ""
+                if following in ("bullets", "steps"):  # a lead-in stays with the first item of its list
+                    out[-1].keepWithNext = 1
             elif block.kind == "sub":
                 out.append(Paragraph(facts.markup(block.items[0], s.h3.fontSize), s.h3))
             elif block.kind in ("bullets", "steps"):
@@ -563,10 +567,15 @@ class Story:
                     if out:
                         out[-1].keepWithNext = 1
                     out.append(chart)
-            elif block.kind == "table":
+            elif block.kind in ("table", "setup"):
                 from toolkit.rulebook.table_picture import table_picture
 
-                out.append(table_picture(self, block, lang))
+                picture = table_picture(self, block, lang)
+                after_para = index > 0 and blocks[index - 1].kind == "para"
+                if after_para and out and isinstance(out[-1], BodyParagraph) and not isinstance(picture, Spacer):
+                    out[-1] = IntroducedChart(out[-1], picture)  # never parted from the words before it
+                else:
+                    out.append(picture)
             prefix = ""
         return out
 
@@ -722,7 +731,7 @@ def _caption_breaks(widths: list[float], space: float, lines: int) -> tuple[floa
 
 
 def _caption_space() -> float:
-    return pdfmetrics.stringWidth(" ", "PTSans-Regular", 7)
+    return pdfmetrics.stringWidth(" ", "PTSans-Regular", CAPTION_PT)
 
 
 def _caption_lines(widths: list[float], room: float) -> int:
@@ -857,7 +866,10 @@ class _Doc(BaseDocTemplate):
         frames = sorted(frame for number, frame in self.used if number == page)
         return tuple(self.used[(page, frame)] for frame in frames) + (0.0,) * (self.geom.columns - len(frames))
 
-    balance: tuple[int, PageTemplate] | None = None  # (page, the shorter columns of that page)
+    # (first page, last page or None: to the end, the shorter columns of those pages), and the template
+    # of the pages outside them
+    balance: list[tuple[int, int | None, PageTemplate]] = []
+    plain: str = "rest"
 
     def handle_pageBreak(self, slow=None):
         if self.frame is not None:
@@ -879,8 +891,12 @@ class _Doc(BaseDocTemplate):
         return out
 
     def handle_pageBegin(self):
-        if self.balance is not None and self.page + 1 == self.balance[0]:
-            self.pageTemplate = self.balance[1]
+        coming = self.page + 1
+        if self.balance and coming > 1:
+            inside = [template for first, last, template in self.balance
+                      if first <= coming and (last is None or coming <= last)]
+            self.pageTemplate = inside[0] if inside else self.pageTemplates[
+                [t.id for t in self.pageTemplates].index(self.plain)]
         super().handle_pageBegin()
 
     def footer(self, canvas, doc) -> None:
@@ -923,10 +939,12 @@ def _measure(flowables: list, width: float) -> float:
     return total
 
 
-# Copyfitting: when a book's last page would be less than a third full, or a booklet's text would run
-# onto its outside back cover, the body is set a little smaller (or larger, to carry more onto a last
+# Copyfitting: when a book's last page would be less than a third full (the page before a last page of
+# its own, such as a quick start, less than two thirds full), or a booklet's text would run onto its
+# outside back cover, the body is set a little smaller (or larger, to carry more onto a last
 # page that cannot be saved) and the book laid out again, as an editor would ask of a typesetter.
 LEAST_FILL = 1 / 3
+FULL_BEFORE_LAST = 2 / 3  # the page before a page of its own (a quick start) is at least this full
 FITS = (0.0, -0.15, -0.3, -0.45, -0.6, 0.15, 0.3, 0.45)  # points on the body size, tried in this order
 
 
@@ -954,6 +972,7 @@ def build_pdf(story: Story, title: str, subject: str) -> tuple[bytes, int]:
             laid = padded
     laid = _balanced(story, title, subject, laid)
     laid = _spread(story, title, subject, laid)
+    laid = _filled_before_last(story, title, subject, laid)
     if laid.flush:  # the columns of the pages before the last end at their foot
         flushed = _lay_out(story, title, subject, laid.balance, laid.flush, laid.blanks)
         if flushed.pages == laid.pages and flushed.last_columns == laid.last_columns:
@@ -1038,6 +1057,38 @@ def _spread(story: Story, title: str, subject: str, laid: "_Laid") -> "_Laid":
     return laid
 
 
+def _filled_before_last(story: Story, title: str, subject: str, laid: "_Laid") -> "_Laid":
+    """A text whose last section has a page of its own (``{newpage}``: the quick start) leaves the page
+    before that one as full as the text ran: a few lines at the head of a page. The text of the pages
+    before it is spread over them, each as deep as the others (a booklet's from page 2, after its cover;
+    a sheet's from page 1 if need be, its columns under the title), so that the page before the last
+    is at least FULL_BEFORE_LAST full; the last page keeps its own columns."""
+    if not story.plans_back_cover() or laid.pages < 3 or laid.blanks or not laid.fills:
+        return laid
+    before = laid.pages - 1
+    if laid.fills[before - 1] >= FULL_BEFORE_LAST:
+        return laid
+    height, lead = laid.column_height_full, story.styles.lead
+    # a booklet's page 1 is its cover; a sheet's first page spreads its columns under the title
+    starts = [first for first in range(before, 1 if story.geom.booklet else 0, -1)
+              if sum(laid.fills[first - 1:before]) / (before - first + 1) >= FULL_BEFORE_LAST + 0.02]
+    kept = tuple(piece for piece in _segments(laid.balance) if piece[0] > before)  # the last page's balance
+    best, best_fill = laid, laid.fills[before - 1]
+    for first in starts[:2]:  # the latest start that can work, and one page earlier
+        column = sum(laid.fills[first - 1:before]) / (before - first + 1) * height
+        for extra in range(12):
+            high = min(height, column + extra * lead)
+            again = _lay_out_within(story, title, subject, balance=((first, before, high), *kept), blanks=laid.blanks)
+            if again is None or again.pages != laid.pages:
+                continue
+            least = min(again.fills[first - 1:before])
+            if least > best_fill:
+                best, best_fill = again, least
+            if least >= FULL_BEFORE_LAST + 0.03:
+                return best
+    return best if best_fill >= FULL_BEFORE_LAST else laid
+
+
 class _Draft(Canvas):
     """The canvas of a trial layout, of which the copyfitting reads only where the text went: pictures
     are placed but not encoded (reportlab hashes and compresses a picture's pixels for every new
@@ -1058,25 +1109,41 @@ class _Laid:
     on_back_cover: bool  # a booklet's text runs onto the outside back cover (its pages a multiple of 4), or
     # the page the text plans there ({newpage} last) does not land on it
     last_columns: tuple[float, ...]  # how far down each column of the last page its text reaches (points)
-    balance: tuple[int, float] | None = None  # the last page's shorter columns it was laid out with
+    balance: tuple | None = None  # the shorter columns it was laid out with (see ``_segments``)
     flush: dict = None  # (page, column): the room to add at each of its gaps for it to end at its foot
     column_height: float = 0.0  # the height of the last page's columns (points)
+    column_height_full: float = 0.0  # the height of a page's columns after the first (points)
     blanks: tuple[int, int] | None = None  # the blank pages before a booklet's planned back cover (first, count)
     least_fill: float = 1.0  # the share the emptiest page after the first fills
     stretch: dict | None = None  # the room it was laid out with at the gaps of columns (see ``_lay_out``)
+    fills: tuple[float, ...] = ()  # the share of each page's columns its text fills, from page 1
+
+    planned: bool = False  # the last page is one of its own ({newpage}): ``last_fill`` is the page before it's
 
     @property
     def proofed(self) -> bool:
-        return (self.pages == 1 or self.last_fill >= LEAST_FILL) and not self.on_back_cover
+        least = FULL_BEFORE_LAST + 0.02 if self.planned else LEAST_FILL  # a margin over the page proof
+        return (self.pages == 1 or self.last_fill >= least) and not self.on_back_cover
 
 
-def _lay_out(story: Story, title: str, subject: str, balance: tuple[int, float] | None = None,
+def _segments(balance) -> list[tuple[int, int | None, float]]:
+    """``balance`` as (first page, last page or None: to the end, column height) pieces: None is none, a
+    (page, height) pair the pages from that one on, and a tuple of such triples is itself."""
+    if balance is None:
+        return []
+    if len(balance) == 2 and not isinstance(balance[0], tuple):
+        return [(balance[0], None, balance[1])]
+    return [tuple(piece) for piece in balance]
+
+
+def _lay_out(story: Story, title: str, subject: str, balance=None,
              stretch: dict | None = None, blanks: tuple[int, int] | None = None, draft: bool = True) -> _Laid:
     """One layout of the book; with ``balance`` (page, height) that page's columns are only so high;
     with ``stretch`` ((page, column): room), that room is added at each gap of those columns; with
     ``blanks`` (page, count), a booklet's planned back cover, which was that page, comes after that many
     blank pages (no folio on them). A ``draft`` measures where everything goes and writes no PDF."""
     geom, s = story.geom, story.styles
+    segments = _segments(balance)
     footers = [story.footer(lang, story.designer) for lang in story.langs]
     buffer = io.BytesIO()
     # The toolkit's metadata, as on every PDF it writes (toolkit.pdf.canvas): the edition's author, the
@@ -1106,21 +1173,25 @@ def _lay_out(story: Story, title: str, subject: str, balance: tuple[int, float] 
         cover = PageTemplate("cover", [Frame(x0, y0, width, height, id="cover", **pad)], onPage=doc.footer)
         body = PageTemplate("body", columns(y0 + height, "body"), onPage=doc.footer)
         doc.addPageTemplates([cover, body])
-        if balance is not None:  # the pages from balance[0] on are only so high (see _spread)
-            doc.balance = balance[0], PageTemplate("last", columns(y0 + height, "last", balance[1]), onPage=doc.footer)
+        doc.plain = "body"
+        doc.balance = [(first, last, PageTemplate(f"short{i}", columns(y0 + height, f"short{i}", high), onPage=doc.footer))
+                       for i, (first, last, high) in enumerate(segments)]  # pages only so high (see _spread)
         flow += story.cover() + [NextPageTemplate("body"), PageBreak()]
     else:
         banner = story.banner() + [Spacer(1, 2 * mm), Rule(width, ACCENT, 1.2)]
         banner_h = _measure(banner, width) + 6 * mm
         top = y0 + height
-        one_page = balance is not None and balance[0] == 1  # a book of one page: its columns under the title
+        one_page = next((high for first, _, high in segments if first == 1), None)  # a book of one page, or
+        # the first page of a spread (see _filled_before_last): its columns under the title, never past the foot
+        if one_page is not None:
+            one_page = min(one_page, top - banner_h - y0)
         first = PageTemplate("first", [Frame(x0, top - banner_h, width, banner_h, id="banner", **pad),
-                                       *columns(top - banner_h, "first", balance[1] if one_page else None)],
+                                       *columns(top - banner_h, "first", one_page)],
                              onPage=doc.footer, autoNextPageTemplate="rest")
         rest = PageTemplate("rest", columns(top, "rest"), onPage=doc.footer)
         doc.addPageTemplates([first, rest])
-        if balance is not None and not one_page:
-            doc.balance = balance[0], PageTemplate("last", columns(top, "last", balance[1]), onPage=doc.footer)
+        doc.balance = [(max(first, 2), last, PageTemplate(f"short{i}", columns(top, f"short{i}", high), onPage=doc.footer))
+                       for i, (first, last, high) in enumerate(segments) if last is None or last > 1]
         flow += banner + [FrameBreak()]
     flow += story.sections()
     if blanks is not None and blanks[1]:
@@ -1134,10 +1205,11 @@ def _lay_out(story: Story, title: str, subject: str, balance: tuple[int, float] 
     # A booklet's text on its outside back cover, unless the text plans that page ({newpage} last):
     # then the planned page belongs there, and the page that must not be left near empty is the one
     # before it.
-    planned = geom.booklet and story.plans_back_cover() and pages > 1
+    planned = story.plans_back_cover() and pages > 1
     return _Laid(buffer.getvalue(), pages, doc.fill(pages - planned, height),
                  geom.booklet and (pages != booklet_pages if planned else pages == booklet_pages),
                  doc.depths(pages), balance=balance, flush=doc.flush(pages) if geom.columns > 1 else {}, blanks=blanks,
-                 column_height=height - (banner_h if pages == 1 and not geom.booklet else 0.0),
+                 column_height=height - (banner_h if pages == 1 and not geom.booklet else 0.0), column_height_full=height,
                  least_fill=min((doc.fill(page, height) for page in range(2, pages + 1)), default=1.0),
-                 stretch=stretch)
+                 stretch=stretch, fills=tuple(doc.fill(page, height) for page in range(1, pages + 1)),
+                 planned=planned)

@@ -26,7 +26,8 @@ the original section by section:
   plural rules). A placeholder never spans two lines. Alone on a line, ``{cards}``, ``{tokens}``
   and ``{figure:name|x label|y label}`` are blocks: the cards with their pictures, the tokens, a
   chart; ``{table:key=label|key=label|...}`` is the picture of the table, each part labelled (the
-  keys are the game's own, ``Game.table_keys``, see :mod:`toolkit.rulebook.table_picture`).
+  keys are the game's own, ``Game.table_keys``, see :mod:`toolkit.rulebook.table_picture`), a scene
+  during a game; ``{setup:key=label|...}`` the table as a game starts (``Game.setup_keys``).
   ``{onepage}``, first in a section, keeps the section on one page: it starts a new page when it
   does not fit where it would stand (a quick start on the book's last page); ``{newpage}`` does the same
   on sheets, and in a booklet starts it on a new page whatever room is left (the back cover).
@@ -52,7 +53,7 @@ SUBHEADING = re.compile(r"^###\s+(\S.*?)\s*$")
 BULLET = re.compile(r"^-\s+(\S.*)$")
 STEP = re.compile(r"^\d+\.\s+(\S.*)$")
 META = re.compile(r"^([a-z][a-z0-9-]*)\s*:\s*(\S.*?)\s*$")
-BLOCK = re.compile(r"^\{(cards|tokens|components|onepage|newpage|figure:[^{}]*|table:[^{}]*)\}$")
+BLOCK = re.compile(r"^\{(cards|tokens|components|onepage|newpage|figure:[^{}]*|table:[^{}]*|setup:[^{}]*)\}$")
 # {key}, {key:arg}, {key|form|form}, {key:arg|form|form|form}
 PLACEHOLDER = re.compile(r"\{([a-z_]+)(?::([A-Za-z0-9_.=-]+))?((?:\|[^{}|]*)*)\}")
 META_KEYS = ("tagline", "facts", "footer", "modified")
@@ -127,8 +128,8 @@ class Source:
                     found.append((block.kind, None, f"{self.file}:{block.line}"))
                 elif block.kind == "figure":
                     found.append(("figure", block.args[0], f"{self.file}:{block.line}"))
-                elif block.kind == "table":
-                    found.append(("table", ",".join(block.args), f"{self.file}:{block.line}"))
+                elif block.kind in ("table", "setup"):
+                    found.append((block.kind, ",".join(block.args), f"{self.file}:{block.line}"))
         return found
 
 
@@ -281,8 +282,9 @@ def parse(text: str, file: str) -> Source:
                 if not figure or len(args) != 2 or not all(a.strip() for a in args):
                     raise fail(number, "a figure is {figure:name|x axis label|y axis label}")
                 blocks.append(Block("figure", (), number, (figure, *(a.strip() for a in args))))
-            elif name.startswith("table:"):
-                blocks.append(_table(name.split(":", 1)[1], args, file, number, fail))
+            elif name.startswith(("table:", "setup:")):
+                kind, first = name.split(":", 1)
+                blocks.append(_table(first, args, file, number, fail, kind))
             else:
                 if args:
                     raise fail(number, f"{{{name}}} takes no arguments")
@@ -371,27 +373,28 @@ def _section_keys(section: Section) -> list[str]:
             keys.append("{" + block.kind + "}")
         elif block.kind == "figure":
             keys.append("{figure:" + block.args[0] + "}")
-        elif block.kind == "table":
-            keys.append("{table:" + ",".join(sorted(block.args)) + "}")
+        elif block.kind in ("table", "setup"):
+            keys.append("{" + block.kind + ":" + ",".join(sorted(block.args)) + "}")
         for item in block.items:
             for piece in item:
                 keys.extend(_key(match) for match in PLACEHOLDER.finditer(piece.text))
     return sorted(keys)
 
 
-def _table(first: str, rest: list[str], file: str, number: int, fail) -> Block:
-    """``{table:key=label|key=label|...}``: the labels become the block's items, the keys its args."""
+def _table(first: str, rest: list[str], file: str, number: int, fail, kind: str = "table") -> Block:
+    """``{table:key=label|key=label|...}`` (``{setup:...}`` the same): the labels become the block's
+    items, the keys its args."""
     keys, labels = [], []
     for part in (first, *rest):
         key, sep, label = part.partition("=")
         key, label = key.strip(), label.strip()
         if not sep or not re.fullmatch(r"[a-z][a-z0-9-]*", key) or not label:
-            raise fail(number, "a table picture is {table:key=label|key=label|...}, e.g. {table:pile=Draw pile|...}")
+            raise fail(number, f"a table picture is {{{kind}:key=label|key=label|...}}, e.g. {{{kind}:pile=Draw pile|...}}")
         if key in keys:
             raise fail(number, f"the table picture's label '{key}' is given twice")
         keys.append(key)
         labels.append((Piece(label, file, number),))
-    return Block("table", tuple(labels), number, tuple(keys))
+    return Block(kind, tuple(labels), number, tuple(keys))
 
 
 def _key(match: re.Match) -> str:

@@ -1,10 +1,14 @@
-"""The picture of the table in the rulebook: one player's side of the table as it looks during a game,
-drawn with the real card faces (the print renderer, reading the catalogue) at a small scale, each
+"""The pictures of the table in the rulebook: one player's side of the table as it looks during a game
+(``{table:...}``, for the example of play) or as a game starts (``{setup:...}``, for the set-up), drawn
+with the real card faces (the print renderer, reading the catalogue) at a small scale, each
 part labelled in the book's language.
 
 The text places it with a block line whose keys are the game's own (the labels are the text's):
 ``{table:player=...|...}``, the keys a game's ``Game.table_keys``, its scene (which cards lie where)
-``Game.table_scene``, built from the pieces here. A game without them has no table picture.
+``Game.table_scene``, built from the pieces here; ``{setup:...}`` the same with ``Game.setup_keys`` and
+``Game.setup_scene``. A game without them has no table picture. Labels are 7.5 pt at least, as the
+book's captions, and stay inside the picture's frame (the player's place's label too, a line a
+language when the two do not fit on one).
 
 Only cards the deck holds (count > 0) are drawn, so a deck changed by ``--set`` still draws: a part
 with no card to show is left out. The miniature cards show their art and name only: their rules
@@ -33,7 +37,7 @@ POKER = CARD_SIZES["poker"]
 RATIO = POKER[1] / POKER[0]      # a card's height in card widths
 MAX_CARD = 13.0 * mm             # the cards are never drawn wider than this
 SMALLEST = 0.75                  # nor narrower than this part of the column's largest, to fill a page
-LABEL_FONT, LABEL_SIZE, LABEL_LEAD = "PTSans-Bold", 7.0, 8.2
+LABEL_FONT, LABEL_SIZE, LABEL_LEAD = "PTSans-Bold", 7.5, 8.8  # never under a book's captions
 OTHER_FONT = "PTSans-Regular"    # a bilingual book's second language, in grey
 LABEL_GAP = 4.0                  # points at least between two labels side by side
 SEAT_BAND = 13.0                 # the player's place and label, a band along the table's near edge
@@ -100,6 +104,16 @@ def pile_and_discard(catalogue: Catalogue, face, back: CardFace, width: float, d
     return cards, labels
 
 
+def pile_and_empty_discard(back: CardFace, width: float, cards: int = 5):
+    """The draw pile (the whole deck: a few more backs) and the empty place of the discard pile beside
+    it, as a game starts, with their labels ``pile`` and ``discard``; the empty place is returned apart
+    (an outline)."""
+    centre = width / 2
+    pile = [Card(back, centre - 1.25 + 0.035 * i, 0.035 * i) for i in range(cards)]
+    labels = [Label("pile", centre - 0.75 + 0.07, 1.9), Label("discard", centre + 0.75, 1.9)]
+    return pile, labels, [(centre + 0.25, 0.0)]
+
+
 def _lines(text: str, width: float, font: str = LABEL_FONT) -> list[str]:
     """``text`` in lines no wider than ``width`` points (no break at a no-break space); never cut: a long
     label takes a line more, and its band grows with it."""
@@ -157,11 +171,24 @@ class TablePicture(Flowable):
         return [max((len(self._label_lines(label, unit, labels)) for label in labels), default=1) * LABEL_LEAD + 3
                 for _, _, labels, _ in self.scene.rows]
 
+    def _seat_lines(self, u: float) -> list[tuple[str, bool]]:
+        """The player's place's label beside its mark, inside the frame: both languages on one line when
+        they fit there, else a line each (the second in grey), each wrapped to the room."""
+        room = self.scene.width * u - (self.scene.seat_x * u + 4.2 * mm) - 2 * mm
+        texts = self.labels["player"]
+        joined = " / ".join(texts)
+        if pdfmetrics.stringWidth(joined, LABEL_FONT, LABEL_SIZE) <= room:
+            return [(joined, True)]
+        return [(line, i == 0) for i, text in enumerate(texts)
+                for line in _lines(text, room, LABEL_FONT if i == 0 else OTHER_FONT)]
+
     def _size(self, u: float) -> float:
         self.unit, self.bands = u, self._bands(u)
+        self.seat = self._seat_lines(u)
         rows = sum(h * u + band for (h, *_), band in zip(self.scene.rows, self.bands))
         self.width = self.scene.width * u
-        self.height = rows + 0.25 * u + 0.3 * u * (len(self.scene.rows) - 1) + SEAT_BAND
+        self.height = (rows + 0.25 * u + 0.3 * u * (len(self.scene.rows) - 1) + SEAT_BAND
+                       + (len(self.seat) - 1) * LABEL_LEAD)
         return self.height
 
     def wrap(self, avail_width, avail_height):
@@ -188,9 +215,12 @@ class TablePicture(Flowable):
         seat = self.scene.seat_x * u
         c.setFillColor(EDGE)
         c.wedge(seat - 3.2 * mm, -3.2 * mm, seat + 3.2 * mm, 3.2 * mm, 0, 180, stroke=0, fill=1)
-        c.setFillColor(INK)
-        c.setFont(LABEL_FONT, LABEL_SIZE)
-        c.drawString(seat + 4.2 * mm, 4.0, " / ".join(self.labels["player"]))
+        y = 4.0 + (len(self.seat) - 1) * LABEL_LEAD
+        for line, first in self.seat:
+            c.setFillColor(INK if first else MUTED)
+            c.setFont(LABEL_FONT if first else OTHER_FONT, LABEL_SIZE)
+            c.drawString(seat + 4.2 * mm, y, line)
+            y -= LABEL_LEAD
         top = self.height - 0.25 * u
         for (height, cards, labels, empty), band in zip(self.scene.rows, self.bands):
             base = top - height * u  # the row's cards stand on this line
@@ -253,9 +283,11 @@ def _labels(story, block, lang: str) -> dict[str, str]:
     """The labels of one language's table block, checked against the game's keys."""
     catalogue = story.catalogue
     where = f"{story.sources[lang].file}:{block.line}"
-    keys = game_of(catalogue.game).table_keys
+    game = game_of(catalogue.game)
+    keys = game.setup_keys if block.kind == "setup" else game.table_keys
     if not keys:
-        raise UserError(f"{where}: there is no table picture for {catalogue.game}")
+        what = "picture of the table as a game starts" if block.kind == "setup" else "table picture"
+        raise UserError(f"{where}: there is no {what} for {catalogue.game}")
     given = dict(zip(block.args, block.items))
     missing = [k for k in keys if k not in given]
     unknown = [k for k in given if k not in keys]
@@ -269,9 +301,9 @@ def _same_block(story, block, lang: str, other: str):
     """The table block of language ``other`` that stands where ``block`` stands in ``lang``."""
     for index, section in enumerate(story.sources[lang].sections):
         if block in section.blocks:
-            tables = [b for b in section.blocks if b.kind == "table"]
+            tables = [b for b in section.blocks if b.kind == block.kind]
             mine = story.sources[other].sections[index]
-            return [b for b in mine.blocks if b.kind == "table"][tables.index(block)]
+            return [b for b in mine.blocks if b.kind == block.kind][tables.index(block)]
     raise AssertionError("the block is not in its source")  # pragma: no cover
 
 
@@ -289,5 +321,6 @@ def table_picture(story, block, lang: str) -> Flowable:
     def face(card: CardType) -> CardFace:  # no words: at this size they would be unreadable, and cut by the overlap
         return story.picture(card.id, lang)
 
-    scene = game_of(catalogue.game).table_scene(catalogue, face, back)
+    game = game_of(catalogue.game)
+    scene = (game.setup_scene if block.kind == "setup" else game.table_scene)(catalogue, face, back)
     return TablePicture(scene, labels, catalogue)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from toolkit.cards.render import CardFace
 from toolkit.catalogue.model import Catalogue
-from toolkit.rulebook.table_picture import RATIO, Card, Label, Scene, pick, pile_and_discard
+from toolkit.rulebook.table_picture import RATIO, Card, Label, Scene, pick, pile_and_discard, pile_and_empty_discard
 
 KEYS = ("player", "castle", "row", "pile", "discard")
 
@@ -33,3 +33,19 @@ def scene(catalogue: Catalogue, face, back: CardFace) -> Scene:
     top_cards, top_labels = pile_and_discard(catalogue, face, back, width, ("witch", "diamond", "castle", "fairy"))
     return Scene(width, [(RATIO, top_cards, top_labels, []), (RATIO, bottom_cards, bottom_labels, [])],
                  x_castle + max(group(len(built)), 1) / 2)
+
+
+SETUP_KEYS = KEYS
+
+
+def setup_scene(catalogue: Catalogue, face, back: CardFace) -> Scene:
+    """The table as a game starts (``{setup:...}``): the whole deck face down as the draw pile, the
+    discard area empty beside it, and nothing yet in front of the player: the places where the castle
+    and the row on the right will lie are outlines."""
+    gap, side = 0.7, 0.35
+    width = 4.2
+    x_castle, x_row = side + 0.2, width - side - 1 - 0.2
+    places = [(x_castle, 0.0), (x_row, 0.0)]
+    labels = [Label("castle", x_castle + 0.5, 1 + gap * 0.8), Label("row", x_row + 0.5, 1 + gap * 0.8)]
+    pile, top_labels, discard = pile_and_empty_discard(back, width)
+    return Scene(width, [(RATIO, pile, top_labels, discard), (RATIO, [], labels, places)], x_castle + 0.5)

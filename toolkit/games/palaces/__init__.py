@@ -35,7 +35,7 @@ class Palaces(Game):
         "palaces-to-pile": {"ru": "Дворцы — обратно в колоду", "en": "Palaces back to the pile"},
         "one-per-colour": {"ru": "Один дворец на цвет", "en": "One palace per colour"},
         "short-two-player": {"ru": "Короткая дуэль", "en": "A short duel"},
-        "ruins-card-to-clear": {"ru": "Руины против руин", "en": "Ruins against ruins"},
+        "ruins-card-to-clear": {"ru": "Руины убирают картой", "en": "A card to clear ruins"},
     }
 
     # --- the odds, the analysis and the reports -------------------------------------------------

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from toolkit.cards.render import CardFace
 from toolkit.catalogue.model import Catalogue
-from toolkit.rulebook.table_picture import RATIO, Card, Label, Scene, pick, pile_and_discard
+from toolkit.rulebook.table_picture import RATIO, Card, Label, Scene, pick, pile_and_discard, pile_and_empty_discard
 
 KEYS = ("player", "hand", "palace", "ruins", "place", "pile", "discard", "tokens")
 
@@ -90,3 +90,34 @@ def scene(catalogue: Catalogue, face, back: CardFace) -> Scene:
                                               ("roof", "flood", "exchange", "general-exchange", "ruins", "floor"))
     return Scene(width, [(RATIO, top_cards, top_labels, []), (height, cards, labels, empty),
                          (RATIO + 0.2, hand, labels_row, [])], width / 2, tokens)
+
+
+SETUP_KEYS = ("player", "hand", "pile", "discard", "tokens")
+
+
+def setup_scene(catalogue: Catalogue, face, back: CardFace) -> Scene:
+    """The table as a game starts (``{setup:...}``): the rest of the deck face down as the draw pile,
+    the discard pile's place empty, the hand just dealt and the victory tokens in their supply; nothing
+    is built yet."""
+    side = 0.35
+    width = 4.7
+    dealt = []
+    for kind in ("foundation", "floor", "ruins", "tower", "exchange", "roof", "flood", "general-exchange"):
+        card = pick(catalogue, kind, avoid=tuple(c.colour for c in dealt if c.colour) if kind == "floor" else ())
+        if card and card not in dealt:
+            dealt.append(card)
+        if len(dealt) == min(5, catalogue.rules.get("hand_size", 5)):
+            break
+    n, step = len(dealt), 0.5
+    start = width / 2 - (1 + step * (n - 1)) / 2 - (0.4 if catalogue.tokens else 0)
+    hand = [Card(face(card), start + i * step, 0.2 - 0.025 * (i - (n - 1) / 2) ** 2, -4 * (i - (n - 1) / 2))
+            for i, card in enumerate(dealt)]
+    hand_labels = [Label("hand", start + (1 + step * (n - 1)) / 2, 1 + step * (n - 1) + 0.6)] if hand else []
+    values = sorted({token.value for token in catalogue.tokens}, reverse=True)
+    heap = [values[0], values[-1], values[0], values[-1]] if values else []
+    x_tokens = (start + 1 + step * (n - 1) + 0.55) if hand else width / 2  # clear of the hand's last card
+    x_tokens = min(x_tokens, width - side - 0.45)
+    tokens = [(value, x_tokens + 0.24 * (i % 2), 0.45 + 0.32 * (i // 2)) for i, value in enumerate(heap)]
+    bottom_labels = hand_labels + ([Label("tokens", x_tokens + 0.12, 1.3)] if tokens else [])
+    pile, top_labels, discard = pile_and_empty_discard(back, width)
+    return Scene(width, [(RATIO, pile, top_labels, discard), (RATIO + 0.2, hand, bottom_labels, [])], width / 2, tokens)
