@@ -89,8 +89,8 @@ def test_a_pdf_chart_has_a_title_and_the_toolkits_metadata():
 
 
 @pytest.mark.parametrize("args, words", [
-    ((), {"en": ("Diamoniak alone: turns to build the castle", "turn", "probability"),
-          "ru": ("Диамониак в одиночку: ходы до готового замка", "ход", "вероятность")}),
+    ((), {"en": ("Castles and Witches alone: turns to build the castle", "turn", "probability"),
+          "ru": ("Замки и ведьмы в одиночку: ходы до готового замка", "ход", "вероятность")}),
     (("--model", "hand", "--hand", "5", "--where", "witch"),
      {"en": ("witch in a hand of 5", "cards in the hand", "probability"),
       "ru": ("witch: в руке из 5 карт", "таких карт в руке", "вероятность")}),

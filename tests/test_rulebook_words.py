@@ -367,19 +367,19 @@ def test_the_first_palace_figure_follows_the_deck(books):
 
 AIDS = {
     ("diamoniak", "en"): (["On your turn, do one of two things", "The first player to complete a castle of 6 cards "
-                           "wins at once.", "Castle card: a card of your colour goes into your castle; with no castle "
-                           "yet, a card of a colour nobody builds starts yours; any other goes on your right.",
-                           "The witch goes to the discard area with",
+                           "wins at once.", "Castle card: if you build its colour, it goes into your castle; if you have no "
+                           "castle yet and nobody builds its colour, it starts yours; otherwise it goes on your right.",
+                           "the witch goes to the discard area with",
                            "Pay 3 diamonds to buy one castle card of your colour",
                            "one of two things Draw: flip cards"],  # drawing first, as the book teaches it
                           ["one of two\n", "The first castle of", "3 diamonds buy"]),
-    ("diamoniak", "ru"): (["Карта замка: своего цвета — в свой замок; если замка ещё нет и этот цвет никто не строит — "
-                           "начни с неё замок; иначе — справа от тебя.", "одно из двух Тяни: открывай"],
+    ("diamoniak", "ru"): (["Карта замка: если ты строишь её цвет — в свой замок; если у тебя ещё нет замка и её цвет "
+                           "никто не строит — начни с неё свой замок; иначе — справа от тебя.", "одно из двух Тяни: открывай"],
                           ["начинает твой замок", "справа от себя"]),
-    ("palaces", "en"): (["one point per card, paid in tokens of 1 and 5 points", "or clear ruins from your own palace or "
-                         "building place (no card needed)"], ["counts five", "a token marked 5 is worth 5 points"]),
+    ("palaces", "en"): (["one point per card, paid in tokens of 1 and 5 points", "or clear the ruins from your own palace or "
+                         "building place (clearing takes no card)"], ["counts five", "a token marked 5 is worth 5 points"]),
     ("palaces", "ru"): (["Потом добери карты из колоды до 5 карт.", "либо убери руины со своего дворца или места "
-                         "(карта не нужна)", "сбрось с руки", "бери победные жетоны по 1 очку и по 5 очков"],
+                         "(для этого карта не нужна)", "сбрось с руки", "бери победные жетоны по 1 очку и по 5 очков"],
                         ["доберись", "сбрось из руки", "карты из руки соседу", "со своего (карта",
                          "жетон с цифрой 5 стоит 5 очков"]),
 }

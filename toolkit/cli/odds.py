@@ -120,10 +120,13 @@ def odds_command(game, catalogue_path, overrides, model, players, pile, hand, wh
                         at_most=at_most, exactly=exactly)
     finally:
         progress.close()
-    from toolkit.pdf.canvas import deck_files, document_date
+    date = None
+    if plot_path is not None:  # the chart is dated as the deck (reportlab only for a chart)
+        from toolkit.pdf.canvas import deck_files, document_date
 
+        date = document_date(deck_files(catalogue))
     _give(report, as_json, plot_path, chain_path, no_chart=report.no_chart or f"the {model} model has no distribution to draw",
-          lang=lang, date=document_date(deck_files(catalogue)))
+          lang=lang, date=date)
 
 
 def _rules_odds(game_id, catalogue_path, overrides, rules_spec, params, model, players, policy, objective,
@@ -159,10 +162,12 @@ def _rules_odds(game_id, catalogue_path, overrides, rules_spec, params, model, p
                               progress=progress)
     finally:
         progress.close()
-    from toolkit.pdf.canvas import document_date
+    date = None
+    if plot_path is not None:
+        from toolkit.pdf.canvas import document_date
 
-    _give(report, as_json, plot_path, chain_path, policy_path, no_chart=report.no_chart, lang=lang,
-          date=document_date(path for path in inputs.values() if isinstance(path, (str, Path))))
+        date = document_date(path for path in inputs.values() if isinstance(path, (str, Path)))
+    _give(report, as_json, plot_path, chain_path, policy_path, no_chart=report.no_chart, lang=lang, date=date)
 
 
 def _give(report, as_json: bool, plot_path, chain_path, policy_path=None, no_chart: str | None = None,

@@ -211,12 +211,24 @@ def worker_pool(workers: int, source: str):
 
     _quiet_resource_tracker()  # killed workers leave semaphores to the tracker: no warning after the one line
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+    # Every worker the pool starts (it starts them as work is submitted), kept here: once the pool breaks,
+    # its own table may already be emptied, and with it how the dead one died.
+    started: dict = {}
+    submit = pool.submit
+
+    def submit_and_note(*args, **kwargs):
+        future = submit(*args, **kwargs)
+        started.update(pool._processes or {})  # noqa: SLF001 - no public way before Python 3.14
+        return future
+
+    pool.submit = submit_and_note  # type: ignore[method-assign]  (Executor.map submits through it too)
     try:
         yield pool
     except BaseException as err:
         from multiprocessing.connection import wait
 
-        processes = list((pool._processes or {}).values())  # noqa: SLF001 - no public way before Python 3.14
+        started.update(pool._processes or {})  # noqa: SLF001
+        processes = list(started.values())
         ended = wait([process.sentinel for process in processes], timeout=0)  # the dead one, before the kills
         for process in processes:
             process.kill()

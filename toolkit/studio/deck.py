@@ -268,7 +268,7 @@ class Deck:
                 return self.views[key]
         with self._work:
             catalogue = self.catalogue
-            self._lang(catalogue, lang)
+            deck_lang(catalogue, lang)
             view = self.views.get(key) or draw(catalogue, card_mm, lang)
             with self._state:
                 self.views[key] = view
