@@ -237,7 +237,13 @@ def worker_pool(workers: int, source: str):
             raise
         for process in processes:
             process.join(5)
-        codes = [process.exitcode for process in processes if process.sentinel in ended]
+        dead = [process for process in processes if process.sentinel in ended]
+        # The pool's own thread may be reaping the dead one at this moment (its exit code is None until it
+        # has): wait for it a little.
+        deadline = time.monotonic() + 5
+        while any(process.exitcode is None for process in dead) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        codes = [process.exitcode for process in dead]
         raise UserError(f"{source}: a worker process playing the rules file died ({_death(codes)})") from None
     pool.shutdown()
 
