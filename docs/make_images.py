@@ -2,7 +2,7 @@
 
 * ``print-sheet.png``: the first sheet of the Palaces print-and-play PDF (English) and the page of
   backs printed behind it, side by side on grey;
-* ``rulebook-en.png`` and ``rulebook-ru.png``: page 1 of the English Diamoniak and the Russian Palaces
+* ``rulebook-en.png`` and ``rulebook-ru.png``: page 1 of the English castle game (Castles and Witches) and the Russian Palaces
   rulebooks;
 * ``odds-chart.png``: ``toolkit odds --plot`` of the default (solo Diamoniak) model.
 
