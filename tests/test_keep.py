@@ -144,16 +144,20 @@ def test_art_refuses_a_picture_edited_in_a_program_that_kept_its_mark(run, tmp_p
 # --- 4. a typo in a column's or key's name ----------------------------------------------------------------
 
 
+def add_column(sheet, name: str, value: str) -> None:
+    """The sheet with one more column, ``value`` in every row."""
+    rows = list(csv.reader(sheet.open(encoding="utf-8")))
+    rows[0].append(name)
+    for row in rows[1:]:
+        row.append(value)
+    with sheet.open("w", encoding="utf-8", newline="") as handle:
+        csv.writer(handle).writerows(rows)
+
+
 def test_a_column_one_letter_from_a_known_one_is_an_error(run, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     weathervane(tmp_path)
-    sheet = tmp_path / "cards.csv"
-    rows = list(csv.reader(sheet.open(encoding="utf-8")))
-    rows[0].append("Atr")
-    for row in rows[1:]:
-        row.append("back.png")
-    with sheet.open("w", encoding="utf-8", newline="") as handle:
-        csv.writer(handle).writerows(rows)
+    add_column(tmp_path / "cards.csv", "Atr", "back.png")
     result = run("catalogue", "--catalogue", "weathervane.toml")
     one_error_line(result, 'cards.csv: column "Atr": ', "did you mean 'art'?")
 
@@ -163,13 +167,7 @@ def test_a_column_nothing_uses_is_a_note_and_a_used_one_is_quiet(run, tmp_path, 
     weathervane(tmp_path)
     result = run("catalogue", "--catalogue", "weathervane.toml")
     assert result.exit_code == 0 and notes(result) == []  # value: the layout prints it
-    sheet = tmp_path / "cards.csv"
-    rows = list(csv.reader(sheet.open(encoding="utf-8")))
-    rows[0].append("designer_comment")
-    for row in rows[1:]:
-        row.append("check")
-    with sheet.open("w", encoding="utf-8", newline="") as handle:
-        csv.writer(handle).writerows(rows)
+    add_column(tmp_path / "cards.csv", "designer_comment", "check")
     result = run("catalogue", "--catalogue", "weathervane.toml")
     assert result.exit_code == 0
     (line,) = notes(result)
