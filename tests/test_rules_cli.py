@@ -29,14 +29,15 @@ def test_pig_hold_at_20_first_player_wins_as_published(run):
     out = _json(run, "--rules", PIG, "--policy", "1=hold-at-20", "--policy", "2=hold-at-20", "--games", "4000")
     low, high = out["win_rate_ci95"][0]
     assert low <= 0.5347 <= high
-    assert out["game"] == "Pig()" and out["policies"] == ["hold-at-20", "hold-at-20"] and out["turns_are"] == "turns"
+    assert out["game"] == "Pig()" and out["policies"] == ["hold-at-20", "hold-at-20"] and out["length_unit"] == "turns"
     assert set(out["per_game"]) == {"lead_changes", "rolls", "pigs"}
 
 
 def test_chutes_and_ladders_expected_turns_as_published(run):
     # Althoen, King and Schilling (1993): 39.2251... turns for one player
     out = _json(run, "--rules", CHUTES, "--games", "4000", "--seed", "7")
-    low, high = out["ci95_turns"]
+    assert out["length_unit"] == "steps"  # the file does not say what a turn is: one roll, one step
+    low, high = out["ci95_steps"]
     assert low <= 39.2251 <= high and out["win_rate"] == [1.0]
 
 

@@ -61,11 +61,22 @@ def test_simulate_json_through_the_cli(run):
     result = run("simulate", "--players", "1", "--games", "2000", "--seed", "9", "--json")
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
-    for key in ("games", "mean_turns", "stderr_turns", "percentiles", "win_rate"):
+    for key in ("games", "mean_turns", "stderr_turns", "percentiles", "win_rate"):  # one player: turns
         assert key in data
+    assert data["length_unit"] == "turns" and "mean_rounds" not in data
     assert set(data["percentiles"]) >= {"50", "90", "99"}
     assert data["games"] == 2000 and data["win_rate"] == [1.0]
     assert 8.0 < data["mean_turns"] < 9.2
+
+
+def test_every_length_key_names_the_unit_the_text_says(run):
+    """Two players: lengths are in rounds, in the JSON's keys and in the text alike."""
+    data = json.loads(run("simulate", "--players", "2", "--games", "300", "--seed", "3", "--json").stdout)
+    assert data["length_unit"] == "rounds"
+    assert {"mean_rounds", "stderr_rounds", "ci95_rounds", "median_rounds"} <= set(data)
+    assert not [key for key in data if key.endswith("_turns")]
+    text = run("simulate", "--players", "2", "--games", "300", "--seed", "3").stdout
+    assert f"game length (rounds): mean {data['mean_rounds']:.3f}" in text
 
 
 def test_simulate_text_report(run):

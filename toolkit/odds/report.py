@@ -435,7 +435,7 @@ def simulate_until(game_id: str, game, seats, done, games: int, seed: int, progr
         lengths = np.array(turns, dtype=np.int64)
         tally.add(lengths, np.where(lengths > 0, 0, -1), {}, np.array(stalled))
     return tally.summary(game=game_id, policies=[seat.name for seat in seats], variants=(), seed=seed,
-                         turn_limit=TURN_LIMIT)
+                         unit="turns", turn_limit=TURN_LIMIT)
 
 
 # --- two or more players ----------------------------------------------------------------------------
@@ -473,7 +473,7 @@ def simulate_turns(catalogue: Catalogue, seats: list, games: int, seed: int, pro
                 progress(mark - reported)
                 reported = mark
     return tally.summary(game=catalogue.game, policies=[seat.name for seat in seats], variants=[], seed=seed,
-                         turn_limit=TURN_LIMIT)
+                         unit="turns", turn_limit=TURN_LIMIT)
 
 
 def who_plays(seats) -> str:

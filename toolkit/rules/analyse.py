@@ -13,7 +13,6 @@ from toolkit.analysis.analyse import MIN_STAGE, PlayerCount, games_for, games_ne
 from toolkit.analysis.metrics import Accumulator, describe
 from toolkit.errors import UserError
 from toolkit.rules.simulate import NO_DECISIONS, batches
-from toolkit.rules.walk import length_unit
 
 MAX_SEATS = 4  # the balance figures are kept for 1 to 4 seats
 
@@ -131,7 +130,7 @@ def report(rules, result: PlayerCount, options: dict, lang: str, skill=None, ski
     if skill is None and skill_missing is not None:
         paragraphs.append(SKILL_WORDS[lang]["missing"])
     title = rules.name + (f" ({', '.join(f'{k} {v}' for k, v in rules.params.items())})" if rules.params else "")
-    page = skill_page(skill, lang, length_unit(rules)) if skill else None
+    page = skill_page(skill, lang, rules.info().length_unit) if skill else None
     spec = rules.spec.strip()
     path = spec[:spec.rindex(".py") + 3] if ".py" in spec else None  # PATH.py[:Class]: the file dates the PDF
     return rules_report_pdf(title, [result], paragraphs, lang, scored(rules), page, files=[path])

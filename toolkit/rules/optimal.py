@@ -44,7 +44,7 @@ import numpy as np
 
 from toolkit.errors import UserError
 from toolkit.game.contract import CHANCE, TERMINAL
-from toolkit.rules.walk import Graph, fields_of, length_unit, walk_graph
+from toolkit.rules.walk import Graph, fields_of, walk_graph
 from toolkit.seats import Policies, rules_players
 
 EXACT_UP_TO = 60_000  # nodes: up to this many the answer is exact, beyond it an interval
@@ -219,7 +219,7 @@ def _solve_graph(game, graph: Graph, objective: str, seat: int, exact_up_to: int
                                              arrays.sense, arrays.payoff, members, starts, arrays.lowest,
                                              arrays.highest, upper, EPSILON if not exact else 1e-13, MAX_SWEEPS)
     chosen = kernel.choices(arrays.first, arrays.stop, arrays.target, arrays.cost, arrays.sense, low, 1e-12)
-    answer = Optimum(game.name, objective, tuple(sorted(graph.kept)), length_unit(game), len(graph), exact,
+    answer = Optimum(game.name, objective, tuple(sorted(graph.kept)), game.info().length_unit, len(graph), exact,
                      graph=graph, chosen=chosen)
     answer.action_names = {(s, a): game.action_name(s, a) for s, a in _decisions(graph)}
     if exact:

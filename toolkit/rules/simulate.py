@@ -163,22 +163,17 @@ def simulate(rules, seats, games: int, seed: int, progress: Callable[[int], None
         draws += int(records["stalled"].sum())
         if progress:
             progress(int(records["winner"].size))
-    summary = tally.summary(game=rules.name, policies=[policy.name for policy in seats], variants=(), seed=seed)
+    summary = tally.summary(game=rules.name, policies=[policy.name for policy in seats], variants=(), seed=seed,
+                            unit=rules.info().length_unit)
     out = {**summary.as_json(), "rules": rules.spec, "game": rules.description(), "draws": draws}
     for name in ("variants", "unfinished", "stalled", "turn_limit"):  # every game ends: no limit cuts one short
         out.pop(name)
     out["params"] = {name: value if isinstance(value, (int, float, str, bool)) else repr(value)
                      for name, value in rules.params.items()}
-    out["turns_are"] = "turns" if _has_turns(rules) else "steps"
     out["decisions"] = decisions > 0
     if not decisions:  # the players never played: chance alone did
         out.pop("policies")
     return out
-
-
-def _has_turns(rules) -> bool:
-    state = rules.new_initial_state()
-    return hasattr(getattr(state, "inner", None), "ends_turn") or not hasattr(state, "inner")
 
 
 def report_lines(result: dict) -> str:
@@ -190,10 +185,10 @@ def report_lines(result: dict) -> str:
         lines += [f"  seat {seat} plays {policy}" for seat, policy in enumerate(r["policies"], start=1)]
     else:
         lines.append(f"  {NO_DECISIONS}")
-    unit = r["turns_are"]
-    low, high = r["ci95_turns"]
-    lines.append(f"length ({unit}): mean {r['mean_turns']:.3f} ± {r['stderr_turns']:.3f} (95% interval {low:.3f} to "
-                 f"{high:.3f}), median {r['median_turns']:g}")
+    unit = r["length_unit"]
+    low, high = r[f"ci95_{unit}"]
+    lines.append(f"length ({unit}): mean {r[f'mean_{unit}']:.3f} ± {r[f'stderr_{unit}']:.3f} (95% interval {low:.3f} "
+                 f"to {high:.3f}), median {r[f'median_{unit}']:g}")
     lines.append("percentiles: " + ", ".join(f"{q}%: {v}" for q, v in r["percentiles"].items()))
     for seat, (rate, (low, high)) in enumerate(zip(r["win_rate"], r["win_rate_ci95"]), start=1):
         lines.append(f"seat {seat} wins {100 * rate:.2f}% (95% interval {100 * low:.2f}% to {100 * high:.2f}%)")

@@ -29,13 +29,6 @@ DISTRIBUTION_MASS = Fraction(999, 1000)  # the length distribution is listed unt
 MAX_LENGTH = 400  # ... or this length, whichever comes first
 
 
-def length_unit(game) -> str:
-    """What the game's length counts: "turns" when the game says what a turn is (its state's
-    ``ends_turn``), else "steps"."""
-    state = game.new_initial_state()
-    return "turns" if hasattr(getattr(state, "inner", state), "ends_turn") else "steps"
-
-
 class Played:
     """A rules state in which the seats whose players decide at random are chance points.
 
@@ -161,7 +154,7 @@ def chain_odds(game, seats, max_states: int, progress=None, distribution: bool =
     listed, beyond = (), Fraction(1)
     if distribution:
         listed, beyond = length_distribution(start, deciders, max_states)
-    return ChainOdds(length_unit(game), answer.states, answer.expected_turns, win, ended - sum(win, Fraction(0)),
+    return ChainOdds(game.info().length_unit, answer.states, answer.expected_turns, win, ended - sum(win, Fraction(0)),
                      answer.p_never, tuple(sorted(ends.items(), key=lambda pair: (-pair[1], pair[0]))), listed, beyond,
                      met.decisions)
 
@@ -196,7 +189,7 @@ def chain_drn(game, seats, max_states: int, title: str) -> tuple[bytes, int]:
     transitions, start_key, turn_reward = engine_chain.build(start, deciders, max_states, outcome=_outcome)
     first = engine_chain._advance(start.clone(), deciders).turns if start_key != engine_chain.LOOP else 0
     comments = [f"{game.name}: {title}",
-                f"reward 'turns': the game's length in {length_unit(game)}; labels: win1 .. winN and end: that "
+                f"reward 'turns': the game's length in {game.info().length_unit}; labels: win1 .. winN and end: that "
                 "seat won; draw and end: the game ended without one winner; loop and never: the players decide "
                 "for ever; never: no end can be reached"]
     return drn.engine_drn(transitions, start_key, turn_reward, first, comments)

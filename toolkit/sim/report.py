@@ -25,7 +25,7 @@ def text_report(summary: Summary, title: str) -> str:
         else:
             lines.append("no game ended: this composition or policy cannot finish a game")
         return "\n".join(lines)
-    unit = "turns" if s.players == 1 else "rounds"
+    unit = s.unit
     among = f" of the {s.games - s.unfinished} games that ended (not an expected length)" if s.unfinished else ""
     lines.append(f"game length ({unit}){among}: mean {s.mean:.3f} ± {s.stderr:.3f} "
                  f"(95% interval {s.ci95[0]:.3f} to {s.ci95[1]:.3f}), median {s.median:g}")

@@ -67,7 +67,12 @@ def simulate(catalogue: Catalogue, *, players: int, games: int, seed: int, polic
             if max_work is not None and work >= max_work:
                 break
     return tally.summary(game=catalogue.game, policies=[policy.name for policy in seats], variants=sorted(variants),
-                         seed=seed, turn_limit=max_turns)
+                         seed=seed, unit=length_unit(players), turn_limit=max_turns)
+
+
+def length_unit(players: int) -> str:
+    """What a built-in game's length is counted in: rounds (every seat's turn once), turns when one plays."""
+    return "turns" if players == 1 else "rounds"
 
 
 def progress_mark(played: int, games: int, work: int, max_work: int | None) -> int:

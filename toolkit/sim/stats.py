@@ -1,4 +1,4 @@
-"""Statistics of a batch of simulated games: length in rounds, its error and interval, win rates.
+"""Statistics of a batch of simulated games: length (in the game's unit), its error and interval, win rates.
 
 Games are added batch by batch to a ``Tally`` of whole-number counts (a histogram of lengths, wins,
 counter totals), so a run of any number of games takes the same memory, and every figure comes
@@ -127,8 +127,9 @@ class Summary:
     at_least_once: dict[str, float]  # share of games in which the counter was >= 1
     stalled: int = 0  # games that reached a point where nobody can win any more: they can never end
     turn_limit: int | None = None  # a game still going after this many turns was stopped
-    lengths: tuple[int, ...] = ()  # lengths[r]: games that ended after r rounds (index 0 unused)
+    lengths: tuple[int, ...] = ()  # lengths[r]: games that ended after r units of length (index 0 unused)
     counts: dict[str, int] | None = None  # games in which each counter was >= 1
+    unit: str = "rounds"  # what the lengths count (the game's length unit): every length key is named by it
 
     @property
     def over_limit(self) -> int:
@@ -146,10 +147,11 @@ class Summary:
             "unfinished": self.unfinished,
             "stalled": self.stalled,
             "turn_limit": self.turn_limit,
-            "mean_turns": self.mean,
-            "stderr_turns": self.stderr,
-            "ci95_turns": list(self.ci95) if self.ci95 else None,
-            "median_turns": self.median,
+            "length_unit": self.unit,
+            f"mean_{self.unit}": self.mean,
+            f"stderr_{self.unit}": self.stderr,
+            f"ci95_{self.unit}": list(self.ci95) if self.ci95 else None,
+            f"median_{self.unit}": self.median,
             "percentiles": self.percentiles,
             "win_rate": list(self.win_rate),
             "win_rate_ci95": [list(ci) for ci in self.win_ci],
@@ -165,7 +167,7 @@ class Tally:
         self.players = players
         self.games = 0
         self.stalled = 0
-        self.lengths = Histogram()  # of the rounds of the games that ended
+        self.lengths = Histogram()  # of the lengths of the games that ended
         self.wins = [0] * players
         self.sums: dict[str, int] = {}
         self.positive: dict[str, int] = {}
@@ -184,7 +186,9 @@ class Tally:
         if stalled is not None:
             self.stalled += int(np.count_nonzero(stalled))
 
-    def summary(self, *, game: str, policies, variants, seed: int, turn_limit: int | None = None) -> Summary:
+    def summary(self, *, game: str, policies, variants, seed: int, unit: str,
+                turn_limit: int | None = None) -> Summary:
+        """The figures so far; ``unit`` is what the lengths given to ``add`` count (turns, rounds, steps)."""
         games, lengths = self.games, self.lengths.counts
         moments = self.lengths.moments()
         done = moments.n
@@ -214,4 +218,5 @@ class Tally:
             turn_limit=turn_limit,
             lengths=tuple(int(n) for n in lengths),
             counts=dict(self.positive),
+            unit=unit,
         )
