@@ -11,7 +11,7 @@ import re
 import click
 
 from toolkit.cli.options import (Progress, ToolkitCommand, Whole, catalogue_inputs, catalogue_options,
-                                 check_numba_environment, not_with_rules, policy_option, refuse_given,
+                                 check_numba_environment, policy_option, refuse_given,
                                  rules_options, say)
 from toolkit.errors import UserError
 from toolkit.seats import check_names, parse_policy
@@ -67,7 +67,6 @@ def analyse_command(game, catalogue_path, overrides, rules_spec, params, players
     from toolkit.analysis import analyse as bench
     from toolkit.analysis import strategy as search
     from toolkit.analysis.report_text import json_report, text_report
-    from toolkit.catalogue import load
     from toolkit.files import check_out_path, check_outputs, write_atomic
 
     check_numba_environment()
@@ -78,19 +77,20 @@ def analyse_command(game, catalogue_path, overrides, rules_spec, params, players
             raise UserError(f"--report {report_path}: the report is a PDF: name a .pdf file")
     elif lang != "en" and click.get_current_context().get_parameter_source("lang").name == "COMMANDLINE":
         raise UserError("--lang: only the PDF report has a language: give --report PATH.pdf too")
-    if rules_spec is not None:
-        return _analyse_rules(rules_spec, params, players_text, policies, precision, max_games, seed, strategy,
-                              as_json, report_path, lang)
-    catalogue = load(game, catalogue_path, overrides, require_art=False)
-    from toolkit.games.registry import for_catalogue
+    from toolkit.setup import game_setup
 
-    for_catalogue(catalogue).require_rules(catalogue, "analyse needs")
+    one = int(players_text) if players_text is not None and players_text.strip().isdigit() else None
+    setup = game_setup(game, catalogue_path, overrides, rules_spec, params, one, variants, "analyse needs")
+    if setup.rules is not None:
+        if players_text is not None and one is None:
+            raise UserError(f"--players {players_text}: a --rules game is analysed at one player count, e.g. 2")
+        return _analyse_rules(setup.rules, policies, precision, max_games, seed, as_json, report_path, lang)
+    catalogue = setup.catalogue
+    if setup.players is not None and players_text is None:  # --rules GAME --param players=N
+        players_text = str(setup.players)
     check_outputs([("--report", report_path)], catalogue_inputs(catalogue))
     counts = bench.parse_players(players_text, *catalogue.players)
     choices = parse_policy(policies)
-    twice = sorted({variant for variant in variants if variants.count(variant) > 1})
-    if twice:
-        raise UserError(f"--variant {twice[0]}: given twice")
     from toolkit.games.registry import policy_module
 
     check_names(choices, policy_module(catalogue.game).parse)  # every name checked first, whatever else is wrong
@@ -99,7 +99,7 @@ def analyse_command(game, catalogue_path, overrides, rules_spec, params, players
     elif choices and strategy:
         raise UserError("--policy with --strategy: the search plays against the default players, not your mix; "
                         "leave out --strategy to analyse your mix of policies")
-    variants = sorted(variants)
+    variants = sorted(setup.variants)
 
     planned = sum(4 * bench.games_for(precision) for _ in counts)
     if strategy:
@@ -136,24 +136,16 @@ def analyse_command(game, catalogue_path, overrides, rules_spec, params, players
         say(text_report(catalogue.title["en"], catalogue, results, rows, table, options))
 
 
-def _analyse_rules(spec, params, players_text, policies, precision, max_games, seed, strategy, as_json, report_path,
-                   lang):
-    """``analyse --rules``: the balance figures and report of a game written in Python (toolkit.rules)."""
+def _analyse_rules(rules, policies, precision, max_games, seed, as_json, report_path, lang):
+    """``analyse --rules FILE``: the balance figures and report of a game written in Python (toolkit.rules)."""
     import json
     from pathlib import Path
 
     from toolkit.files import check_outputs, write_atomic
     from toolkit.rules import analyse as bench
-    from toolkit.rules.load import load_rules
     from toolkit.seats import rules_players
 
-    not_with_rules()
     refuse_given(("strategy",), "the strategy search plays the built-in games' rules; name the players with --policy")
-    if players_text is not None:
-        if not players_text.strip().isdigit():
-            raise UserError(f"--players {players_text}: a --rules game is analysed at one player count, e.g. 2")
-        params = {**params, "players": int(players_text)}
-    rules = load_rules(spec, params)
     check_outputs([("--report", report_path)], {"--rules": rules.path} if rules.path else {})
     seats = rules_players(rules, parse_policy(policies))
     progress = Progress(4 * bench.games_for(precision), "analysing")

@@ -9,7 +9,7 @@ import click
 
 from toolkit.catalogue.model import MAX_DECK
 from toolkit.cli.options import (LazyHelpOption, Progress, ToolkitCommand, Whole, catalogue_inputs, catalogue_options,
-                                 check_numba_environment, not_with_rules, policy_option, refuse_given, rules_options,
+                                 check_numba_environment, policy_option, refuse_given, rules_options,
                                  say)
 from toolkit.errors import UserError
 from toolkit.seats import parse_policy
@@ -20,9 +20,10 @@ _ODDS_OPTIONS = {"players": "--players", "pile": "--pile", "policy": "--policy",
                  "at_least": "--at-least", "at_most": "--at-most", "exactly": "--exactly"}
 
 
-# What a game of one's own (--rules) and the optimal model read; the other options are the built-in models'.
+# What a game of one's own (--rules) and the models on a game's walk read; the other options are the built-in models'.
 _RULES_READS = ("rules_spec", "params", "model", "policy", "objective", "max_states", "as_json", "plot_path",
-                "chain_path", "policy_path")
+                "chain_path", "policy_path", "players")
+RULES_MODELS = ("win", "length", "optimal")  # the models on a game's walk: every game with rules answers them
 MAX_ENGINE_STATES = 1_000_000  # the built-in models' chains; a rules game's walk may be larger (--max-states)
 
 
@@ -87,7 +88,6 @@ def odds_command(game, catalogue_path, overrides, model, players, pile, hand, wh
                  policy_path):
     """Exact odds from the rules engine's Markov chain: expected turns, distributions, draws; for a game of
     one's own (--rules) or with --model optimal, the best play."""
-    from toolkit.catalogue import load
     from toolkit.files import DRN, check_out_path, check_outputs
     from toolkit.odds.report import answer, model_of, progress_ceiling, progress_length
 
@@ -98,16 +98,19 @@ def odds_command(game, catalogue_path, overrides, model, players, pile, hand, wh
         from toolkit.odds import plot  # matplotlib and the card fonts only for a chart
 
         plot.check_path(plot_path)
+    from toolkit.setup import game_setup
+
     policy = parse_policy(policy) or None
-    if rules_spec is not None or model == "optimal":
-        _rules_odds(game, catalogue_path, overrides, rules_spec, params, model, players, policy, objective,
-                    max_states, as_json, plot_path, chain_path, policy_path, lang)
+    setup = game_setup(game, catalogue_path, overrides, rules_spec, params, players, what=None)  # draws: no rules
+    if setup.rules is not None or model in RULES_MODELS:
+        _rules_odds(setup, model, policy, objective, max_states, as_json, plot_path, chain_path, policy_path, lang)
         return
     refuse_given(("objective", "policy_path"), "only --model optimal reads it")
     if max_states > MAX_ENGINE_STATES:
         raise click.UsageError(f"--max-states {max_states:,}: the built-in models solve chains of at most "
                                f"{MAX_ENGINE_STATES:,} states")
-    catalogue = load(game, catalogue_path, overrides, require_art=False)
+    catalogue = setup.catalogue
+    players = setup.players
     model = model_of(catalogue, model)
     _refuse_unused_options(catalogue.game, model)
     check_outputs([("--plot", plot_path), ("--export-chain", chain_path, DRN)], catalogue_inputs(catalogue))
@@ -129,30 +132,22 @@ def odds_command(game, catalogue_path, overrides, model, players, pile, hand, wh
           lang=lang, date=date)
 
 
-def _rules_odds(game_id, catalogue_path, overrides, rules_spec, params, model, players, policy, objective,
-                max_states, as_json, plot_path, chain_path, policy_path, lang: str = "en") -> None:
-    """A game of one's own (``--rules``), or a built-in game's optimal play, answered by toolkit.rules."""
+def _rules_odds(setup, model, policy, objective, max_states, as_json, plot_path, chain_path, policy_path,
+                lang: str = "en") -> None:
+    """A game written in Python, or a built-in game's chain under named players (win, length) and optimal play,
+    answered on the game's walk (toolkit.rules)."""
     from toolkit.files import DRN, JSON, check_outputs
-    from toolkit.rules.odds import rules_report
+    from toolkit.rules.odds import catalogue_game, rules_report
 
-    if rules_spec is not None:
-        not_with_rules()
-        refuse_given(("players",), "--rules names the game")
-    reads = _RULES_READS + (() if rules_spec is not None else ("game", "catalogue_path", "overrides", "players"))
+    reads = _RULES_READS + (() if setup.rules is not None else ("game", "catalogue_path", "overrides", "players"))
     refuse_given(tuple(name for name in _ODDS_OPTIONS if name not in reads), "a --rules game and the optimal model "
                  "do not use it")
-    if rules_spec is not None:
-        from toolkit.rules.load import load_rules
-
-        rules = load_rules(rules_spec, params)
+    if setup.rules is not None:
+        rules = setup.rules
         inputs = {"the rules file": rules.path} if getattr(rules, "path", None) else {}
     else:
-        from toolkit.catalogue import load
-        from toolkit.rules.odds import catalogue_game
-
-        catalogue = load(game_id, catalogue_path, overrides, require_art=False)
-        rules = catalogue_game(catalogue, players)
-        inputs = catalogue_inputs(catalogue)
+        rules = catalogue_game(setup.catalogue, setup.players)
+        inputs = catalogue_inputs(setup.catalogue)
     check_outputs([("--plot", plot_path), ("--export-chain", chain_path, DRN), ("--export-policy", policy_path, JSON)],
                   inputs)
     progress = Progress(max(1, max_states // 1000), "walking", ceiling=True)
@@ -201,5 +196,6 @@ def _models_help() -> str:
     from toolkit.games.registry import games
 
     each = "; ".join(f"{game.id}: {', '.join(game.odds_models)}" for game in games().values() if game.odds_models)
-    return (f"The question, by game (each game's first is its default): {each}; every game also optimal (the best "
-            "play); a --rules game: win (default), length, optimal.")
+    return (f"The question, by game (each game's first is its default): {each}; every game with rules also win "
+            "(the chance of each end under the players), length and optimal (the best play); a game written in "
+            "Python: win (default), length, optimal.")

@@ -7,8 +7,7 @@ import json
 import click
 
 from toolkit.cli.options import (Progress, ToolkitCommand, Whole, catalogue_options, check_numba_environment,
-                                 not_with_rules, policy_option, rules_options, say)
-from toolkit.errors import UserError
+                                 policy_option, rules_options, say)
 from toolkit.seats import parse_policy
 
 @click.command("simulate", cls=ToolkitCommand)
@@ -25,48 +24,14 @@ from toolkit.seats import parse_policy
 def simulate_command(game, catalogue_path, overrides, rules_spec, params, players, games, seed, policies, variants,
                      as_json):
     """Play many seeded games and report their length, win rates and events."""
-    if rules_spec is not None:
-        return _simulate_rules(rules_spec, params, players, games, seed, policies, as_json)
-    from toolkit.catalogue import load
-    from toolkit.sim.report import text_report
-    from toolkit.sim.simulate import simulate
+    from toolkit.setup import game_setup, simulate
 
     check_numba_environment()
-    catalogue = load(game, catalogue_path, overrides, require_art=False)
-    from toolkit.games.registry import for_catalogue
-
-    for_catalogue(catalogue).require_rules(catalogue, "simulate needs")
-    players = players or catalogue.players[0]
+    setup = game_setup(game, catalogue_path, overrides, rules_spec, params, players, variants, "simulate needs")
     choices = parse_policy(policies)
-    twice = sorted({variant for variant in variants if variants.count(variant) > 1})
-    if twice:
-        raise UserError(f"--variant {twice[0]}: given twice")
     progress = Progress(games, "simulating")
     try:
-        summary = simulate(catalogue, players=players, games=games, seed=seed, policies=choices,
-                           variants=variants, progress=progress)
+        data, text = simulate(setup, games=games, seed=seed, policies=choices, progress=progress)
     finally:
         progress.close()
-    if as_json:
-        say(json.dumps(summary.as_json(), indent=2))
-    else:
-        say(text_report(summary, catalogue.title["en"]))
-
-
-def _simulate_rules(spec, params, players, games, seed, policies, as_json):
-    """``simulate --rules``: a game written in Python (toolkit.rules)."""
-    from toolkit.rules.load import load_rules
-    from toolkit.rules.simulate import report_lines, simulate
-    from toolkit.seats import rules_players
-
-    not_with_rules()
-    if players is not None:
-        params = {**params, "players": players}
-    rules = load_rules(spec, params)
-    seats = rules_players(rules, parse_policy(policies))
-    progress = Progress(games, "simulating")
-    try:
-        result = simulate(rules, seats, games, seed, progress)
-    finally:
-        progress.close()
-    say(json.dumps(result, indent=2) if as_json else report_lines(result))
+    say(json.dumps(data, indent=2) if as_json else text)
