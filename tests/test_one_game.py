@@ -56,3 +56,16 @@ def test_variants_by_param_are_the_variant_option(run):
                    "--json")
     assert by_option.exit_code == 0 and by_option.stdout == by_param.stdout
     assert json.loads(by_param.stdout)["variants"] == ["short-two-player"]
+
+
+def test_a_sweep_of_a_builtin_game_named_by_rules_is_its_sweep(run, tmp_path):
+    """``sweep --rules palaces --param players=3`` is ``sweep --game palaces --players 3``: the same rows."""
+    common = ("--set", "flood=2,4", "--games", "200", "--in-process")
+    by_game = run("sweep", "--game", "palaces", "--players", "3", *common, "--out", str(tmp_path / "a"))
+    by_rules = run("sweep", "--rules", "palaces", "--param", "players=3", *common, "--out", str(tmp_path / "b"))
+    assert by_game.exit_code == 0 and by_rules.exit_code == 0, by_rules.stderr
+    assert (tmp_path / "a.csv").read_bytes() == (tmp_path / "b.csv").read_bytes()
+    result = run("sweep", "--rules", "palaces", "--grid", "goal=10,20", "--games", "10", "--in-process",
+                 "--out", str(tmp_path / "c"))
+    assert result.exit_code == 2 and "a built-in game's axes are --set, --players, --variants and --policy" in \
+        result.stderr

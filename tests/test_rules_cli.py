@@ -220,7 +220,7 @@ def test_sweep_over_a_rules_games_parameters_same_rows_in_process_and_on_dask(ru
     (["--grid", "goals=10,20"], "configuration goals=10: {pig}: Pig() has no parameter 'goals' (it takes goal)"),
     (["--grid", "goal=1,20"], "configuration goal=1: {pig}:"),
     (["--policy", "1=hold|random"], "--policy 1=hold|random: Pig has no player 'hold'"),
-    (["--set", "witch=3"], "sweep: --set: not read: --rules names the game"),
+    (["--set", "witch=3"], "--set: not read: --rules names the game; its axes are --grid and --policy"),
     (["--metric", "win_rate_1,comeback_rate"], "--metric win_rate_1,comeback_rate: comeback_rate: Pig is a --rules "
                                                "game, whose reports count no comebacks"),
 ])

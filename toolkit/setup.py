@@ -123,3 +123,55 @@ def simulate(setup: Setup, *, games: int, seed: int, policies, progress=None) ->
     summary = play(catalogue, players=players, games=games, seed=seed, policies=policies, variants=setup.variants,
                    progress=progress)
     return summary.as_json(), text_report(summary, setup.title)
+
+
+@dataclass(frozen=True)
+class SweepPlan:
+    """A sweep's grid and its checked jobs, and what its files and messages say of the game."""
+
+    grid: Any  # toolkit.analysis.sweep.Grid
+    jobs: list
+    counters: list[str]  # the events every configuration counts
+    game_id: str
+    title: str
+    deck_files: list  # the files a resumed sweep must find unchanged
+    given: dict[str, str]  # what the JSON's head says the game was given as
+    described: Any = None  # the registered game, for its own words of the figures
+    no_comeback: str | None = None  # why comeback_rate is not a figure of this game, if it is not
+
+
+def sweep_plan(setup: Setup, sets: tuple[str, ...], grids: tuple[str, ...], players: str | None,
+               variants: tuple[str, ...], policies: tuple[str, ...], games: int, seed: int,
+               params: dict[str, Any]) -> SweepPlan:
+    """The sweep of the setup: a registered game's axes are --set, --players, --variants and --policy; a game
+    written in Python's are its parameters (--grid) and --policy."""
+    if setup.rules is not None:
+        from toolkit.rules import sweep as rules_sweep
+
+        for option, value in (("--set", sets), ("--players", players), ("--variants", variants)):
+            if value:
+                raise UserError(f"{option}: not read: --rules names the game; its axes are --grid and --policy")
+        rules = setup.rules
+        rules, grid, jobs, counters = rules_sweep.plan(rules.spec, params, grids, policies, games, seed)
+        return SweepPlan(grid, jobs, counters, rules.name.lower(), rules.name, [rules.path],
+                         {"rules": rules.spec}, None, f"{rules.name} is a --rules game, whose reports count no "
+                         "comebacks")
+    from toolkit.analysis import sweep
+    from toolkit.games.registry import for_catalogue, make_game
+
+    if grids:
+        raise UserError(f"--grid {grids[0]}: a grid of parameters is for a game written in Python; a built-in "
+                        "game's axes are --set, --players, --variants and --policy")
+    base = setup.catalogue
+    if setup.players is not None:  # --rules GAME --param players=N: one player count
+        players = players or str(setup.players)
+    if setup.variants:
+        variants = variants or ("+".join(setup.variants),)
+    grid = sweep.build_grid(base, sets, players, variants, policies)
+    jobs = sweep.jobs(grid, base, [axis.name for axis in grid.axes[:len(sets)]], games, seed)
+    counters = list(make_game(jobs[0].catalogue, jobs[0].players, jobs[0].variants).new_initial_state().counters())
+    described = for_catalogue(base)
+    no_comeback = (None if described.comeback_points is not None else
+                   f"the game '{base.game}' sets no comeback threshold (its comeback_points)")
+    return SweepPlan(grid, jobs, counters, base.game, base.title["en"], [base.source, base.sheet],
+                     {"catalogue": base.source.name}, described, no_comeback)

@@ -61,13 +61,9 @@ def analyse_command(game, catalogue_path, overrides, rules_spec, params, players
     share of games that end) beside them. With --policy the report is of that mix of policies, and
     the strategy search (which plays against the default players) is off unless asked for.
     """
-    import json
     from pathlib import Path
 
-    from toolkit.analysis import analyse as bench
-    from toolkit.analysis import strategy as search
-    from toolkit.analysis.report_text import json_report, text_report
-    from toolkit.files import check_out_path, check_outputs, write_atomic
+    from toolkit.files import check_out_path
 
     check_numba_environment()
     precision = _precision(precision_text)
@@ -85,9 +81,22 @@ def analyse_command(game, catalogue_path, overrides, rules_spec, params, players
         if players_text is not None and one is None:
             raise UserError(f"--players {players_text}: a --rules game is analysed at one player count, e.g. 2")
         return _analyse_rules(setup.rules, policies, precision, max_games, seed, as_json, report_path, lang)
-    catalogue = setup.catalogue
     if setup.players is not None and players_text is None:  # --rules GAME --param players=N
         players_text = str(setup.players)
+    _analyse_deck(setup, players_text, policies, strategy, precision, max_games, seed, as_json, report_path, lang)
+
+
+def _analyse_deck(setup, players_text, policies, strategy, precision, max_games, seed, as_json, report_path, lang):
+    """``analyse`` of a registered game on its deck: per player count, with the strategy search."""
+    import json
+    from pathlib import Path
+
+    from toolkit.analysis import analyse as bench
+    from toolkit.analysis import strategy as search
+    from toolkit.analysis.report_text import json_report, text_report
+    from toolkit.files import check_outputs, write_atomic
+
+    catalogue = setup.catalogue
     check_outputs([("--report", report_path)], catalogue_inputs(catalogue))
     counts = bench.parse_players(players_text, *catalogue.players)
     choices = parse_policy(policies)

@@ -10,7 +10,7 @@ import click
 from toolkit.catalogue.model import MAX_DECK
 from toolkit.cli.options import (LazyHelpOption, Progress, ToolkitCommand, Whole, catalogue_inputs, catalogue_options,
                                  check_numba_environment, policy_option, refuse_given, rules_options,
-                                 say)
+                                 say, setup_inputs)
 from toolkit.errors import UserError
 from toolkit.seats import parse_policy
 
@@ -142,12 +142,8 @@ def _rules_odds(setup, model, policy, objective, max_states, as_json, plot_path,
     reads = _RULES_READS + (() if setup.rules is not None else ("game", "catalogue_path", "overrides", "players"))
     refuse_given(tuple(name for name in _ODDS_OPTIONS if name not in reads), "a --rules game and the optimal model "
                  "do not use it")
-    if setup.rules is not None:
-        rules = setup.rules
-        inputs = {"the rules file": rules.path} if getattr(rules, "path", None) else {}
-    else:
-        rules = catalogue_game(setup.catalogue, setup.players)
-        inputs = catalogue_inputs(setup.catalogue)
+    rules = setup.rules if setup.rules is not None else catalogue_game(setup.catalogue, setup.players)
+    inputs = setup_inputs(setup)
     check_outputs([("--plot", plot_path), ("--export-chain", chain_path, DRN), ("--export-policy", policy_path, JSON)],
                   inputs)
     progress = Progress(max(1, max_states // 1000), "walking", ceiling=True)

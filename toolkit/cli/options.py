@@ -336,9 +336,13 @@ def rule_params(values: tuple[str, ...], option: str = "--param") -> dict:
     return params
 
 
-def not_with_rules(why: str = "--rules names the game") -> None:
-    """Refuse the catalogue's options beside --rules: they would be silently ignored."""
-    refuse_given(("game", "catalogue_path", "overrides", "variants"), why)
+def setup_inputs(setup) -> dict[str, object]:
+    """The files a run of ``setup`` (toolkit.setup.Setup) reads: its deck's (``catalogue_inputs``) or its
+    rules file."""
+    if setup.catalogue is not None:
+        return catalogue_inputs(setup.catalogue)
+    path = getattr(setup.rules, "path", None)
+    return {"the rules file": path} if path else {}
 
 
 def catalogue_inputs(catalogue, texts: tuple[str, ...] = (), langs: tuple[str, ...] = ()) -> dict[str, object]:

@@ -8,8 +8,9 @@ CSV and JSON (``sweep_output``), with an optional ranking by goals (``sweep_targ
 
 import click
 
-from toolkit.cli.options import (CATALOGUE_HELP, GameChoice, assets_option, LazyHelpOption, Progress, ToolkitCommand, Whole, catalogue_inputs,
-                                 check_numba_environment, deck_source, game_help, refuse_given, rules_options, say)
+from toolkit.cli.options import (CATALOGUE_HELP, GameChoice, LazyHelpOption, Progress, ToolkitCommand, Whole,
+                                 assets_option, check_numba_environment, deck_source, game_help, refuse_given,
+                                 rules_options, say, setup_inputs)
 
 DEFAULT_METRICS = "completion,mean_rounds,balance,first_player_advantage"
 SHOWN_ROWS = 40  # rows printed on standard output (all of them are in the files)
@@ -72,76 +73,90 @@ def sweep_command(game, catalogue_path, assets, sets, rules_spec, params, grids,
     expected value of the solo model where its solver reaches it. Each finished row is stored in
     BASE.parts/ as it ends, so Ctrl-C or a lost worker loses nothing: run again with --resume.
     """
-    import hashlib
-    import os
-    from pathlib import Path
-
     from toolkit.analysis import heatmap as maps
-    from toolkit.analysis import sweep, sweep_cluster, sweep_output, sweep_target
-    from toolkit.analysis.metrics import METRICS, describe
-    from toolkit.analysis.sweep_store import SweepStore
-    from toolkit.catalogue import load
     from toolkit.errors import UserError
-    from toolkit.files import check_out_path, check_outputs, write_atomic, write_many
-    from toolkit.games.registry import make_game
+    from toolkit.files import check_out_path
+    from toolkit.setup import game_setup, sweep_plan
 
     catalogue_path = deck_source(catalogue_path, assets)
     check_out_path(out)
+    address, source = _cluster(in_process, scheduler, workers)
+    heatmap_file = maps.check_path(heatmap_path) if heatmap_path is not None else None
+    for given, name in ((heatmap_axes, "--heatmap-axes"), (heatmap_metric, "--heatmap-metric")):
+        if given is not None and heatmap_file is None:
+            raise UserError(f"{name}: not read without --heatmap")
+    setup = game_setup(game, catalogue_path, (), rules_spec, params, what="sweep needs")
+    plan = sweep_plan(setup, sets, grids, players, variants, policies, games, seed, params)
+    metrics, goals = _figures(plan, metric_text, target_text)
+    axes = [(axis.name, axis.values) for axis in plan.grid.axes]
+    drawing = None
+    if heatmap_file is not None:
+        shown = heatmap_metric or metrics[0]
+        if shown not in metrics:
+            raise UserError(f"--heatmap-metric {shown}: not among the figures of --metric ({', '.join(metrics)})")
+        drawing = (heatmap_file, shown, *maps.choose_axes(axes, heatmap_axes))
+    stem = _stem(out, plan.game_id, setup_inputs(setup), heatmap_file)
+    store, rows_by_key, todo = _store(stem, plan, games, seed, resume)
+    _play(todo, store, rows_by_key, in_process, address, source, workers)
+    rows = [{**configuration, **rows_by_key[job.key]} for configuration, job in zip(plan.grid.configurations(),
+                                                                                     plan.jobs)]
+    written = _write(stem, plan, rows, axes, metrics, goals, games, seed, drawing)
+    store.discard()
+    for path in written:
+        say(str(path))
+    where = ("in this process" if in_process else f"on the Dask cluster at {address}" if address
+             else "on a local cluster")
+    say(f"{plan.title}: {len(rows):,} configurations x {games:,} games (seed {seed}), played {where}")
+    _say_rows(rows, axes, metrics, goals)
+
+
+def _cluster(in_process: bool, scheduler, workers) -> tuple[str | None, str]:
+    """Where the configurations are played: the address of a running Dask cluster and what named it, or
+    (None, "") for a local one (or this process); options that contradict it are refused."""
+    from toolkit.analysis import sweep_cluster
+    from toolkit.errors import UserError
+
     if in_process:
         refuse_given(("scheduler", "workers"), "--in-process plays every configuration in this process")
     elif scheduler is not None:
         refuse_given(("workers",), "the cluster of --scheduler has its own workers")
     sweep_cluster.check_workers(workers)
     check_numba_environment()
-    if not in_process:
-        sweep_cluster.load_dask()
-    address, source = (None, "") if in_process else sweep_cluster.scheduler_address(scheduler)
+    if in_process:
+        return None, ""
+    sweep_cluster.load_dask()
+    address, source = sweep_cluster.scheduler_address(scheduler)
     if address is not None and workers is not None:
         raise UserError(f"--workers: not read: the cluster of {source} has its own workers")
-    heatmap_file = maps.check_path(heatmap_path) if heatmap_path is not None else None
-    for given, name in ((heatmap_axes, "--heatmap-axes"), (heatmap_metric, "--heatmap-metric")):
-        if given is not None and heatmap_file is None:
-            raise UserError(f"{name}: not read without --heatmap")
+    return address, source
 
-    if rules_spec is not None:  # a game written in Python: its constructor's parameters are the axes
-        from toolkit.rules import sweep as rules_sweep
 
-        refuse_given(("game", "catalogue_path", "sets", "players", "variants"),
-                     "--rules names the game; its axes are --grid and --policy")
-        rules, grid, jobs, counters = rules_sweep.plan(rules_spec, params, grids, policies, games, seed)
-        game_id, read, title = rules.name.lower(), rules.path, rules.name
-        deck_files = [read]
-        described, no_comeback = None, f"{rules.name} is a --rules game, whose reports count no comebacks"
-    else:
-        if grids:
-            raise UserError(f"--grid {grids[0]}: a grid of parameters is for a --rules game: give --rules too")
-        base = load(game, catalogue_path, (), require_art=False)
-        from toolkit.games.registry import for_catalogue
+def _figures(plan, metric_text: str, target_text: str | None) -> tuple[list[str], list]:
+    """The figures the rows report (--metric, and any --target names besides) and the goals."""
+    from toolkit.analysis import sweep_target
+    from toolkit.analysis.metrics import METRICS
+    from toolkit.errors import UserError
 
-        for_catalogue(base).require_rules(base, "sweep needs")
-        grid = sweep.build_grid(base, sets, players, variants, policies)
-        jobs = sweep.jobs(grid, base, [axis.name for axis in grid.axes[:len(sets)]], games, seed)
-        counters = make_game(jobs[0].catalogue, jobs[0].players, jobs[0].variants).new_initial_state().counters()
-        game_id, read, title = base.game, base.source, base.title["en"]
-        deck_files = [base.source, base.sheet]  # a resumed sweep's rows must come from the same deck
-        described = for_catalogue(base)
-        no_comeback = (None if described.comeback_points is not None else
-                       f"the game '{base.game}' sets no comeback threshold (its comeback_points)")
     known = [name for name in METRICS if name not in ("games", "median_rounds")
-             and not (name == "comeback_rate" and no_comeback)] + [f"{name}_per_game" for name in counters]
-    if no_comeback and "comeback_rate" in [name.strip() for name in metric_text.split(",")]:
-        raise UserError(f"--metric {metric_text}: comeback_rate: {no_comeback}")
+             and not (name == "comeback_rate" and plan.no_comeback)] + [f"{name}_per_game" for name in plan.counters]
+    if plan.no_comeback and "comeback_rate" in [name.strip() for name in metric_text.split(",")]:
+        raise UserError(f"--metric {metric_text}: comeback_rate: {plan.no_comeback}")
     metrics = _metric_list(metric_text, known)
     goals = sweep_target.parse_target(target_text, known) if target_text is not None else []
     for goal in goals:
         if goal.metric not in metrics:
             metrics.append(goal.metric)
-    axes = [(axis.name, axis.values) for axis in grid.axes]
-    if heatmap_file is not None:
-        shown = heatmap_metric or metrics[0]
-        if shown not in metrics:
-            raise UserError(f"--heatmap-metric {shown}: not among the figures of --metric ({', '.join(metrics)})")
-        x, y, others = maps.choose_axes(axes, heatmap_axes)
+    return metrics, goals
+
+
+def _stem(out: str | None, game_id: str, inputs: dict, heatmap_file):
+    """BASE of BASE.csv and BASE.json, checked with every output before the grid is played: none may be
+    an input, another output or a folder."""
+    import os
+    from pathlib import Path
+
+    from toolkit.errors import UserError
+    from toolkit.files import check_outputs
 
     stem = Path(out) if out else Path("output") / f"{game_id}-sweep"
     if stem.suffix.lower() in (".csv", ".json"):
@@ -149,21 +164,37 @@ def sweep_command(game, catalogue_path, assets, sets, rules_spec, params, grids,
     if os.path.exists(stem) and not (os.path.isfile(stem) or os.path.isdir(stem)):
         raise UserError(f"--out {out}: is a device, not a file: the sweep writes BASE.csv and BASE.json: name a "
                         "base in a folder, e.g. output/sweep")
-    # every output checked before the grid is played: none may be an input, another output or a folder
-    inputs = catalogue_inputs(base) if rules_spec is None else {"the rules file": read} if read else {}
     check_outputs([("--out", stem.with_suffix(".csv")), ("--out", stem.with_suffix(".json")),
                    ("--heatmap", heatmap_file)], inputs)
-    digest = hashlib.sha256(b"".join(hashlib.sha256(path.read_bytes()).digest() for path in deck_files
-                                     if path is not None)).hexdigest() if read else ""
-    manifest = {"version": 1, "game": game_id, "catalogue": digest,
-                "grid": grid.as_json()["axes"], "games": games, "seed": seed, "turn_limit": sweep.TURN_LIMIT}
+    return stem
+
+
+def _store(stem, plan, games: int, seed: int, resume: bool):
+    """The store of finished rows (BASE.parts/), the rows it holds and the jobs still to play."""
+    import hashlib
+    from pathlib import Path
+
+    from toolkit.analysis import sweep
+    from toolkit.analysis.sweep_store import SweepStore
+
+    read = [path for path in plan.deck_files if path is not None]
+    digest = hashlib.sha256(b"".join(hashlib.sha256(path.read_bytes()).digest() for path in read)).hexdigest() \
+        if read else ""
+    manifest = {"version": 1, "game": plan.game_id, "catalogue": digest,
+                "grid": plan.grid.as_json()["axes"], "games": games, "seed": seed, "turn_limit": sweep.TURN_LIMIT}
     store = SweepStore(Path(f"{stem}.parts"), manifest)
-    stored = store.open(resume, [job.key for job in jobs])
-    todo = [job for job in jobs if job.key not in stored]
+    stored = store.open(resume, [job.key for job in plan.jobs])
+    todo = [job for job in plan.jobs if job.key not in stored]
     if resume and stored:
-        click.echo(f"toolkit: note: resuming: {len(stored):,} of {len(jobs):,} configurations stored, "
+        click.echo(f"toolkit: note: resuming: {len(stored):,} of {len(plan.jobs):,} configurations stored, "
                    f"{len(todo):,} to play", err=True)
-    rows_by_key = dict(stored)
+    return store, dict(stored), todo
+
+
+def _play(todo: list, store, rows_by_key: dict, in_process: bool, address, source: str, workers) -> None:
+    """Play the jobs still to play, each finished row stored as it comes."""
+    from toolkit.analysis import sweep_cluster
+
     progress = []
 
     def started():
@@ -181,32 +212,38 @@ def sweep_command(game, catalogue_path, assets, sets, rules_spec, params, grids,
         if progress:
             progress[0].close()
 
-    rows = []
-    for configuration, job in zip(grid.configurations(), jobs):
-        rows.append({**configuration, **rows_by_key[job.key]})
+
+def _write(stem, plan, rows: list, axes: list, metrics: list[str], goals: list, games: int, seed: int, drawing):
+    """BASE.csv, BASE.json and the heatmap (``drawing``: its file, figure and axes), ranked by the goals."""
+    from toolkit.analysis import heatmap as maps
+    from toolkit.analysis import sweep, sweep_output, sweep_target
+    from toolkit.analysis.metrics import describe
+    from toolkit.files import write_atomic, write_many
+
     if goals:
         sweep_target.rank(rows, goals)
     names = sweep_output.columns([name for name, _ in axes], metrics, bool(goals))
-    given = {"catalogue": read.name} if rules_spec is None else {"rules": rules_spec}
-    head = {"game": game_id, **given, "games_per_configuration": games, "seed": seed,
+    head = {"game": plan.game_id, **plan.given, "games_per_configuration": games, "seed": seed,
             "turn_limit": sweep.TURN_LIMIT, "configurations": len(rows),
             "axes": {name: list(values) for name, values in axes},
-            "figures": {name: describe(name, described) for name in ["games", *metrics]},
+            "figures": {name: describe(name, plan.described) for name in ["games", *metrics]},
             "intervals": "NAME_low and NAME_high: the 95% interval of NAME (equal to it when NAME is exact)"}
     if goals:
         head["target"] = {"goals": [goal.as_text() for goal in goals], "definition": sweep_target.DEFINITION}
-    files = {stem.with_suffix(".csv"): sweep_output.csv_bytes(rows, names),
-             stem.with_suffix(".json"): sweep_output.json_bytes(head, rows, names)}
-    written = write_many(files)
-    if heatmap_file is not None:
-        picture = maps.heatmap(rows, axes, x, y, others, shown, describe(shown, described), heatmap_file.suffix.lower()[1:])
-        written.append(write_atomic(heatmap_file, picture))
-    store.discard()
-    for path in written:
-        say(str(path))
-    where = ("in this process" if in_process else f"on the Dask cluster at {address}" if address
-             else "on a local cluster")
-    say(f"{title}: {len(rows):,} configurations x {games:,} games (seed {seed}), played {where}")
+    written = write_many({stem.with_suffix(".csv"): sweep_output.csv_bytes(rows, names),
+                          stem.with_suffix(".json"): sweep_output.json_bytes(head, rows, names)})
+    if drawing is not None:
+        path, shown, x, y, others = drawing
+        picture = maps.heatmap(rows, axes, x, y, others, shown, describe(shown, plan.described),
+                               path.suffix.lower()[1:])
+        written.append(write_atomic(path, picture))
+    return written
+
+
+def _say_rows(rows: list, axes: list, metrics: list[str], goals: list) -> None:
+    """The rows on standard output: the closest to the goals, else every row when they are few."""
+    from toolkit.analysis import sweep_output, sweep_target
+
     axis_names = [name for name, values in axes if len(values) > 1] or [name for name, _ in axes[:1]]
     if goals:
         say(f"closest to {', '.join(goal.as_text() for goal in goals)} (distance: the sum of the figures' "
