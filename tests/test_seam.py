@@ -104,9 +104,9 @@ def _bare_game(monkeypatch):
         id = "bare"
         default = False
         odds_models = ("draws", "multi")
-        odds_module = Game.odds_module
+        odds = Game.odds
         danger_kind = Game.danger_kind
-        strategy_module = Game.strategy_module
+        strategy = Game.strategy
         counter_labels = Game.counter_labels
         counter_names = Game.counter_names
         no_winner_reason = Game.no_winner_reason

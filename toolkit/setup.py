@@ -119,6 +119,7 @@ def simulate(setup: Setup, *, games: int, seed: int, policies, progress=None) ->
     from toolkit.sim.simulate import simulate as play
 
     catalogue = setup.catalogue
+    assert catalogue is not None, "a setup has a deck or rules"
     players = setup.players or catalogue.players[0]
     summary = play(catalogue, players=players, games=games, seed=seed, policies=policies, variants=setup.variants,
                    progress=progress)
@@ -163,6 +164,7 @@ def sweep_plan(setup: Setup, sets: tuple[str, ...], grids: tuple[str, ...], play
         raise UserError(f"--grid {grids[0]}: a grid of parameters is for a game written in Python; a built-in "
                         "game's axes are --set, --players, --variants and --policy")
     base = setup.catalogue
+    assert base is not None, "a setup has a deck or rules"
     if setup.players is not None:  # --rules GAME --param players=N: one player count
         players = players or str(setup.players)
     if setup.variants:

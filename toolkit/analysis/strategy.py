@@ -57,7 +57,7 @@ def neighbours(grid: list[int], best: int) -> list[int]:
 
 class Strategy:
     """What the search and the tournament try for one game. A game's package gives its own
-    (``STRATEGY`` in the module its ``Game.strategy_module`` names); a game without one has only its
+    (``STRATEGY`` of what its ``Game.strategy()`` gives); a game without one has only its
     default policy: nothing to search, no tournament."""
 
     default = "default"  # the policy the other seats play, by the name the report describes
@@ -99,7 +99,8 @@ def strategy_of(game_id: str) -> Strategy:
     from toolkit.games.registry import get
 
     game = get(game_id)
-    return Strategy() if game.strategy_module is None else game.module(game.strategy_module).STRATEGY
+    part = game.strategy()
+    return Strategy() if part is None else part.STRATEGY
 
 
 @dataclass

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from toolkit.catalogue.checks import quote
+from toolkit.catalogue.model import Catalogue
 from toolkit.errors import UserError
 
 MAX_CONFIGURATIONS = 10_000  # the largest grid one sweep plays
@@ -211,7 +212,7 @@ class Job:
     """Everything a worker needs to play one configuration: it reads no file."""
 
     key: str  # the configuration as canonical JSON (its axes' values)
-    catalogue: object  # the Catalogue with this configuration's counts
+    catalogue: Catalogue  # the catalogue with this configuration's counts
     players: int
     variants: tuple[str, ...]
     choices: object  # the seats' Policies (toolkit.seats)
@@ -224,8 +225,9 @@ def configuration_key(configuration: dict) -> str:
     return json.dumps(configuration, sort_keys=True, separators=(",", ":"))
 
 
-def jobs(grid: Grid, base, sets: dict, games: int, seed: int) -> list[Job]:
-    """One checked job per configuration of ``grid`` (``base``: the catalogue without --set)."""
+def jobs(grid: Grid, base, sets: list[str], games: int, seed: int) -> list[Job]:
+    """One checked job per configuration of ``grid`` (``base``: the catalogue without --set; ``sets``: the
+    names of its --set axes)."""
     from toolkit.catalogue.loader import apply_overrides
     from toolkit.games.registry import get, make_game
     from toolkit.seats import builtin_players

@@ -7,20 +7,113 @@ package would be.
 A game package gives one instance of a subclass (its attributes say the catalogue schema it accepts;
 its methods import the heavier parts, the engine, the players, the kernel, only when asked for), so
 that finding the games costs no more than importing their small ``__init__`` modules.
+
+Each part is a method typed by what the toolkit asks of it (the protocols below: ``Engine``,
+``Players``, ``Kernel``...). The built-in games override them and import their modules themselves. A
+game of another package may still name its modules by their relative names (the ``*_module``
+attributes, read by the default methods), as games were written before wave 4.
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Mapping, Sequence
 from importlib import import_module
 from importlib.resources import files
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from types import ModuleType
 
     from toolkit.catalogue.model import Catalogue
+
+
+# --- what the toolkit asks of each part of a game (a module of its package, or any object) ------------
+
+class Engine(Protocol):
+    """The rules engine: its named variants (id -> what it changes)."""
+
+    VARIANTS: Mapping[str, str]
+
+
+class Players(Protocol):
+    """The game's players by name: ``parse("stop-after-3,never-buy", "--policy")`` -> a player."""
+
+    def parse(self, name: str, option: str = ...) -> Any: ...
+
+
+class Kernel(Protocol):
+    """The compiled simulator: whether it plays these players, and a batch of games' records."""
+
+    def supports(self, game: Any, policies: Sequence[Any]) -> bool: ...
+
+    def batch(self, game: Any, policies: Sequence[Any], run_seed: int, start: int, count: int,
+              max_turns: int) -> Any: ...
+
+
+class OddsModels(Protocol):
+    """The game's own odds models: name -> ``toolkit.odds.report.Model``."""
+
+    MODELS: Mapping[str, Any]
+
+
+class StrategyPart(Protocol):
+    """What the strategy search tries (a ``toolkit.analysis.strategy.Strategy``)."""
+
+    STRATEGY: Any
+
+
+class View(Protocol):
+    """What a person reads of an engine state and action (the optimal play's policy table)."""
+
+    def fields(self, state: Any) -> tuple[tuple[str, ...], tuple[Any, ...]]: ...
+
+    def action_name(self, game: Any, action: Any) -> str: ...
+
+
+class Walker(Protocol):
+    """The compiled walk of the game's exact chain (``toolkit.odds.engine_chain``)."""
+
+    def may_apply(self, start: Any, done: Any) -> bool: ...
+
+    def applies(self, start: Any, policies: Sequence[Any], done: Any) -> bool: ...
+
+    def walk(self, first: Any, policies: Sequence[Any], max_states: int, progress: Any, done: Any = ...) -> Any: ...
+
+
+class Art(Protocol):
+    """The card painter: kind -> ``toolkit.cards.art.KindArt``, and the back."""
+
+    KINDS: Mapping[str, Any]
+
+    def paint_back(self, scene: Any) -> None: ...
+
+
+class Figures(Protocol):
+    """The rulebook's own odds figures and charts (``toolkit.rulebook.figures``)."""
+
+    NAMES: Any
+    CHARTS: Any
+
+    def figure(self, odds: Any, name: str) -> Any: ...
+
+    def chart(self, odds: Any, name: str) -> Any: ...
+
+
+class Table(Protocol):
+    """The rulebook's table picture: the labels it takes and its scene (a set-up picture is optional:
+    ``SETUP_KEYS`` and ``setup_scene``)."""
+
+    KEYS: Sequence[str]
+
+    def scene(self, catalogue: Any, face: Any, back: Any) -> Any: ...
+
+
+class DeckCheck(Protocol):
+    """Refuses the decks the game cannot be played to its end with."""
+
+    def check(self, catalogue: Any) -> None: ...
 
 
 class Game:
@@ -36,7 +129,8 @@ class Game:
     kinds: tuple[str, ...] = ()
     coloured_kinds: frozenset[str] = frozenset()
     rules: dict[str, tuple[int, int]] = {}
-    # Modules of the game's package (relative names), None where the game has none.
+    # A game of another package may name its modules by relative name (None where it has none): the
+    # default methods below read these. The built-in games override the methods instead.
     engine_module: str | None = "engine"  # the rules engine: ``GAME_CLASS.from_catalogue`` and ``VARIANTS``
     engine_class: str = ""
     policies_module: str | None = "policies"  # the players: ``parse(name, option)``
@@ -52,10 +146,13 @@ class Game:
         return type(self).__module__
 
     def module(self, name: str) -> ModuleType:
-        """One module of the game's package, imported when first asked for (then read from ``sys.modules``:
-        a state's view asks for its module at every decision)."""
+        """One module of the game's package by relative name (a game of another package that names its
+        parts so), imported when first asked for (then read from ``sys.modules``)."""
         full = f"{self.package}.{name}"
         return sys.modules.get(full) or import_module(full)
+
+    def _named(self, name: str | None) -> Any:
+        return None if name is None else self.module(name)
 
     def resource(self, *parts: str) -> Path:
         """A file of the game's package (its catalogue, its texts)."""
@@ -88,7 +185,8 @@ class Game:
 
     @property
     def playable(self) -> bool:
-        return self.engine_module is not None
+        """Whether the game has rules to play: an engine of its own (a method, or a module named)."""
+        return type(self).engine is not Game.engine or self.engine_module is not None
 
     def require_rules(self, catalogue: Catalogue, what: str) -> None:
         """Refuse, in one line naming the catalogue, to ``what`` (e.g. "simulate needs") a game without a
@@ -100,28 +198,42 @@ class Game:
             raise UserError(f"{printable(catalogue.source.name)}: the game '{self.id}' has no rules engine: {what} "
                             f"a game package with rules (see {GAME_PACKAGE_DOCS})")
 
-    def engine(self) -> ModuleType:
+    def engine(self) -> Engine:
+        """The rules engine (refused in one line for a game without rules)."""
         from toolkit.errors import UserError
 
         if self.engine_module is None:
             raise UserError(f"{self.id}: the game has no rules engine, so it cannot be played or solved")
-        return self.module(self.engine_module)
+        return self.module(self.engine_module)  # a module, read as the protocol
+
+    def game_class(self) -> Any:
+        """The engine's game class: ``from_catalogue(catalogue, players=, variants=)``."""
+        return getattr(self.engine(), self.engine_class)
 
     def make_game(self, catalogue: Catalogue, players: int, variants=()):
         """The engine's game of ``players`` seats on this catalogue with these variants."""
-        return getattr(self.engine(), self.engine_class).from_catalogue(catalogue, players=players,
-                                                                        variants=variants)
+        return self.game_class().from_catalogue(catalogue, players=players, variants=variants)
 
     @property
     def variants(self) -> dict[str, str]:
         """The named rule variants: id -> what it changes."""
         return dict(self.engine().VARIANTS) if self.playable else {}
 
-    def policies(self) -> ModuleType:
-        return self.module(self.policies_module)
+    def policies(self) -> Players | None:
+        """The game's players by name; None for a game without rules."""
+        return self._named(self.policies_module)
 
-    def kernel(self) -> ModuleType | None:
-        return None if self.kernel_module is None else self.module(self.kernel_module)
+    def kernel(self) -> Kernel | None:
+        """The compiled simulator, or None: the engine plays every game."""
+        return self._named(self.kernel_module)
+
+    def odds(self) -> OddsModels | None:
+        """The game's own odds models (beside the generic draws and hand), or None."""
+        return self._named(self.odds_module)
+
+    def strategy(self) -> StrategyPart | None:
+        """What the strategy search tries, or None: the generic search alone."""
+        return self._named(self.strategy_module)
 
     # --- what the odds, the analysis and the simulator's reports ask of a game ------------------
     # (each with a default for a game that has none of it: the generic models and words alone)
@@ -174,24 +286,28 @@ class Game:
     # action)`` -> str (``game`` the engine's game); None: the state's own attributes and ``str(action)``.
     view_module: str | None = None
 
+    def view(self) -> View | None:
+        """What a person reads of a state and an action, or None: its attributes and ``str(action)``."""
+        return self._named(self.view_module)
+
     def state_fields(self, state) -> tuple[tuple[str, ...], tuple] | None:
         """The fields of an engine state a person reads, or None where the game names none."""
-        return None if self.view_module is None else self.module(self.view_module).fields(state)
+        view = self.view()
+        return None if view is None else view.fields(state)
 
     def action_name(self, engine_game, action) -> str:
         """An action of the engine's game ``engine_game`` in words."""
-        if self.view_module is None:
-            return str(action)
-        return self.module(self.view_module).action_name(engine_game, action)
+        view = self.view()
+        return str(action) if view is None else view.action_name(engine_game, action)
 
     # --- the compiled chain walk --------------------------------------------------------------------
 
     walk_module: str | None = None  # ``may_apply(start, done)``, ``applies(start, policies, done)``, ``walk(...)``
 
-    def compiled_walk(self) -> ModuleType | None:
-        """The module that walks the game's exact chain in compiled code (``toolkit.odds.engine_chain``
-        asks it where its ``may_apply`` says the chain is its own), or None: the engine walk only."""
-        return None if self.walk_module is None else self.module(self.walk_module)
+    def compiled_walk(self) -> Walker | None:
+        """What walks the game's exact chain in compiled code (``toolkit.odds.engine_chain`` asks it where
+        its ``may_apply`` says the chain is its own), or None: the engine walk only."""
+        return self._named(self.walk_module)
 
     # --- its cards' art, its rulebook and its aids (toolkit.cards.art, toolkit.rulebook) ---------
     # Modules of the game's package (relative names), None where the game has none: the generic
@@ -209,49 +325,68 @@ class Game:
     variant_names: dict[str, dict[str, str]] = {}
 
     @property
-    def art_folder(self) -> Path:
+    def art_folder(self) -> Path | None:
         """The art that ships with the game: its catalogue's art paths are looked up here last, after
-        the catalogue file's own folder and ``./card_art``."""
+        the catalogue file's own folder and ``./card_art`` (None: it ships none)."""
         return self.resource("art")
+
+    def art(self) -> Art | None:
+        """The game's card painter, or None: plain faces and backs."""
+        return self._named(self.art_module)
 
     def kind_art(self, kind: str):
         """How the card art draws a card of ``kind`` (a toolkit.cards.art.KindArt); None: a plain face."""
-        return None if self.art_module is None else self.module(self.art_module).KINDS.get(kind)
+        art = self.art()
+        return None if art is None else art.KINDS.get(kind)
 
-    def back_painter(self):
+    def back_painter(self) -> Callable[[Any], None] | None:
         """What paints the card back, ``paint(scene)`` on a toolkit.cards.art.Scene of the whole card
         with its bleed, the same after a half turn; None: a plain back."""
-        return None if self.art_module is None else self.module(self.art_module).paint_back
+        art = self.art()
+        return None if art is None else art.paint_back
 
-    def rulebook_figures(self) -> ModuleType | None:
+    def rulebook_figures(self) -> Figures | None:
         """The game's own ``{odds:NAME}`` figures and charts (see toolkit.rulebook.figures), or None."""
-        return None if self.figures_module is None else self.module(self.figures_module)
+        return self._named(self.figures_module)
+
+    def table(self) -> Table | None:
+        """The rulebook's table pictures, or None: the game draws none."""
+        return self._named(self.table_module)
 
     @property
     def table_keys(self) -> tuple[str, ...]:
         """The labels a rulebook's ``{table:...}`` block takes; () when the game has no table picture."""
-        return () if self.table_module is None else tuple(self.module(self.table_module).KEYS)
+        table = self.table()
+        return () if table is None else tuple(table.KEYS)
 
     @property
     def setup_keys(self) -> tuple[str, ...]:
         """The labels a rulebook's ``{setup:...}`` block (the table as a game starts) takes; () when the
         game draws no such picture."""
-        return () if self.table_module is None else tuple(getattr(self.module(self.table_module), "SETUP_KEYS", ()))
+        table = self.table()
+        return () if table is None else tuple(getattr(table, "SETUP_KEYS", ()))
 
     def setup_scene(self, catalogue: Catalogue, face, back):
         """The rulebook's picture of the table as a game starts (``{setup:...}``), like ``table_scene``."""
-        return self.module(self.table_module).setup_scene(catalogue, face, back)
+        return getattr(self.table(), "setup_scene")(catalogue, face, back)
 
     def table_scene(self, catalogue: Catalogue, face, back):
         """The rulebook's table picture (a toolkit.rulebook.table_picture.Scene): ``face(card)`` gives a
         card's miniature face, ``back`` the card back. Only for a game with ``table_keys``."""
-        return self.module(self.table_module).scene(catalogue, face, back)
+        table = self.table()
+        assert table is not None, "a table picture of a game that draws none"
+        return table.scene(catalogue, face, back)
+
+    def deck_check(self) -> DeckCheck | None:
+        """What refuses the decks the game cannot be played to its end with, or None."""
+        return self._named(self.deck_module)
 
     def check_deck(self, catalogue: Catalogue) -> None:
         """Raise toolkit.rulebook.deck.DeckError when the game cannot be played to its end with this deck
         (an empty deck is refused for every game before this is asked)."""
-        if self.deck_module is not None:
-            self.module(self.deck_module).check(catalogue)
+        check = self.deck_check()
+        if check is not None:
+            check.check(catalogue)
 
 
 class RulesLessGame(Game):

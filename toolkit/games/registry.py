@@ -9,14 +9,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from toolkit.catalogue.model import Catalogue
 from toolkit.errors import UserError
-from toolkit.games.game import Game, RulesLessGame
-
-if TYPE_CHECKING:
-    from types import ModuleType
+from toolkit.games.game import Game, Players, RulesLessGame
 
 GROUP = "toolkit.games"
 
@@ -74,8 +71,12 @@ def make_game(catalogue: Catalogue, players: int, variants: Iterable[str] = ()) 
     return game.make_game(catalogue, players, variants)
 
 
-def policy_module(game_id: str) -> ModuleType:
-    return get(game_id).policies()
+def policy_module(game_id: str) -> Players:
+    """The players of a game with rules (a game without is refused in one line)."""
+    players = get(game_id).policies()
+    if players is None:
+        raise UserError(f"{game_id}: the game has no rules, so it has no players")
+    return players
 
 
 def variants(game_id: str) -> dict[str, str]:

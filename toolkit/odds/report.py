@@ -132,7 +132,7 @@ def state_ticks(catalogue: Catalogue, max_states: int) -> int:
 @dataclass(frozen=True)
 class Model:
     """One question ``toolkit odds --model`` answers: the generic ones here (``GENERIC``), a game's own
-    in the module its ``Game.odds_module`` names (its ``MODELS``)."""
+    in the module its ``Game.odds()`` gives (its ``MODELS``)."""
 
     # The options it reads (besides --game, --catalogue, --set, --model and --json), by their parameter
     # names; any other, given explicitly, would be ignored, so the command line refuses it.
@@ -156,7 +156,8 @@ GENERIC = {
 
 def models(game: Game) -> dict[str, Model]:
     """Every model a game may name in its ``odds_models``: the generic ones and its own."""
-    own = game.module(game.odds_module).MODELS if game.odds_module is not None else {}
+    part = game.odds()
+    own = part.MODELS if part is not None else {}
     return {**GENERIC, **own}
 
 

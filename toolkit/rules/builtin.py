@@ -102,14 +102,16 @@ class BuiltinRules:
                       Parameter("variants", "+".join(self.variants), choices=tuple(game.variants)))
         rulebook = game.resource("texts").is_dir() and any(game.resource("texts").glob("rules.*.md"))
         return GameInfo(self.description(), (low, high), parameters, tuple(self.policies()), "turns", "stalled",
-                        game.view_module is not None, None if fields is None else tuple(fields[0]),
+                        game.view() is not None, None if fields is None else tuple(fields[0]),
                         tuple(game.variants), True, rulebook, tuple(game.odds_models))
 
     def policy(self, name: str, option: str = "--policy") -> Policy:
         standard = standard_policies()
         if name in standard:
             return standard[name]
-        return EnginePolicy(self.registered.policies().parse(name, option))
+        from toolkit.games.registry import policy_module
+
+        return EnginePolicy(policy_module(self.registered.id).parse(name, option))
 
     def description(self) -> str:
         variants = f", variants {'+'.join(self.variants)}" if self.variants else ""

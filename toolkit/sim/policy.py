@@ -18,6 +18,6 @@ def other_game(game_id: str, name: str) -> str | None:
     from toolkit.games import registry
 
     for game in registry.games().values():
-        if game.id != game_id and game.policies_module is not None and known_in(game.policies(), name):
+        if game.id != game_id and game.policies() is not None and known_in(game.policies(), name):
             return game.id.capitalize()
     return None

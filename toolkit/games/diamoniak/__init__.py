@@ -18,26 +18,16 @@ class Diamoniak(Game):
         "price": (1, 50),        # diamonds paid for one castle card
         "witch_takes": (1, 50),  # cards a witch takes besides herself
     }
-    engine_class = "DiamoniakGame"
-    kernel_module = "kernel"
-    walk_module = "walk"
-    view_module = "view"  # the policy table's words: card ids for the state's fields and actions
     odds_models = ("solo", "draws", "hand", "multi")  # what `toolkit odds --model` answers; the first is the default
     rulebook_model = "solo"  # the odds model the rulebook solves for its figures
-    art_module = "art"
     art_folder = TOOLKIT_ART  # its art paths start with "diamoniak/"
-    figures_module = "figures"
-    table_module = "table"
-    deck_module = "deck"
     variant_names = {
         "diamonds-to-discard": {"ru": "Бриллианты — в сброс", "en": "Diamonds to the discard"},
         "free-colour": {"ru": "Свободный цвет", "en": "A free colour"},
     }
 
     # --- the odds, the analysis and the reports -------------------------------------------------
-    odds_module = "odds"  # the solo model
     danger_kind = "witch"  # the draws model: no witch in the next k draws
-    strategy_module = "strategy"  # the stopping rules the strategy search tries
     counter_labels = {
         "en": {"witch_strikes": "witch strikes", "purchases": "castle cards bought", "reshuffles": "reshuffles",
                "fairies_spent": "fairies spent"},
@@ -61,7 +51,69 @@ class Diamoniak(Game):
         return players == 1 and policy_names == [default] and "free-colour" not in variants
 
     def exact_figures(self, catalogue, turn_limit):
-        return self.module("odds").sweep_figures(catalogue, turn_limit)
+        return self.odds().sweep_figures(catalogue, turn_limit)
+
+    # --- its parts, imported when first asked for (typed in toolkit.games.game) ----------------------
+
+    def engine(self):
+        from toolkit.games.diamoniak import engine
+
+        return engine
+
+    def game_class(self):
+        from toolkit.games.diamoniak.engine import DiamoniakGame
+
+        return DiamoniakGame
+
+    def policies(self):
+        from toolkit.games.diamoniak import policies
+
+        return policies
+
+    def kernel(self):  # the compiled kernel
+        from toolkit.games.diamoniak import kernel
+
+        return kernel
+
+    def odds(self):
+        from toolkit.games.diamoniak import odds
+
+        return odds
+
+    def strategy(self):
+        from toolkit.games.diamoniak import strategy
+
+        return strategy
+
+    def view(self):  # the policy table's words: card ids for the state's fields and actions
+        from toolkit.games.diamoniak import view
+
+        return view
+
+    def compiled_walk(self):
+        from toolkit.games.diamoniak import walk
+
+        return walk
+
+    def art(self):
+        from toolkit.games.diamoniak import art
+
+        return art
+
+    def rulebook_figures(self):
+        from toolkit.games.diamoniak import figures
+
+        return figures
+
+    def table(self):
+        from toolkit.games.diamoniak import table
+
+        return table
+
+    def deck_check(self):
+        from toolkit.games.diamoniak import deck
+
+        return deck
 
 
 GAME = Diamoniak()

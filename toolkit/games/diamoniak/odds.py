@@ -1,6 +1,6 @@
 """Diamoniak's own odds model: one player alone, drawing until a witch ends each turn (``solo``).
 
-``toolkit.odds.report`` reaches it through ``MODELS`` (``Game.odds_module``); the exact answer comes
+``toolkit.odds.report`` reaches it through ``MODELS`` (``Game.odds()``); the exact answer comes
 from the solo solver (``toolkit.games.diamoniak.solo``), or from the simulator when the chain is out of
 reach, and ``--export-chain`` writes the solver's draw-by-draw chain (``solo_drn``).
 """

@@ -4,7 +4,7 @@ The candidates at a seat (``STRATEGY.screen``): the stopping rules stop-after-K,
 over the whole range where each kind can matter for the deck (``stopping_ranges``: up to where the
 rule never stops), first on a coarse grid, then every value between the best grid value's
 neighbours; then stop-on-castle and the combinations (stop as soon as any part says stop) of the
-best rule of each kind. ``toolkit.analysis.strategy`` reaches it through ``Game.strategy_module``.
+best rule of each kind. ``toolkit.analysis.strategy`` reaches it through ``Game.strategy()``.
 """
 
 from __future__ import annotations

@@ -19,17 +19,9 @@ class Palaces(Game):
         "goal_two_players": (1, 100),
         "exchange_cards": (1, 10),
     }
-    engine_class = "PalacesGame"
-    kernel_module = "policies"  # the players, as the compiled kernel plays them: ``supports``, ``batch``
-    walk_module = "walk"
-    view_module = "view"  # the policy table's words: card ids for the state's fields and actions
     odds_models = ("opening", "first-palace", "draws", "hand", "multi")
     rulebook_model = "first-palace"
-    art_module = "art"
     art_folder = TOOLKIT_ART  # its art paths start with "palaces/"
-    figures_module = "figures"
-    table_module = "table"
-    deck_module = "deck"
     variant_names = {
         "exchange-face-up": {"ru": "Обмен в открытую", "en": "Open exchange"},
         "palaces-to-pile": {"ru": "Дворцы — обратно в колоду", "en": "Palaces back to the pile"},
@@ -39,9 +31,7 @@ class Palaces(Game):
     }
 
     # --- the odds, the analysis and the reports -------------------------------------------------
-    odds_module = "odds"  # the opening and first-palace models
     danger_kind = "flood"  # the draws model: no flood in the next k draws
-    strategy_module = "strategy"  # the ways of playing the strategy search tries
     counter_labels = {
         "en": {"palaces_completed": "palaces completed", "tokens_scored": "tokens won",
                "foundations_laid": "foundations laid", "floods": "floods", "exchanges": "exchanges",
@@ -76,6 +66,68 @@ class Palaces(Game):
             return ("exchange_cards",
                     f"an exchange cannot take {rules['exchange_cards']} cards from a hand of {rules['hand_size']}")
         return None
+
+    # --- its parts, imported when first asked for (typed in toolkit.games.game) ----------------------
+
+    def engine(self):
+        from toolkit.games.palaces import engine
+
+        return engine
+
+    def game_class(self):
+        from toolkit.games.palaces.engine import PalacesGame
+
+        return PalacesGame
+
+    def policies(self):
+        from toolkit.games.palaces import policies
+
+        return policies
+
+    def kernel(self):  # the players, as the compiled kernel plays them: supports, batch
+        from toolkit.games.palaces import policies
+
+        return policies
+
+    def odds(self):
+        from toolkit.games.palaces import odds
+
+        return odds
+
+    def strategy(self):
+        from toolkit.games.palaces import strategy
+
+        return strategy
+
+    def view(self):  # the policy table's words: card ids for the state's fields and actions
+        from toolkit.games.palaces import view
+
+        return view
+
+    def compiled_walk(self):
+        from toolkit.games.palaces import walk
+
+        return walk
+
+    def art(self):
+        from toolkit.games.palaces import art
+
+        return art
+
+    def rulebook_figures(self):
+        from toolkit.games.palaces import figures
+
+        return figures
+
+    def table(self):
+        from toolkit.games.palaces import table
+
+        return table
+
+    def deck_check(self):
+        from toolkit.games.palaces import deck
+
+        return deck
 
 
 GAME = Palaces()

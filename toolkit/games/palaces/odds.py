@@ -1,7 +1,7 @@
 """Palaces' own odds models: the opening hand (``opening``, closed formulas) and the turns until a
 first palace is complete, alone (``first-palace``, on the engine's chain or simulated).
 
-``toolkit.odds.report`` reaches them through ``MODELS`` (``Game.odds_module``).
+``toolkit.odds.report`` reaches them through ``MODELS`` (``Game.odds()``).
 """
 
 from __future__ import annotations

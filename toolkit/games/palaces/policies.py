@@ -23,7 +23,7 @@ S, seat, 1)``, the give rule from ``rule_seed(game_seed, S, seat, 2)``): a game 
 alone, not on the games played before it, and the compiled kernel draws the same numbers. Before any
 ``start_game`` a seat's stream is the one of game seed 0.
 
-This module is also the kernel's door for the simulation (``Game.kernel_module``): ``supports`` says
+This module is also the kernel's door for the simulation (``Game.kernel()``): ``supports`` says
 which seats the kernel plays, ``batch`` plays games there.
 """
 

@@ -1,6 +1,6 @@
 """What the strategy search tries in Palaces: every way to play combined with every way to give.
 
-``toolkit.analysis.strategy`` reaches it through ``Game.strategy_module``.
+``toolkit.analysis.strategy`` reaches it through ``Game.strategy()``.
 """
 
 from __future__ import annotations
