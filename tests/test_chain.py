@@ -332,6 +332,32 @@ def test_step_distribution_agrees_with_matrix_powers(transitions):
     assert chain.step_distribution(0, 6) == expected
 
 
+# -- the strongly connected components: one search, run in Python or compiled --------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 30), st.floats(0, 0.3), st.integers(0, 2**32))
+def test_the_components_in_python_are_the_compiled_ones(n, density, seed):
+    import random
+
+    import numpy as np
+
+    from toolkit.solve import scc
+
+    rng = random.Random(seed)
+    successors = [[j for j in range(n) if rng.random() < density] for _ in range(n)]
+    lengths = np.array([len(s) for s in successors], np.int64)
+    stop = np.cumsum(lengths)
+    target = np.array([j for s in successors for j in s], np.int64)
+    plain = scc.components(stop - lengths, stop, target)
+    compiled = scc.compiled().components(stop - lengths, stop, target)
+    assert all(np.array_equal(a, b) for a, b in zip(plain, compiled))
+    component_of, members, starts = plain
+    for c in range(len(starts) - 1):  # a component reaches only itself and those numbered before it
+        for i in members[starts[c]:starts[c + 1]]:
+            assert component_of[i] == c and all(component_of[j] <= c for j in successors[i])
+
+
 # -- the exact linear solver: p-adic lifting against elimination ---------------------------------
 
 import contextlib  # noqa: E402

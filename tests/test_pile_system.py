@@ -34,7 +34,7 @@ def always_lift(monkeypatch):
 def _flint(exits, denominators, own, start) -> Fraction:
     """python-flint's exact solve, block by block (``pile_system.solve_by_components``): what
     ``solo_odds`` solved the pile-start chain with before the lifting."""
-    value = pile_system.solve_by_components(pile_system.strong_blocks(exits, start), exits, denominators, own)[start]
+    value = pile_system.solve_by_components(pile_system.reachable_blocks(exits, start), exits, denominators, own)[start]
     return Fraction(int(value.p), int(value.q))
 
 
@@ -96,7 +96,7 @@ def test_lifting_gives_the_eliminated_answer(always_lift, system):
     assert pile_system.expected_from_start(exits, denominators, own, start) == expected
     assert _flint(exits, denominators, own, start) == expected
     # the lifting itself answers (no fallback), with every unknown
-    blocks = pile_system.strong_blocks(exits, start)
+    blocks = pile_system.reachable_blocks(exits, start)
     order = [state for block in blocks for state in block]
     rows, rhs = pile_system.integer_rows(order, exits, denominators, own)
     found = pile_system.lift_blocks(rows, rhs, [0, *np.cumsum([len(block) for block in blocks]).tolist()])
@@ -120,17 +120,17 @@ def test_answers_of_either_sign_are_exact(always_lift, system):
 @given(pile_systems())
 def test_blocks_by_flint_give_the_eliminated_answer(system):
     exits, denominators, own, start = system
-    blocks = pile_system.strong_blocks(exits, start)
+    blocks = pile_system.reachable_blocks(exits, start)
     value = pile_system.solve_by_components(blocks, exits, denominators, own)[start]
     assert Fraction(int(value.p), int(value.q)) == _eliminated(exits, denominators, own, start)
 
 
 @settings(max_examples=100, deadline=None)
 @given(st.integers(1, 12), st.floats(0, 0.6), st.integers(0, 2**32))
-def test_strong_blocks_are_the_reachable_components_in_solving_order(n, density, seed):
+def test_reachable_blocks_are_the_reachable_components_in_solving_order(n, density, seed):
     rng = random.Random(seed)
     exits = {k: {j: 1 for j in range(n) if rng.random() < density} for k in range(n)}
-    blocks = pile_system.strong_blocks(exits, 0)
+    blocks = pile_system.reachable_blocks(exits, 0)
     reach = {k: _reachable(exits, k) for k in range(n)}
     assert sorted(s for block in blocks for s in block) == sorted(reach[0])
     where = {s: b for b, block in enumerate(blocks) for s in block}
@@ -190,7 +190,7 @@ def test_a_row_longer_than_one_run_of_products(always_lift):
     denominators = {k: 5 for k in range(1, n)}
     denominators[0] = n + 7
     own = {k: k % 3 for k in range(n)}
-    blocks = pile_system.strong_blocks(exits, 0)
+    blocks = pile_system.reachable_blocks(exits, 0)
     assert [len(block) for block in blocks] == [n]
     # by hand: x_k = a_k + b_k x_0 down the cycle (x_k = (own_k + 2 x_(k+1)) / 5), then the hub's row
     a, b = Fraction(own[n - 1], 5), Fraction(2, 5)

@@ -68,7 +68,7 @@ def expected_from_start(exits: dict, denominators: dict, own: dict, start) -> Fr
     system must be non-singular, as it is for a chain that ends with probability one (a
     singular one raises ZeroDivisionError, from flint's solve in ``solve_by_components``).
     """
-    blocks = strong_blocks(exits, start)
+    blocks = reachable_blocks(exits, start)
     order = [state for block in blocks for state in block]
     if max((len(block) for block in blocks), default=0) >= LIFT_FROM:
         rows, rhs = integer_rows(order, exits, denominators, own)
@@ -83,40 +83,20 @@ def expected_from_start(exits: dict, denominators: dict, own: dict, start) -> Fr
     return Fraction(int(value.p), int(value.q))
 
 
-def strong_blocks(exits: dict, start) -> list[list]:
-    """The strongly connected blocks of the states ``start`` reaches (an edge from ``s`` to each
-    key of ``exits[s]``), each block's states in the order they were met, and the blocks in the
-    order Tarjan's algorithm completes them: a block only reaches itself and earlier blocks."""
-    index: dict = {start: 0}
-    low: dict = {start: 0}
-    stack, on_stack, blocks = [start], {start}, []
-    work = [(start, iter(exits[start]))]
-    while work:
-        state, successors = work[-1]
-        for after in successors:
-            if after not in index:
-                index[after] = low[after] = len(index)
-                stack.append(after)
-                on_stack.add(after)
-                work.append((after, iter(exits[after])))
-                break
-            if after in on_stack:
-                low[state] = min(low[state], index[after])
-        else:
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[state])
-            if low[state] == index[state]:
-                block = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    block.append(member)
-                    if member == state:
-                        break
-                blocks.append(block[::-1])
-    return blocks
+def reachable_blocks(exits: dict, start) -> list[list]:
+    """The strongly connected blocks of the states ``start`` reaches (an edge from ``s`` to each key
+    of ``exits[s]``), found by ``toolkit.solve.scc`` from ``start``: each block's states in the order
+    the search met them, the blocks in the order it completed them, so a block only reaches itself
+    and earlier blocks."""
+    from toolkit.solve.scc import strong_components
+
+    states = [start, *(state for state in exits if state != start)]
+    number = {state: k for k, state in enumerate(states)}
+    component_of, members, starts = strong_components([[number[after] for after in exits[state]]
+                                                       for state in states])
+    # the search from the start completes every block it reaches, the start's own last, before any other root
+    grouped, bounds = members.tolist(), starts.tolist()
+    return [[states[k] for k in reversed(grouped[bounds[c]:bounds[c + 1]])] for c in range(int(component_of[0]) + 1)]
 
 
 def integer_rows(order: list, exits: dict, denominators: dict, own: dict) -> tuple[list[dict[int, int]], list[int]]:
