@@ -9,7 +9,7 @@ How it works: the states are numbered once, and the transition graph is split
 into strongly connected components (SCCs, ``toolkit.solve.scc``). A chain built from a
 game is mostly acyclic, so most components are single states, solved by direct
 substitution; the larger components (cycles) are solved as linear systems on
-just their own states (``toolkit.odds.exact_linear``): p-adic lifting from one
+just their own states (``toolkit.solve.linear``): p-adic lifting from one
 factorisation modulo a prime for large ones, checked exactly, and exact
 elimination for small ones.
 
@@ -28,6 +28,8 @@ from fractions import Fraction
 from typing import Any
 
 from gmpy2 import mpq
+
+from toolkit.solve import linear
 
 #: The rational type used internally when none is given (``Fraction`` does the same algebra, slower).
 DEFAULT_NUMBER = mpq
@@ -287,7 +289,7 @@ class Chain:
                     total += probability * self._steps[j]
             rows.append(row)
             rhs.append(total)
-        for i, value in zip(members, _solve_linear(rows, rhs, self._number)):
+        for i, value in zip(members, linear.solve(rows, rhs, self._number)):
             self._steps[i] = value
 
     # -- visits: forward solve from one start --------------------------------------
@@ -344,9 +346,7 @@ class Chain:
                     row = rows[local[j]]
                     row[local[i]] = row.get(local[i], self._zero) - probability
         rhs = [inflow.pop(i, self._zero) for i in members]
-        from toolkit.odds import exact_linear
-
-        values, denominator = exact_linear.solve_shared(rows, rhs, self._number)
+        values, denominator = linear.solve_shared(rows, rhs, self._number)
         visits.update(zip(members, values))
         return denominator
 
@@ -470,16 +470,3 @@ def _fraction(value: Any) -> Fraction:
     if isinstance(value, Fraction):
         return value
     return Fraction(int(value.numerator), int(value.denominator))
-
-
-def _solve_linear(rows: list[dict[int, Any]], rhs: list[Any], number: type) -> list[Any]:
-    """Solve one component's sparse system exactly (``rows[k]`` maps column -> coefficient), in ``number``.
-
-    The systems here are ``I - Q`` (or its transpose) for one component that can be left, a
-    non-singular M-matrix. Large ones are lifted p-adically from one factorisation modulo a prime
-    and checked exactly; small ones, and any the lifting cannot take, are eliminated exactly with
-    Markowitz pivoting (``toolkit.odds.exact_linear``).
-    """
-    from toolkit.odds import exact_linear
-
-    return exact_linear.solve(rows, rhs, number)

@@ -15,7 +15,7 @@ A game that never ends pays nothing (0) to every objective but the length (which
 
 Exact (up to ``EXACT_UP_TO`` nodes): a first guess of the optimal choices by value iteration in floats,
 then strategy iteration in exact fractions (gmpy2's ``mpq``): the choices are evaluated exactly (a linear
-system per strongly connected component, ``toolkit.odds.exact_linear``), every choice that an exactly
+system per strongly connected component, ``toolkit.solve.linear``), every choice that an exactly
 better action beats is switched (the minimiser's first, to its best reply, then the maximiser's: Hoffman
 and Karp's order), until none is. The answer is then proven (``check``): the exact values satisfy the
 equations of optimal play (Bellman's for one decider, Shapley's for two) at every node with the chosen
@@ -310,7 +310,7 @@ def evaluate(arrays: _Arrays, members, starts, chosen, end_values=None, with_cos
     clairvoyant's of ``toolkit.rules.skill``, gives just those)."""
     from gmpy2 import mpq
 
-    from toolkit.odds import exact_linear
+    from toolkit.solve import linear
 
     end_values = arrays.end_values if end_values is None else end_values
     cost = arrays.exact_cost if with_cost else None
@@ -341,7 +341,7 @@ def evaluate(arrays: _Arrays, members, starts, chosen, end_values=None, with_cos
         if len(nodes) == 1 and len(rows[0]) == 1:
             values[nodes[0]] = rhs[0] / rows[0][0]
             continue
-        for n, v in zip(nodes, exact_linear.solve(rows, rhs, mpq)):
+        for n, v in zip(nodes, linear.solve(rows, rhs, mpq)):
             values[n] = v
     return values
 
