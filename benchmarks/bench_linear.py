@@ -1,12 +1,13 @@
 """Time the exact solve of cyclic chains: p-adic lifting against exact elimination, side by side.
 
 ``toolkit.odds.Chain`` solves each strongly connected component of a chain as a linear system
-(``toolkit.odds.exact_linear``): large ones by p-adic lifting, small ones and the lifting's
+(``toolkit.solve.linear``): large ones by p-adic lifting, small ones and the lifting's
 failures by exact elimination with Markowitz pivoting. This runs every chain twice in one
 process, once as ``Chain`` does by default and once with the lifting switched off (every
 component eliminated), on the same chains, and checks that both give the same fractions. With
 ``--rev REV`` it also runs ``Chain`` as it is in git revision REV (read with ``git show``, git's
-state untouched), e.g. the commit before the lifting.
+state untouched), e.g. the commit before the lifting; a revision from before the solver moved to
+``toolkit.solve`` imports modules that are gone and cannot be run this way.
 
 The chains: layered random chains from ``bench_chain.random_chain`` with many small cycles, a
 random chain made of a few large strongly connected components, and chains walked from the rules
@@ -35,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_chain import WALK_CASES, random_chain  # noqa: E402
 
 from toolkit.games.palaces.engine import first_palace_complete  # noqa: E402
-from toolkit.odds import exact_linear  # noqa: E402
+from toolkit.solve import linear  # noqa: E402
 from toolkit.odds.chain import Chain  # noqa: E402
 
 
@@ -140,26 +141,26 @@ def main() -> None:
     unknown = [name for name in args.chains if name not in CHAINS]
     if unknown:
         parser.error(f"unknown chain {unknown[0]!r}: choose from {', '.join(CHAINS)}")
-    default = exact_linear.LIFT_FROM, exact_linear.LIFT_ALWAYS_FROM
+    default = linear.LIFT_FROM, linear.LIFT_ALWAYS_FROM
     never = float("inf"), float("inf")
     ways = [("lifting", Chain, default), ("elimination", Chain, never)]
     if args.rev:
         ways.append((args.rev, revision_chain(args.rev), default))
     # the compiled kernels load (or compile) once per process: not part of any chain's time
-    exact_linear.lift_integer([{0: 2, 1: -1}, {0: -1, 1: 2}], [1, 1])
+    linear.lift_integer([{0: 2, 1: -1}, {0: -1, 1: 2}], [1, 1])
     print(f"{'chain':24} {'states':>8} {'largest':>8} {'in cycles':>9} {'bits':>6}  "
           + "  ".join(f"{name + ' s':>12}" for name, _, _ in ways) + "  ratio")
     for name, transitions, start, reward in cases(args.chains or [name for name in CHAINS if name not in SLOW]):
         results, times = [], []
         for label, chain_type, thresholds in ways:
-            exact_linear.LIFT_FROM, exact_linear.LIFT_ALWAYS_FROM = thresholds
+            linear.LIFT_FROM, linear.LIFT_ALWAYS_FROM = thresholds
             best = None
             for _ in range(args.repeat):
                 result, build, solve, chain = answer(chain_type, transitions, start, reward)
                 best = build + solve if best is None else min(best, build + solve)
             results.append(result)
             times.append(best)
-        exact_linear.LIFT_FROM, exact_linear.LIFT_ALWAYS_FROM = default
+        linear.LIFT_FROM, linear.LIFT_ALWAYS_FROM = default
         assert all(result == results[0] for result in results), f"{name}: the ways disagree"
         sizes = [len(members) for members in chain._members]  # noqa: SLF001 - a private peek, for the report only
         bits = max(p.denominator.bit_length() for p in results[0][0].values())

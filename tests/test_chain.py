@@ -332,25 +332,51 @@ def test_step_distribution_agrees_with_matrix_powers(transitions):
     assert chain.step_distribution(0, 6) == expected
 
 
+# -- the strongly connected components: one search, run in Python or compiled --------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 30), st.floats(0, 0.3), st.integers(0, 2**32))
+def test_the_components_in_python_are_the_compiled_ones(n, density, seed):
+    import random
+
+    import numpy as np
+
+    from toolkit.solve import scc
+
+    rng = random.Random(seed)
+    successors = [[j for j in range(n) if rng.random() < density] for _ in range(n)]
+    lengths = np.array([len(s) for s in successors], np.int64)
+    stop = np.cumsum(lengths)
+    target = np.array([j for s in successors for j in s], np.int64)
+    plain = scc.components(stop - lengths, stop, target)
+    compiled = scc.compiled().components(stop - lengths, stop, target)
+    assert all(np.array_equal(a, b) for a, b in zip(plain, compiled))
+    component_of, members, starts = plain
+    for c in range(len(starts) - 1):  # a component reaches only itself and those numbered before it
+        for i in members[starts[c]:starts[c + 1]]:
+            assert component_of[i] == c and all(component_of[j] <= c for j in successors[i])
+
+
 # -- the exact linear solver: p-adic lifting against elimination ---------------------------------
 
 import contextlib  # noqa: E402
 import random  # noqa: E402
 
-from toolkit.odds import exact_linear  # noqa: E402
+from toolkit.solve import linear  # noqa: E402
 
-P = exact_linear.PRIMES[0]
+P = linear.PRIMES[0]
 
 
 @contextlib.contextmanager
 def lifting_from(size):
     """Lift every component of at least ``size`` states (``None``: none, all eliminated)."""
-    saved = exact_linear.LIFT_FROM, exact_linear.LIFT_ALWAYS_FROM
-    exact_linear.LIFT_FROM = exact_linear.LIFT_ALWAYS_FROM = float("inf") if size is None else size
+    saved = linear.LIFT_FROM, linear.LIFT_ALWAYS_FROM
+    linear.LIFT_FROM = linear.LIFT_ALWAYS_FROM = float("inf") if size is None else size
     try:
         yield
     finally:
-        exact_linear.LIFT_FROM, exact_linear.LIFT_ALWAYS_FROM = saved
+        linear.LIFT_FROM, linear.LIFT_ALWAYS_FROM = saved
 
 
 def every_answer(transitions, number=None):
@@ -440,38 +466,38 @@ def ring(size: int, seed: int) -> dict:
 def lifted_sizes(transitions, monkeypatch):
     """The sizes of the systems ``Chain`` lifts while answering, and the answers."""
     calls = []
-    original = exact_linear.lift_integer
+    original = linear.lift_integer
 
     def spy(rows, rhs):
         calls.append(len(rows))
         return original(rows, rhs)
 
-    monkeypatch.setattr(exact_linear, "lift_integer", spy)
+    monkeypatch.setattr(linear, "lift_integer", spy)
     chain = Chain(transitions)
     answers = (chain.expected_steps(0), chain.absorption_probabilities(5), chain.expected_steps_all())
-    monkeypatch.setattr(exact_linear, "lift_integer", original)
+    monkeypatch.setattr(linear, "lift_integer", original)
     return calls, answers
 
 
 def test_a_component_is_lifted_when_its_elimination_would_cost_more(monkeypatch):
     transitions = ring(300, 7)
-    assert exact_linear.LIFT_FROM <= 300 < exact_linear.LIFT_ALWAYS_FROM
+    assert linear.LIFT_FROM <= 300 < linear.LIFT_ALWAYS_FROM
     calls, answers = lifted_sizes(transitions, monkeypatch)
     assert calls == []  # a ring with near chords: little fill, cheap to eliminate
-    monkeypatch.setattr(exact_linear, "LIFT_WORK", 1_000)
+    monkeypatch.setattr(linear, "LIFT_WORK", 1_000)
     calls, lifted = lifted_sizes(transitions, monkeypatch)
     assert calls == [300, 300]  # the steps' system and the visits' system
     assert lifted == answers
-    monkeypatch.setattr(exact_linear, "LIFT_WORK", 10**9)
-    monkeypatch.setattr(exact_linear, "LIFT_ALWAYS_FROM", 300)
+    monkeypatch.setattr(linear, "LIFT_WORK", 10**9)
+    monkeypatch.setattr(linear, "LIFT_ALWAYS_FROM", 300)
     calls, lifted = lifted_sizes(transitions, monkeypatch)
     assert calls == [300, 300] and lifted == answers
 
 
 def test_the_cost_of_eliminating_is_counted():
     rows = [{k: 2, (k + 1) % 400: -1} for k in range(400)]  # one long cycle: each pivot adds one entry
-    assert exact_linear._cheap_to_eliminate(rows, 10_000)
-    assert not exact_linear._cheap_to_eliminate(rows, 100)
+    assert linear._cheap_to_eliminate(rows, 10_000)
+    assert not linear._cheap_to_eliminate(rows, 100)
 
 
 def determinant_p_chain():
@@ -484,10 +510,10 @@ def determinant_p_chain():
 
 def test_a_prime_that_divides_the_determinant_is_passed_over():
     rows = [{0: (P + 1) // 2, 1: -1}, {0: -1, 1: 2}]
-    assert exact_linear._factor(rows, P) is None
-    assert exact_linear._factor_python(rows, P) is None
-    assert exact_linear._factor(rows, exact_linear.PRIMES[1]) is not None
-    numerators, denominator = exact_linear.lift_integer(rows, [3, -5])
+    assert linear._factor(rows, P) is None
+    assert linear._factor_python(rows, P) is None
+    assert linear._factor(rows, linear.PRIMES[1]) is not None
+    numerators, denominator = linear.lift_integer(rows, [3, -5])
     x = [Fraction(n, denominator) for n in numerators]
     assert [sum(c * x[j] for j, c in row.items()) for row in rows] == [3, -5]
     assert denominator == P  # the determinant itself, the fraction in lowest terms
@@ -499,8 +525,8 @@ def test_a_prime_that_divides_the_determinant_is_passed_over():
 
 def test_when_every_prime_divides_the_determinant_elimination_answers(monkeypatch):
     rows = [{0: (P + 1) // 2, 1: -1}, {0: -1, 1: 2}]
-    monkeypatch.setattr(exact_linear, "PRIMES", (P,))
-    assert exact_linear.lift_integer(rows, [1, 1]) is None
+    monkeypatch.setattr(linear, "PRIMES", (P,))
+    assert linear.lift_integer(rows, [1, 1]) is None
     with lifting_from(1):
         lifted = every_answer(determinant_p_chain())
     with lifting_from(None):
@@ -508,9 +534,9 @@ def test_when_every_prime_divides_the_determinant_elimination_answers(monkeypatc
 
 
 def test_rows_too_large_for_64_bits_are_eliminated():
-    big = exact_linear.MAX_ROW_SUM
+    big = linear.MAX_ROW_SUM
     rows = [{0: big, 1: -1}, {0: -1, 1: 2}]
-    assert exact_linear.lift_integer(rows, [1, 1]) is None
+    assert linear.lift_integer(rows, [1, 1]) is None
     transitions = {"a": [(1, "b"), (big, "out")], "b": [(1, "a"), (1, "out")]}
     lifted, eliminated = lifted_and_eliminated(transitions)
     assert lifted == eliminated
@@ -536,9 +562,9 @@ def integer_systems(draw):
 @given(system=integer_systems())
 def test_lift_integer_solves_exactly(system):
     rows, rhs = system
-    numerators, denominator = exact_linear.lift_integer(rows, rhs)
+    numerators, denominator = linear.lift_integer(rows, rhs)
     assert denominator > 0
-    expected = exact_linear.eliminate([{c: Fraction(v) for c, v in row.items()} for row in rows],
+    expected = linear.eliminate([{c: Fraction(v) for c, v in row.items()} for row in rows],
                                       [Fraction(v) for v in rhs])
     assert [Fraction(n, denominator) for n in numerators] == expected
 
@@ -547,7 +573,7 @@ def test_lift_integer_solves_exactly(system):
 @given(system=integer_systems(), prime=st.sampled_from([P, 7, 101]))
 def test_compiled_factorisation_is_the_python_one(system, prime):
     rows, _ = system
-    compiled, plain = exact_linear._factor(rows, prime), exact_linear._factor_python(rows, prime)
+    compiled, plain = linear._factor(rows, prime), linear._factor_python(rows, prime)
     assert (compiled is None) == (plain is None)
     if compiled is None:
         return

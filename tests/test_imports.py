@@ -88,6 +88,15 @@ def test_nothing_below_the_command_line_imports_it():
     assert {name: targets for name, targets in below.items() if targets} == {}
 
 
+def test_the_solvers_import_no_game_and_no_question():
+    """``toolkit.solve`` is the math below the odds, the rules and the games: it imports none of them."""
+    edges = graph()
+    allowed = {"toolkit.fast", "toolkit.fast.steps"}  # the step compiler
+    up = {name: sorted(t for t in targets if not t.startswith("toolkit.solve") and t not in allowed)
+          for name, targets in edges.items() if name == "toolkit.solve" or name.startswith("toolkit.solve.")}
+    assert up and {name: targets for name, targets in up.items() if targets} == {}
+
+
 def test_the_check_sees_a_circle_and_an_arrow_up():
     """The checks can fail: a made-up graph with a circle, and a module importing the CLI."""
     made_up = {"toolkit.a": {"toolkit.b"}, "toolkit.b": {"toolkit.a"}, "toolkit.c": set(),

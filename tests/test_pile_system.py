@@ -1,4 +1,5 @@
-"""The pile-start system solved by block lifting (``toolkit.games.diamoniak.pile_system``) against exact elimination.
+"""The pile-start system (``toolkit.games.diamoniak.pile_system``) solved by block lifting (``toolkit.solve.dense``)
+against exact elimination.
 
 Random systems shaped like solo Diamoniak's (a pass denominator per state, integer exits below it,
 several strongly connected blocks, entries of a few bits to ~300 bits with large common factors)
@@ -17,9 +18,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toolkit.odds import lift_kernel
 from toolkit.games.diamoniak import solo as diamoniak_solo
 from toolkit.games.diamoniak import pile_system
+from toolkit.solve import dense, lift_kernel, linear
 
 
 _FIXTURE = [HealthCheck.too_slow, HealthCheck.function_scoped_fixture]  # the monkeypatch is the same in every example
@@ -34,7 +35,7 @@ def always_lift(monkeypatch):
 def _flint(exits, denominators, own, start) -> Fraction:
     """python-flint's exact solve, block by block (``pile_system.solve_by_components``): what
     ``solo_odds`` solved the pile-start chain with before the lifting."""
-    value = pile_system.solve_by_components(pile_system.strong_blocks(exits, start), exits, denominators, own)[start]
+    value = pile_system.solve_by_components(pile_system.reachable_blocks(exits, start), exits, denominators, own)[start]
     return Fraction(int(value.p), int(value.q))
 
 
@@ -96,10 +97,10 @@ def test_lifting_gives_the_eliminated_answer(always_lift, system):
     assert pile_system.expected_from_start(exits, denominators, own, start) == expected
     assert _flint(exits, denominators, own, start) == expected
     # the lifting itself answers (no fallback), with every unknown
-    blocks = pile_system.strong_blocks(exits, start)
+    blocks = pile_system.reachable_blocks(exits, start)
     order = [state for block in blocks for state in block]
     rows, rhs = pile_system.integer_rows(order, exits, denominators, own)
-    found = pile_system.lift_blocks(rows, rhs, [0, *np.cumsum([len(block) for block in blocks]).tolist()])
+    found = dense.lift_blocks(rows, rhs, [0, *np.cumsum([len(block) for block in blocks]).tolist()])
     assert found is not None
     numerators, denominator = found
     for k, state in enumerate(order):
@@ -120,17 +121,17 @@ def test_answers_of_either_sign_are_exact(always_lift, system):
 @given(pile_systems())
 def test_blocks_by_flint_give_the_eliminated_answer(system):
     exits, denominators, own, start = system
-    blocks = pile_system.strong_blocks(exits, start)
+    blocks = pile_system.reachable_blocks(exits, start)
     value = pile_system.solve_by_components(blocks, exits, denominators, own)[start]
     assert Fraction(int(value.p), int(value.q)) == _eliminated(exits, denominators, own, start)
 
 
 @settings(max_examples=100, deadline=None)
 @given(st.integers(1, 12), st.floats(0, 0.6), st.integers(0, 2**32))
-def test_strong_blocks_are_the_reachable_components_in_solving_order(n, density, seed):
+def test_reachable_blocks_are_the_reachable_components_in_solving_order(n, density, seed):
     rng = random.Random(seed)
     exits = {k: {j: 1 for j in range(n) if rng.random() < density} for k in range(n)}
-    blocks = pile_system.strong_blocks(exits, 0)
+    blocks = pile_system.reachable_blocks(exits, 0)
     reach = {k: _reachable(exits, k) for k in range(n)}
     assert sorted(s for block in blocks for s in block) == sorted(reach[0])
     where = {s: b for b, block in enumerate(blocks) for s in block}
@@ -153,7 +154,7 @@ def _reachable(exits, start) -> set:
 @settings(max_examples=30, deadline=None)
 @given(st.integers(1, 40), st.integers(0, 2**32))
 def test_dense_lu_modulo_a_prime(m, seed):
-    prime = pile_system.PRIMES[0]
+    prime = dense.PRIMES[0]
     rng = np.random.default_rng(seed)
     a = rng.integers(0, prime, (m, m)).astype(np.int64)
     ok, lu, inverse = lift_kernel.dense_lu_mod(a, prime)
@@ -168,10 +169,8 @@ def test_dense_lu_modulo_a_prime(m, seed):
 @settings(max_examples=150, deadline=None)
 @given(st.integers(1, 80), st.integers(0, 2**32), st.booleans())
 def test_lehmer_reconstruction_is_wangs(steps, seed, has_answer):
-    from toolkit.odds import exact_linear
-
     rng = random.Random(seed)
-    prime = pile_system.PRIMES[0]
+    prime = dense.PRIMES[0]
     modulus = prime ** steps
     if has_answer:  # a fraction well inside the modulus, so the reconstruction finds it
         half = max(1, (modulus.bit_length() - 8) // 2)
@@ -179,7 +178,24 @@ def test_lehmer_reconstruction_is_wangs(steps, seed, has_answer):
         value = numerator * pow(denominator, -1, modulus) % modulus
     else:
         value = rng.randrange(modulus)
-    assert pile_system._reconstruct(value, modulus) == exact_linear._reconstruct(value, modulus)
+    assert linear.reconstruct(value, modulus) == _wang(value, modulus)
+
+
+def _wang(value: int, modulus: int) -> tuple[int, int] | None:
+    """Wang's rational reconstruction in its plain form (the extended Euclid algorithm on (modulus,
+    value), stopped at the first remainder below sqrt(modulus / 2)): the reference."""
+    import math
+
+    bound = math.isqrt(modulus // 2)
+    r0, r1 = modulus, value % modulus
+    t0, t1 = 0, 1
+    while r1 > bound:
+        q = r0 // r1
+        r0, r1 = r1, r0 - q * r1
+        t0, t1 = t1, t0 - q * t1
+    if t1 == 0 or abs(t1) > bound or math.gcd(r1, abs(t1)) != 1:
+        return None
+    return (r1, t1) if t1 > 0 else (-r1, -t1)
 
 
 def test_a_row_longer_than_one_run_of_products(always_lift):
@@ -190,7 +206,7 @@ def test_a_row_longer_than_one_run_of_products(always_lift):
     denominators = {k: 5 for k in range(1, n)}
     denominators[0] = n + 7
     own = {k: k % 3 for k in range(n)}
-    blocks = pile_system.strong_blocks(exits, 0)
+    blocks = pile_system.reachable_blocks(exits, 0)
     assert [len(block) for block in blocks] == [n]
     # by hand: x_k = a_k + b_k x_0 down the cycle (x_k = (own_k + 2 x_(k+1)) / 5), then the hub's row
     a, b = Fraction(own[n - 1], 5), Fraction(2, 5)
@@ -200,32 +216,32 @@ def test_a_row_longer_than_one_run_of_products(always_lift):
         total_a, total_b = total_a + a, total_b + b
     expected = (own[0] + total_a) / (denominators[0] - 1 - total_b)
     order = blocks[0]
-    found = pile_system.lift_blocks(*pile_system.integer_rows(order, exits, denominators, own), [0, n])
+    found = dense.lift_blocks(*pile_system.integer_rows(order, exits, denominators, own), [0, n])
     assert found is not None  # the lifting's own answer, not flint's
     numerators, denominator = found
     assert Fraction(int(numerators[order.index(0)]), int(denominator)) == expected
 
 
 def test_a_prime_that_divides_a_pivot_is_passed_over(always_lift, monkeypatch):
-    p = pile_system.PRIMES[0]
+    p = dense.PRIMES[0]
     # a cyclic block whose first pivot is 0 modulo p, and a single state whose pivot is
     exits = {"a": {"b": 1, "c": 5}, "b": {"a": 2, "b": 1}, "c": {"c": 1}}
     denominators = {"a": 3 * p, "b": 7, "c": p + 1}
     own = {"a": 1, "b": 2, "c": 3}
     expected = _eliminated(exits, denominators, own, "a")
     tried = []
-    original = pile_system._factor_blocks
+    original = dense._factor_blocks
 
     def spy(rows, block_start, prime):
         result = original(rows, block_start, prime)
         tried.append((prime, result is not None))
         return result
 
-    monkeypatch.setattr(pile_system, "_factor_blocks", spy)
+    monkeypatch.setattr(dense, "_factor_blocks", spy)
     assert pile_system.expected_from_start(exits, denominators, own, "a") == expected
-    assert tried == [(p, False), (pile_system.PRIMES[1], True)]
+    assert tried == [(p, False), (dense.PRIMES[1], True)]
     # with that prime alone, the lifting gives up and flint's solve answers
-    monkeypatch.setattr(pile_system, "PRIMES", (p,))
+    monkeypatch.setattr(dense, "PRIMES", (p,))
     tried.clear()
     assert pile_system.expected_from_start(exits, denominators, own, "a") == expected
     assert tried == [(p, False)]
@@ -237,19 +253,19 @@ def test_a_wrong_reconstruction_cannot_pass_the_check(always_lift, monkeypatch):
     own = {0: 2, 1: 1, 2: 3}
     expected = [_eliminated(exits, denominators, own, state) for state in (2, 1, 0)]
     system = (*pile_system.integer_rows([2, 1, 0], exits, denominators, own), [0, 3])
-    monkeypatch.setattr(pile_system, "_reconstruct", lambda value, modulus: (1, 3))  # a plausible lie
-    found = pile_system.lift_blocks(*system)  # the missing factor is found again from the digits
+    monkeypatch.setattr(dense, "reconstruct", lambda value, modulus: (1, 3))  # a plausible lie
+    found = dense.lift_blocks(*system)  # the missing factor is found again from the digits
     assert [Fraction(int(n), int(found[1])) for n in found[0]] == expected
-    monkeypatch.setattr(pile_system, "_small_multiplier", lambda residue, modulus, bits: 2)  # and a second lie
+    monkeypatch.setattr(dense, "_small_multiplier", lambda residue, modulus, bits: 2)  # and a second lie
     checked = []
-    original = pile_system._checked_solution
+    original = dense._checked_solution
 
     def spy(*args):
         checked.append(original(*args))
         return checked[-1]
 
-    monkeypatch.setattr(pile_system, "_checked_solution", spy)
-    assert pile_system.lift_blocks(*system) is None
+    monkeypatch.setattr(dense, "_checked_solution", spy)
+    assert dense.lift_blocks(*system) is None
     assert checked and not any(checked)  # every candidate tried, every one refused by the exact check
     assert pile_system.expected_from_start(exits, denominators, own, 0) == expected[2]  # flint's answer
 

@@ -28,13 +28,16 @@ def simulators() -> None:
 
 
 def walks() -> None:
-    """The chain solver's lifting kernels and the compiled walks of both games' chains."""
-    from toolkit.odds import exact_linear
+    """The solvers' compiled loops (both liftings, the components) and the compiled walks of both games' chains."""
+    import numpy as np
 
-    exact_linear.lift_integer([{0: 2, 1: -1}, {0: -1, 1: 2}], [1, 1])
-    from toolkit.games.diamoniak import pile_system
+    from toolkit.solve import dense, linear, scc
 
-    pile_system.lift_blocks([{0: 3, 1: -1}, {0: -1, 1: 3}], [1, 1], [0, 2])
+    linear.lift_integer([{0: 2, 1: -1}, {0: -1, 1: 2}], [1, 1])
+    dense.lift_blocks([{0: 3, 1: -1}, {0: -1, 1: 3}], [1, 1], [0, 2])
+    ring = np.array([0, 1], np.int64), np.array([1, 2], np.int64), np.array([1, 0], np.int64)
+    scc.compiled().components(*ring)
+    scc.compiled().endless(*ring, np.zeros(2, np.int64))
     from dataclasses import replace
 
     from toolkit.catalogue import load

@@ -6,10 +6,10 @@ entry are absorbing. Everything is computed with exact rational arithmetic:
 (``number``); results are always returned as ``Fraction``.
 
 How it works: the states are numbered once, and the transition graph is split
-into strongly connected components (SCCs, Tarjan's algorithm). A chain built from a
+into strongly connected components (SCCs, ``toolkit.solve.scc``). A chain built from a
 game is mostly acyclic, so most components are single states, solved by direct
 substitution; the larger components (cycles) are solved as linear systems on
-just their own states (``toolkit.odds.exact_linear``): p-adic lifting from one
+just their own states (``toolkit.solve.linear``): p-adic lifting from one
 factorisation modulo a prime for large ones, checked exactly, and exact
 elimination for small ones.
 
@@ -28,6 +28,8 @@ from fractions import Fraction
 from typing import Any
 
 from gmpy2 import mpq
+
+from toolkit.solve import linear
 
 #: The rational type used internally when none is given (``Fraction`` does the same algebra, slower).
 DEFAULT_NUMBER = mpq
@@ -111,14 +113,12 @@ class Chain:
 
     def _build_components(self) -> None:
         """Split the transient states into SCCs and record the DAG between them."""
-        self._members: list[list[int]] = [
-            sorted(members) if len(members) > 1 else members
-            for members in _strong_components(self._moves)
-        ]
-        self._component_of: list[int] = [0] * self._transient_count
-        for component, members in enumerate(self._members):
-            for i in members:
-                self._component_of[i] = component
+        from toolkit.solve.scc import strong_components
+
+        component_of, members, starts = strong_components([[j for j, _ in moves] for moves in self._moves])
+        grouped, bounds = members.tolist(), starts.tolist()
+        self._members: list[list[int]] = [sorted(grouped[a:b]) for a, b in zip(bounds, bounds[1:])]
+        self._component_of: list[int] = component_of.tolist()
         self._successors: list[list[int]] = [self._component_successors(c) for c in range(len(self._members))]
         # A component is closed when nothing leaves it: no move to another
         # component and no exit to an absorbing state.
@@ -289,7 +289,7 @@ class Chain:
                     total += probability * self._steps[j]
             rows.append(row)
             rhs.append(total)
-        for i, value in zip(members, _solve_linear(rows, rhs, self._number)):
+        for i, value in zip(members, linear.solve(rows, rhs, self._number)):
             self._steps[i] = value
 
     # -- visits: forward solve from one start --------------------------------------
@@ -346,9 +346,7 @@ class Chain:
                     row = rows[local[j]]
                     row[local[i]] = row.get(local[i], self._zero) - probability
         rhs = [inflow.pop(i, self._zero) for i in members]
-        from toolkit.odds import exact_linear
-
-        values, denominator = exact_linear.solve_shared(rows, rhs, self._number)
+        values, denominator = linear.solve_shared(rows, rhs, self._number)
         visits.update(zip(members, values))
         return denominator
 
@@ -436,53 +434,6 @@ class Chain:
         )
 
 
-def _strong_components(moves: list[list[tuple[int, Any]]]) -> list[list[int]]:
-    """The strongly connected components of the graph ``i -> j for (j, _) in moves[i]``, successors'
-    components before their predecessors' (Tarjan's algorithm, with an explicit stack: a chain's
-    paths are far deeper than Python's recursion allows)."""
-    size = len(moves)
-    order = [-1] * size  # when each state was first met
-    low = [0] * size  # the earliest state met that it reaches and that is still on the stack
-    on_stack = bytearray(size)
-    stack: list[int] = []
-    components: list[list[int]] = []
-    counter = 0
-    for root in range(size):
-        if order[root] >= 0:
-            continue
-        order[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on_stack[root] = 1
-        work = [(root, iter(moves[root]))]
-        while work:
-            state, successors = work[-1]
-            for successor, _ in successors:
-                if order[successor] < 0:
-                    order[successor] = low[successor] = counter
-                    counter += 1
-                    stack.append(successor)
-                    on_stack[successor] = 1
-                    work.append((successor, iter(moves[successor])))
-                    break
-                if on_stack[successor] and order[successor] < low[state]:
-                    low[state] = order[successor]
-            else:
-                work.pop()
-                if work and low[state] < low[work[-1][0]]:
-                    low[work[-1][0]] = low[state]
-                if low[state] == order[state]:
-                    members = []
-                    while True:
-                        member = stack.pop()
-                        on_stack[member] = 0
-                        members.append(member)
-                        if member == state:
-                            break
-                    components.append(members)
-    return components
-
-
 def _combined_weights(state: Hashable, pairs: Iterable[tuple[Weight, Hashable]]) -> dict[Hashable, Weight]:
     """Check one state's ``(weight, next_state)`` pairs and add up weights per next state."""
     combined: dict[Hashable, Weight] = {}
@@ -519,16 +470,3 @@ def _fraction(value: Any) -> Fraction:
     if isinstance(value, Fraction):
         return value
     return Fraction(int(value.numerator), int(value.denominator))
-
-
-def _solve_linear(rows: list[dict[int, Any]], rhs: list[Any], number: type) -> list[Any]:
-    """Solve one component's sparse system exactly (``rows[k]`` maps column -> coefficient), in ``number``.
-
-    The systems here are ``I - Q`` (or its transpose) for one component that can be left, a
-    non-singular M-matrix. Large ones are lifted p-adically from one factorisation modulo a prime
-    and checked exactly; small ones, and any the lifting cannot take, are eliminated exactly with
-    Markowitz pivoting (``toolkit.odds.exact_linear``).
-    """
-    from toolkit.odds import exact_linear
-
-    return exact_linear.solve(rows, rhs, number)

@@ -15,7 +15,7 @@ A game that never ends pays nothing (0) to every objective but the length (which
 
 Exact (up to ``EXACT_UP_TO`` nodes): a first guess of the optimal choices by value iteration in floats,
 then strategy iteration in exact fractions (gmpy2's ``mpq``): the choices are evaluated exactly (a linear
-system per strongly connected component, ``toolkit.odds.exact_linear``), every choice that an exactly
+system per strongly connected component, ``toolkit.solve.linear``), every choice that an exactly
 better action beats is switched (the minimiser's first, to its best reply, then the maximiser's: Hoffman
 and Karp's order), until none is. The answer is then proven (``check``): the exact values satisfy the
 equations of optimal play (Bellman's for one decider, Shapley's for two) at every node with the chosen
@@ -206,19 +206,19 @@ def _walk(game, seats, kept, max_states, progress) -> Graph:
 
 
 def _solve_graph(game, graph: Graph, objective: str, seat: int, exact_up_to: int) -> Optimum:
-    from toolkit.rules import solve_kernel as kernel
+    from toolkit.solve import iterate, scc
 
     arrays = _Arrays(graph, objective, seat)
-    _, members, starts = kernel.components(arrays.first, arrays.stop, arrays.target)
+    _, members, starts = scc.compiled().components(arrays.first, arrays.stop, arrays.target)
     exact = len(graph) <= exact_up_to
     if objective == "length" and not exact:
         raise UserError(f"{game.source}: optimal play: the shortest expected length is solved exactly only, up to "
                         f"{exact_up_to:,} states; the game has {len(graph):,}")
     upper = objective != "length"
-    low, high, _ = kernel.interval_iteration(arrays.first, arrays.stop, arrays.target, arrays.prob, arrays.cost,
-                                             arrays.sense, arrays.payoff, members, starts, arrays.lowest,
-                                             arrays.highest, upper, EPSILON if not exact else 1e-13, MAX_SWEEPS)
-    chosen = kernel.choices(arrays.first, arrays.stop, arrays.target, arrays.cost, arrays.sense, low, 1e-12)
+    low, high, _ = iterate.interval_iteration(arrays.first, arrays.stop, arrays.target, arrays.prob, arrays.cost,
+                                              arrays.sense, arrays.payoff, members, starts, arrays.lowest,
+                                              arrays.highest, upper, EPSILON if not exact else 1e-13, MAX_SWEEPS)
+    chosen = iterate.choices(arrays.first, arrays.stop, arrays.target, arrays.cost, arrays.sense, low, 1e-12)
     answer = Optimum(game.name, objective, tuple(sorted(graph.kept)), game.info().length_unit, len(graph), exact,
                      graph=graph, chosen=chosen)
     answer.action_names = {(s, a): game.action_name(s, a) for s, a in _decisions(graph)}
@@ -252,14 +252,14 @@ class _Endless(Exception):
 def _ends(arrays: _Arrays, chosen, fixed: tuple[int, ...]) -> bool:
     """Does every play end when the deciders of ``fixed`` senses take the ``chosen`` edges, whatever the
     others do (no set of states where the others and chance could keep the game going for ever)?"""
-    from toolkit.rules import solve_kernel as kernel
+    from toolkit.solve import scc
 
     first, stop, sense = arrays.first.copy(), arrays.stop.copy(), arrays.sense.copy()
     nodes = np.nonzero(np.isin(sense, fixed))[0]
     first[nodes] = chosen[nodes]
     stop[nodes] = chosen[nodes] + 1
     sense[nodes] = 0
-    return len(kernel.endless(first, stop, arrays.target, sense)) == 0
+    return len(scc.compiled().endless(first, stop, arrays.target, sense)) == 0
 
 
 def _decisions(graph: Graph):
@@ -283,7 +283,7 @@ def _fraction(value) -> Fraction:
 
 def _fixed_bounds(arrays: _Arrays, members, starts, chosen, end_payoff) -> tuple[float, float]:
     """Bounds on a payoff (per end) under fixed choices: every decision a chance point of one edge."""
-    from toolkit.rules import solve_kernel as kernel
+    from toolkit.solve import iterate
 
     prob = arrays.prob.copy()
     decided = np.nonzero(chosen >= 0)[0]
@@ -295,8 +295,8 @@ def _fixed_bounds(arrays: _Arrays, members, starts, chosen, end_payoff) -> tuple
     payoff = np.zeros(len(arrays.kind), np.float64)
     terminal = np.nonzero(arrays.kind == TERMINAL)[0]
     payoff[terminal] = end_payoff[arrays.end[terminal]]
-    low, high, _ = kernel.interval_iteration(arrays.first, arrays.stop, arrays.target, prob, np.zeros_like(prob),
-                                             sense, payoff, members, starts, 0.0, 1.0, True, EPSILON, MAX_SWEEPS)
+    low, high, _ = iterate.interval_iteration(arrays.first, arrays.stop, arrays.target, prob, np.zeros_like(prob),
+                                              sense, payoff, members, starts, 0.0, 1.0, True, EPSILON, MAX_SWEEPS)
     return float(low[0]) - MARGIN, float(high[0]) + MARGIN
 
 
@@ -310,7 +310,7 @@ def evaluate(arrays: _Arrays, members, starts, chosen, end_values=None, with_cos
     clairvoyant's of ``toolkit.rules.skill``, gives just those)."""
     from gmpy2 import mpq
 
-    from toolkit.odds import exact_linear
+    from toolkit.solve import linear
 
     end_values = arrays.end_values if end_values is None else end_values
     cost = arrays.exact_cost if with_cost else None
@@ -341,7 +341,7 @@ def evaluate(arrays: _Arrays, members, starts, chosen, end_values=None, with_cos
         if len(nodes) == 1 and len(rows[0]) == 1:
             values[nodes[0]] = rhs[0] / rows[0][0]
             continue
-        for n, v in zip(nodes, exact_linear.solve(rows, rhs, mpq)):
+        for n, v in zip(nodes, linear.solve(rows, rhs, mpq)):
             values[n] = v
     return values
 

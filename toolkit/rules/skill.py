@@ -355,7 +355,7 @@ class _Plans:
         values to bound it, or a chain that may not end)."""
         from gmpy2 import mpq
 
-        from toolkit.rules import solve_kernel as kernel
+        from toolkit.solve import scc
 
         first_shift, start = self.settle([(0, 0)], None)
         ids, states = {start: 0}, [start]
@@ -392,6 +392,7 @@ class _Plans:
             high_ends.append(high)
         chain = _Chain(first, stop, target, prob, cost if self.length else None, low_ends)
         sense = np.where(chain.kind == TERMINAL, 2, 0).astype(np.int64)
+        kernel = scc.compiled()
         if len(kernel.endless(chain.first, chain.stop, chain.target, sense)):
             return None  # some plans' sets never end: a length without bound, or a chain to say no more of
         _, members, starts = kernel.components(chain.first, chain.stop, chain.target)

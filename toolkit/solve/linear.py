@@ -1,8 +1,9 @@
 """Exact solutions of sparse rational linear systems: p-adic lifting, and elimination as the fallback.
 
-``Chain`` solves one linear system per cycle of states (a strongly connected component). Exact
-Gaussian elimination on such a system carries fractions of thousands of digits through every
-step, so its cost grows with the size of the answer at every operation. Here the system is made
+An absorbing chain is solved one linear system per cycle of states (a strongly connected
+component): ``I - Q`` on its states, or the transpose. Exact Gaussian elimination on such a system
+carries fractions of thousands of digits through every step, so its cost grows with the size of the
+answer at every operation. Here the system is made
 integer (each row times the common denominator of its entries), factored once modulo a prime
 below 2^31, and the solution is lifted p-adically (Dixon's method): each step solves the system
 modulo ``p`` with that one factorisation and divides the remainder by ``p``, all in 64-bit
@@ -15,12 +16,15 @@ non-singular, so a solution that checks is the only one.
 Lifting is for large systems and for those whose elimination fills in (``LIFT_ALWAYS_FROM``,
 ``LIFT_WORK``); the others are eliminated exactly (``eliminate``), and so is any system the
 lifting cannot take (an entry too large for 64-bit arithmetic, or every prime tried divides the
-determinant), which any non-singular system of ``Chain`` allows. A lifted solution can be handed
+determinant), which any non-singular system with usable diagonal pivots allows. A lifted solution can be handed
 over as integers over one common denominator (``solve_shared``), so that sums of it need one
 division instead of a reduced fraction per unknown.
 
 Both ways choose pivots by Markowitz's rule (the fewest other entries in the pivot's row times its
 column: the least fill-in), kept in a heap so choosing costs a logarithm, not a scan of every row.
+
+``reconstruct`` (rational reconstruction) and ``joined_digits`` serve the block lifting of
+``toolkit.solve.dense`` too.
 """
 
 from __future__ import annotations
@@ -63,10 +67,10 @@ _CHUNK = 64
 
 #: The bits by which p^steps must pass the probe's fraction before the whole solution is tried: a
 #: residue that only looks like a small fraction by chance does so with odds of about 2^-MARGIN.
-_MARGIN = 40
+MARGIN = 40
 
 #: The random combination of the unknowns that decides when the lifting has gone far enough.
-_PROBE_SEED = 20240611
+PROBE_SEED = 20240611
 
 
 def solve(rows: list[dict[int, Any]], rhs: list[Any], number: type = Fraction) -> list[Any]:
@@ -114,7 +118,7 @@ def _cheap_to_eliminate(rows: Sequence[dict[int, Any]], budget: int | None = Non
     Counted by eliminating, in Markowitz order, a copy with random non-zero residues modulo the
     first prime in place of the values: the same fill as the exact elimination (but for a chance
     cancellation), at the cost of small ints, and stopped as soon as the budget is passed."""
-    rng = random.Random(_PROBE_SEED)
+    rng = random.Random(PROBE_SEED)
     prime = PRIMES[0]
     work = [{c: rng.randrange(1, prime) for c in row} for row in rows]
     try:
@@ -268,7 +272,7 @@ def lift_integer(rows: Sequence[dict[int, int]], rhs: Sequence[int]) -> tuple[li
         return None
     matrix = _csr(rows)
     digits_in = _balanced_digits(rhs, prime)
-    probe = np.array(random.Random(_PROBE_SEED).choices(range(1, 1 << 16), k=size), dtype=np.int64)
+    probe = np.array(random.Random(PROBE_SEED).choices(range(1, 1 << 16), k=size), dtype=np.int64)
     state = _Lifting(size, prime, factored, matrix, digits_in, probe)
     steps = 16 + len(digits_in)
     # Cramer and Hadamard: the denominator and every numerator are at most the product over rows
@@ -278,12 +282,12 @@ def lift_integer(rows: Sequence[dict[int, int]], rhs: Sequence[int]) -> tuple[li
     bound_bits = sum((math.isqrt(sum(v * v for v in row.values())) + 1 + abs(int(b))).bit_length()
                      for row, b in zip(rows, rhs))
     probe_bits = 16 + size.bit_length()  # the probe's numerator: a sum of ``size`` numerators times < 2^16
-    most_steps = (2 * bound_bits + probe_bits + _MARGIN + 2) // (prime.bit_length() - 1) + 1
+    most_steps = (2 * bound_bits + probe_bits + MARGIN + 2) // (prime.bit_length() - 1) + 1
     while state.steps < most_steps:
         state.run(min(steps, most_steps - state.steps + 1))
         modulus = state.modulus()
-        guess = _reconstruct(state.probe_value(), modulus)
-        if guess is not None and abs(guess[0]).bit_length() + guess[1].bit_length() + _MARGIN < modulus.bit_length():
+        guess = reconstruct(state.probe_value(), modulus)
+        if guess is not None and abs(guess[0]).bit_length() + guess[1].bit_length() + MARGIN < modulus.bit_length():
             found = _full_solution(state, guess[1], rows, rhs)
             if found is not None:
                 return found
@@ -307,7 +311,7 @@ class _Lifting:
     def run(self, steps: int) -> None:
         import numpy as np
 
-        from toolkit.odds.lift_kernel import lift_steps
+        from toolkit.solve.lift_kernel import lift_steps
 
         block = np.zeros((steps, self.size), dtype=np.int64)
         given = self.digits_in[self.steps:self.steps + steps]
@@ -347,7 +351,7 @@ def joined_digits(digits, prime: int) -> list:
     loop, then joined by halves (large products are where GMP is fastest)."""
     import numpy as np
 
-    from toolkit.odds.lift_kernel import chunk_limbs
+    from toolkit.solve.lift_kernel import chunk_limbs
 
     limbs = (_CHUNK * prime.bit_length() + 31) // 32 + 1
     packed = chunk_limbs(np.ascontiguousarray(digits), prime, _CHUNK, limbs)  # size x chunks x limbs, uint32
@@ -377,7 +381,7 @@ def _full_solution(state: _Lifting, denominator: int, rows, rhs) -> tuple[list[i
         if n > half:
             n -= modulus
         if n * n * 2 >= modulus:  # not small: this unknown has a denominator the probe missed
-            guess = _reconstruct(value, modulus)
+            guess = reconstruct(value, modulus)
             if guess is None:
                 return None
             extra = guess[1] // math.gcd(guess[1], denominator)
@@ -398,20 +402,43 @@ def _full_solution(state: _Lifting, denominator: int, rows, rhs) -> tuple[list[i
     return [n // divisor for n in numerators], denominator // divisor
 
 
-def _reconstruct(value: int, modulus: int) -> tuple[int, int] | None:
+def reconstruct(value: int, modulus: int) -> tuple[int, int] | None:
     """(a, b) with a = b * value mod modulus, |a| and 0 < b at most sqrt(modulus / 2), or None.
 
-    Wang's rational reconstruction: the extended Euclid algorithm on (modulus, value) stopped at
-    the first remainder below the bound; the fraction, when it exists, is unique.
+    Wang's rational reconstruction: the extended Euclid algorithm on (modulus, value), stopped at the
+    first remainder below the bound; the fraction, when there is one, is unique. Lehmer's speed-up
+    does most of the work: while the remainders are long, the quotients are found from their leading
+    62 bits in small integers (Knuth's test keeps only the quotients that are certainly right) and
+    applied to the long numbers as one 2x2 matrix, a few times fewer long operations. The last steps
+    near the bound are plain ones, so it stops where the plain algorithm does, with the same answer.
     """
     modulus = _big(modulus)
     bound = _big(math.isqrt(modulus // 2))
     r0, r1 = modulus, _big(value) % modulus
-    t0, t1 = 0, 1
+    t0, t1 = _big(0), _big(1)
+    plain_below = bound.bit_length() + 96
+    while r1.bit_length() > plain_below:
+        shift = r0.bit_length() - 62
+        a, b = int(r0 >> shift), int(r1 >> shift)
+        m00, m01, m10, m11 = 1, 0, 0, 1
+        while b + m10 and b + m11:
+            q = (a + m00) // (b + m10)
+            if q != (a + m01) // (b + m11):
+                break
+            m00, m10 = m10, m00 - q * m10
+            m01, m11 = m11, m01 - q * m11
+            a, b = b, a - q * b
+        if m01 == 0:  # no quotient was certain: one long step
+            q = r0 // r1
+            r0, r1, t0, t1 = r1, r0 - q * r1, t1, t0 - q * t1
+            continue
+        n0, n1 = m00 * r0 + m01 * r1, m10 * r0 + m11 * r1
+        if n1 <= bound:  # past the stopping point (never seen: the cushion is 96 bits): go plainly
+            break
+        r0, r1, t0, t1 = n0, n1, m00 * t0 + m01 * t1, m10 * t0 + m11 * t1
     while r1 > bound:
         q = r0 // r1
-        r0, r1 = r1, r0 - q * r1
-        t0, t1 = t1, t0 - q * t1
+        r0, r1, t0, t1 = r1, r0 - q * r1, t1, t0 - q * t1
     if t1 == 0 or abs(t1) > bound or math.gcd(int(r1), int(abs(t1))) != 1:
         return None
     return (int(r1), int(t1)) if t1 > 0 else (int(-r1), int(-t1))
@@ -456,7 +483,7 @@ def _factor(rows: Sequence[dict[int, int]], prime: int):
     (this prime divides a leading minor)."""
     import numpy as np
 
-    from toolkit.odds.lift_kernel import factor_mod
+    from toolkit.solve.lift_kernel import factor_mod
 
     start, column, value = _csr(rows)
     value %= prime

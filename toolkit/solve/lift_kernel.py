@@ -1,7 +1,8 @@
-"""The compiled loop of the p-adic lifting in ``toolkit.odds.exact_linear`` (numba, cached).
+"""The compiled loops of the two p-adic liftings (numba, cached): the sparse one of
+``toolkit.solve.linear`` and the dense block one of ``toolkit.solve.dense``.
 
-Kept apart so that importing ``Chain`` or ``exact_linear`` does not import numba: only a system
-large enough to be lifted pays for it.
+Kept apart so that importing ``linear`` or ``dense`` does not import numba: only a system large
+enough to be lifted pays for it.
 """
 
 from __future__ import annotations
@@ -293,7 +294,7 @@ def factor_mod(prime, start, column, value):  # pragma: no cover - compiled
             upper_column[:upper_used], upper_value[:upper_used], inverse)
 
 
-# -- the pile-start system (toolkit.games.diamoniak.pile_system): dense blocks, entries of many limbs --------
+# -- the block lifting (toolkit.solve.dense): dense diagonal blocks, entries of many limbs ---------------------
 
 #: Bits per limb of the large integers the block lifting carries (its residual, its matrix's
 #: entries); the prime of that lifting is below 2^26 too, so a limb times a residue is below 2^52.
