@@ -1,6 +1,6 @@
 """Games per second of the compiled kernels against the rules engine, side by side in one run.
 
-Run: python benchmarks/bench_simulate.py [--engine-games N] [--kernel-games N] [--quick]
+Run: python benchmarks/bench_simulate.py [--engine-games N] [--kernel-games N] [--c-games N] [--quick] [--c-only]
 
 For each configuration (default policies): the engine plays ``--engine-games`` games through
 ``toolkit.sim.ordered`` and the kernel plays ``--kernel-games`` games through ``toolkit.fast``; the
@@ -189,7 +189,11 @@ def main() -> None:
     parser.add_argument("--kernel-games", type=int, default=200_000)
     parser.add_argument("--c-games", type=int, default=4_000_000, help="games of the kernel against plain C")
     parser.add_argument("--quick", action="store_true", help="fewer games, no first-call measurement")
+    parser.add_argument("--c-only", action="store_true", help="only the kernel against C (--c-games games)")
     args = parser.parse_args()
+    if args.c_only:
+        print(against_c(args.c_games))
+        return
     engine_games, kernel_games = (300, 20_000) if args.quick else (args.engine_games, args.kernel_games)
     c_games = 200_000 if args.quick else args.c_games
     print(f"{'configuration':<24}{'engine games/s':>16}{'kernel games/s':>16}{'ratio':>8}  same games")
