@@ -33,8 +33,8 @@ import subprocess
 import sys
 import threading
 import time
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = ROOT / "benchmarks"
@@ -47,8 +47,7 @@ SIMULATE_RATIO, DICE_SECONDS, FIRST_NOTE, COIN_SECONDS, PIG_SECONDS, PIG_MB = 1.
 DONE = re.compile(r"(\d+)% done")
 
 
-@dataclass
-class Run:
+class Run(NamedTuple):
     """A finished (or stopped) command: clock and CPU seconds, peak resident MB, its output, how it ended."""
     wall: float
     cpu: float
