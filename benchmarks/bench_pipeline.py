@@ -1,7 +1,8 @@
 """Issue 34's speed and memory targets, side by side in one run: one table of figure, measured, target, pass.
 
 Every figure is a whole command run as a child process (start-up included), timed on the clock, with
-its CPU time and peak memory (resident set) from ``os.wait4``, which counts the child's own workers:
+its CPU time and peak memory (resident set) from ``os.wait4``, which counts the child's own workers.
+Each ``--game`` command runs once untimed first, so that numba's cache holds its kernel:
 
 * ``toolkit simulate --rules X`` against ``--game X`` for Diamoniak and Palaces at 2, 3 and 4 players,
   ``--games`` games each (3,000 by default; ``--full`` plays the issue's 400,000): the rules side at
@@ -104,7 +105,7 @@ def said(run_: Run) -> str:
     """Seconds on the clock (CPU) and peak memory, or how a stopped or failed command ended."""
     if run_.timed_out:
         share = run_.share_done()
-        done = f", {100 * share:.0f}% done" if share is not None else ""
+        done = f", {100 * share:.0f}% done" if share is not None else ", no progress line yet"
         return f"stopped at {run_.wall:.0f} s{done}"
     if run_.code != 0:
         return f"FAILED (exit {run_.code}): {run_.err.strip().splitlines()[-1] if run_.err.strip() else ''}"
@@ -126,8 +127,8 @@ def simulate_rows(games: int, timeout: float) -> list[tuple[str, str, str, bool]
     for game in ("diamoniak", "palaces"):
         for players in (2, 3, 4):
             common = ["simulate", "--players", str(players), "--games", str(games), "--seed", "1", "--json"]
-            run([*TOOLKIT, "simulate", "--players", str(players), "--game", game, "--games", "1"], timeout)  # warm
-            built_in = run([*TOOLKIT, *common, "--game", game], timeout)
+            run([*TOOLKIT, *common, "--game", game], timeout)  # once before: numba's cache filled, the kernel's
+            built_in = run([*TOOLKIT, *common, "--game", game], timeout)  # compile (in a child) not timed
             rules = run([*TOOLKIT, *common, "--rules", game], timeout)
             figure = f"simulate --rules {game} / --game {game}, {players} players, {games:,} games"
             base, slow = whole_time(built_in), whole_time(rules)
