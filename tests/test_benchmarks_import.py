@@ -1,20 +1,24 @@
 """Every benchmark still runs as far as its names go: each script imports (without running: each runs
 under ``if __name__ == "__main__"``), and every name it takes from the toolkit, at the top or inside
 a function (``from toolkit.x import name``, ``module.name`` of a toolkit module it imported), exists.
-A benchmark that calls what the toolkit no longer has fails here, not when someone next runs it."""
+A benchmark that calls what the toolkit no longer has fails here, not when someone next runs it.
+The rules files the benchmarks play (``benchmarks/games``) import too, and each loads as a game and
+plays one game to its end."""
 
 from __future__ import annotations
 
 import ast
 import importlib
 import importlib.util
+import random
 from types import ModuleType
 
 import pytest
 
 from conftest import ROOT
 
-BENCHMARKS = sorted((ROOT / "benchmarks").glob("*.py"))
+GAMES = sorted((ROOT / "benchmarks" / "games").glob("*.py"))
+BENCHMARKS = sorted((ROOT / "benchmarks").glob("*.py")) + GAMES
 
 
 def toolkit_names(tree: ast.Module) -> list[tuple[str, ...]]:
@@ -48,7 +52,7 @@ def found(owner, name: str):
         raise AttributeError(f"{owner.__name__} has no {name}") from None
 
 
-@pytest.mark.parametrize("path", BENCHMARKS, ids=lambda path: path.name)
+@pytest.mark.parametrize("path", BENCHMARKS, ids=lambda path: str(path.relative_to(ROOT / "benchmarks")))
 def test_a_benchmark_imports_and_every_toolkit_name_it_uses_exists(path):
     spec = importlib.util.spec_from_file_location(f"benchmark_{path.stem}", path)
     spec.loader.exec_module(importlib.util.module_from_spec(spec))
@@ -56,3 +60,21 @@ def test_a_benchmark_imports_and_every_toolkit_name_it_uses_exists(path):
         value = importlib.import_module(module)
         for name in names:
             value = found(value, name)
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda path: path.name)
+def test_a_benchmark_game_loads_as_a_rules_file_and_plays_to_its_end(path):
+    from toolkit.rules.load import load_rules
+
+    game = load_rules(str(path))
+    state, rng = game.new_initial_state(), random.Random(7)
+    for _ in range(game.max_game_length()):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(rng.choices([o for o, _ in outcomes], [w for _, w in outcomes])[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert state.is_terminal()
+    assert len(state.returns()) == game.num_players() == 2
