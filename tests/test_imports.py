@@ -105,3 +105,20 @@ def test_the_check_sees_a_circle_and_an_arrow_up():
     tree = ast.parse("from toolkit.cli import say\nfrom . import sibling\n")
     assert imports("toolkit.odds.report", tree, {"toolkit.cli", "toolkit.odds.sibling"}) == {
         "toolkit.cli", "toolkit.odds.sibling"}
+
+
+def test_the_commands_are_thin():
+    """No function of ``toolkit.cli`` is over 80 lines, and none asks where the game came from: the
+    commands read ``--rules`` only to hand it to ``toolkit.setup.game_setup`` with the other game options."""
+    long, asks = [], []
+    for path in sorted((PACKAGE / "cli").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.end_lineno - node.lineno >= 80:
+                long.append(f"{path.name}:{node.name} ({node.end_lineno - node.lineno + 1} lines)")
+            if isinstance(node, ast.Compare) and any(isinstance(side, ast.Name) and side.id == "rules_spec"
+                                                     for side in (node.left, *node.comparators)):
+                asks.append(f"{path.name}:{node.lineno}")
+    assert long == []
+    allowed = {"options.py"}  # --param and --rules-timeout are refused without --rules, in the option itself
+    assert [where for where in asks if where.split(":")[0] not in allowed] == []
