@@ -1,7 +1,7 @@
 """Every registered game keeps the contract (toolkit.game.contract), in the spirit of OpenSpiel's game tests.
 
 Parametrised over every game the toolkit plays: the built-in games at each player count and in a variant
-or two (through ``--rules GAME``'s object, toolkit.rules.builtin, as the commands play them today), the
+or two (their engines' games, which keep the contract through toolkit.games.played), the
 examples' rules files (pig, chutes, dealer) and the test package's third game (tests/thirdgame/ladder,
 registered here as its entry point would register it). Each game is played to its end with a few seeds
 (at random; a game whose random games are long, with one random seat and its default player at the
@@ -92,8 +92,15 @@ def third_game(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def load(case: Case) -> Any:
-    spec = case.spec if case.spec in registry.ids() or case.third else str(ROOT / case.spec)
-    return load_rules(spec, dict(case.params))
+    """The game of the case: a registered game's engine on its own deck (itself a game of the contract,
+    through toolkit.games.played), or a rules file."""
+    if case.spec in registry.ids() or case.third:
+        from toolkit.catalogue import load as load_deck
+
+        variants = str(case.params.get("variants", ""))
+        return registry.get(case.spec).make_game(load_deck(case.spec, require_art=False), case.params["players"],
+                                                 tuple(variants.split("+")) if variants else ())
+    return load_rules(str(ROOT / case.spec), dict(case.params))
 
 
 def probabilities(outcomes: list[tuple[Any, Any]]) -> list[Fraction]:

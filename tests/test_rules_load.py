@@ -135,10 +135,17 @@ def test_module_class_spec_and_an_unhashable_key(tmp_path, monkeypatch):
         load_rules(_write(tmp_path, body, "keyed.py")).new_initial_state().key()
 
 
-def test_a_builtin_game_is_a_rules_game_with_its_own_players():
-    game = load_rules("palaces", {"players": 3})
-    assert game.players == 3 and {"random", "first", "default"} <= set(game.policies())
+def test_a_builtin_game_is_a_game_of_the_contract_with_its_own_players():
+    """The engine's game is the contract's game itself (no adapter): its players by name, returns, keys."""
+    from toolkit.catalogue import load
+    from toolkit.game.contract import Game, State
+    from toolkit.games.registry import get
+
+    game = get("palaces").make_game(load("palaces", require_art=False), 3)
+    assert isinstance(game, Game) and game.num_players() == 3
+    assert {"random", "first", "default"} <= set(game.policies())
     state = game.new_initial_state()
-    assert state.returns() == (0, 0, 0) and state.steps == 0 and state.key() == state.engine.key()
-    with pytest.raises(UserError, match=r"--rules palaces: players=9: the game is for 2 to 4 players"):
-        load_rules("palaces", {"players": 9})
+    assert isinstance(state, State) and state.returns() == (0, 0, 0) and state.clone().key() == state.key()
+    assert game.info().length_unit == "rounds" and game.info().no_winner == "stalled"
+    with pytest.raises(UserError, match=r"--rules palaces: not a file PATH.py, a module:Class or a game"):
+        load_rules("palaces")  # an id is the setup's to resolve (toolkit.setup), never a rules file's

@@ -1,6 +1,6 @@
 """Find a rules game by its spec: ``PATH.py`` (the file's one game class), ``PATH.py:Class``,
-``module:Class`` (an importable module) or the id of a registered game (a built-in game, through
-:mod:`toolkit.rules.builtin`). ``params`` are the game's constructor parameters (``sweep --grid``).
+or ``module:Class`` (an importable module). ``params`` are the game's constructor parameters (``sweep
+--grid``). A registered game's id never comes here: ``toolkit.setup`` makes it the built-in game itself.
 
 A file is imported from its location as a fresh module of its own (``importlib``: unlike ``runpy``'s
 namespace, the module stays registered while it is used, so dataclasses and pickling work in it), once
@@ -28,7 +28,7 @@ _MODULE = re.compile(r"(?P<module>[A-Za-z_][A-Za-z0-9_.]*):(?P<cls>[A-Za-z_][A-Z
 
 
 def load_rules(spec: str, params: dict | None = None, option: str = "--rules"):
-    """The game of ``spec`` built with ``params``: a ``RulesGame`` (a built-in game: its adapter)."""
+    """The game of ``spec`` built with ``params``: a ``RulesGame``."""
     spec = spec.strip()
     params = dict(params or {})
     found = _FILE.fullmatch(spec)
@@ -55,10 +55,6 @@ def load_rules(spec: str, params: dict | None = None, option: str = "--rules"):
         return _build(cls, spec, name if path is None else str(path), path, params)
     from toolkit.games.registry import games
 
-    if spec in games():
-        from toolkit.rules.builtin import builtin_game
-
-        return builtin_game(spec, params, option)
     raise UserError(f"{option} {spec}: not a file PATH.py, a module:Class or a game "
                     f"(the games: {', '.join(games()) or 'none'})")
 

@@ -38,16 +38,21 @@ def rules_report(game, model: str | None, *, policy: Policies | None, objective:
 
 
 def catalogue_game(catalogue, players: int | None):
-    """A built-in game on ``catalogue`` (a deck of one's own size) as a rules game, for its optimal play."""
+    """A built-in game on ``catalogue`` (a deck of one's own size): its engine's game, a game of the contract
+    (toolkit.games.played), for the walk and optimal play."""
     from toolkit.games.registry import get
-    from toolkit.rules.builtin import BuiltinRules
 
     low, high = catalogue.players
     players = low if players is None else players
     if not low <= players <= high:
         raise UserError(f"--players {players}: {catalogue.game} is for {low} to {high} players")
-    registered = get(catalogue.game)
-    return BuiltinRules(registered, registered.make_game(catalogue, players, ()), catalogue.game, players, (), {})
+    from toolkit.games.played import PlayedGame
+
+    game = get(catalogue.game).make_game(catalogue, players, ())
+    if not isinstance(game, PlayedGame):
+        raise UserError(f"{catalogue.game}: its engine does not keep the game contract (the mixins of "
+                        "toolkit.games.played), so it cannot be walked or solved; the other odds models answer")
+    return game
 
 
 def _head(game, model: str) -> dict:

@@ -7,13 +7,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from toolkit.games import CHANCE, TERMINAL, check_setup
+from toolkit.games.played import PlayedGame, PlayedState
 
 VARIANTS: dict[str, str] = {}
 DRAW = 0  # the one action: draw a card
 
 
 @dataclass(frozen=True)
-class LadderGame:
+class LadderGame(PlayedGame):
     game_id = "ladder"
     names: tuple[str, ...]
     kinds: tuple[str, ...]
@@ -31,7 +32,7 @@ class LadderGame:
         return LadderState(self)
 
 
-class LadderState:
+class LadderState(PlayedState):
     def __init__(self, game: LadderGame):
         self.game = game
         self.pile = list(game.counts)

@@ -8,8 +8,11 @@ NAMES = ("default",)
 class Climber:
     name = "default"
 
-    def act(self, state) -> int:
+    def act(self, state, rng=None) -> int:
         return state.legal_actions()[0]
+
+    def distribution(self, state) -> list[tuple[int, int]]:
+        return [(self.act(state), 1)]
 
 
 def parse(text: str, option: str | None = None) -> Climber:

@@ -33,6 +33,7 @@ import numpy as np
 
 from toolkit.catalogue.model import Catalogue
 from toolkit.games import CHANCE, TERMINAL, check_setup
+from toolkit.games.played import PlayedGame, PlayedState
 from toolkit.games.diamoniak import kernel
 from toolkit.games.diamoniak.kernel import (
     BUY, DRAW, FAIRY, G_WITCH_TAKES, LOSE, LOSS_CASTLE, LOSS_SIDE, MORE, OVER, PASS,
@@ -47,7 +48,7 @@ VARIANTS = {
 
 
 @dataclass(frozen=True)
-class DiamoniakGame:
+class DiamoniakGame(PlayedGame):
     """The fixed part of a game: the deck, the rule numbers, the variants, the number of players."""
 
     game_id = "diamoniak"  # the registered game this engine plays (not a field)
@@ -210,7 +211,7 @@ _new = object.__new__  # a state made without __init__, to be filled by a copy
 _ARRAYS = ("_pile", "_discard", "_castle", "_side", "_colour", "_csum", "_ssum", "_diamonds", "_fairies", "_loss")
 
 
-class DiamoniakState:
+class DiamoniakState(PlayedState):
     """One moment of a game. Mutable: ``apply_action`` changes it in place; ``clone`` copies it.
 
     ``steps`` plays the rules: the kernel module, its step functions interpreted on Python rows (``_Row``,

@@ -243,13 +243,17 @@ class DiamoniakPolicy:
         certain: a subclass may decide otherwise (the simulation and the compiled walk then play ``act``)."""
         return self._rules_row if type(self) is DiamoniakPolicy else None
 
-    def act(self, state) -> tuple:
+    def act(self, state, rng=None) -> tuple:
         """The action this player takes at ``state`` (a ``DiamoniakState`` at a decision): the kernel's
-        ``_choose`` on the state's arrays."""
+        ``_choose`` on the state's arrays (``rng``, the contract's random generator, is not needed)."""
         row = self._rules_row
         if row is None:
             raise ValueError(f"no Diamoniak player plays the rules {self.name}")
         return state.choose(row)
+
+    def distribution(self, state) -> list[tuple[tuple, int]]:
+        """What this player does at ``state``, as the contract's players say it: one action."""
+        return [(self.act(state), 1)]
 
 
 FIXED = {

@@ -51,6 +51,7 @@ from functools import cached_property
 
 from toolkit.catalogue.model import Catalogue
 from toolkit.games import CHANCE, TERMINAL, check_setup
+from toolkit.games.played import PlayedGame, PlayedState
 
 VARIANTS = {
     "exchange-face-up": "an exchange takes cards chosen face up from the other player's hand, not blind",
@@ -89,7 +90,7 @@ def completable_colours(palette, kinds, colours, counts) -> frozenset[str]:
 
 
 @dataclass(frozen=True)
-class PalacesGame:
+class PalacesGame(PlayedGame):
     """The fixed part of a game: the deck, the rule numbers, the variants, the number of players."""
 
     game_id = "palaces"  # the registered game this engine plays (not a field)
@@ -204,7 +205,7 @@ class Decided(tuple):
 _new = object.__new__  # a state made without __init__, to be filled by a copy
 
 
-class PalacesState:
+class PalacesState(PlayedState):
     """One moment of a game. Mutable: ``apply_action`` changes it in place; ``clone`` copies it.
 
     ``steps`` plays the rules: the kernel module, its step functions interpreted on Python lists ``g`` and

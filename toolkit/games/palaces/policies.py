@@ -151,9 +151,9 @@ class PalacesPolicy:
             if isinstance(rule, _Seeded):
                 rule.start_game(game_seed, seat)
 
-    def act(self, state) -> tuple:
+    def act(self, state, rng=None) -> tuple:
         """The action this player takes at ``state`` (a ``PalacesState`` at a decision): the kernel's decision
-        on the state, drawing from this seat's streams."""
+        on the state, drawing from this seat's streams (not from ``rng``, the contract's generator)."""
         row = self.row()
         if row is None:
             raise ValueError(f"no Palaces player plays the rules {self.name}")
@@ -167,6 +167,11 @@ class PalacesPolicy:
             if rule is not None:
                 rule.streams[seat] = number
         return action
+
+    def distribution(self, state) -> list[tuple[tuple, int]]:
+        """What this player does at ``state``, as the contract's players say it: one action (a seeded rule's
+        choice comes from its own streams, which the walk treats as the player's, as the simulation does)."""
+        return [(self.act(state), 1)]
 
 
 # --- the seats as the kernel plays them -------------------------------------------------------------
