@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -137,9 +138,20 @@ def measure(game, policies, seed: int, precision: float, max_games: int, tick=No
     """The totals of as many games of ``seed`` as the precision rule asks for (at most ``max_games``),
     comebacks counted from ``comeback`` points (the game's ``comeback_points``)."""
     acc = Accumulator(game.players, comeback)
+
+    def play(start: int, stop: int) -> None:
+        play_into(acc, game, policies, seed, start, stop, tick, max_turns, played)
+
+    return in_stages(acc, play, precision, max_games, ruled)
+
+
+def in_stages(acc: Accumulator, play: Callable[[int, int], None], precision: float, max_games: int,
+              ruled=None) -> Accumulator:
+    """The precision rule for any game: ``play(start, stop)`` adds games ``start .. stop-1`` to ``acc``; a
+    first stage, then on until every governed figure's 95% interval is narrow enough, or ``max_games``."""
     target = min(max_games, max(MIN_STAGE, games_for(4 * precision)))
     while True:
-        play_into(acc, game, policies, seed, acc.games, target, tick, max_turns, played)
+        play(acc.games, target)
         need = games_needed(acc, precision, ruled)
         if need <= acc.games or acc.games >= max_games:
             return acc

@@ -151,13 +151,14 @@ def _analyse_rules(rules, policies, precision, max_games, seed, as_json, report_
     from pathlib import Path
 
     from toolkit.files import check_outputs, write_atomic
+    from toolkit.analysis.analyse import games_for
     from toolkit.rules import analyse as bench
     from toolkit.seats import rules_players
 
     refuse_given(("strategy",), "the strategy search plays the built-in games' rules; name the players with --policy")
     check_outputs([("--report", report_path)], {"--rules": rules.path} if rules.path else {})
     seats = rules_players(rules, parse_policy(policies))
-    progress = Progress(4 * bench.games_for(precision), "analysing")
+    progress = Progress(4 * games_for(precision), "analysing")
     try:
         result = bench.analyse(rules, seats, seed, precision, max_games, progress)
     finally:

@@ -9,7 +9,7 @@ had a decision to make in any of them (a race with dice and no choice), the figu
 
 from __future__ import annotations
 
-from toolkit.analysis.analyse import MIN_STAGE, PlayerCount, games_for, games_needed, run_seed, shortfall
+from toolkit.analysis.analyse import PlayerCount, in_stages, run_seed, shortfall
 from toolkit.analysis.metrics import Accumulator, describe
 from toolkit.errors import UserError
 from toolkit.rules.simulate import NO_DECISIONS, batches
@@ -22,18 +22,17 @@ def measure(rules, seats, seed: int, precision: float, max_games: int, tick=None
     decisions the seats made in them."""
     acc = Accumulator(rules.players)
     decisions = 0
-    target = min(max_games, max(MIN_STAGE, games_for(4 * precision)))
-    while True:
-        for records in batches(rules, seats, seed, acc.games, target):
+
+    def play(start: int, stop: int) -> None:
+        nonlocal decisions
+        for records in batches(rules, seats, seed, start, stop):
             records.pop("steps")  # the length is counted in turns (the game's, else steps: the same)
             decisions += int(records.pop("decisions").sum())
             acc.add(records)
             if tick:
                 tick(int(records["winner"].size))
-        need = games_needed(acc, precision)
-        if need <= acc.games or acc.games >= max_games:
-            return acc, decisions
-        target = min(max_games, max(acc.games + MIN_STAGE, -(-int(need * 1.1) // 100) * 100))
+
+    return in_stages(acc, play, precision, max_games), decisions
 
 
 def analyse(rules, seats, seed: int, precision: float, max_games: int, tick=None) -> PlayerCount:
