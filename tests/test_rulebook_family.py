@@ -80,6 +80,27 @@ def test_the_book_has_an_example_of_play_with_named_players_and_the_catalogues_c
         assert "picture under" not in example and "на картинке в разделе" not in example
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_palaces_says_what_a_building_place_is_and_names_it_one_way(lang, book):
+    """An editor's finding (issue 37, wave 4): "building place" was used and never explained, and the
+    Russian said "пустое место", "место" and "место для стройки" for one thing. "Setting up" now says
+    what it is; every building place in the Russian rules, aid and card texts is "место для стройки"."""
+    text = joined(" ".join(book("palaces", lang)))
+    setup = {"en": ("Setting up", "A turn"), "ru": ("Подготовка", "Ход игрока")}[lang]
+    section = text[text.index(setup[0]):text.index(setup[1], text.index(setup[0]))]
+    assert {"en": "In front of you there is room for 3 palaces: these are your building places",
+            "ru": "Перед тобой на столе 3 места для стройки"}[lang] in section
+    if lang == "ru":
+        from toolkit.games.registry import get
+
+        texts = [get("palaces").text_file(kind, "ru").read_text(encoding="utf-8") for kind in ("rules", "aid")]
+        texts += [card.text["ru"] for card in load("palaces").cards]
+        for words in texts:
+            words = words.replace("\n", " ")
+            for found in re.finditer(r"\bмест(о|а|е|ом|ах)?\b(?! для стройки| для сброса)", words):
+                assert False, words[max(0, found.start() - 40):found.end() + 20]
+
+
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_quick_start_is_on_the_last_page(game, lang, book):
