@@ -193,12 +193,20 @@ def test_the_credits_name_the_original_game_and_its_publisher_from_the_catalogue
     assert catalogue.original[lang] in text and catalogue.publisher[lang] == "Djeco"
     assert catalogue.publisher[lang] in text
     # the castle game is our own edition under a title of its own (issue 37), the published game named here only
-    assert {"en": "Castles and Witches is our own edition of a card game for families, played after Diamoniak by Djeco",
+    assert {"en": "Castles and Witches is our own edition of a card game for families, based on Diamoniak by Djeco",
             "ru": "«Замки и ведьмы» — наше издание семейной карточной игры, сделанное по мотивам игры «Diamoniak» "
                   "издательства Djeco"}[lang] in text
     assert {"en": "the rules text, the pictures and the card art are ours",
             "ru": "текст правил, иллюстрации и рисунки на картах — наши"}[lang] in text
+    assert {"en": "This is an unofficial edition, not affiliated with or endorsed by Djeco",
+            "ru": "Это неофициальное издание: с издательством Djeco оно не связано и им не одобрено"}[lang] in text
     palaces = joined(" ".join(book("palaces", lang)))
+    # Palaces follows a published game whose title the descriptions it is known from never give: said so,
+    # never a name made up
+    assert {"en": "is our own edition of a published card game for families",
+            "ru": "наше издание семейной карточной игры"}[lang] in palaces
+    assert {"en": "not affiliated with the original game’s publisher",
+            "ru": "не связанное с издателем исходной игры"}[lang] in palaces
     assert {"en": "of this edition of Palaces are our own", "ru": "игры «Дворцы» сделаны нами"}[lang] in palaces
 
 
