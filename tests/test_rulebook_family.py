@@ -80,6 +80,27 @@ def test_the_book_has_an_example_of_play_with_named_players_and_the_catalogues_c
         assert "picture under" not in example and "на картинке в разделе" not in example
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_palaces_says_what_a_building_place_is_and_names_it_one_way(lang, book):
+    """An editor's finding (issue 37, wave 4): "building place" was used and never explained, and the
+    Russian said "пустое место", "место" and "место для стройки" for one thing. "Setting up" now says
+    what it is; every building place in the Russian rules, aid and card texts is "место для стройки"."""
+    text = joined(" ".join(book("palaces", lang)))
+    setup = {"en": ("Setting up", "A turn"), "ru": ("Подготовка", "Ход игрока")}[lang]
+    section = text[text.index(setup[0]):text.index(setup[1], text.index(setup[0]))]
+    assert {"en": "In front of you there is room for 3 palaces: these are your building places",
+            "ru": "Перед тобой на столе 3 места для стройки"}[lang] in section
+    if lang == "ru":
+        from toolkit.games.registry import get
+
+        texts = [get("palaces").text_file(kind, "ru").read_text(encoding="utf-8") for kind in ("rules", "aid")]
+        texts += [card.text["ru"] for card in load("palaces").cards]
+        for words in texts:
+            words = words.replace("\n", " ")
+            for found in re.finditer(r"\bмест(о|а|е|ом|ах)?\b(?! для стройки| для сброса)", words):
+                assert False, words[max(0, found.start() - 40):found.end() + 20]
+
+
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_quick_start_is_on_the_last_page(game, lang, book):
@@ -172,12 +193,20 @@ def test_the_credits_name_the_original_game_and_its_publisher_from_the_catalogue
     assert catalogue.original[lang] in text and catalogue.publisher[lang] == "Djeco"
     assert catalogue.publisher[lang] in text
     # the castle game is our own edition under a title of its own (issue 37), the published game named here only
-    assert {"en": "Castles and Witches is our own edition of a card game for families, played after Diamoniak by Djeco",
+    assert {"en": "Castles and Witches is our own edition of a card game for families, based on Diamoniak by Djeco",
             "ru": "«Замки и ведьмы» — наше издание семейной карточной игры, сделанное по мотивам игры «Diamoniak» "
                   "издательства Djeco"}[lang] in text
     assert {"en": "the rules text, the pictures and the card art are ours",
             "ru": "текст правил, иллюстрации и рисунки на картах — наши"}[lang] in text
+    assert {"en": "This is an unofficial edition, not affiliated with or endorsed by Djeco",
+            "ru": "Это неофициальное издание: с издательством Djeco оно не связано и им не одобрено"}[lang] in text
     palaces = joined(" ".join(book("palaces", lang)))
+    # Palaces follows a published game whose title the descriptions it is known from never give: said so,
+    # never a name made up
+    assert {"en": "is our own edition of a published card game for families",
+            "ru": "наше издание семейной карточной игры"}[lang] in palaces
+    assert {"en": "not affiliated with the original game’s publisher",
+            "ru": "не связанное с издателем исходной игры"}[lang] in palaces
     assert {"en": "of this edition of Palaces are our own", "ru": "игры «Дворцы» сделаны нами"}[lang] in palaces
 
 

@@ -296,25 +296,27 @@ SECOND_READING = {
                       "своего замка в последнюю очередь", "игра заканчивается, и неважно, вытянута ли последняя "
                       "карта из колоды или куплена", "Если карт у тебя меньше 3, отдай все.",
                       "ты уже не тянешь из колоды, и больше одной карты за ход купить нельзя",
-                      "покупать игрок не может, пока не начнёт новый замок", "первой оказывается ведьма в 7 случаях из 54"],
-                     ["сначала чужие карты", "всё равно, открыта", "У кого карт меньше", "а больше одной карты"]),
+                      "покупать игрок не может, пока не начнёт новый замок", "первой оказывается ведьма в 7 случаях из 54",
+                      "Кратко о картах", "с кратким описанием хода и карт", "Открой верхнюю карту"],
+                     ["сначала чужие карты", "всё равно, открыта", "У кого карт меньше", "а больше одной карты",
+                      "Карты коротко", "с первого взгляда", "В колоде", "у тебя есть свой цвет"]),
     "diamoniak-en": (["If you like, agree before the game to play with one of these changes.",
-                      "The chance of flipping three cards", "and you may never buy more than one card per turn",
+                      "The chance of turning over three cards", "and you may never buy more than one card per turn",
                       "pay 3 diamonds to buy one card of your colour", "the right to buy, until they start a new castle",
                       "(red, blue, green and yellow)", "castle cards of other colours, then diamonds",
                       "If you have fewer than 3, give up all you have.", "the first card is a witch 7 times in 54"],
                      ["green, and", "The chance to flip", "before you start to play", "3 diamonds buy",
-                      "Whoever has fewer"]),
+                      "Whoever has fewer", "flip", "The deck holds", "a colour of your own"]),
     "palaces-ru": (["Вместо этого можно убрать руины", "этаж кладёшь на свой дворец", "прежде чем тянуть",
                     "5 жетонов по 1 очку можно в любой момент обменять на один жетон в 5 очков",
                     "Выложи с руки", "Сбрось с руки", "1 очко ×20", "5 очков ×12"],
                    ["в среднем примерно", "Другой способ потратить ход", "до того, как тянуть", "мелкие жетоны",
-                    "этаж кладут", "из руки одну", "Жетон:"]),
+                    "этаж кладут", "из руки одну", "Жетон:", "В коробке", "Карты коротко"]),
     "palaces-en": (["If you like, agree before the game to play with one of these changes.",
                     "a whole palace in one colour (foundation, floor and roof):", "where they could start a palace",
                     "you may change 5 tokens worth 1 point for one token worth 5 points", "(red, blue, green and yellow)",
                     "1 point ×20", "5 points ×12"],
-                   ["green, and", "on average", "where they may start", "small tokens", "Token:"]),
+                   ["green, and", "on average", "where they may start", "small tokens", "Token:", "The box holds"]),
 }
 
 
@@ -371,15 +373,16 @@ AIDS = {
                            "castle yet and nobody builds its colour, it starts yours; otherwise it goes on your right.",
                            "the witch goes to the discard area with",
                            "Pay 3 diamonds to buy one castle card of your colour",
-                           "one of two things Draw: flip cards"],  # drawing first, as the book teaches it
-                          ["one of two\n", "The first castle of", "3 diamonds buy"]),
+                           "one of two things Draw: turn over cards"],  # drawing first, as the book teaches it
+                          ["one of two\n", "The first castle of", "3 diamonds buy", "flip"]),
     ("diamoniak", "ru"): (["Карта замка: если ты строишь её цвет — в свой замок; если у тебя ещё нет замка и её цвет "
-                           "никто не строит — начни с неё свой замок; иначе — справа от тебя.", "одно из двух Тяни: открывай"],
-                          ["начинает твой замок", "справа от себя"]),
+                           "никто не строит — начни с неё свой замок; иначе — справа от тебя.", "одно из двух Тяни: открывай",
+                           "можно купить карту замка своего цвета", "можешь сбросить её вместе с феей"],
+                          ["начинает твой замок", "справа от себя", "покупают карту", "вместе с ней"]),
     ("palaces", "en"): (["one point per card, paid in tokens of 1 and 5 points", "or clear the ruins from your own palace or "
                          "building place (clearing takes no card)"], ["counts five", "a token marked 5 is worth 5 points"]),
     ("palaces", "ru"): (["Потом добери карты из колоды до 5 карт.", "либо убери руины со своего дворца или места "
-                         "(для этого карта не нужна)", "сбрось с руки", "бери победные жетоны по 1 очку и по 5 очков"],
+                         "для стройки (для этого карта не нужна)", "сбрось с руки", "бери победные жетоны по 1 очку и по 5 очков"],
                         ["доберись", "сбрось из руки", "карты из руки соседу", "со своего (карта",
                          "жетон с цифрой 5 стоит 5 очков"]),
 }

@@ -248,13 +248,32 @@ def test_palaces_shows_palaces_at_different_stages_and_the_victory_tokens():
 
 def test_the_set_up_picture_shows_the_start():
     """As a game starts nothing is built: the castle game's set-up shows no card face (the deck face down,
-    the places outlined), Palaces' the hand just dealt and the victory tokens, no palace."""
+    the places outlined), Palaces' no card face either: the draw pile, the building places outlined and
+    the victory tokens in their supply (the editor, wave 4: no tokens at the seat, the places shown)."""
     castles = load("diamoniak")
     assert drawn_cards(castles, "en", "setup") == set()
     assert labels("diamoniak", "en", "setup")["castle"] in picture_text(castles, "en", "setup")
     palaces = load("palaces")
-    drawn = drawn_cards(palaces, "en", "setup")
-    assert len(drawn) == 5 and any(card.startswith("foundation") for card in drawn)
+    assert drawn_cards(palaces, "en", "setup") == set()
     text = picture_text(palaces, "en", "setup")
-    assert labels("palaces", "en", "setup")["hand"] in text
+    assert labels("palaces", "en", "setup")["place"] in text
     assert all(str(token.value) in text.split(" ") for token in palaces.tokens)
+
+
+def test_palaces_set_up_shows_the_tokens_in_a_common_supply_and_the_empty_building_places():
+    """The editor (wave 4): nobody owns points at the start, so the tokens lie in a supply beside the
+    draw pile, not at the seat; and the building places the rules speak of are outlined, all empty."""
+    import dataclasses
+
+    from toolkit.games.palaces import table
+
+    for places in (3, 2):
+        palaces = load("palaces")
+        palaces = dataclasses.replace(palaces, rules={**palaces.rules, "max_palaces": places})
+        scene = table.setup_scene(palaces, lambda card: card.id, "back")
+        (_, pile, top, _), (_, built, middle, outlines) = scene.rows
+        assert scene.tokens_row == 0 and scene.tokens  # drawn in the middle of the table's row
+        pile_left = min(card.x for card in pile)
+        assert all(x + 0.21 < pile_left for _, x, _ in scene.tokens)  # beside the draw pile, clear of it
+        assert [label.key for label in top] == ["pile", "discard", "tokens"]
+        assert not built and len(outlines) == places and [label.key for label in middle] == ["place"]

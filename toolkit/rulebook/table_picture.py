@@ -75,7 +75,8 @@ class Scene:
     width: float
     rows: list[tuple[float, list[Card], list[Label], list[tuple[float, float]]]]  # height, cards, labels, empty places
     seat_x: float
-    tokens: list[tuple[int, float, float]] = ()  # (value, centre x, y above the last row's base) in card widths
+    tokens: list[tuple[int, float, float]] = ()  # (value, centre x, y above their row's base) in card widths
+    tokens_row: int = -1  # the row the tokens lie in: the last (a player's own) or the first (a common supply)
 
 
 def pick(catalogue: Catalogue, kind: str, colour: str | None = None, avoid: tuple = ()) -> CardType | None:
@@ -233,7 +234,7 @@ class TablePicture(Flowable):
                 c.restoreState()
             for card in cards:
                 self._card(card, base)
-            if (height, cards, labels, empty) == self.scene.rows[-1]:
+            if (height, cards, labels, empty) == self.scene.rows[self.scene.tokens_row]:
                 self._tokens(base)
             for label in labels:
                 y = base - 3 - LABEL_SIZE * 0.8

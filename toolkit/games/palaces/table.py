@@ -1,4 +1,5 @@
-"""Palaces' table picture in the rulebook (``Game.table_scene``, see :mod:`toolkit.rulebook.table_picture`):
+"""Palaces' table pictures in the rulebook (``Game.table_scene`` for the example of play, ``setup_scene`` for
+the set-up; see :mod:`toolkit.rulebook.table_picture`):
 ``{table:player=...|hand=...|palace=...|ruins=...|place=...|pile=...|discard=...|tokens=...}``, the hand
 and the player's victory tokens beside it, the building places (a palace of three cards with a tower,
 one under ruins, and an empty place, never more palaces than ``max_palaces`` allows), the draw pile
@@ -20,7 +21,7 @@ def scene(catalogue: Catalogue, face, back: CardFace) -> Scene:
     # A legal position: a palace under construction (three cards with a tower), one under ruins, and an
     # empty building place only while the player builds fewer palaces than the limit allows.
     slots = ["palace", "ruins", "place"] if places >= 3 else ["palace", "place"] if places == 2 else ["palace"]
-    width = max(side * 2 + len(slots) + gap * (len(slots) - 1), 4.2)
+    width = max(side * 2 + len(slots) + gap * (len(slots) - 1), 4.9)  # room for the hand and the tokens beside it
     x0 = (width - (len(slots) + gap * (len(slots) - 1))) / 2
     colours = [c.id for c in catalogue.colours]
     cards: list[Card] = []
@@ -80,10 +81,11 @@ def scene(catalogue: Catalogue, face, back: CardFace) -> Scene:
     # The victory tokens the player has won (completed palaces), a small heap right of the hand.
     values = sorted({token.value for token in catalogue.tokens}, reverse=True)
     heap = [values[0]] + [values[-1]] * 2 if values else []
-    x_tokens = max(start + 1 + step * (n - 1) + 0.35, width - side - 0.75) if hand else width / 2
-    tokens = [(value, x_tokens + 0.3 * (i - 1), 0.5 + 0.28 * (i % 2) - 0.06 * i) for i, value in enumerate(heap)]
+    # clear of the hand's last card, even turned outwards as it is
+    x_tokens = max(start + 1 + step * (n - 1) + 0.45, width - side - 0.8) if hand else width / 2 - 0.3
+    tokens = [(value, x_tokens + 0.28 * i, 0.5 + 0.28 * (i % 2) - 0.06 * i) for i, value in enumerate(heap)]
     if tokens:
-        labels_row = hand_labels + [Label("tokens", x_tokens, 1.3)]
+        labels_row = hand_labels + [Label("tokens", x_tokens + 0.28, 1.3)]
     else:
         labels_row = hand_labels
     top_cards, top_labels = pile_and_discard(catalogue, face, back, width,
@@ -92,32 +94,35 @@ def scene(catalogue: Catalogue, face, back: CardFace) -> Scene:
                          (RATIO + 0.2, hand, labels_row, [])], width / 2, tokens)
 
 
-SETUP_KEYS = ("player", "hand", "pile", "discard", "tokens")
+SETUP_KEYS = ("player", "place", "pile", "discard", "tokens")
 
 
 def setup_scene(catalogue: Catalogue, face, back: CardFace) -> Scene:
-    """The table as a game starts (``{setup:...}``): the rest of the deck face down as the draw pile,
-    the discard pile's place empty, the hand just dealt and the victory tokens in their supply; nothing
-    is built yet."""
+    """The table as a game starts (``{setup:...}``): in the middle the rest of the deck face down as the
+    draw pile, the discard pile's place empty beside it and the victory tokens in their common supply on
+    its other side (nobody has scored yet); in front of the player their building places, all empty
+    (outlines, as many as ``max_palaces`` allows, up to 4). Nothing is built yet, and the hand just dealt
+    is in the player's hand, not on the table."""
     side = 0.35
-    width = 4.7
-    dealt = []
-    for kind in ("foundation", "floor", "ruins", "tower", "exchange", "roof", "flood", "general-exchange"):
-        card = pick(catalogue, kind, avoid=tuple(c.colour for c in dealt if c.colour) if kind == "floor" else ())
-        if card and card not in dealt:
-            dealt.append(card)
-        if len(dealt) == min(5, catalogue.rules.get("hand_size", 5)):
-            break
-    n, step = len(dealt), 0.5
-    start = width / 2 - (1 + step * (n - 1)) / 2 - (0.4 if catalogue.tokens else 0)
-    hand = [Card(face(card), start + i * step, 0.2 - 0.025 * (i - (n - 1) / 2) ** 2, -4 * (i - (n - 1) / 2))
-            for i, card in enumerate(dealt)]
-    hand_labels = [Label("hand", start + (1 + step * (n - 1)) / 2, 1 + step * (n - 1) + 0.6)] if hand else []
-    values = sorted({token.value for token in catalogue.tokens}, reverse=True)
-    heap = [values[0], values[-1], values[0], values[-1]] if values else []
-    x_tokens = (start + 1 + step * (n - 1) + 0.55) if hand else width / 2  # clear of the hand's last card
-    x_tokens = min(x_tokens, width - side - 0.45)
-    tokens = [(value, x_tokens + 0.24 * (i % 2), 0.45 + 0.32 * (i // 2)) for i, value in enumerate(heap)]
-    bottom_labels = hand_labels + ([Label("tokens", x_tokens + 0.12, 1.3)] if tokens else [])
+    width = 5.4
+    # The middle of the table: the supply of tokens left of the draw pile, the empty discard on its right.
     pile, top_labels, discard = pile_and_empty_discard(back, width)
-    return Scene(width, [(RATIO, pile, top_labels, discard), (RATIO + 0.2, hand, bottom_labels, [])], width / 2, tokens)
+    pile_left = width / 2 - 1.25
+    values = sorted({token.value for token in catalogue.tokens}, reverse=True)
+    x_supply = (side + pile_left) / 2 - 0.1
+    heap = [values[-1], values[0], values[-1], values[0], values[-1]] if values else []
+    at = [(-0.2, 0.3), (0.2, 0.34), (0.0, 0.62), (-0.18, 0.92), (0.2, 0.96)]
+    tokens = [(value, x_supply + dx, dy) for value, (dx, dy) in zip(heap, at)]
+    if tokens:
+        # the draw pile's label keeps to the pile, so the supply's has room beside it
+        top_labels = [Label(label.key, label.x, 1.0) if label.key == "pile" else label for label in top_labels]
+        top_labels.append(Label("tokens", x_supply, 1.5))
+    # The building places in front of the player, outlined: nothing is built yet.
+    places = min(4, max(1, catalogue.rules.get("max_palaces", 3)))
+    gap = 0.5 if places <= 3 else 0.3
+    span = places + gap * (places - 1)
+    x0 = (width - span) / 2
+    outlines = [(x0 + i * (1 + gap), 0.0) for i in range(places)]
+    place_labels = [Label("place", width / 2, span + gap)]
+    rows = [(RATIO, pile, top_labels, discard), (RATIO, [], place_labels, outlines)]
+    return Scene(width, rows, width / 2, tokens, tokens_row=0)
