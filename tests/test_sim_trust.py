@@ -34,12 +34,12 @@ def test_batches_give_the_same_summary_as_one_pass():
     stalled = rounds == 0
     one_pass = Tally(3)
     one_pass.add(rounds, winners, counters, stalled)
-    whole = one_pass.summary(game="g", policies=["p"] * 3, variants=[], seed=1)
+    whole = one_pass.summary(game="g", policies=["p"] * 3, variants=[], seed=1, unit="rounds")
     tally = Tally(3)
     for start in range(0, 997, 101):
         part = slice(start, start + 101)
         tally.add(rounds[part], winners[part], {k: v[part] for k, v in counters.items()}, stalled[part])
-    assert tally.summary(game="g", policies=["p"] * 3, variants=[], seed=1) == whole
+    assert tally.summary(game="g", policies=["p"] * 3, variants=[], seed=1, unit="rounds") == whole
     done = rounds[rounds > 0]
     assert whole.mean == pytest.approx(done.mean(), rel=1e-15) and whole.median == np.median(done)
     assert whole.stderr == pytest.approx(done.std(ddof=1) / np.sqrt(done.size), rel=1e-12)
