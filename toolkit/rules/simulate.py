@@ -1,9 +1,11 @@
 """Seeded, batched, parallel play of a rules game: one record a game, as the built-in games' records
 (``toolkit.sim.ordered``), so the balance figures (``toolkit.analysis.metrics``) read them alike.
 
-Game ``i`` of a run seeded ``s`` draws every chance outcome and every random player's choice from one
-``random.Random(game_seed(s, i))``: a game's record depends on its seed alone, never on the batching or on
-how many processes played it. Batches of ``CHUNK`` games go to worker processes (each loads the rules
+Game ``i`` of a run seeded ``s`` draws its chance outcomes from the splitmix64 stream of ``game_seed(s, i)``
+(``toolkit.sim.runner.Stream``: the outcome where ``below(total)`` falls in the whole weights) and each
+seat's random choices from a stream of that seat's own (``seat_streams``), so a change of player never
+changes the dice: a game's record depends on its seed alone, never on the batching or on how many
+processes played it. Batches of ``CHUNK`` games go to worker processes (each loads the rules
 file itself, by its spec) when a run is long enough to pay for starting them; the batches come back
 in order, so the same seed gives the same bytes.
 
@@ -18,7 +20,6 @@ from __future__ import annotations
 
 import inspect
 import os
-import random
 from typing import Callable
 
 import numpy as np
@@ -27,7 +28,7 @@ from toolkit.errors import UserError
 from toolkit.game.contract import CHANCE
 from toolkit.sim.card_order import game_seed
 from toolkit.sim.ordered import Race
-from toolkit.sim.runner import sample_outcome
+from toolkit.sim.runner import Stream, sample_outcome, seat_streams
 
 CHUNK = 2_000  # games a batch (and a worker's task)
 PARALLEL_FROM = 3 * CHUNK  # fewer games are played here: starting processes would cost more
@@ -57,7 +58,8 @@ def _endless(rules, state, seats) -> UserError:
 
 def play_game(rules, seats, seed: int) -> dict[str, int]:
     """One game of the seed ``seed``: its record."""
-    rng = random.Random(seed)
+    chance = Stream(seed)
+    streams = seat_streams(seed, rules.players)
     for seat, policy in enumerate(seats):
         start = getattr(policy, "start_game", None)
         if start is not None:
@@ -71,10 +73,10 @@ def play_game(rules, seats, seed: int) -> dict[str, int]:
     while not state.is_terminal():
         player = state.current_player()
         if player == CHANCE:
-            state.apply_action(sample_outcome(state.chance_outcomes(), rng), False)
+            state.apply_action(sample_outcome(state.chance_outcomes(), chance), False)
         else:
             decisions += 1
-            state.apply_action(seats[player].act(state, rng), True)
+            state.apply_action(seats[player].act(state, streams[player]), True)
         if state.steps >= limit and not state.is_terminal():
             raise _endless(rules, state, seats)
         if race is not None and state.turns != turns:
