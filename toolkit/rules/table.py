@@ -236,6 +236,8 @@ class Table:
         self.dstart = np.zeros(0, dtype=np.int64)
         self.full = False  # the budget is spent: nothing more is learned
         self.start = self.position(first)
+        if self.start < 0:
+            raise NotTabulated("its first position is past the table's budget")
         self.start_events = dict(self.counted[self.start])
 
     # --- learning ---------------------------------------------------------------------------------------
