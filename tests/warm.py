@@ -12,7 +12,7 @@ import sys
 
 
 def simulators() -> None:
-    """The simulator's kernels of both built-in games, and the solo passes."""
+    """The simulator's kernels of both built-in games, the solo passes and the loop of a rules file's table."""
     from toolkit.catalogue import load
     from toolkit.games.registry import make_game
     from toolkit.sim.records import kernel_for
@@ -25,6 +25,15 @@ def simulators() -> None:
 
     deck = diamoniak_solo.SoloDeck(castles=(("red", 3),), diamonds=1, witches=1, fairies=1, size=2, takes=1)
     solo_passes.whole_passes(deck, [{deck.start(): 1}], compiled=True)
+    from pathlib import Path
+
+    from toolkit.rules.load import load_rules
+    from toolkit.rules.simulate import play_game
+    from toolkit.rules.table import Tabulated
+    from toolkit.seats import rules_players
+
+    chutes = load_rules(str(Path(__file__).resolve().parent.parent / "examples" / "chutes" / "chutes.py"))
+    Tabulated(chutes, rules_players(chutes), play_game, verify=0).records(0, 0, 1)  # the rules files' table loop
 
 
 def walks() -> None:
