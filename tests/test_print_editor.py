@@ -1,0 +1,102 @@
+"""The editor's read of every printed page (wave 4): what the print-and-play sheets, the player aids and
+the rulebooks must now do, each read back from the PDF the command writes (pdfplumber) or from the
+faces the layout engine draws."""
+
+from __future__ import annotations
+
+import shutil
+
+import io
+
+import pytest
+from pypdf import PdfReader
+
+from conftest import ROOT, matrix_product
+from toolkit.errors import UserError
+
+EXAMPLE = ROOT / "examples" / "weathervane"
+PT = 72 / 25.4
+
+
+@pytest.fixture(scope="module")
+def example(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("example") / "weathervane"
+    shutil.copytree(EXAMPLE, folder)
+    return folder / "weathervane.toml"
+
+
+def runs(path, page: int = 0) -> list[tuple[str, float, float, float, bool]]:
+    """(text, x, y, size in points, turned upside down) of each run of text on a page of the PDF."""
+    reader = PdfReader(io.BytesIO(path.read_bytes()))
+    out = []
+
+    def visit(text, cm, tm, font, size):
+        if text.strip():
+            a, b, c, d, e, f = matrix_product(tm, cm)
+            out.append((text.strip(), e, f, size * (a * a + b * b) ** 0.5, a < 0 and d < 0))
+
+    reader.pages[page].extract_text(visitor_text=visit)
+    return out
+
+
+# --- finding 1 and 25: the Weathervane faces -----------------------------------------------------------
+
+@pytest.mark.parametrize("size", ["mini", "poker", "square", "tarot", "bridge"])
+def test_the_weathervane_name_stays_clear_of_its_picture(example, size):
+    """Finding 1: the weather's picture kept at least 1 mm below the card's name at every size."""
+    from toolkit.catalogue import load
+    from toolkit.cards.render import CARD_SIZES, Line, Picture, font_metrics
+    from toolkit.layout.engine import Look, _inked
+
+    catalogue = load(None, str(example), [])
+    look = Look(catalogue, "en", CARD_SIZES[size])
+    for card in catalogue.cards[:10]:
+        face = look.face(card)
+        name = [op for op in face.ops if isinstance(op, Line) and op.element == "name"]
+        foot = max(op.y + font_metrics(op.font)[1] * op.size for op in name)
+        picture = next(op for op in face.ops if isinstance(op, Picture) and op.element == "picture")
+        assert _inked(picture)[1] - foot >= 1.0, (size, card.id)
+
+
+def test_the_weathervane_index_is_repeated_turned_at_the_foot(run, example, tmp_path):
+    """Finding 25: each face's number is printed again upside down in its bottom right corner."""
+    out = tmp_path / "cards.pdf"
+    assert run("print-cards", "--catalogue", str(example), "--card", "mini", "--out", str(out)).exit_code == 0
+    found = runs(out)
+    turned = [text for text, *_, upside_down in found if upside_down]
+    upright = [text for text, *_, upside_down in found if text.isdigit() and not upside_down]
+    assert sorted(turned) == sorted(upright) and len(turned) == 16  # every card of the 4 x 4 sheet, both ways
+
+
+def test_a_picture_laid_over_earlier_text_is_refused(tmp_path):
+    """The layout check behind finding 1: an icon drawn over words drawn before it is refused in one
+    line naming the card, the two elements and the size; words drawn on an icon after it stay."""
+    from toolkit.catalogue import load
+    from toolkit.cards.render import CARD_SIZES
+    from toolkit.layout.engine import Look
+
+    folder = tmp_path / "deck"
+    shutil.copytree(EXAMPLE, folder)
+    layout = folder / "layout.toml"
+    text = layout.read_text(encoding="utf-8")
+    layout.write_text(text + '\n[sizes.bridge.elements.picture]\nbox = ["10%", "12%", "90%", "70%"]\n',
+                      encoding="utf-8")
+    catalogue = load(None, str(folder / "weathervane.toml"), [])
+    with pytest.raises(UserError, match=r"card 'sun-1': its picture covers its name \('Sun 1'\) on a bridge "
+                                        r"57 x 89 mm card; .*\[sizes.bridge.elements.picture\]"):
+        Look(catalogue, "en", CARD_SIZES["bridge"]).face(catalogue.cards[0])
+    # a number on a badge: the text comes after the icon in the layout
+    layout.write_text(text + '\n[elements.label]\ntype = "text"\ntext = "{value}"\nbox = ["22%", "32%", "78%", "64%"]\n'
+                      'size = 20\n', encoding="utf-8")
+    catalogue = load(None, str(folder / "weathervane.toml"), [])
+    Look(catalogue, "en", CARD_SIZES["poker"]).face(catalogue.cards[0])
+
+
+def test_rotate_is_0_or_180(tmp_path):
+    from toolkit.layout.model import read
+
+    path = tmp_path / "layout.toml"
+    path.write_text('[elements.n]\ntype = "text"\ntext = "{name}"\nbox = [0, 0, 10, 10]\nrotate = 90\n',
+                    encoding="utf-8")
+    with pytest.raises(UserError, match=r"layout.toml: elements.n: rotate: 90: 0 or 180"):
+        read(path)
