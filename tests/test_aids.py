@@ -168,10 +168,13 @@ def test_an_aid_too_long_for_the_card_is_refused_in_one_line_never_cut(run, tmp_
     line = result.stderr
     assert "aid.en.md" in line and "player aid" in line and "poker 63 x 88 mm" in line and "7.5 pt" in line
     assert "Traceback" not in line and "--no-aids" in line
-    # the built-in aids do not fit a mini card at 7.5 pt either: refused, never cut
+    # the built-in aids do not fit a mini card at 7.5 pt: printed at poker size on sheets of their own
     result = run("print-cards", "--card", "mini", "--out", str(out))
-    assert result.exit_code == 2 and "mini 44 x 63 mm" in result.stderr and "7.5 pt" in result.stderr
-    assert result.stderr.count("\n") == 1 and not out.exists()
+    assert result.exit_code == 0 and "4 player aids (poker 63 x 88 mm, on sheets of their own" in result.stdout
+    # an aid too long for poker too is refused beside mini cards as well
+    result = run("print-cards", "--catalogue", str(path), "--lang", "en", "--card", "mini", "--out", str(out))
+    assert result.exit_code == 2 and "poker 63 x 88 mm" in result.stderr and "7.5 pt" in result.stderr
+    assert result.stderr.count("\n") == 1
 
 
 @pytest.mark.parametrize("game", ["diamoniak", "palaces"])

@@ -100,3 +100,37 @@ def test_rotate_is_0_or_180(tmp_path):
                     encoding="utf-8")
     with pytest.raises(UserError, match=r"layout.toml: elements.n: rotate: 90: 0 or 180"):
         read(path)
+
+
+# --- findings 11 and 12: mini cards at 7.5 pt, the aid at poker size beside them ----------------------
+
+@pytest.mark.parametrize("game,lang", [("diamoniak", "en"), ("diamoniak", "ru"), ("palaces", "en"), ("palaces", "ru")])
+def test_mini_cards_print_nothing_under_7_5_pt_and_their_aids_at_poker(run, tmp_path, game, lang):
+    out = tmp_path / "cards.pdf"
+    result = run("print-cards", "--game", game, "--lang", lang, "--card", "mini", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert "4 player aids (poker 63 x 88 mm, on sheets of their own" in result.stdout
+    reader = PdfReader(io.BytesIO(out.read_bytes()))
+    title = "Player aid" if lang == "en" else "Памятка игрока"
+    aid_pages = [i for i, page in enumerate(reader.pages) if title in page.extract_text()]
+    assert aid_pages, "the aids are printed"
+    for index in range(len(reader.pages)):
+        found = runs(out, index)
+        # every word on the cards; the sheet's line of small print for the printer ("no bleed · cards
+        # 44 × 63 mm", 6.5 pt outside the cards) is no card's
+        sizes = [size for text, *_, size, _ in found if not text.endswith(("mm", "мм"))]
+        if not found or index in aid_pages:
+            continue
+        assert min(sizes) >= 7.5 - 0.01, (index, min(sizes))
+    # an aid sheet holds aids of 63 x 88 mm: 3 across an A4 page, as poker cards (their titles 63 mm apart)
+    import pypdfium2 as pdfium
+
+    page = pdfium.PdfDocument(out.read_bytes())[aid_pages[0]]
+    textpage = page.get_textpage()
+    lefts = set()
+    for i in range(textpage.count_chars()):
+        box = textpage.get_charbox(i)
+        if textpage.get_text_range(i, 1) == title[0] and box[3] > page.get_size()[1] - 40 * PT:  # top row
+            lefts.add(round(box[0] / PT))
+    lefts = sorted(lefts)
+    assert len(lefts) == 3 and all(abs((b - a) - 63) <= 1 for a, b in zip(lefts, lefts[1:])), lefts

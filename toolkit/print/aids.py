@@ -303,6 +303,24 @@ def _layout(catalogue: Catalogue, lang: str, card_mm, safe_mm) -> AidLayout:
         raise UserError(f"{err} (leave the player aid out with --no-aids)") from None
 
 
+def aid_card_size(catalogue: Catalogue, lang: str, card_mm: tuple[float, float]) -> tuple[float, float]:
+    """The card size the sheets print the player aid at: the deck's, or poker beside cards smaller than
+    poker (mini) when the aid does not fit them at SMALLEST_PT, the floor of every card. A deck of
+    poker size or larger whose aid does not fit is refused as before (shorten the aid)."""
+    from toolkit.cards.render import CARD_SIZES
+
+    card_mm = tuple(card_mm)
+    try:
+        _layout(catalogue, lang, card_mm, None)
+        return card_mm
+    except UserError:
+        poker = CARD_SIZES["poker"]
+        if card_mm[0] * card_mm[1] >= poker[0] * poker[1]:
+            raise
+        _layout(catalogue, lang, poker, None)  # refused in its own words when it does not fit poker either
+        return poker
+
+
 def aid_face(catalogue: Catalogue, lang: str, card_mm: tuple[float, float], bleed_mm: float = 0.0,
              safe_mm: float | None = None) -> CardFace:
     """The player aid of ``catalogue`` in ``lang`` as a card face of ``card_mm`` with its bleed,
