@@ -134,3 +134,44 @@ def test_mini_cards_print_nothing_under_7_5_pt_and_their_aids_at_poker(run, tmp_
             lefts.add(round(box[0] / PT))
     lefts = sorted(lefts)
     assert len(lefts) == 3 and all(abs((b - a) - 63) <= 1 for a, b in zip(lefts, lefts[1:])), lefts
+
+
+# --- findings 2, 3, 5, 17: the rulebooks ------------------------------------------------------------
+
+def test_the_weathervane_book_pictures_a_sample_of_its_cards_as_printed(run, example, tmp_path):
+    """Findings 2 and 5: the card grid and the cover's fan show each card as printed, its number in its
+    band (the picture of the printed face, pixel for pixel), and of the 40 near-identical cards a
+    sample: one of each weather, and the 1 and the 10 with their texts."""
+    from toolkit.catalogue import load
+    from toolkit.cards.render import CARD_SIZES, card_image
+    from toolkit.layout.engine import Look
+    from toolkit.rulebook.layout import PICTURE_DPI
+
+    out = tmp_path / "rules.pdf"
+    assert run("rulebook", "--catalogue", str(example), "--lang", "en", "--booklet", "--out", str(out)).exit_code == 0
+    catalogue = load(None, str(example), [])
+    look = Look(catalogue, "en", CARD_SIZES["poker"])
+    printed = {card_image(look.face(card), PICTURE_DPI).tobytes(): card.id for card in catalogue.cards}
+    found = []
+    for page in PdfReader(io.BytesIO(out.read_bytes())).pages:
+        for image in page.images:
+            key = image.image.convert("RGB").tobytes()
+            if key in printed:
+                found.append(printed[key])
+    assert {"sun-10", "rain-1", "wind-7", "snow-4"} <= set(found)  # the cover's fan
+    grid = [card for card in found if card not in ("sun-10", "rain-1", "wind-7", "snow-4")] + ["sun-10"]
+    assert sorted(set(grid)) == ["rain-2", "snow-2", "sun-1", "sun-10", "sun-2", "wind-2"]
+
+
+def test_a_quick_start_in_two_languages_gives_each_its_column(run, tmp_path):
+    """Finding 17: on the quick start's page of a book in two languages, the Russian text fills the left
+    column and the English the right one (the Russian 'Победа.' headed the English column)."""
+    out = tmp_path / "rules.pdf"
+    assert run("rulebook", "--game", "palaces", "--lang", "ru+en", "--out", str(out)).exit_code == 0
+    reader = PdfReader(io.BytesIO(out.read_bytes()))
+    found = runs(out, len(reader.pages) - 1)
+    middle = float(reader.pages[-1].mediabox.width) / 2
+    russian = [x for text, x, *_ in found if any("а" <= ch <= "я" for ch in text.lower())]
+    english = [x for text, x, *_ in found if text.isascii() and any(ch.isalpha() for ch in text) and len(text) > 3]
+    assert russian and max(russian) < middle
+    assert english and min(x for x in english if x > 60) > middle - 5

@@ -319,7 +319,7 @@ def table_picture(story, block, lang: str) -> Flowable:
     catalogue = story.catalogue
     back = card_back(catalogue, POKER, lang=lang)
     def face(card: CardType) -> CardFace:  # no words: at this size they would be unreadable, and cut by the overlap
-        return story.picture(card.id, lang)
+        return story.bare_picture(card.id, lang)
 
     game = game_of(catalogue.game)
     scene = (game.setup_scene if block.kind == "setup" else game.table_scene)(catalogue, face, back)
