@@ -175,3 +175,31 @@ def test_a_quick_start_in_two_languages_gives_each_its_column(run, tmp_path):
     english = [x for text, x, *_ in found if text.isascii() and any(ch.isalpha() for ch in text) and len(text) > 3]
     assert russian and max(russian) < middle
     assert english and min(x for x in english if x > 60) > middle - 5
+
+
+# --- findings 20 and 21: captions' second language, rule names ---------------------------------------
+
+def test_a_bilingual_caption_gloss_is_at_least_60_percent_black(run, tmp_path):
+    import re
+
+    out = tmp_path / "rules.pdf"
+    assert run("rulebook", "--game", "palaces", "--lang", "ru+en", "--out", str(out)).exit_code == 0
+    page = PdfReader(io.BytesIO(out.read_bytes())).pages[0]
+    content = page.get_contents().get_data().decode("latin-1")
+    # the fill colour of the English gloss under each card's caption ("Red foundation"): #4a4f57
+    colours = re.findall(r"([0-9.]+) ([0-9.]+) ([0-9.]+) rg", content)
+    greys = {tuple(float(v) for v in c) for c in colours if len(set(c)) > 1 or c[0] not in ("0", "1")}
+    assert (0.290196, 0.309804, 0.341176) in {tuple(round(v, 6) for v in c) for c in greys}
+
+
+def test_a_rule_name_is_italic_unquoted_and_never_hyphenated(run, tmp_path):
+    out = tmp_path / "rules.pdf"
+    assert run("rulebook", "--game", "diamoniak", "--lang", "ru", "--out", str(out)).exit_code == 0
+    text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(out.read_bytes())).pages)
+    assert "«Свободный" not in text and "Свобод-" not in text and "Свободный" in text
+    found = []
+    reader = PdfReader(io.BytesIO(out.read_bytes()))
+    for page in reader.pages:
+        page.extract_text(visitor_text=lambda t, cm, tm, font, size: found.append((t, (font or {}).get("/BaseFont", ""))))
+    names = [str(font) for t, font in found if "Свободный" in t]
+    assert names and all("PTSerif-Italic" in name for name in names)

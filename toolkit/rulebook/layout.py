@@ -46,7 +46,7 @@ from toolkit.layout.engine import Look, card_back
 from toolkit.odds.plot import bar_chart
 from toolkit.pdf import tokens as token_art
 from toolkit.pdf.canvas import binary_streams
-from toolkit.rulebook.facts import NBSP, Facts, format_number
+from toolkit.rulebook.facts import NBSP, VARIANT_OPEN, Facts, format_number
 from toolkit.rulebook.markup import Block, Section, Source
 from toolkit.typography import bind, drawn
 
@@ -54,6 +54,7 @@ PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 INK = colors.HexColor("#1d1d1f")
 ACCENT = colors.HexColor("#1f3b73")
 MUTED = colors.HexColor("#6b7280")
+GLOSS = colors.HexColor("#4a4f57")  # a caption's second language: 70 % black (the muted grey was 45 %)
 RULE = colors.HexColor("#c9ced6")
 TAGS = {"ru": colors.HexColor("#b8322a"), "en": colors.HexColor("#1f5fbf")}
 OTHER_TAG = colors.HexColor("#4d5a66")  # the label of a language with no colour of its own
@@ -130,7 +131,7 @@ def hyphenate(markup: str, lang: str) -> str:
         return dictionary.inserted(match.group(0), hyphen=SHY)
 
     for i, part in enumerate(parts):
-        if not i % 2:  # not a tag
+        if not i % 2 and not (i and parts[i - 1] == VARIANT_OPEN):  # not a tag, nor a rule's name
             parts[i] = _WORD.sub(lambda m: word(m, i == len(parts) - 1), part)
     # A paragraph never ends in a word fragment («приго-/дились»): its last word stays whole.
     for i in range(len(parts) - 1, -1, -2):  # _TAG.split puts text at the even indexes, last included
@@ -726,7 +727,7 @@ class Story:
         rows = [cells[i:i + per_row] for i in range(0, len(cells), per_row)]
         rows[-1] += [None] * (per_row - len(rows[-1]))
         room = cell_width - 2 * CAPTION_PAD
-        grey = MUTED.hexval()[2:]
+        grey = GLOSS.hexval()[2:]
         table_rows = []
         for row in rows:
             # (words, widths) of each filled cell's caption in each language: the first language's

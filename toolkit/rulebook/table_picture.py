@@ -45,7 +45,7 @@ TABLE = colors.HexColor("#efe9dc")
 EDGE = colors.HexColor("#b9ab8f")
 INK = colors.HexColor("#1d1d1f")
 OUTLINE = colors.HexColor("#8a8170")
-MUTED = colors.HexColor("#6b7280")
+MUTED = colors.HexColor("#4a4f57")  # a label's second language: 70 % black, as the book's captions
 
 
 @dataclass(frozen=True)
