@@ -203,3 +203,20 @@ def test_a_rule_name_is_italic_unquoted_and_never_hyphenated(run, tmp_path):
         page.extract_text(visitor_text=lambda t, cm, tm, font, size: found.append((t, (font or {}).get("/BaseFont", ""))))
     names = [str(font) for t, font in found if "Свободный" in t]
     assert names and all("PTSerif-Italic" in name for name in names)
+
+
+def test_the_default_backs_frame_lies_3_mm_inside_the_trim_at_every_size():
+    """Finding 13: a back printed 1 mm off its front shows an uneven frame when the frame runs close to
+    the trim; the default layout's back frame keeps the 3 mm margin on every card size (6 % of a mini
+    card's width was 2.6 mm)."""
+    import dataclasses
+
+    from toolkit.catalogue import load
+    from toolkit.cards.render import CARD_SIZES, Shape
+    from toolkit.layout.engine import Look
+
+    deck = dataclasses.replace(load("diamoniak"), back_art="", back_art_path=None)
+    for size, (w, h) in CARD_SIZES.items():
+        frame = next(op for op in Look(deck, "en", (w, h)).back().ops if isinstance(op, Shape))
+        x0, y0, x1, y1 = frame.box
+        assert min(x0, y0, w - x1, h - y1) >= 3.0 - 1e-9, size
