@@ -172,10 +172,11 @@ def test_no_word_is_broken_after_a_short_prefix_or_when_short(book):
             assert len(before) + len(after.split("-")[0]) >= 7, (page.number, before, after)
 
 
-def test_a_planned_back_cover_that_cannot_be_copyfitted_gets_blank_pages_before_it(monkeypatch):
+def test_a_planned_back_cover_that_cannot_be_copyfitted_is_reached_by_spreading_the_text(monkeypatch):
     """With copyfitting held at a larger body size, the English Palaces booklet's text runs past page 7:
-    its quick start, planned for the outside back cover, still lands there (page 12), after blank
-    pages with no folio, never white pages at the end of the stack."""
+    its quick start, planned for the outside back cover, still lands there (page 12), the text before
+    it spread over every inner page: no blank page (the editor: a blank page in a booklet looks like a
+    printing fault), never white pages at the end of the stack."""
     import toolkit.rulebook.layout as layout
     from toolkit.catalogue import load
     from toolkit.rulebook import build_rulebook
@@ -183,10 +184,9 @@ def test_a_planned_back_cover_that_cannot_be_copyfitted_gets_blank_pages_before_
     monkeypatch.setattr(layout, "FITS", (0.45,))
     result = build_rulebook(load("palaces"), lang="en", paper="a4", booklet=True)
     pages = book_pages(result.pdf, True)
-    blank = [p.number for p in pages if p.blank]
-    assert len(pages) == 12 and blank and blank == list(range(blank[0], 12))
+    assert len(pages) == 12 and not [p.number for p in pages if p.blank]
     back = pages[-1]
-    assert not back.blank and "Quick start" in back.text
+    assert "Quick start" in back.text
     first = max(back.chars, key=lambda ch: ch[3])
     assert first[4] >= HEADING_PT
 

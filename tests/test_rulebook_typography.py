@@ -152,7 +152,9 @@ def test_every_first_line_of_a_list_item_starts_at_the_hanging_indent(books, gam
                 below = [r for yy, r in lines.items() if 0 < y - yy < 16 and r[0][1] not in "•"
                          and abs(min(r)[0] - word_x) < 6]
                 if below:
-                    assert abs(min(below[0])[0] - word_x) < 0.3, (game, row[:8], below[0][:4])
+                    # within half a point: an item opening with a rule's name in italics ("A free colour")
+                    # starts with a letter whose slant reaches a little left of its place
+                    assert abs(min(below[0])[0] - word_x) < 0.5, (game, row[:8], below[0][:4])
                     checked += 1
     assert checked >= 3
 

@@ -287,7 +287,7 @@ def test_a_layout_gives_a_size_its_own_elements(tmp_path):
     folder = tmp_path / "deck"
     shutil.copytree(WEATHERVANE.parent, folder)
     layout = folder / "layout.toml"
-    layout.write_text(layout.read_text(encoding="utf-8") + '\n[sizes.tarot.elements.name]\nbox = [4, 40, "96%", 50]\n'
+    layout.write_text(layout.read_text(encoding="utf-8") + '\n[sizes.tarot.elements.name]\nbox = [4, 86, "96%", 92]\n'
                       '\n[sizes."60x90".card]\nmargin = 5\n', encoding="utf-8")
     catalogue = load(None, str(folder / "weathervane.toml"), [])
 

@@ -259,6 +259,7 @@ class Line:
     y: float
     colour: RGBColour = INK
     element: str = ""  # the layout element it belongs to
+    turned: bool = False  # drawn upside down about (x, y): a card's index repeated at its foot
 
     @property
     def width(self) -> float:
@@ -447,7 +448,14 @@ def draw_card(canvas, face: CardFace, x: float, y: float, turned: bool = False, 
         if isinstance(op, Line):
             canvas.setFillColorRGB(*_pdf_colour(op.colour))
             canvas.setFont(fonts[op.font], op.size * PT_PER_MM)
-            canvas.drawCentredString(op.x * PT_PER_MM, h - op.y * PT_PER_MM, op.text)
+            if op.turned:
+                canvas.saveState()
+                canvas.translate(op.x * PT_PER_MM, h - op.y * PT_PER_MM)
+                canvas.rotate(180)
+                canvas.drawCentredString(0, 0, op.text)
+                canvas.restoreState()
+            else:
+                canvas.drawCentredString(op.x * PT_PER_MM, h - op.y * PT_PER_MM, op.text)
             continue
         x0, y0, x1, y1 = (v * PT_PER_MM for v in op.box)
         if isinstance(op, Picture):
@@ -530,7 +538,7 @@ def draft(face: CardFace) -> CardFace:
     ops: list[Op] = []
     for op in face.ops:
         if isinstance(op, Line):
-            ops.append(Line(op.text, op.font, op.size, op.x, op.y, BLACK, op.element))
+            ops.append(Line(op.text, op.font, op.size, op.x, op.y, BLACK, op.element, op.turned))
         elif isinstance(op, Picture):
             ops.append(Picture(op.box, _lighter(op.image, DRAFT_DETAIL), op.element))
         else:
@@ -554,6 +562,13 @@ def card_image(face: CardFace, dpi: int = DPI) -> Image.Image:
     for op in face.ops:
         if isinstance(op, Line):
             font = pillow_font(op.font, round(op.size * sy * 4) / 4)
+            if op.turned:  # drawn upright on a layer of its own, turned about its point and laid on
+                layer = Image.new("RGBA", image.size, (0, 0, 0, 0))
+                x, y = at(op.x, op.y)
+                ImageDraw.Draw(layer).text((image.width - x, image.height - y), op.text, font=font,
+                                           fill=op.colour, anchor="ms")
+                image.paste(layer.rotate(180), (0, 0), layer.rotate(180))
+                continue
             draw.text(at(op.x, op.y), op.text, font=font, fill=op.colour, anchor="ms")
             continue
         (x0, y0), (x1, y1) = at(*op.box[:2]), at(*op.box[2:])

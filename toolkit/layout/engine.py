@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from PIL import Image
@@ -22,6 +22,7 @@ from toolkit.cards.render import (
     CARD_SIZES,
     PT_PER_MM,
     CardFace,
+    Line,
     Picture,
     Shape,
     add_font,
@@ -225,6 +226,35 @@ def _variants(font: str, style: str) -> str:
     return f"{family}-{suffix}" if suffix else family
 
 
+OVERLAP_MM = 0.2  # a picture may touch text drawn before it by this much, no more
+
+
+def _inked(picture: Picture) -> tuple[float, float, float, float] | None:
+    """The part of ``picture`` (mm) that is not transparent: an icon's own shape, not its square."""
+    image = picture.image
+    if image.mode not in ("RGBA", "LA"):
+        return picture.box
+    bbox = image.getchannel("A").point(lambda a: 255 if a > 24 else 0).getbbox()
+    if bbox is None:
+        return None
+    x0, y0, x1, y1 = picture.box
+    sx, sy = (x1 - x0) / image.width, (y1 - y0) / image.height
+    return x0 + bbox[0] * sx, y0 + bbox[1] * sy, x0 + bbox[2] * sx, y0 + bbox[3] * sy
+
+
+def _turned(op, card_mm: tuple[float, float]):
+    """``op`` turned 180 degrees about the card's centre (an element's ``rotate = 180``)."""
+    w, h = card_mm
+    if isinstance(op, Line):
+        return replace(op, x=w - op.x, y=h - op.y, turned=not op.turned)
+    x0, y0, x1, y1 = op.box
+    if isinstance(op, Picture):
+        return Picture((w - x1, h - y1, w - x0, h - y0), op.image.rotate(180), op.element)
+    if op.kind == "line":
+        return replace(op, box=(w - x0, h - y0, w - x1, h - y1))
+    return replace(op, box=(w - x1, h - y1, w - x0, h - y0))
+
+
 # --- the look of one deck ------------------------------------------------------------------------------
 
 @dataclass
@@ -369,10 +399,37 @@ class Look:
                 continue
             if ground is None:
                 ground = self._plain_ground()
-            ops += self._element(card, element, values, ground, bottoms, where)
+            drawn = self._element(card, element, values, ground, bottoms, where)
+            if element.type in ("icon", "art"):
+                self._uncovered(ops, drawn, element, where)
+            ops += drawn
         if ground is None:
             ground = self._plain_ground()
         return CardFace(f"card:{card.id}", self.card_mm, self.bleed_mm, ground, tuple(ops))
+
+    def _uncovered(self, before: list, pictures: list, element: model.Element, where: str) -> None:
+        """Refuses a picture (an icon, art in a box) laid over text drawn before it on the card: the
+        picture would hide the words (Weathervane's weather icon over the card's name on a mini card).
+        Text drawn after a picture, on it (a number on a badge), is the layout's intent and stays."""
+        for picture in pictures:
+            if not isinstance(picture, Picture):
+                continue
+            inked = _inked(picture)
+            if inked is None:
+                continue
+            for line in before:
+                if not isinstance(line, Line):
+                    continue
+                ascent, descent = font_metrics(line.font)
+                top, foot = (descent, ascent) if line.turned else (ascent, descent)
+                box = (line.x - line.width / 2, line.y - top * line.size, line.x + line.width / 2,
+                       line.y + foot * line.size)
+                if min(box[2], inked[2]) - max(box[0], inked[0]) > OVERLAP_MM and \
+                        min(box[3], inked[3]) - max(box[1], inked[1]) > OVERLAP_MM:
+                    raise UserError(f"{where}: its {element.name} covers its {line.element} ('{line.text}') on a "
+                                    f"{card_size_name(self.card_mm)} card; move or shrink one of them (for this "
+                                    f"size alone: [sizes.{model.size_key(self.card_mm)}.elements.{element.name}] in "
+                                    "the layout)")
 
     def _busy(self, ground: Image.Image, element: model.Element):
         def busy() -> bool:
@@ -402,6 +459,10 @@ class Look:
         return busy
 
     def _element(self, card, element: model.Element, values, ground, bottoms, where: str) -> list:
+        ops = self._upright(card, element, values, ground, bottoms, where)
+        return [_turned(op, self.card_mm) for op in ops] if element.get("rotate", 0) == 180 else ops
+
+    def _upright(self, card, element: model.Element, values, ground, bottoms, where: str) -> list:
         if not shown(element, values, self.known, self._busy(ground, element)):
             return []
         ink = self.layout.ink

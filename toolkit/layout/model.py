@@ -26,7 +26,7 @@ ALIGN = ("left", "centre", "right")
 VALIGN = ("top", "middle", "bottom")
 FITS = ("cover", "contain")
 MIN_SIZE_PT = 7.5
-COMMON = {"type", "box", "frame", "when", "safe"}
+COMMON = {"type", "box", "frame", "when", "safe", "rotate"}
 KEYS = {
     "art": COMMON | {"field", "fit", "safe_border", "inside_margin"},
     "text": COMMON | {"text", "font", "size", "min_size", "colour", "align", "valign", "leading", "after", "gap",
@@ -258,6 +258,11 @@ def element(name: str, raw, where: str, base: Path, inherited: Element | None = 
             options[key] = int(number(value, where, key, 1, 100))
         elif key == "safe":
             options[key] = value if isinstance(value, bool) else fail(where, key, "must be true or false")
+        elif key == "rotate":
+            if isinstance(value, bool) or value not in (0, 180):
+                fail(where, key, f"{value!r}: 0 or 180 (degrees: 180 turns the element about the card's "
+                                 "centre, as a card's index is repeated at its foot)")
+            options[key] = int(value)
         elif key == "when":
             if not isinstance(value, str) or not WHEN.fullmatch(value.strip()):
                 fail(where, key, f"{value!r}: name a value (\"suit\"), its absence (\"!suit\"), one value "

@@ -244,18 +244,33 @@ def layout_aid(text: AidText, card_mm: tuple[float, float], safe_mm: float | Non
 
     entries = text.entries
     groups: list = [entries]
+    high_size = max(smallest, min(title_size * 0.8, LARGEST * w))
+
+    def largest(parts) -> float:
+        """The largest body size (to a hundredth of a millimetre) at which ``parts`` fit their sides."""
+        low, high = smallest, high_size
+        if fits(parts, high) is not None:
+            return high
+        while high - low > 0.01:
+            middle = (low + high) / 2
+            low, high = (middle, high) if fits(parts, middle) is not None else (low, middle)
+        return low
+
     if fits(groups, smallest) is None:
-        best = None  # (the fuller side's end, split) of the most even split that fits at the smallest size
-        for candidates in _splits(entries):  # before a heading if one can be found, else anywhere
-            for k in candidates:
-                ends = [_set(part, smallest, left, right, top, 1e9, text.icons) for part in (entries[:k], entries[k:])]
-                if None in ends:  # a word wider than the card: no split helps
-                    continue
-                deeper = max(end[1] for end in ends)
-                if deeper <= bottom and (best is None or deeper < best[0] - 1e-9):
-                    best = (deeper, k)
-            if best is not None:
-                break
+        best = None  # (-size, the fuller side's end, split): the split that lets the text be largest,
+        # then the most even (the first side once held a third of the text under a half-empty card)
+        heads, others = _splits(entries)  # before a heading where that is as good, else before any entry
+        for k in heads + others:
+            ends = [_set(part, smallest, left, right, top, 1e9, text.icons) for part in (entries[:k], entries[k:])]
+            if None in ends:  # a word wider than the card: no split helps
+                continue
+            deeper = max(end[1] for end in ends)
+            if deeper <= bottom:
+                # a tenth of a point larger is worth a side that starts inside a section
+                key = (-round(largest([entries[:k], entries[k:]]) * PT_PER_MM * 10), k not in heads, deeper, k)
+                best = key if best is None or key < best else best
+        if best is not None:
+            best = (best[2], best[3])
         if best is None:
             wide = _wide_word(entries, smallest, right - left)
             if wide is not None:
@@ -266,7 +281,7 @@ def layout_aid(text: AidText, card_mm: tuple[float, float], safe_mm: float | Non
         groups = [entries[:best[1]], entries[best[1]:]]
     # The largest body size that fits, searched between the smallest and a size no larger than the
     # title's (to a hundredth of a millimetre), so that the text fills the card.
-    low, high = smallest, max(smallest, min(title_size * 0.8, LARGEST * w))
+    low, high = smallest, high_size
     best_lines = fits(groups, high)
     if best_lines is not None:
         low = high
@@ -303,6 +318,24 @@ def _layout(catalogue: Catalogue, lang: str, card_mm, safe_mm) -> AidLayout:
         raise UserError(f"{err} (leave the player aid out with --no-aids)") from None
 
 
+def aid_card_size(catalogue: Catalogue, lang: str, card_mm: tuple[float, float]) -> tuple[float, float]:
+    """The card size the sheets print the player aid at: the deck's, or poker beside cards smaller than
+    poker (mini) when the aid does not fit them at SMALLEST_PT, the floor of every card. A deck of
+    poker size or larger whose aid does not fit is refused as before (shorten the aid)."""
+    from toolkit.cards.render import CARD_SIZES
+
+    card_mm = tuple(card_mm)
+    try:
+        _layout(catalogue, lang, card_mm, None)
+        return card_mm
+    except UserError:
+        poker = CARD_SIZES["poker"]
+        if card_mm[0] * card_mm[1] >= poker[0] * poker[1]:
+            raise
+        _layout(catalogue, lang, poker, None)  # refused in its own words when it does not fit poker either
+        return poker
+
+
 def aid_face(catalogue: Catalogue, lang: str, card_mm: tuple[float, float], bleed_mm: float = 0.0,
              safe_mm: float | None = None) -> CardFace:
     """The player aid of ``catalogue`` in ``lang`` as a card face of ``card_mm`` with its bleed,
@@ -320,39 +353,32 @@ def two_sided(catalogue: Catalogue, lang: str, card_mm: tuple[float, float], saf
 def aid_back(catalogue: Catalogue, lang: str, card_mm: tuple[float, float], bleed_mm: float = 0.0,
              safe_mm: float | None = None) -> CardFace:
     """The player aid's back, never the deck's (an aid must not shuffle unseen into the pile): the
-    rest of its text when it needs both sides; else the deck's back crossed by a light band with
-    the words "player aid" in the deck's language (catalogue/words.py, ``player_aid``)."""
+    rest of its text when it needs both sides; else a plain back of the aid's own paper and band, the
+    words "player aid" in the deck's language (catalogue/words.py, ``player_aid``) in the band and the
+    game's title in the middle."""
     laid = _layout(catalogue, lang, card_mm, safe_mm)
     if laid.two_sided:
         return CardFace(BACK_KEY, tuple(card_mm), bleed_mm, aid_art(tuple(card_mm), bleed_mm), laid.sides[1])
     from toolkit.catalogue.words import words
-    from toolkit.layout.engine import card_back
 
-    back = card_back(catalogue, card_mm, bleed_mm, safe_mm, lang)
+    # The aid's own plain ground, its label in the band at the top and the game's title in the middle: a
+    # band stamped across the deck's back art looked like a printing fault (the editor, Weathervane).
     w, h = card_mm
     label = words(catalogue, lang)["player_aid"]
-    reach = w - 2 * max(MARGIN * w, safe_mm or 0.0)
-    size = min(0.09 * w, 0.09 * w * reach / max(text_width(label, "name", 0.09 * w), 1e-9))
+    reach = w - 2 * max(MARGIN * w, (safe_mm or 0.0) + SAFE_PAD)
+    band_top = safe_mm or 0.0
+    asc, desc = font_metrics("name")
+    size = min(0.5 * (BAND_HEIGHT * h - band_top), 0.075 * w)
+    size = min(size, size * reach / max(text_width(label, "name", size), 1e-9))
     if size < SMALLEST_PT / PT_PER_MM:
         raise UserError(f"{catalogue.source.name}: words.{lang}.player_aid: '{label}' does not fit the back of a "
                         f"{card_size_name(card_mm)} card at {SMALLEST_PT:g} pt (leave the player aid out with --no-aids)")
-    asc, desc = font_metrics("name")
-    band = max(2.4 * size, 0.16 * h)
-    y0, y1 = (h - band) / 2, (h + band) / 2
-    rule = max(0.35, 0.06 * size)
-
-    def clear(op) -> bool:  # the back's own words where the band goes are left out, not drawn under it
-        if not isinstance(op, Line):
-            return True
-        a, d = font_metrics(op.font)
-        return op.y + d * op.size < y0 or op.y - a * op.size > y1
-
-    ops = (*(op for op in back.ops if clear(op)),
-           Shape("rect", (-bleed_mm, y0, w + bleed_mm, y1), fill=art.PAPER),
-           Shape("rect", (-bleed_mm, y0, w + bleed_mm, y0 + rule), fill=RULE),
-           Shape("rect", (-bleed_mm, y1 - rule, w + bleed_mm, y1), fill=RULE),
-           Line(label, "name", size, w / 2, h / 2 + (asc - desc) * size / 2, art.INK, "aid"))
-    return CardFace(BACK_KEY, tuple(card_mm), bleed_mm, back.art, ops)
+    ops = [Line(label, "name", size, w / 2, (band_top + BAND_HEIGHT * h) / 2 + (asc - desc) * size / 2, art.INK, "aid")]
+    title = catalogue.title[lang]
+    big = min(0.09 * w, 0.09 * w * reach / max(text_width(title, "name", 0.09 * w), 1e-9))
+    if big >= SMALLEST_PT / PT_PER_MM:  # a title too long for the card's width is left out
+        ops.append(Line(title, "name", big, w / 2, h / 2 + (asc - desc) * big / 2, RULE, "title"))
+    return CardFace(BACK_KEY, tuple(card_mm), bleed_mm, aid_art(tuple(card_mm), bleed_mm), tuple(ops))
 
 
 def aid_copies(catalogue: Catalogue) -> int:

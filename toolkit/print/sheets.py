@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -23,7 +23,8 @@ from toolkit.errors import UserError
 from toolkit.layout.engine import Look
 from toolkit.pdf import tokens as token_art
 from toolkit.pdf.tokens import TOKEN_BLEED
-from toolkit.print.aids import BACK_KEY as AID_BACK_KEY, KEY as AID_KEY, aid_back, aid_copies, aid_face, two_sided
+from toolkit.print.aids import (BACK_KEY as AID_BACK_KEY, KEY as AID_KEY, aid_back, aid_card_size, aid_copies, aid_face,
+                                two_sided)
 from toolkit.print.layout import (
     DEFAULT_MARGIN,
     Rect,
@@ -88,6 +89,7 @@ class PrintResult:
     bleed: float = 0.0
     draft: bool = False
     note: str = ""  # the line of small print on each sheet of fronts
+    aid_mm: tuple[float, float] | None = None  # the aids' card size, where it is not the cards' (poker beside mini)
 
     @property
     def sheets(self) -> int:
@@ -102,6 +104,8 @@ class PrintResult:
             return f"{count} {what}{'' if count == 1 else 's'}"
 
         aids = f" and {n(self.aids, 'player aid')}" if self.aids else ""
+        if self.aids and self.aid_mm is not None:
+            aids += f" ({card_size_name(self.aid_mm)}, on sheets of their own: the aid does not fit a smaller card)"
         where = f"{n(self.cards, 'card')}{aids} on {n(self.card_sheets, 'sheet')}"
         if self.tokens:
             where += f" + {n(self.tokens, 'token')} on {n(self.token_sheets, 'sheet')} ({self.sheets} in all)"
@@ -269,20 +273,33 @@ def print_cards(catalogue: Catalogue, lang: str = "en", paper: str = "a4",
     if not deck:
         raise UserError(f"{deck_origin(catalogue)}: the deck has no cards to print (every count is 0)")
     copies = aid_copies(catalogue) if aids else 0
-    sides = 2 if copies and two_sided(catalogue, lang, card_mm) else 1
+    aid_mm = aid_card_size(catalogue, lang, card_mm) if copies else tuple(card_mm)
+    sides = 2 if copies and two_sided(catalogue, lang, aid_mm) else 1
     note = sheet_note(catalogue, lang, bleed, card_mm)
     place = note_place(layout, crop, text_width(note, "sans", NOTE_PT / PT_PER_MM))
-    pages = plan_pages(catalogue, layout, crop, copies, back_offset, sides, place)
-    check_back_offset(pages, layout, back_offset)
+    notes = {}  # a sheet of aids of their own size says that size
+    if aid_mm == tuple(card_mm):
+        pages = plan_pages(catalogue, layout, crop, copies, back_offset, sides, place)
+    else:  # the cards, then the aids on sheets of their own card size, then the tokens
+        aid_layout = sheet_layout(paper, aid_mm, bleed, gutter, margin, duplex)
+        aid_note = sheet_note(catalogue, lang, bleed, aid_mm)
+        aid_place = note_place(aid_layout, crop, text_width(aid_note, "sans", NOTE_PT / PT_PER_MM))
+        pages = plan_pages(replace(catalogue, tokens=()), layout, crop, 0, back_offset, 1, place)
+        aid_pages = plan_pages(replace(catalogue, cards=(), tokens=()), aid_layout, crop, copies, back_offset, sides,
+                               aid_place)
+        check_back_offset(aid_pages, aid_layout, back_offset)
+        notes = {len(pages) + i: aid_note for i in range(len(aid_pages))}
+        pages += aid_pages + plan_pages(replace(catalogue, cards=()), layout, crop, 0, back_offset, 1, place)
+    check_back_offset([page for i, page in enumerate(pages) if i not in notes], layout, back_offset)
     distinct = list(dict.fromkeys(card.id for card in deck))
     # Each face is drawn into the PDF once and let go: holding every card type's 300 DPI art at once
     # would take gigabytes for a deck of hundreds of types.
     look = Look(catalogue, lang, card_mm, bleed)
     faces = (look.face(catalogue.card(card_id)) for card_id in distinct)
     if copies:
-        faces = itertools.chain(faces, [aid_face(catalogue, lang, card_mm, bleed)])
+        faces = itertools.chain(faces, [aid_face(catalogue, lang, aid_mm, bleed)])
         if layout.axis is not None or sides == 2:
-            faces = itertools.chain(faces, [aid_back(catalogue, lang, card_mm, bleed)])
+            faces = itertools.chain(faces, [aid_back(catalogue, lang, aid_mm, bleed)])
     if layout.axis is not None:  # every back a page shows: the deck's first, then the cards' own
         backs = sorted(dict.fromkeys(p.key for page in pages for p in page.cards if is_back(p.key)),
                        key=lambda key: key != DECK_BACK)
@@ -298,15 +315,16 @@ def print_cards(catalogue: Catalogue, lang: str = "en", paper: str = "a4",
                             game=title, catalogue=catalogue, files=_aid_files(catalogue, lang, aids))
         forms = define_forms(canvas, faces)
         token_forms = token_art.define_forms(canvas, catalogue, lang, TOKEN_DIAMETER) if catalogue.tokens else {}
-        for page in pages:
+        for number, page in enumerate(pages):
             canvas.setPageSize((page.size[0] * PT_PER_MM, page.size[1] * PT_PER_MM))
             for placed in page.cards:
-                place_form(canvas, forms[placed.key], placed.rect.x, placed.rect.y, w, h, placed.turned)
+                size = aid_mm if placed.key in (AID_KEY, AID_BACK_KEY) else (w, h)
+                place_form(canvas, forms[placed.key], placed.rect.x, placed.rect.y, *size, placed.turned)
             _draw_marks(canvas, page.marks)
             if page.fold is not None:
                 _draw_fold(canvas, page.fold)
             if page.note is not None:
-                _draw_note(canvas, note, page.note)
+                _draw_note(canvas, notes.get(number, note), page.note)
             for index, x, y in page.tokens:
                 token_art.place(canvas, token_forms[index], x, y)
             canvas.showPage()
@@ -317,5 +335,5 @@ def print_cards(catalogue: Catalogue, lang: str = "en", paper: str = "a4",
         pdf=buffer.getvalue(), layout=layout, pages=tuple(pages), cards=len(deck),
         tokens=sum(len(p.tokens) for p in token_pages), card_sheets=len(card_pages),
         token_sheets=len(token_pages), card_mm=tuple(card_mm), aids=copies, back_offset=tuple(back_offset),
-        bleed=bleed, draft=draft, note=note,
+        bleed=bleed, draft=draft, note=note, aid_mm=aid_mm if aid_mm != tuple(card_mm) else None,
     )

@@ -66,6 +66,8 @@ from toolkit.rulebook.figures import Odds
 from toolkit.rulebook.markup import PLACEHOLDER, Piece
 
 NBSP = "\u00a0"
+VARIANT_OPEN = '<font name="PTSerif-Italic">'  # a rule variant's name ({variant:...}), never hyphenated
+QUOTED_VARIANT = re.compile(r'[“«"„]\s*(' + re.escape(VARIANT_OPEN) + r'[^<]*</font>)\s*[”»"“]')
 DIGITS = 2
 LIST_LOCALE = {"en": "en_GB"}
 STAR = "\ue000"  # a '*' inside a value, kept out of the emphasis markup
@@ -193,7 +195,9 @@ class Facts:
                 raise UserError(f"{where}: {{variant:{arg}}}: the variant has no {lang} name for players "
                                 f"(add it to the variant_names of the {c.game} game)")
             self.used_variants.add(arg)
-            return f'<font name="PTSans-Bold">{escape(name)}</font>', None, True
+            # one mark for a rule's name: italic serif, never hyphenated or broken, the quotes round it
+            # in the text dropped (Facts.markup); bold sans in quotes were three marks for one thing
+            return f'{VARIANT_OPEN}{escape(name).replace(" ", NBSP)}</font>', None, True
         if key == "form":
             if any(card.id == arg for card in c.cards):
                 n = self._card(arg, where).count
@@ -311,6 +315,7 @@ class Facts:
         if "*" in text:
             raise UserError(f"{pieces[0].where}: an unmatched * (emphasis is **bold** or *italic*)")
         text = drawn(bind(text.replace(STAR, "*"), self.lang, markup=True), markup=True)
+        text = QUOTED_VARIANT.sub(r"\1", text)
         return inline_icons(text, self.icons, size) if size else text
 
     @property

@@ -46,7 +46,7 @@ from toolkit.layout.engine import Look, card_back
 from toolkit.odds.plot import bar_chart
 from toolkit.pdf import tokens as token_art
 from toolkit.pdf.canvas import binary_streams
-from toolkit.rulebook.facts import NBSP, Facts, format_number
+from toolkit.rulebook.facts import NBSP, VARIANT_OPEN, Facts, format_number
 from toolkit.rulebook.markup import Block, Section, Source
 from toolkit.typography import bind, drawn
 
@@ -54,6 +54,7 @@ PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 INK = colors.HexColor("#1d1d1f")
 ACCENT = colors.HexColor("#1f3b73")
 MUTED = colors.HexColor("#6b7280")
+GLOSS = colors.HexColor("#4a4f57")  # a caption's second language: 70 % black (the muted grey was 45 %)
 RULE = colors.HexColor("#c9ced6")
 TAGS = {"ru": colors.HexColor("#b8322a"), "en": colors.HexColor("#1f5fbf")}
 OTHER_TAG = colors.HexColor("#4d5a66")  # the label of a language with no colour of its own
@@ -63,6 +64,8 @@ POKER = CARD_SIZES["poker"]
 CAPTION_PT = 7.5    # the smallest type of a book: captions under pictures, a bilingual block's language tag
 CAPTION_LINES = 2.5  # a card's or token's name under its picture takes about this many lines at most
 CAPTION_PAD = 3.2    # points on each side of a caption in its cell
+PICTURE_DPI = 200    # a card pictured in the book: its printed face as one picture (sharp at 25 mm wide)
+SAMPLE_ABOVE = 24    # a deck of more card types pictures a sample of them (Story.shown_cards)
 
 
 # --- fonts -----------------------------------------------------------------------------------------
@@ -128,7 +131,7 @@ def hyphenate(markup: str, lang: str) -> str:
         return dictionary.inserted(match.group(0), hyphen=SHY)
 
     for i, part in enumerate(parts):
-        if not i % 2:  # not a tag
+        if not i % 2 and not (i and parts[i - 1] == VARIANT_OPEN):  # not a tag, nor a rule's name
             parts[i] = _WORD.sub(lambda m: word(m, i == len(parts) - 1), part)
     # A paragraph never ends in a word fragment («приго-/дились»): its last word stays whole.
     for i in range(len(parts) - 1, -1, -2):  # _TAG.split puts text at the even indexes, last included
@@ -143,12 +146,43 @@ class BodyParagraph(Paragraph):
     """A paragraph that never leaves a hyphenated word's first part at the foot of a column or page
     (such a split moves one more line on)."""
 
+    head_lines = 0  # under a heading: at least this many of its lines stay with it at a column's foot
+
     def split(self, avail_width, avail_height):
         parts = super().split(avail_width, avail_height)
         while len(parts) == 2 and _ends_hyphenated(parts[0], avail_width) and avail_height > 0:
             avail_height -= self.style.leading
             parts = super().split(avail_width, avail_height)
+        if len(parts) == 2 and self.head_lines and _line_count(parts[0], avail_width) < self.head_lines:
+            return []  # the heading and its paragraph go on together to the next column
         return parts
+
+
+def _headed(flow: list, heads: tuple) -> list:
+    """``flow`` with each heading kept with what follows it: a short list (one KeepTogether) goes with
+    it as one block, a paragraph keeps HEAD_LINES lines at least with it at a column's foot."""
+    out: list = []
+    for flowable in flow:
+        heading = out[-1] if out else None
+        if isinstance(heading, Paragraph) and heading.style in heads:
+            if isinstance(flowable, KeepTogether):
+                out[-1] = KeepTogether([heading, *flowable._content])
+                continue
+            if isinstance(flowable, BodyParagraph):
+                flowable.head_lines = max(flowable.head_lines, HEAD_LINES)
+        out.append(flowable)
+    return out
+
+
+def _line_count(paragraph: Paragraph, width: float) -> int:
+    paragraph.wrap(width, 10_000)
+    return len(getattr(paragraph.blPara, "lines", []) or [])
+
+
+HEAD_LINES = 3   # a heading at a column's foot keeps at least this many lines of its text with it
+SHORT_LIST = 4   # a list of at most this many items and SHORT_LINES lines is never split between columns
+SHORT_LINES = 12  # or pages (a longer one leaves too large a hole where it does not fit)
+WHOLE_LINES = 10  # a paragraph kept whole (a quick start's, a list's first item) is at most this long
 
 
 def _ends_hyphenated(paragraph: Paragraph, width: float) -> bool:
@@ -414,7 +448,7 @@ class Story:
         self.styles = Styles(geom)
         self.chart_smallest = 0.62  # a chart may shrink to this share of its width to finish a column
         self._faces: dict[tuple[str, str], CardFace] = {}
-        self._pictures: dict[tuple[str, str], CardFace] = {}
+        self._pictures: dict[tuple, CardFace] = {}
         self._looks: dict[str, Look] = {}
         self._charts: dict[tuple, bytes] = {}
 
@@ -427,16 +461,53 @@ class Story:
         return self._faces[key]
 
     def picture(self, card_id: str, lang: str) -> CardFace:
-        """The card as the book pictures it: its art, shapes and icons without a word (at a picture's
-        size a card's words would be 2-4 pt, unreadable; the caption or the label names the card). One
-        face a card and language, kept: the copyfitting lays the book out several times, and a kept
-        face keeps its art's encoding (``CardFace.pdf_image``) from one layout to the next."""
+        """The card as the book pictures it: the face as printed, its words included (Weathervane's
+        number in its band), laid into one picture at PICTURE_DPI, so that the book's text keeps its
+        7.5 pt floor (a card's words are 2-4 pt at a picture's size; the caption names the card). One
+        picture a card and language, kept: the copyfitting lays the book out several times, and a kept
+        face keeps its encoding (``CardFace.pdf_image``) from one layout to the next."""
         key = (card_id, lang)
+        if key not in self._pictures:
+            from toolkit.cards.render import card_image
+
+            face = self.face(card_id, lang)
+            self._pictures[key] = CardFace(face.key, face.card_mm, face.bleed_mm, card_image(face, PICTURE_DPI))
+        return self._pictures[key]
+
+    def bare_picture(self, card_id: str, lang: str) -> CardFace:
+        """The card as a table picture draws it: art, shapes and icons without a word (its cards are
+        smaller still than the grid's and lie over one another; the labels say what they are)."""
+        key = (card_id, lang, "bare")
         if key not in self._pictures:
             face = self.face(card_id, lang)
             self._pictures[key] = CardFace(face.key, face.card_mm, face.bleed_mm, face.art,
                                            tuple(op for op in face.ops if not isinstance(op, Line)))
         return self._pictures[key]
+
+    def shown_cards(self) -> list:
+        """The cards the components' grid pictures: every card type the deck holds, or, for a deck of
+        more than SAMPLE_ABOVE types (Weathervane's 40 numbered cards), a sample: one card of each kind
+        and colour (the first whose text says nothing of its own, else the first), and the first card
+        of each text of its own (Weathervane's 1 and 10; texts that differ only in their icons are one),
+        in the deck's order."""
+        cards = [card for card in self.catalogue.cards if card.count]
+        if len(cards) <= SAMPLE_ABOVE:
+            return cards
+        lang = self.langs[0]
+        chosen: dict[str, None] = {}
+        groups: dict[tuple, list] = {}
+        for card in cards:
+            groups.setdefault((card.kind, card.colour), []).append(card)
+        for group in groups.values():
+            plain = [card for card in group if not card.text[lang].strip()]
+            chosen[(plain or group)[0].id] = None
+        texts: dict[str, None] = {}
+        for card in cards:
+            text = re.sub(r":[A-Za-z0-9_-]+:", "", card.text[lang]).strip()  # the same words with another icon
+            if text and text not in texts:
+                texts[text] = None
+                chosen[card.id] = None
+        return [card for card in cards if card.id in chosen]
 
     # the title
 
@@ -486,11 +557,22 @@ class Story:
             colour_index += kind in game.coloured_kinds
             faces.append(self.picture(card.id, self.langs[-1]))
         if len(faces) < 3:  # a game that names no kinds of card: four of its cards, spread over the deck
-            cards = [card for card in self.catalogue.cards if card.count]
-            picked = dict.fromkeys(cards[round(i * (len(cards) - 1) / 3)].id for i in range(4))
-            faces[1:] = [self.picture(card_id, self.langs[-1]) for card_id in picked]
+            faces[1:] = [self.picture(card_id, self.langs[-1]) for card_id in self.fan_cards()]
         width = self.geom.width * mm
         return [Spacer(1, 22 * mm), *out, Spacer(1, 22 * mm), CardFan(faces, 42 * mm, width)]
+
+    def fan_cards(self) -> list[str]:
+        """Four cards of a deck whose game names no kinds, for the cover's fan: one of each of its first
+        four colours, at different places in the colour's run (its last, first, two thirds and a third
+        along: Weathervane's Sun 10, Rain 1, Wind 7 and Snow 4); a deck without colours, four cards
+        spread over it."""
+        cards = [card for card in self.catalogue.cards if card.count]
+        runs = [[card for card in cards if card.colour == colour.id] for colour in self.catalogue.colours]
+        runs = [run for run in runs if run]
+        if len(runs) < 3:
+            return list(dict.fromkeys(cards[round(i * (len(cards) - 1) / 3)].id for i in range(4)))
+        along = (1.0, 0.0, 2 / 3, 1 / 3)
+        return [run[round(along[i] * (len(run) - 1))].id for i, run in enumerate(runs[:4])]
 
     # the sections
 
@@ -517,10 +599,20 @@ class Story:
         # over the rest of a grid of pictures carried to the next column or page
         continued = _both([f"{head} ({escape(words(self.catalogue, lang)['continued'])})"
                            for head, lang in zip(heads, self.langs)])
+        start = parts[0].blocks[0].kind
         for lang, part in zip(self.langs, parts):
             blocks = tuple(block for block in part.blocks if block.kind not in ("onepage", "newpage"))
-            out.extend(self.blocks(blocks, lang, tagged=len(self.langs) > 1, continued=continued))
-        start = parts[0].blocks[0].kind
+            flow = self.blocks(blocks, lang, tagged=len(self.langs) > 1, continued=continued)
+            if start == "newpage" and flow and not self.geom.booklet:
+                # a page of its own in columns (the quick start): no paragraph or item broken between
+                # columns, and in a book of two languages each language in a column of its own
+                for flowable in flow:
+                    if isinstance(flowable, BodyParagraph) and _line_count(flowable, self.geom.column * mm) <= WHOLE_LINES:
+                        flowable.head_lines = 10 ** 6
+                if lang != self.langs[0]:
+                    flow = [FrameBreak(), *flow]
+            out.extend(flow)
+        out = _headed(out, (s.h2, s.h3))
         if start == "newpage":  # a page of its own: a booklet's back cover, a sheet's last page
             return [PageBreak(), KeepTogether(out)] if self.geom.booklet else [PageBreak(), *out]
         if start in ("onepage", "newpage"):  # kept on one page: a new page when it does not fit here
@@ -597,6 +689,15 @@ class Story:
                                         bulletIndent=indent - width - gap - 0.01,
                                         spaceAfter=s.body(lang).spaceAfter if last else style.spaceAfter)
             items.append(BodyParagraph(typeset(markup, lang), item_style, bulletText=bullet))
+        width = self.geom.column * mm
+        if self.geom.booklet and len(items) <= SHORT_LIST and \
+                sum(_line_count(item, width) for item in items) <= SHORT_LINES:
+            # set-up steps, "The cards at a glance": read as one, kept as one on a booklet's page (in the
+            # columns of a sheet, where a column's foot is half a page's, their first item is whole:
+            # kept together there, they left holes at columns' feet the text could not close)
+            return [KeepTogether(items)]
+        if _line_count(items[0], width) <= WHOLE_LINES:
+            items[0].head_lines = 10 ** 6
         return items
 
     def components(self, lang: str) -> list[str]:
@@ -626,7 +727,7 @@ class Story:
         rows = [cells[i:i + per_row] for i in range(0, len(cells), per_row)]
         rows[-1] += [None] * (per_row - len(rows[-1]))
         room = cell_width - 2 * CAPTION_PAD
-        grey = MUTED.hexval()[2:]
+        grey = GLOSS.hexval()[2:]
         table_rows = []
         for row in rows:
             # (words, widths) of each filled cell's caption in each language: the first language's
@@ -682,7 +783,7 @@ class Story:
         card_width = min((20 if self.geom.booklet else 25) * mm, cell - 3 * mm)
         game = game_of(self.catalogue.game)
         order = {kind: i for i, kind in enumerate(game.kinds)}
-        cards = sorted((c for c in self.catalogue.cards if c.count), key=lambda c: order.get(c.kind, len(order)))
+        cards = sorted(self.shown_cards(), key=lambda c: order.get(c.kind, len(order)))
         cells, kind = [], None
         for card in cards:
             if kind is not None and card.kind != kind and (card.kind in game.coloured_kinds or kind in game.coloured_kinds):
@@ -965,11 +1066,17 @@ def build_pdf(story: Story, title: str, subject: str) -> tuple[bytes, int]:
         story.styles = Styles(story.geom)
         story.chart_smallest = 0.62 if change >= 0 else 0.5
     if laid.on_back_cover and story.plans_back_cover():
-        # The page planned for the back cover does not land on it: blank pages before it (never after
-        # it, where a family would find white pages at the end of the stack), until it does.
-        padded = _lay_out(story, title, subject, blanks=(laid.pages, -laid.pages % 4))
-        if padded.pages % 4 == 0:
-            laid = padded
+        # The page planned for the back cover does not land on it: the text before it spread over every
+        # inner page, each as deep as the others, so that it does; else (a text that cannot be spread so)
+        # blank pages before it (never after it, where a family would find white pages at the end of
+        # the stack), until it does.
+        spread = _spread_to_back_cover(story, title, subject, laid)
+        if spread is not None:
+            laid = spread
+        else:
+            padded = _lay_out(story, title, subject, blanks=(laid.pages, -laid.pages % 4))
+            if padded.pages % 4 == 0:
+                laid = padded
     laid = _balanced(story, title, subject, laid)
     laid = _spread(story, title, subject, laid)
     laid = _filled_before_last(story, title, subject, laid)
@@ -1055,6 +1162,24 @@ def _spread(story: Story, title: str, subject: str, laid: "_Laid") -> "_Laid":
         if again is not None and again.pages == target and again.least_fill >= LEAST_FILL + 0.05:  # a margin over the page proof
             return again
     return laid
+
+
+def _spread_to_back_cover(story: Story, title: str, subject: str, laid: "_Laid") -> "_Laid | None":
+    """A booklet whose page of its own (the quick start) should be the outside back cover, laid out with
+    the text before it over every inner page (pages 2 to the one before the back cover), each as deep
+    as the others: no blank page inside the booklet. None when no such layout lands the planned page
+    on the back cover."""
+    target = laid.pages + (-laid.pages % 4)  # the back cover's page
+    if not story.geom.booklet or target == laid.pages or laid.pages < 3 or not laid.fills:
+        return None
+    height, lead = laid.column_height_full, story.styles.lead
+    text = sum(laid.fills[1:laid.pages - 1]) * height  # pages 2 to the one before the planned page
+    column = text / (target - 2)
+    for extra in range(16):
+        again = _lay_out_within(story, title, subject, balance=((2, target - 1, min(height, column + extra * lead)),))
+        if again is not None and again.pages == target:
+            return again
+    return None
 
 
 def _filled_before_last(story: Story, title: str, subject: str, laid: "_Laid") -> "_Laid":

@@ -45,7 +45,7 @@ TABLE = colors.HexColor("#efe9dc")
 EDGE = colors.HexColor("#b9ab8f")
 INK = colors.HexColor("#1d1d1f")
 OUTLINE = colors.HexColor("#8a8170")
-MUTED = colors.HexColor("#6b7280")
+MUTED = colors.HexColor("#4a4f57")  # a label's second language: 70 % black, as the book's captions
 
 
 @dataclass(frozen=True)
@@ -320,7 +320,7 @@ def table_picture(story, block, lang: str) -> Flowable:
     catalogue = story.catalogue
     back = card_back(catalogue, POKER, lang=lang)
     def face(card: CardType) -> CardFace:  # no words: at this size they would be unreadable, and cut by the overlap
-        return story.picture(card.id, lang)
+        return story.bare_picture(card.id, lang)
 
     game = game_of(catalogue.game)
     scene = (game.setup_scene if block.kind == "setup" else game.table_scene)(catalogue, face, back)
