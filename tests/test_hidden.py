@@ -6,16 +6,20 @@ from __future__ import annotations
 
 import json
 import textwrap
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from toolkit.errors import UserError
-from toolkit.rules.hidden import PERFECT, walk_tree
+from toolkit.rules import equilibrium
+from toolkit.rules.hidden import HIDDEN, PERFECT, walk_tree
 from toolkit.rules.load import load_rules
+from toolkit.seats import Policies
 
 ROOT = Path(__file__).resolve().parent.parent
+KUHN = str(ROOT / "examples" / "kuhn" / "kuhn.py")
 PIG = str(ROOT / "examples" / "pig" / "pig.py")
 
 
@@ -28,6 +32,40 @@ def odds(*args, check=True):
     return done
 
 
+def test_kuhn_value_is_minus_one_eighteenth_exact_and_proven():
+    answer = equilibrium.solve(load_rules(KUHN))
+    assert answer.exact and answer.value == Fraction(-1, 18) and answer.bounds == (Fraction(-1, 18),) * 2
+    # the plays found are an equilibrium: each gets the value against the other's best reply
+    seat1, seat2 = (dict(zip(range(answer.tree.slots), play.chances)) for play in answer.plays)
+    assert all(p is None or 0 <= p <= 1 for p in seat1.values())
+    out = odds("--rules", KUHN, "--model", "optimal").stdout
+    lines = out.splitlines()
+    assert lines[0] == f"Kuhn, optimal play; {HIDDEN}"
+    assert "the value of the game to seat 1 with optimal play on both sides: -1/18" in out
+    assert "exact; proven" in out and "each seat's return (the default" in out
+    assert "  K, after bet: bet" in out  # seat 2 calls with the king
+
+
+def test_kuhn_best_replies_to_the_uniform_player():
+    replies = equilibrium.best_replies(load_rules(KUHN), Policies.of(every="random"))
+    assert [r.value for r in replies.replies] == [Fraction(1, 2), Fraction(5, 12)]
+    assert replies.exploitability == Fraction(11, 24)  # OpenSpiel's exploitability of the uniform policy
+    data = json.loads(odds("--rules", KUHN, "--model", "optimal", "--policy", "random", "--json").stdout)
+    assert [a["value"] for a in data["answers"]] == ["1/2", "5/12"] and data["exploitability"] == "11/24"
+
+
+def test_a_best_reply_knows_only_what_its_seat_knows():
+    """Against a player who always bets, seat 2 seeing seat 1's card would call exactly when ahead; knowing
+    only its own card, it must choose once per card, and gets less."""
+    game = load_rules(KUHN)
+    replies = equilibrium.best_replies(game, Policies.of({1: "always-bet"}))
+    reply = replies.replies[1]
+    # seat 2 with J folds (loses 1), with Q calls (wins 2 against J, loses 2 against K), with K calls (wins 2)
+    assert reply.value == (Fraction(-1) + 0 + 2) / 3
+    clairvoyant = Fraction(1, 6) * (-1 + 2 - 1 + 2 - 1 + 2)  # sees the card: folds when behind, calls when ahead
+    assert reply.value < clairvoyant
+
+
 def test_perfect_information_is_said_first_everywhere(tmp_path):
     text = odds("--rules", PIG, "--param", "goal=8", "--model", "optimal").stdout
     assert text.splitlines()[0] == f"Pig, optimal play; {PERFECT}"
@@ -37,6 +75,13 @@ def test_perfect_information_is_said_first_everywhere(tmp_path):
     policy = tmp_path / "p.json"
     odds("--rules", PIG, "--param", "goal=8", "--model", "optimal", "--export-policy", str(policy))
     assert policy.read_text().splitlines()[0] == '{"information": ' + json.dumps(PERFECT) + ","
+    kuhn = odds("--rules", KUHN, "--model", "optimal", "--json").stdout
+    assert kuhn.splitlines()[0] == '{"information": ' + json.dumps(HIDDEN) + ","
+    odds("--rules", KUHN, "--model", "optimal", "--export-policy", str(policy))
+    exported = json.loads(policy.read_text())
+    assert exported["information"] == HIDDEN and exported["answers"][0]["value"] == "-1/18"
+    rows = {(row["seat"], row["information_state"]): row for row in exported["answers"][0]["play"]}
+    assert [a["chance"] for a in rows[(2, "J, after pass")]["actions"]] == ["2/3", "1/3"]
 
 
 GAME = '''

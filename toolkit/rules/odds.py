@@ -131,9 +131,9 @@ def _optimal(game, policy: Policies | None, objective: str | None, max_states: i
     from toolkit.rules import hidden, optimal
 
     if hidden.hidden_information(game):
-        hidden.walk_tree(game, max_nodes=max_states)  # what each seat knows, held to its meaning
-        raise UserError(f"{game.source}: optimal play of a game of hidden information is not solved yet (the "
-                        "perfect-information solver would play every card face up)")
+        from toolkit.rules import equilibrium
+
+        return equilibrium.report(game, policy, objective, max_states, export_policy, progress)
     if objective == "returns":
         raise UserError("--objective returns: a game of perfect information plays to win (or, one player, for "
                         "length); returns are the payoff of a game of hidden information")
