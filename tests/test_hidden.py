@@ -199,3 +199,39 @@ def test_a_wrong_information_state_is_one_line(tmp_path):
     with pytest.raises(UserError, match=r"State.information_state_string\(\) on state card 0, moves \[\]: gave 7 "
                                         "for player 0: an information state is a string"):
         walk_tree(game)
+
+
+LEDUC = str(ROOT / "examples" / "leduc" / "leduc.py")
+LEDUC_VALUE = -0.085606424078  # OpenSpiel's sequence-form test (Lanctot et al.)
+
+
+def test_leduc_value_exact_by_the_sequence_form():
+    answer = equilibrium.solve(load_rules(LEDUC))
+    assert answer.nodes == 9457  # OpenSpiel's leduc_poker has 9,457 histories
+    assert answer.exact and abs(float(answer.value) - LEDUC_VALUE) < 1e-11
+    lines = equilibrium.equilibrium_lines(load_rules(LEDUC), answer)
+    assert lines[0].startswith("the value of the game to seat 1 with optimal play on both sides: ") and \
+        "exact; proven" in lines[1]
+
+
+def test_cfr_plus_bounds_hold_the_value():
+    kuhn = equilibrium.solve(load_rules(KUHN), method="cfr", iterations=2000)
+    low, high = kuhn.bounds
+    assert low <= Fraction(-1, 18) <= high and high - low < 2e-3 and not kuhn.exact
+    leduc = equilibrium.solve(load_rules(LEDUC), method="cfr", target=1e-3)
+    low, high = leduc.bounds
+    assert low <= LEDUC_VALUE <= high and high - low <= 1e-3
+    lines = equilibrium.equilibrium_lines(load_rules(LEDUC), leduc)
+    assert " between " in lines[0] and "bounded" in lines[1] and "CFR+" in lines[2]
+    rows = equilibrium.play_rows(load_rules(LEDUC), leduc.tree, leduc.plays[0])
+    assert all(abs(sum(a["chance"] for a in row["actions"]) - 1) < 1e-9 for row in rows)
+
+
+def test_leduc_best_replies_to_the_uniform_player_are_exact():
+    replies = equilibrium.best_replies(load_rules(LEDUC), Policies.of(every="random"))
+    values = [r.value for r in replies.replies]
+    assert all(isinstance(v, Fraction) for v in values)
+    # OpenSpiel's exploitability of the uniform policy in Leduc, 2.373611..., and its players' improvements
+    assert replies.exploitability == Fraction(1709, 720)
+    gains = [float(r.value - r.own) for r in replies.replies]
+    assert abs(gains[0] - 2.165625) < 1e-12 and abs(gains[1] - 2.58159722) < 1e-8

@@ -33,6 +33,7 @@ LP_UP_TO = 300_000  # states of the tree: up to this many the sequence-form prog
 LIMITS = (10, 100, 1000, 10**4, 10**6)  # the denominators the float play is read with
 SHOWN_SETS = 200  # information sets listed per seat at most (--export-policy writes all)
 DIGITS = 9
+CFR_TARGET = 1e-3  # CFR+ goes on until the bound is this narrow, in units of the payoff's range
 
 
 @dataclass
@@ -139,9 +140,12 @@ def solve(game, objective: str | None = None, max_states: int = 2_000_000, progr
     else:
         from toolkit.solve import cfr
 
-        found = cfr.solve(tree, [float(p) for p in pay], iterations=iterations, target=target)
+        floats = [float(p) for p in pay]
+        if iterations is None and target is None:
+            target = CFR_TARGET * ((max(floats) - min(floats)) or 1.0)
+        found = cfr.solve(tree, floats, iterations=iterations, target=target)
         answer.iterations = found.iterations
-        answer.bounds = (found.lower, found.upper)
+        answer.bounds = (Fraction(found.lower), Fraction(found.upper))
         answer.plays = [Play(0, found.play(0), False), Play(1, found.play(1), False)]
     if answer.exact and payoff == "returns":
         chances = extensive.edge_chances(tree, extensive.merged(tree, *(p.chances for p in answer.plays)))
@@ -159,7 +163,7 @@ def _by_program(answer: Equilibrium, tree: Tree, pay: list) -> None:
     against = [mpq(-1) * p for p in pay]  # seat 2's payoff
 
     def candidates(seat: int):
-        found = sequence_form.support_solution(tree, form, seat, floats.plans)
+        found = sequence_form.support_solution(tree, form, seat, floats)
         if found is not None:
             yield found
         for limit in LIMITS:

@@ -95,6 +95,7 @@ class FloatSolution:
     value: float  # seat 1's, from its program
     plans: tuple[np.ndarray, np.ndarray]  # each seat's realisation plan
     values: tuple[float, float]  # the two programs' optimal values (seat 1's and minus seat 2's)
+    slacks: tuple[np.ndarray, np.ndarray]  # each program's slack at the other seat's sequences
 
 
 def solve_floats(form: SequenceForm) -> FloatSolution:
@@ -106,13 +107,14 @@ def solve_floats(form: SequenceForm) -> FloatSolution:
     a = coo_matrix(([float(form.payoff[k]) for k in keys], ([k[0] for k in keys], [k[1] for k in keys])),
                    shape=(n1, n2)).tocsr()
     e, f = _constraints(form.rows[0], n1), _constraints(form.rows[1], n2)
-    x, v1 = _maximin(a, e, f)
-    y, v2 = _maximin(-a.T.tocsr(), f, e)
-    return FloatSolution(v1, (x, y), (v1, -v2))
+    x, v1, sx = _maximin(a, e, f)
+    y, v2, sy = _maximin(-a.T.tocsr(), f, e)
+    return FloatSolution(v1, (x, y), (v1, -v2), (sx, sy))
 
 
-def _maximin(a, e, f) -> tuple[np.ndarray, float]:
-    """max over plans x (``e x = e_0``) of min over plans y (``f y = f_0``) of x' a y: the plan and value."""
+def _maximin(a, e, f) -> tuple[np.ndarray, float, np.ndarray]:
+    """max over plans x (``e x = e_0``) of min over plans y (``f y = f_0``) of x' a y: the plan, the value
+    and the slack of each inequality (a vertex of the program: the dual simplex method)."""
     from scipy.optimize import linprog
     from scipy.sparse import bmat, csr_matrix
 
@@ -126,11 +128,11 @@ def _maximin(a, e, f) -> tuple[np.ndarray, float]:
     rhs = np.zeros(m1)
     rhs[0] = 1.0
     bounds = [(0, None)] * n1 + [(None, None)] * m2
-    found = linprog(cost, A_ub=upper, b_ub=np.zeros(n2), A_eq=equal, b_eq=rhs, bounds=bounds, method="highs",
+    found = linprog(cost, A_ub=upper, b_ub=np.zeros(n2), A_eq=equal, b_eq=rhs, bounds=bounds, method="highs-ds",
                     options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10})
     if found.status != 0:
         raise ArithmeticError(f"the sequence-form program was not solved: {found.message}")
-    return np.clip(found.x[:n1], 0.0, None), float(-found.fun)
+    return np.clip(found.x[:n1], 0.0, None), float(-found.fun), np.asarray(found.ineqlin.residual)
 
 
 def behaviour(tree, seat: int, plan: np.ndarray, index: dict[int, int]) -> list:
@@ -171,18 +173,19 @@ def rounded(tree, seat: int, floats: list, limit: int) -> list:
     return out
 
 
-def support_solution(tree, form: SequenceForm, seat: int, plans: tuple[np.ndarray, np.ndarray],
-                     budget: int = 20_000_000, tolerance: float = 1e-9) -> list | None:
-    """Seat ``seat``'s plan solved exactly on the float solution's support: its plan x (zero off its
-    support) with prices q of the other seat's sets such that ``E x = e`` and, at each sequence j in the
-    other seat's support, ``(F' q)_j = (A' x)_j`` (the other seat's best replies are indifferent there).
-    The system is solved by exact elimination (at most ``budget`` updates); None where it has no
-    solution, costs more, or gives a negative chance. The plan is returned as chances per action (mpq)."""
+def support_solution(tree, form: SequenceForm, seat: int, solution: FloatSolution, budget: int = 20_000_000,
+                     tolerance: float = 1e-9) -> list | None:
+    """Seat ``seat``'s plan solved exactly at the vertex its program's float solution stands on: the plan
+    x and the prices q of the other seat's information sets with every constraint the float solution
+    meets with equality, met exactly: ``E x = e``, ``x_j = 0`` where the float plan is 0, and ``(F' q)_j
+    = (A' x)_j`` at each of the other seat's sequences whose slack is 0. At a vertex these fix x and q;
+    the system is solved by exact elimination (at most ``budget`` updates). None where it has no solution,
+    costs more, or gives a negative chance. The plan is returned as chances per action (mpq)."""
     other = 1 - seat
-    own_plan, their_plan = plans[seat], plans[other]
+    own_plan, slack = solution.plans[seat], solution.slacks[seat]
     size = form.sizes[seat]
     support = [j for j in range(size) if own_plan[j] > tolerance]
-    theirs = [j for j in range(form.sizes[other]) if their_plan[j] > tolerance]
+    tight = [j for j in range(form.sizes[other]) if slack[j] <= tolerance]
     column = {j: c for c, j in enumerate(support)}  # x unknowns first, then the prices
     prices = len(form.rows[other])
     equations: list[dict[int, Any]] = []
@@ -191,19 +194,20 @@ def support_solution(tree, form: SequenceForm, seat: int, plans: tuple[np.ndarra
         eq = {column[j]: mpq(sign) for j, sign in row if j in column}
         equations.append(eq)
         rhs.append(mpq(int(r == 0)))
-    # the payoff of the other seat's sequence j against x: sum over own sequences i of A[i, j] x_i
+    # the payoff of the other seat's sequence j against x: sum over own sequences i of A[i, j] x_i (seat 2's
+    # own payoff is minus seat 1's)
     by_other: dict[int, dict[int, Any]] = {}
     for (i, j), p in form.payoff.items():
         own, theirs_j = (i, j) if seat == 0 else (j, i)
         if own in column:
-            by_other.setdefault(theirs_j, {})[column[own]] = p
+            by_other.setdefault(theirs_j, {})[column[own]] = p if seat == 0 else -p
     # the prices: (F' q)_j = sum over the other seat's rows containing j of sign * q_row
     price_rows: dict[int, list[tuple[int, int]]] = {}
     for r, row in enumerate(form.rows[other]):
         for j, sign in row:
             price_rows.setdefault(j, []).append((r, sign))
     base = len(support)
-    for j in theirs:
+    for j in tight:
         eq = {}
         for c, p in by_other.get(j, {}).items():
             eq[c] = eq.get(c, mpq(0)) - p
@@ -211,12 +215,12 @@ def support_solution(tree, form: SequenceForm, seat: int, plans: tuple[np.ndarra
             eq[base + r] = eq.get(base + r, mpq(0)) + sign
         equations.append({c: v for c, v in eq.items() if v})
         rhs.append(mpq(0))
-    solution = _eliminate(equations, rhs, base + prices, budget)
-    if solution is None or any(solution[c] < 0 for c in range(base)):
+    found = _eliminate(equations, rhs, base + prices, budget)
+    if found is None or any(found[c] < 0 for c in range(base)):
         return None
     plan = [mpq(0)] * size
     for j, c in column.items():
-        plan[j] = solution[c]
+        plan[j] = found[c]
     return _exact_behaviour(tree, seat, plan, form.index[seat])
 
 
