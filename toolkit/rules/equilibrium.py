@@ -227,6 +227,15 @@ def _ceil(x: Fraction) -> str:
     return f"{math.ceil(x * 10**DIGITS) / 10**DIGITS:.{DIGITS}f}"
 
 
+def _exact(value: Fraction) -> str:
+    """An exact figure: its fraction and a decimal, or a decimal of 12 digits where the fraction is long
+    (the JSON gives the fraction)."""
+    if value.denominator <= 10**9:
+        return both(value)
+    digits = len(str(value.denominator))
+    return f"{float(value):.12f} (exact: a fraction with a {digits}-digit denominator, which --json gives)"
+
+
 def between(bounds: tuple[Fraction, Fraction]) -> str:
     """Exact bounds rounded outward: ``between a and b``."""
     return f"between {_floor(bounds[0])} and {_ceil(bounds[1])}"
@@ -302,10 +311,10 @@ def equilibrium_lines(game, answer: Equilibrium) -> list[str]:
     what = "the value of the game to seat 1 with optimal play on both sides"
     size = f"{answer.nodes:,} states, {answer.sets:,} information states"
     if answer.exact:
-        lines = [f"{what}: {both(answer.value)}",
-                 f"  exact; proven: seat 1's play below gets at least {answer.value} whatever seat 2 does and seat "
-                 f"2's holds seat 1 to at most {answer.value} (exact best replies, each knowing only what its seat "
-                 f"knows, over {size})"]
+        lines = [f"{what}: {_exact(answer.value)}",
+                 f"  exact; proven: seat 1's play below gets at least this value whatever seat 2 does and seat 2's "
+                 f"holds seat 1 to at most it (exact best replies, each knowing only what its seat knows, over "
+                 f"{size})"]
     else:
         low, high = answer.bounds
         lines = [f"{what}: {between(answer.bounds)}",
@@ -317,7 +326,7 @@ def equilibrium_lines(game, answer: Equilibrium) -> list[str]:
            "average play")
     lines.append(f"  payoff: {answer.said}; solved by {how}")
     if answer.first_wins is not None:
-        lines.append(f"seat 1's chance to win, both playing so: {both(answer.first_wins)}")
+        lines.append(f"seat 1's chance to win, both playing so: {_exact(answer.first_wins)}")
     for play in answer.plays:
         lines += _play_lines(game, tree, play, f"seat {play.seat + 1}'s play (the chance of each action, by what "
                                                "the seat knows):")
