@@ -235,3 +235,23 @@ def test_leduc_best_replies_to_the_uniform_player_are_exact():
     assert replies.exploitability == Fraction(1709, 720)
     gains = [float(r.value - r.own) for r in replies.replies]
     assert abs(gains[0] - 2.165625) < 1e-12 and abs(gains[1] - 2.58159722) < 1e-8
+
+
+TRICKS = str(ROOT / "examples" / "tricks" / "tricks.py")
+
+
+def test_two_tricks_our_own_game():
+    answer = equilibrium.solve(load_rules(TRICKS))
+    assert answer.exact and answer.value == Fraction(-1, 9) and answer.nodes == 1546 and answer.sets == 180
+    replies = equilibrium.best_replies(load_rules(TRICKS), Policies.of(every="honest"))
+    assert [r.value for r in replies.replies] == [Fraction(-1, 18), Fraction(7, 45)]
+    assert replies.exploitability == Fraction(1, 20)
+
+
+def test_the_skill_figure_best_play_knows_only_what_its_seat_knows():
+    from toolkit.rules import skill
+
+    figures = skill.skill(load_rules(KUHN))
+    assert [f.optimal.value for f in figures] == [Fraction(3, 4), Fraction(5, 8)]
+    assert [f.beginner.value for f in figures] == [Fraction(9, 16), Fraction(7, 16)]
+    assert all(f.clairvoyant.value >= f.optimal.value for f in figures)  # it sees every card
