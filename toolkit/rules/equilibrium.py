@@ -53,12 +53,12 @@ class Equilibrium:
     nodes: int
     sets: int
     method: str
-    exact: bool
+    tree: Tree
+    exact: bool = False
     value: Fraction | None = None
-    bounds: tuple[Fraction, Fraction] | None = None  # exact bounds (seat 1's value lies between)
+    bounds: tuple[Fraction, Fraction] = (Fraction(0), Fraction(0))  # exact bounds: seat 1's value lies between
     first_wins: Fraction | None = None
     plays: list[Play] = field(default_factory=list)
-    tree: Tree | None = None
     iterations: int = 0
 
 
@@ -81,7 +81,7 @@ class Replies:
     replies: list[Reply]
     exploitability: Fraction
     reads_hidden: dict[int, str]
-    tree: Tree | None = None
+    tree: Tree
 
 
 def _objective(tree: Tree, objective: str | None, zero_sum_game: bool) -> tuple[str, str]:
@@ -114,7 +114,7 @@ def _payoffs(tree: Tree, payoff: str, seat: int) -> list:
 def _zero_sum_payoff(tree: Tree, payoff: str) -> list:
     if payoff == "returns":
         return _payoffs(tree, "returns", 0)
-    return [mpq({0: 1, 1: -1}.get(w, 0)) for w in tree.winners]
+    return [mpq(1 if w == 0 else -1 if w == 1 else 0) for w in tree.winners]
 
 
 def _walk(game, seats, max_states: int, progress) -> Tree:
@@ -134,7 +134,7 @@ def solve(game, objective: str | None = None, max_states: int = 2_000_000, progr
     payoff, said = _objective(tree, objective, True)
     pay = _zero_sum_payoff(tree, payoff)
     method = method or ("lp" if len(tree) <= LP_UP_TO else "cfr")
-    answer = Equilibrium(game.name, payoff, said, len(tree), len(tree.infosets), method, False, tree=tree)
+    answer = Equilibrium(game.name, payoff, said, len(tree), len(tree.infosets), method, tree)
     if method == "lp":
         _by_program(answer, tree, pay)
     else:
@@ -310,7 +310,7 @@ def equilibrium_lines(game, answer: Equilibrium) -> list[str]:
     tree = answer.tree
     what = "the value of the game to seat 1 with optimal play on both sides"
     size = f"{answer.nodes:,} states, {answer.sets:,} information states"
-    if answer.exact:
+    if answer.exact and answer.value is not None:
         lines = [f"{what}: {_exact(answer.value)}",
                  f"  exact; proven: seat 1's play below gets at least this value whatever seat 2 does and seat 2's "
                  f"holds seat 1 to at most it (exact best replies, each knowing only what its seat knows, over "
@@ -356,7 +356,7 @@ def _equilibrium_data(game, answer: Equilibrium) -> dict:
     data: dict[str, Any] = {"objective": "zero-sum", "payoff": answer.payoff, "seats": [1, 2],
                             "label": "exact" if answer.exact else "bounded", "exact": answer.exact,
                             "states": answer.nodes, "information_states": answer.sets, "method": answer.method}
-    if answer.exact:
+    if answer.exact and answer.value is not None:
         data.update({"value": frac(answer.value), "value_float": float(answer.value)})
     data["value_between"] = [float(_floor(answer.bounds[0])), float(_ceil(answer.bounds[1]))]
     data["value_between_exact"] = [frac(answer.bounds[0]), frac(answer.bounds[1])]

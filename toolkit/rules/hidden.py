@@ -115,14 +115,6 @@ class Tree:
         return [i for i, info in enumerate(self.infosets) if info.player == seat]
 
 
-class _Grown:
-    """Growable int64 columns for the walk (``array``: appends in C)."""
-
-    def __init__(self, names):
-        for name in names:
-            setattr(self, name, array("q"))
-
-
 def walk_tree(game, seats=None, max_nodes: int = 2_000_000, progress=None) -> Tree:
     """The tree of ``game`` (a guarded rules game with ``hidden_information``), every decision kept;
     ``seats[s]``, where given, is a named player of seat ``s`` whose choices are recorded as weights
@@ -132,9 +124,8 @@ def walk_tree(game, seats=None, max_nodes: int = 2_000_000, progress=None) -> Tr
 
     players = game.num_players()
     seats = list(seats) if seats is not None else [None] * players
-    columns = _Grown(("kind", "first", "count", "parent", "weight", "total", "infoset", "end", "named"))
-    kind, first, count, parent = columns.kind, columns.first, columns.count, columns.parent
-    weight, total, infoset, end, named = columns.weight, columns.total, columns.infoset, columns.end, columns.named
+    # growable int64 columns (``array``: appends in C)
+    kind, first, count, parent, weight, total, infoset, end, named = (array("q") for _ in range(9))
     sequences = array("q")
     infosets: list[Infoset] = []
     index: dict[str, int] = {}

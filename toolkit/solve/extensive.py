@@ -120,8 +120,17 @@ def best_reply(tree, seat: int, chances: list, payoff: Sequence[Any]) -> tuple[A
         for i, d in depth.items():
             if d == level:
                 row = sums.get(i)
-                choice[i] = 0 if row is None else max(range(len(row)), key=lambda a, row=row: (row[a], -a))
+                choice[i] = 0 if row is None else _first_best(row)
     return values[0], choice
+
+
+def _first_best(row: list) -> int:
+    """The first place of the largest value."""
+    best = 0
+    for a in range(1, len(row)):
+        if row[a] > row[best]:
+            best = a
+    return best
 
 
 def pure(tree, seat: int, choice: list[int]) -> list:

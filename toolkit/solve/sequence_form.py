@@ -167,7 +167,7 @@ def rounded(tree, seat: int, floats: list, limit: int) -> list:
         if rest > 1:
             near = [Fraction(int(a == big)) for a in range(k)]
         else:
-            near[big] = 1 - rest
+            near[big] = Fraction(1) - rest
         for a in range(k):
             out[info.slot + a] = mpq(near[a].numerator, near[a].denominator)
     return out
