@@ -2,7 +2,7 @@
 
 Parametrised over every game the toolkit plays: the built-in games at each player count and in a variant
 or two (through ``--rules GAME``'s object, toolkit.rules.builtin, as the commands play them today), the
-examples' rules files (pig, chutes, dealer) and the test package's third game (tests/thirdgame/ladder,
+examples' rules files (pig, chutes, dealer, and kuhn, leduc and tricks with hidden hands) and the test package's third game (tests/thirdgame/ladder,
 registered here as its entry point would register it). Each game is played to its end with a few seeds
 (at random; a game whose random games are long, with one random seat and its default player at the
 others), and at every step (the heavier checks at a sample of steps):
@@ -70,6 +70,10 @@ CASES = [
     Case("chutes-3p", "examples/chutes/chutes.py", {"players": 3}),
     Case("dealer", "examples/dealer/dealer.py", {}, (1, 2, 3, 4, 5)),
     Case("dealer-up-10", "examples/dealer/dealer.py", {"up": 10}, (1, 2, 3)),
+    Case("kuhn", "examples/kuhn/kuhn.py", {}, (1, 2, 3, 4)),
+    Case("leduc", "examples/leduc/leduc.py", {}, (1, 2, 3, 4)),
+    Case("tricks", "examples/tricks/tricks.py", {}, (1, 2, 3)),
+    Case("tricks-bet-2", "examples/tricks/tricks.py", {"bet": 2}, (1, 2)),
     *(Case(f"ladder-{n}p", "ladder", {"players": n}, third=True) for n in (2, 4)),
 ]
 

@@ -255,3 +255,22 @@ def test_the_skill_figure_best_play_knows_only_what_its_seat_knows():
     assert [f.optimal.value for f in figures] == [Fraction(3, 4), Fraction(5, 8)]
     assert [f.beginner.value for f in figures] == [Fraction(9, 16), Fraction(7, 16)]
     assert all(f.clairvoyant.value >= f.optimal.value for f in figures)  # it sees every card
+
+
+def test_a_named_player_who_reads_hidden_cards_is_noted():
+    from toolkit.rules.policy import Policy
+
+    class Peek(Policy):
+        """Bets when its card beats the other's: it sees what its seat does not."""
+
+        def distribution(self, state):
+            cards = state.inner.cards
+            return [(1 if cards[0] > cards[1] else 0, 1)]
+
+    game = load_rules(KUHN)
+    tree = walk_tree(game, [Peek("peek"), game.policies()["random"]])
+    assert tree.reads_hidden == {0: "peek"}
+    lines = equilibrium.replies_lines(game, equilibrium.Replies(
+        "Kuhn", "returns", "each seat's return", len(tree), len(tree.infosets), [], Fraction(0), tree.reads_hidden,
+        tree))
+    assert "note: seat 1's player peek plays differently at states the seat cannot tell apart" in "\n".join(lines)
