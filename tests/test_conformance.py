@@ -17,6 +17,8 @@ others), and at every step (the heavier checks at a sample of steps):
   a state and its clone gives equal keys);
 * ``ends_turn`` is a bool and counts the state's turns (``.turns``, as the toolkit's states keep them);
   ``score`` is a number or None, ``events`` whole numbers by name;
+* a game of hidden information says what the seat to decide knows (``information_state_string``): a
+  string, the same on a clone;
 * at the end, ``returns()`` has one number per seat;
 * a seed gives the same game twice: the same sequence of actions and outcomes.
 """
@@ -163,6 +165,9 @@ def check_state(game: Any, state: Any, thorough: bool) -> None:
         legal = list(state.legal_actions())
         assert legal, "a decision without legal actions"
         assert len(set(legal)) == len(legal), f"an action twice: {legal}"
+        if getattr(game, "hidden_information", False):  # what the seat knows: a string, the same on a clone
+            known = state.information_state(who)
+            assert isinstance(known, str) and state.clone().information_state(who) == known
     key = state.key()
     hash(key)
     assert state.key() == key, "the key of one state changed"
