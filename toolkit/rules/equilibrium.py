@@ -281,24 +281,23 @@ def _reached(tree: Tree, play: Play) -> list[bool]:
 
 
 def _play_lines(game, tree: Tree, play: Play, title: str, limit: int = SHOWN_SETS) -> list[str]:
-    rows = play_rows(game, tree, play, as_json=False)
+    """A seat's play for people: the information states where it has a choice and its own play may lead,
+    each with the chance of each action it takes (the JSON and --export-policy have every state)."""
+    rows = [row for row in play_rows(game, tree, play, as_json=False) if len(row["actions"]) > 1]
+    shown = [row for row in rows if row["reached"]]
     lines = [title]
-    shown = 0
-    for row in rows:
-        if len(row["actions"]) < 2:
-            continue
-        if shown == limit:
-            lines.append(f"  ... {sum(len(r['actions']) > 1 for r in rows) - limit:,} more information states "
-                         "(--export-policy writes them all)")
-            break
-        shown += 1
+    for row in shown[:limit]:
         taken = [a for a in row["actions"] if a["chance"] > (0 if play.exact else 5e-5)]
         if len(taken) == 1 and (play.exact or taken[0]["chance"] > 1 - 5e-5):
             what = taken[0]["action"]
         else:
             what = ", ".join(f"{a['action']} {_said_chance(a['chance'])}" for a in taken)
-        note = "" if row["reached"] else " (never reached when the seat plays so)"
-        lines.append(f"  {row['information_state']}: {what}{note}")
+        lines.append(f"  {row['information_state']}: {what}")
+    if len(shown) > limit:
+        lines.append(f"  ... {len(shown) - limit:,} more information states (--export-policy writes them all)")
+    if len(shown) < len(rows):
+        lines.append(f"  ({len(rows) - len(shown):,} information states the seat's own play never leads to are left "
+                     "out: any play there keeps the value; --export-policy lists them)")
     return lines
 
 
