@@ -561,5 +561,10 @@ def section(game, seed: int, max_states: int = ANALYSE_STATES,
         else:
             entry["clairvoyant_out_of_reach"] = figure.why_not
         data.append(entry)
-    return ["how much skill matters (each seat against beginners; docs/skill.md):"] + skill_lines(figures), \
-        {"seats": data, "seed": seed}, figures
+    head = ["how much skill matters (each seat against beginners; docs/skill.md):"]
+    info: dict = {}
+    if getattr(game, "hidden_information", False):  # what the best play knows, said before its figures
+        head.append("  hidden information: the best play knows only what its seat knows (exact best replies); the "
+                    "clairvoyant sees every card and every outcome of chance to come")
+        info = {"information": "hidden"}
+    return head + skill_lines(figures), {**info, "seats": data, "seed": seed}, figures
