@@ -1,9 +1,9 @@
 """Every registered game keeps the contract (toolkit.game.contract), in the spirit of OpenSpiel's game tests.
 
 Parametrised over every game the toolkit plays: the built-in games at each player count and in a variant
-or two (their engines' games, which keep the contract through toolkit.games.played), the
-examples' rules files (pig, chutes, dealer) and the test package's third game (tests/thirdgame/ladder,
-registered here as its entry point would register it). Each game is played to its end with a few seeds
+or two (their engines' games, which keep the contract through toolkit.games.played), the examples'
+rules files (pig, chutes, dealer, and kuhn, leduc and tricks with hidden hands) and the test package's
+third game (tests/thirdgame/ladder, registered here as its entry point would register it). Each game is played to its end with a few seeds
 (at random; a game whose random games are long, with one random seat and its default player at the
 others), and at every step (the heavier checks at a sample of steps):
 
@@ -17,6 +17,8 @@ others), and at every step (the heavier checks at a sample of steps):
   a state and its clone gives equal keys);
 * ``ends_turn`` is a bool and counts the state's turns (``.turns``, as the toolkit's states keep them);
   ``score`` is a number or None, ``events`` whole numbers by name;
+* a game of hidden information says what the seat to decide knows (``information_state_string``): a
+  string, the same on a clone;
 * at the end, ``returns()`` has one number per seat;
 * a seed gives the same game twice: the same sequence of actions and outcomes.
 """
@@ -70,6 +72,10 @@ CASES = [
     Case("chutes-3p", "examples/chutes/chutes.py", {"players": 3}),
     Case("dealer", "examples/dealer/dealer.py", {}, (1, 2, 3, 4, 5)),
     Case("dealer-up-10", "examples/dealer/dealer.py", {"up": 10}, (1, 2, 3)),
+    Case("kuhn", "examples/kuhn/kuhn.py", {}, (1, 2, 3, 4)),
+    Case("leduc", "examples/leduc/leduc.py", {}, (1, 2, 3, 4)),
+    Case("tricks", "examples/tricks/tricks.py", {}, (1, 2, 3)),
+    Case("tricks-bet-2", "examples/tricks/tricks.py", {"bet": 2}, (1, 2)),
     *(Case(f"ladder-{n}p", "ladder", {"players": n}, third=True) for n in (2, 4)),
 ]
 
@@ -166,6 +172,9 @@ def check_state(game: Any, state: Any, thorough: bool) -> None:
         legal = list(state.legal_actions())
         assert legal, "a decision without legal actions"
         assert len(set(legal)) == len(legal), f"an action twice: {legal}"
+        if getattr(game, "hidden_information", False):  # what the seat knows: a string, the same on a clone
+            known = state.information_state(who)
+            assert isinstance(known, str) and state.clone().information_state(who) == known
     key = state.key()
     hash(key)
     assert state.key() == key, "the key of one state changed"

@@ -24,8 +24,9 @@ def test_diamoniak_policy_table_names_cards_and_seats(small_diamoniak_optimal):
     assert re.search(r"seat 1: stop while seat 1 castle is below the number, then draw \(.*pile castle-red", text)
     assert "spend a fairy" in text or "lose " in text  # the witch's decisions, in words
     data = json.loads(small_diamoniak_optimal["policy"])
+    assert small_diamoniak_optimal["policy"].startswith('{"information": "perfect information assumed')
     ids = {card.id for card in load(None, str(deck), (), require_art=False).cards}
-    for answer in data:
+    for answer in data["answers"]:
         for decision in answer["decisions"]:
             state, action = decision["state"], decision["action"]
             assert {"pile castle-red", "seat 1 colour", "seat 2 castle", "drawn this turn"} <= set(state)

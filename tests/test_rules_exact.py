@@ -19,6 +19,7 @@ from conftest import small_diamoniak_text
 from toolkit.errors import UserError
 from toolkit.games import CHANCE
 from toolkit.rules import optimal, walk
+from toolkit.rules.hidden import PERFECT
 from toolkit.rules.load import load_rules
 from toolkit.seats import Policies, rules_players
 from toolkit.sim.runner import sample_outcome
@@ -465,7 +466,9 @@ def test_cli_win_length_optimal_and_exports(tmp_path):
     policy = tmp_path / "pig.json"
     out = _odds("--rules", PIG, "--param", "goal=12", "--model", "optimal", "--export-policy", str(policy)).stdout
     assert "exact; proven" in out and "seat 1's chance to win, both playing so:" in out
-    assert json.loads(policy.read_text())[0]["decisions"]
+    assert json.loads(policy.read_text())["answers"][0]["decisions"]
+    assert policy.read_text().splitlines()[0].startswith('{"information": "perfect information assumed')
+    assert out.splitlines()[0] == "Pig, optimal play; " + PERFECT
 
 
 @pytest.mark.parametrize("args, says", [

@@ -67,9 +67,10 @@ def _refuse_unused_options(game_id: str, model: str) -> None:
 @click.option("--max-states", type=Whole(1, 5_000_000), default=100_000, show_default=True,
               help="Largest chain solved exactly (at most 1,000,000 for the built-in models, beyond it the answer is "
                    "simulated; a --rules game or --model optimal walks up to 5,000,000).")
-@click.option("--objective", type=click.Choice(["win", "length"]),
+@click.option("--objective", type=click.Choice(["win", "length", "returns"]),
               help="For --model optimal with one player: maximise the chance to win, or minimise the expected "
-                   "length (default: win, or length when every end is a win).")
+                   "length (default: win, or length when every end is a win). A game of hidden information: "
+                   "returns (the default where they sum to zero at every end) or win (the chance to win).")
 @click.option("--export-policy", "policy_path", type=click.Path(dir_okay=False),
               help="For --model optimal: also write the optimal play (every decision, and the table of when to "
                    "stop) as JSON.")
@@ -177,6 +178,11 @@ def _give(report, as_json: bool, plot_path, chain_path, policy_path=None, no_cha
     if policy_path is not None:
         write_atomic(policy_path, report.policy)
     if as_json:
+        if "information" in report.data:  # optimal play: what the seats know, on the first line
+            from toolkit.rules.hidden import first_line_json
+
+            say(first_line_json(report.data, 2))
+            return
         say(json.dumps(report.data, indent=2, ensure_ascii=False))
         return
     say("\n".join(report.lines))

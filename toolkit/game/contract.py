@@ -74,9 +74,14 @@ The state
 ``events()`` (optional in a file)
     ``{name: count}`` of what happened in the game so far (whole numbers), read at its end: the report
     gives each one's mean per game and the share of games it happened in. Default: ``{}``.
-``information_state_string(player)`` (optional; for games of hidden information, next)
-    What ``player`` knows of the state, as a string: states alike to the player give the same string.
-    Declared by :class:`InformationState`; nothing asks it yet.
+``information_state_string(player)`` (optional; for games of hidden information)
+    What ``player`` knows of the state, as a string: states alike to the player give the same string
+    (OpenSpiel's meaning: the seat's own cards and every move it saw, in order). Asked at the states
+    where ``player`` decides. With it, optimal play is the equilibrium of the game of hidden
+    information and each best reply knows only what its seat knows; one string at two states with
+    different legal actions, or a different seat to act, is a mistake said in one line. Without it,
+    every seat is taken to see the whole state (perfect information), and every answer of optimal play
+    says so in its first line.
 
 The player
 ----------
@@ -141,7 +146,7 @@ class State(Protocol):
 
 @runtime_checkable
 class InformationState(State, Protocol):
-    """A state of a game of hidden information (the next issue): what each seat knows."""
+    """A state of a game of hidden information: what each seat knows."""
 
     def information_state_string(self, player: int) -> str: ...
 

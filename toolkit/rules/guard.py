@@ -87,6 +87,7 @@ class RulesGame:
         # the last tuple of chance outcomes and its weights
         self.last_outcomes: object = None
         self.last_weights: list[tuple[object, int]] = []
+        self._hidden: bool | None = None
 
     # --- what the toolkit asks (the contract's Game) --------------------------------------------------
 
@@ -121,6 +122,15 @@ class RulesGame:
         if name not in known:
             raise UserError(f"{option}: {self.name} has no player '{name}' (choose from {', '.join(known)})")
         return known[name]
+
+    @property
+    def hidden_information(self) -> bool:
+        """Whether the game says what each seat knows: its state defines ``information_state_string``
+        (then optimal play is the equilibrium of the game of hidden information, never the one of open
+        cards)."""
+        if self._hidden is None:
+            self._hidden = callable(getattr(self.new_initial_state().inner, "information_state_string", None))
+        return self._hidden
 
     def description(self) -> str:
         params = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
@@ -486,6 +496,22 @@ class RulesState:
             raise self.rules.wrong(inner, "key", fn, f"gave {_plain(repr(found))}, which is not hashable "
                                                      "(give a tuple of numbers and strings)") from None
         return found
+
+    def information_state(self, player: int) -> str:
+        """What seat ``player`` knows here: the file's ``information_state_string(player)``, a string."""
+        inner = self.inner
+        fn = getattr(inner, "information_state_string", None)
+        if fn is None:
+            raise UserError(f"{self.rules.source}: {type(inner).__name__} on state {describe(inner)}: no "
+                            "information_state_string(player), though the start of the game has one")
+        try:
+            text = fn(player)
+        except BaseException as err:  # noqa: BLE001
+            raise self.rules.failure(inner, "information_state_string", fn, err, (player,)) from None
+        if not isinstance(text, str):
+            raise self.rules.wrong(inner, "information_state_string", fn, f"gave {_plain(repr(text))} for player "
+                                                                          f"{player}: an information state is a string")
+        return text
 
     def score(self, player: int) -> int | Fraction | float | None:
         """The seat's score (the state's ``score(player)``), or None when the game defines none."""

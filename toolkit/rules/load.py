@@ -31,6 +31,10 @@ def load_rules(spec: str, params: dict | None = None, option: str = "--rules"):
     """The game of ``spec`` built with ``params``: a ``RulesGame``."""
     spec = spec.strip()
     params = dict(params or {})
+    if spec.startswith("open_spiel:"):  # before module:Class, which the name would also match
+        from toolkit.rules import open_spiel
+
+        return open_spiel.load(spec, params, option)
     found = _FILE.fullmatch(spec)
     if found:
         path = Path(found.group("path"))

@@ -7,6 +7,8 @@ exact or an interval said as one; a game that may never end has no finite expect
 
 from __future__ import annotations
 
+import json
+
 from toolkit.errors import UserError
 from toolkit.odds.report import PROBABILITY, OddsReport, both, frac
 from toolkit.seats import Policies, rules_players
@@ -128,12 +130,22 @@ def _winner(returns) -> int | None:
 
 def _optimal(game, policy: Policies | None, objective: str | None, max_states: int, export_policy: bool,
              progress) -> OddsReport:
-    from toolkit.rules import optimal
+    """Optimal play: the equilibrium of the game of hidden information when the game says what each seat
+    knows (``toolkit.rules.equilibrium``), else the game with every card face up (``toolkit.rules.optimal``),
+    which the first line of the answer says."""
+    from toolkit.rules import hidden, optimal
 
+    if hidden.hidden_information(game):
+        from toolkit.rules import equilibrium
+
+        return equilibrium.report(game, policy, objective, max_states, export_policy, progress)
+    if objective == "returns":
+        raise UserError("--objective returns: a game of perfect information plays to win (or, one player, for "
+                        "length); returns are the payoff of a game of hidden information")
     answers = optimal.solve(game, objective, policy, max_states, progress=progress)
-    data = _head(game, "optimal")
+    data = {"information": hidden.PERFECT, **_head(game, "optimal")}
     data["answers"] = []
-    lines = [f"{game.name}, optimal play"]
+    lines = [f"{game.name}, optimal play; {hidden.PERFECT}"]
     for answer in answers:
         entry = {"objective": answer.objective, "seats": [s + 1 for s in answer.seats], "exact": answer.exact,
                  "states": answer.nodes}
@@ -143,5 +155,12 @@ def _optimal(game, policy: Policies | None, objective: str | None, max_states: i
         lines += optimal.policy_lines(answer)
     report = OddsReport(data, lines, no_chart="the optimal model has no distribution to draw")
     if export_policy:
-        report.policy = optimal.policy_json(answers)
+        report.policy = policy_export(hidden.PERFECT, json.loads(optimal.policy_json(answers)))
     return report
+
+
+def policy_export(information: str, answers: list) -> bytes:
+    """The exported play: what the seats know on the first line, then every answer's play."""
+    from toolkit.rules.hidden import first_line_json
+
+    return (first_line_json({"information": information, "answers": answers}, 1) + "\n").encode("utf-8")

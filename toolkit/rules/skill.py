@@ -151,6 +151,7 @@ def skill(game, sequences: int = 2000, seed: int = 1, max_states: int = 200_000,
     beginner = [game.policies()["random"]] * players
     odds = walk.chain_odds(game, beginner, max_states, distribution=False)
     out = []
+    knowing = None  # a game of hidden information: the best replies that know only what their seat knows
     for seat in range(players):
         if players == 1:
             [best] = optimal.solve(game, None, None, max_states, exact_up_to)
@@ -163,7 +164,15 @@ def skill(game, sequences: int = 2000, seed: int = 1, max_states: int = 200_000,
             start = odds.expected_length
         else:
             start = odds.win[seat]
-        if best.exact:
+        if getattr(game, "hidden_information", False) and objective == "win":
+            # the optimal player knows only what its seat knows (exact); the clairvoyant below sees every card
+            from toolkit.rules import equilibrium
+            from toolkit.seats import Policies
+
+            if knowing is None:
+                knowing = equilibrium.best_replies(game, Policies.of(every="random"), "win", max_states)
+            reply = Figure.exact(knowing.replies[seat].value)
+        elif best.exact:
             reply = Figure.exact(best.value)
         else:
             reply = Figure(BOUNDS, Fraction(best.bounds[0]), Fraction(best.bounds[1]))
@@ -552,5 +561,10 @@ def section(game, seed: int, max_states: int = ANALYSE_STATES,
         else:
             entry["clairvoyant_out_of_reach"] = figure.why_not
         data.append(entry)
-    return ["how much skill matters (each seat against beginners; docs/skill.md):"] + skill_lines(figures), \
-        {"seats": data, "seed": seed}, figures
+    head = ["how much skill matters (each seat against beginners; docs/skill.md):"]
+    info: dict = {}
+    if getattr(game, "hidden_information", False):  # what the best play knows, said before its figures
+        head.append("  hidden information: the best play knows only what its seat knows (exact best replies); the "
+                    "clairvoyant sees every card and every outcome of chance to come")
+        info = {"information": "hidden"}
+    return head + skill_lines(figures), {**info, "seats": data, "seed": seed}, figures
