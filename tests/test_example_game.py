@@ -131,6 +131,18 @@ def test_the_examples_rulebook_in_both_languages(run, example, tmp_path):
     assert "Weathervane" in text and "Флюгер" in text
 
 
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_card_name_never_breaks_before_its_number(run, example, tmp_path, lang):
+    """"the Sun 10" is one thing: no line of the book ends in "Sun" with "10" on the next."""
+    out = tmp_path / "rules.pdf"
+    assert run("rulebook", "--catalogue", str(example), "--lang", lang, "--booklet", "--out", str(out)).exit_code == 0
+    reader = pypdf.PdfReader(io.BytesIO(out.read_bytes()))
+    lines = [line.strip() for page in reader.pages for line in page.extract_text().splitlines()]
+    words = ("Sun", "Rain", "Wind", "Snow", "Солнце", "Дождь", "Ветер", "Снег")
+    broken = [(a, b) for a, b in zip(lines, lines[1:]) if a.endswith(words) and re.match(r"\d", b)]
+    assert broken == []
+
+
 def test_the_examples_booklet_leaves_no_page_blank(run, example, tmp_path):
     """The whole book (card pictures, an example of play, questions, credits: issue 37) folds into a
     booklet with no blank page (the editor found its back cover blank and three inner pages half

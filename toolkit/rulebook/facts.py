@@ -151,7 +151,8 @@ class Facts:
             card = self._card(arg, where)
             if key == "count":
                 return self.number(card.count), card.count, False
-            name = card.name[lang]
+            # a number stays with the word before it: "the Sun 10" never breaks between "Sun" and "10"
+            name = re.sub(r" (?=\d)", NBSP, card.name[lang])
             return (name[:1].lower() + name[1:] if key == "lname" else name), None, False
         if key in ("kind", "each"):
             kinds = self.kinds()
