@@ -1,5 +1,5 @@
 """Rules files played from a table (``toolkit.rules.table``) against the Python loop, side by side: the plain
-dice battle (``tests/dice_battle.py``, five dice: a fresh list of 7,776 outcomes at every throw, no ``key()``),
+dice battle (``benchmarks/games/dice_battle.py``, five dice: a fresh list of 7,776 outcomes at every throw, no ``key()``),
 Pig and Chutes and Ladders, each ``simulate --rules`` as a whole command.
 
 ``--before PATH`` names a checkout of the toolkit without the table (e.g. a ``git worktree`` of main): its
@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-BATTLE = ROOT / "tests" / "dice_battle.py"
+BATTLE = ROOT / "benchmarks" / "games" / "dice_battle.py"
 PIG = ROOT / "examples" / "pig" / "pig.py"
 CHUTES = ROOT / "examples" / "chutes" / "chutes.py"
 

@@ -24,7 +24,7 @@ EXAMPLES = HERE.parent / "examples"
 PIG = str(EXAMPLES / "pig" / "pig.py")
 CHUTES = str(EXAMPLES / "chutes" / "chutes.py")
 DEALER = str(EXAMPLES / "dealer" / "dealer.py")
-BATTLE = str(HERE / "dice_battle.py")
+BATTLE = str(HERE.parent / "benchmarks" / "games" / "dice_battle.py")
 
 
 def _python(rules, seats, seed: int, count: int) -> list[dict[str, int]]:

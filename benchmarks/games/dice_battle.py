@@ -1,12 +1,14 @@
-"""Dice battle: two fighters trade blows until one falls. A rules file written the plain way.
+"""Dice battle: two fighters trade blows until one falls. A rules file written the plain way, as a
+designer writes one first: no ``key()``, no ``clone()``, and every throw lists its outcomes afresh (all
+``6 ** dice`` ways the dice can land, each a tuple of faces: 7,776 for the default five dice). Five dice
+make the game of issue 34's speed targets (``benchmarks/bench_pipeline.py``); it is a benchmark, not an
+example to copy for speed.
 
-This is the kind of file a designer writes first: no ``key()``, and every chance node builds its list
-of outcomes afresh (all 7,776 ways five six-sided dice can land, each a tuple of faces). It is a
-benchmark of the toolkit (``benchmarks/bench_pipeline.py``), not an example to copy for speed.
-
-Each fighter starts with 30 health. On your turn you either attack or rest. An attack throws five
-dice: every die showing 5 or 6 hits for its face, and five of a kind hits for 20 more. Resting heals
-3 health (never above 30). A fighter at 0 health or below has lost.
+Each fighter starts with 30 health. On your turn you either attack or rest. An attack throws the dice:
+every die showing 5 or 6 hits for its face, and all dice alike hit for 20 more. Resting heals 3 health
+(never above 30). A fighter at 0 health or below has lost. The test of the tabulated play
+(tests/test_tabulated.py) and its benchmark (benchmarks/bench_tabulated.py) play it too; ``keyed=True`` gives
+the state a ``key()`` (the same game, named by its health, seat and dice in the air).
 """
 
 from fractions import Fraction
@@ -17,13 +19,17 @@ HEALTH = 30
 
 
 class DiceBattle:
-    """Two fighters, five dice."""
+    """Two fighters, ``dice`` dice a throw."""
+
+    def __init__(self, dice=5, keyed=False):
+        self.dice = dice
+        self.keyed = keyed
 
     def num_players(self):
         return 2
 
     def new_initial_state(self):
-        return BattleState()
+        return KeyedState(self.dice) if self.keyed else BattleState(self.dice)
 
     def action_to_string(self, player, action):
         return "attack" if action == ATTACK else "rest"
@@ -50,7 +56,8 @@ def damage(dice):
 
 
 class BattleState:
-    def __init__(self):
+    def __init__(self, dice):
+        self.dice = dice
         self.health = [HEALTH, HEALTH]
         self.player = 0
         self.throwing = False  # the dice are in the air: a chance node
@@ -64,7 +71,7 @@ class BattleState:
         return self.throwing
 
     def chance_outcomes(self):
-        return [(dice, Fraction(1, 6 ** 5)) for dice in product(range(1, 7), repeat=5)]
+        return [(dice, Fraction(1, 6 ** self.dice)) for dice in product(range(1, 7), repeat=self.dice)]
 
     def legal_actions(self):
         return [ATTACK, REST]
@@ -93,3 +100,8 @@ class BattleState:
 
     def score(self, player):
         return self.health[player] - self.health[1 - player]
+
+
+class KeyedState(BattleState):
+    def key(self):
+        return (*self.health, self.player, self.throwing)
