@@ -206,7 +206,7 @@ def _walk(game, seats, kept, max_states, progress) -> Graph:
 
 
 def _solve_graph(game, graph: Graph, objective: str, seat: int, exact_up_to: int) -> Optimum:
-    from toolkit.solve import iterate, scc
+    from toolkit.solve import scc
 
     arrays = _Arrays(graph, objective, seat)
     _, members, starts = scc.compiled().components(arrays.first, arrays.stop, arrays.target)
@@ -214,21 +214,76 @@ def _solve_graph(game, graph: Graph, objective: str, seat: int, exact_up_to: int
     if objective == "length" and not exact:
         raise UserError(f"{game.source}: optimal play: the shortest expected length is solved exactly only, up to "
                         f"{exact_up_to:,} states; the game has {len(graph):,}")
+    answer = Optimum(game.name, objective, tuple(sorted(graph.kept)), game.info().length_unit, len(graph), exact,
+                     graph=graph)
+    answer.action_names = {(s, a): game.action_name(s, a) for s, a in _decisions(graph)}
+    if exact and _proven(answer, arrays, members, starts):
+        return answer
+    _bounded(answer, arrays, members, starts, game.source)
+    return answer
+
+
+def _proven(answer: Optimum, arrays: _Arrays, members, starts) -> bool:
+    """The exact answer from a guess of the optimal play: value iteration in floats to its fixed point,
+    the play its values point to evaluated once in fractions and checked (``check``); where the check
+    finds a decision an exactly better action beats, strategy iteration from there. False when the play
+    found may go on for ever (then ``_bounded`` answers as before, from its own guess)."""
+    from toolkit.solve import iterate
+
+    guess, _ = iterate.value_iteration(arrays.first, arrays.stop, arrays.target, arrays.prob, arrays.cost,
+                                       arrays.sense, arrays.payoff, members, starts, arrays.lowest, MAX_SWEEPS)
+    chosen = iterate.choices(arrays.first, arrays.stop, arrays.target, arrays.cost, arrays.sense, guess, 1e-12)
+    try:
+        if not _ends(arrays, chosen, (1, -1)):
+            return False
+        values = evaluate(arrays, members, starts, chosen)
+        beaten = _beaten(arrays, values, chosen)
+        if len(beaten):  # some guessed decision is not optimal: improve from the guess
+            values = _strategy_iteration(arrays, members, starts, chosen)
+        answer.checked = check(arrays, values, chosen)
+    except _Endless:
+        return False
+    answer.chosen, answer.values, answer.value = chosen, values, _fraction(values[0])
+    if answer.objective == "zero-sum":
+        answer.first_wins = _first_wins(arrays, members, starts, chosen, values)
+    return True
+
+
+def _first_wins(arrays: _Arrays, members, starts, chosen, values) -> Fraction:
+    """Seat 1's exact chance to win under ``chosen`` (a play that ends): from the value itself where every
+    end's payoff is ``a * (seat 1 won) + b``, else by an evaluation of its own."""
+    graph = arrays.graph
+    wins = [Fraction(int(w == 0)) for w in graph.winners]
+    won = {arrays.end_values[k] for k, w in enumerate(wins) if w}
+    lost = {arrays.end_values[k] for k, w in enumerate(wins) if not w}
+    if len(won) == 1 and len(lost) == 1 and won != lost:
+        (a_win,), (b,) = won, lost
+        return (_fraction(values[0]) - b) / (a_win - b)
+    if not won or not lost:  # every end a win of seat 1, or none
+        return Fraction(int(bool(won)))
+    return _fraction(evaluate(arrays, members, starts, chosen, wins, with_cost=False)[0])
+
+
+def _bounded(answer: Optimum, arrays: _Arrays, members, starts, source: str) -> None:
+    """The answer by interval iteration: bounds on the value, and the play the lower bounds point to.
+    Within ``EXACT_UP_TO`` states (the exact guess's play may go on for ever) the bounds are pushed to
+    1e-13 and strategy iteration tried from their play; the answer is exact where it succeeds."""
+    from toolkit.solve import iterate
+
+    exact, objective, graph = answer.exact, answer.objective, arrays.graph
     upper = objective != "length"
     low, high, _ = iterate.interval_iteration(arrays.first, arrays.stop, arrays.target, arrays.prob, arrays.cost,
                                               arrays.sense, arrays.payoff, members, starts, arrays.lowest,
                                               arrays.highest, upper, EPSILON if not exact else 1e-13, MAX_SWEEPS)
-    chosen = iterate.choices(arrays.first, arrays.stop, arrays.target, arrays.cost, arrays.sense, low, 1e-12)
-    answer = Optimum(game.name, objective, tuple(sorted(graph.kept)), game.info().length_unit, len(graph), exact,
-                     graph=graph, chosen=chosen)
-    answer.action_names = {(s, a): game.action_name(s, a) for s, a in _decisions(graph)}
+    chosen = answer.chosen = iterate.choices(arrays.first, arrays.stop, arrays.target, arrays.cost, arrays.sense,
+                                             low, 1e-12)
     if exact:
         try:
             values = _strategy_iteration(arrays, members, starts, chosen)
             answer.checked = check(arrays, values, chosen)
         except _Endless as err:
             if objective == "length":
-                raise UserError(f"{game.source}: optimal play: {err}: the shortest expected length is not "
+                raise UserError(f"{source}: optimal play: {err}: the shortest expected length is not "
                                 "solved") from None
             answer.exact = False  # said by the bounds, which stay sound
         else:
@@ -242,7 +297,6 @@ def _solve_graph(game, graph: Graph, objective: str, seat: int, exact_up_to: int
         if objective == "zero-sum" and _ends(arrays, chosen, (1, -1)):
             answer.first_wins_bounds = _fixed_bounds(arrays, members, starts, chosen,
                                                      np.array([float(w == 0) for w in graph.winners]))
-    return answer
 
 
 class _Endless(Exception):
@@ -397,27 +451,76 @@ def check(arrays: _Arrays, values, chosen) -> int:
     whatever the other side does. Then (a martingale argument) the maximiser's play guarantees at least
     the value against any reply and the minimiser's at most it, so it is the value; for the expected
     length, a play that may not end is infinitely long, and one that ends costs at least the value."""
-    from gmpy2 import mpq
-
     for side in sorted(set(int(s) for s in arrays.sense) & {1, -1}):
         if not _ends(arrays, chosen, (side,)):
             raise _Endless("the optimal play found does not make the game end whatever the other side does")
-
-    for n in range(len(arrays.kind)):
-        kind = arrays.kind[n]
-        if kind == TERMINAL:
-            expected = arrays.end_values[arrays.end[n]]
-            ok = values[n] == mpq(expected.numerator, expected.denominator)
-        elif kind == CHANCE or arrays.sense[n] == 0:
-            ok = values[n] == sum((arrays.exact_prob[e] * _action_value(arrays, values, e)
-                                   for e in range(arrays.first[n], arrays.stop[n])), mpq(0))
-        else:
-            options = [_action_value(arrays, values, e) for e in range(arrays.first[n], arrays.stop[n])]
-            best = max(options) if arrays.sense[n] == 1 else min(options)
-            ok = values[n] == best == _action_value(arrays, values, int(chosen[n]))
-        if not ok:
-            raise AssertionError(f"the equation of optimal play fails at node {n}")
+    wrong = _unequal(arrays, values)
+    beaten = _beaten(arrays, values, chosen)
+    if len(wrong) or len(beaten):
+        raise AssertionError(f"the equation of optimal play fails at node {min(list(wrong) + list(beaten))}")
     return len(arrays.kind)
+
+
+def _edge_values(arrays: _Arrays, values) -> np.ndarray:
+    """Per edge, the exact value of taking it: its target's value and its cost (an array of ``mpq``)."""
+    node_values = np.empty(len(values), dtype=object)
+    node_values[:] = values
+    edge_values = node_values[arrays.target]
+    if arrays.exact_cost is not None:
+        costly = np.nonzero(arrays.cost)[0]
+        cost = np.empty(len(costly), dtype=object)
+        cost[:] = [arrays.exact_cost[e] for e in costly.tolist()]
+        edge_values[costly] = edge_values[costly] + cost
+    return edge_values
+
+
+def _grouped(arrays: _Arrays, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The edges of ``nodes`` (each with at least one), laid one node after another, and where each
+    node's start in that list."""
+    lengths = arrays.stop[nodes] - arrays.first[nodes]
+    places = np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int64)
+    edges = np.repeat(arrays.first[nodes] - places, lengths) + np.arange(int(lengths.sum()), dtype=np.int64)
+    return edges, places
+
+
+def _unequal(arrays: _Arrays, values) -> np.ndarray:
+    """The ends and the averaging nodes (chance, or nobody deciding) where ``values`` break their equation:
+    an end's value is its payoff, a chance node's the weighted mean of its edges' values."""
+    from gmpy2 import mpq
+
+    kind, sense = arrays.kind, arrays.sense
+    node_values = np.empty(len(values), dtype=object)
+    node_values[:] = values
+    ends = np.nonzero(kind == TERMINAL)[0]
+    payoffs = np.empty(len(ends), dtype=object)
+    payoffs[:] = [mpq(arrays.end_values[k].numerator, arrays.end_values[k].denominator) for k in arrays.end[ends]]
+    wrong = [ends[node_values[ends] != payoffs]]
+    mean = np.nonzero((kind != TERMINAL) & ((kind == CHANCE) | (sense == 0)))[0]
+    if len(mean):
+        edges, places = _grouped(arrays, mean)
+        exact_prob = arrays.exact_prob
+        prob = np.empty(len(edges), dtype=object)
+        prob[:] = [exact_prob[e] for e in edges.tolist()]
+        sums = np.add.reduceat(prob * _edge_values(arrays, values)[edges], places)
+        wrong.append(mean[node_values[mean] != sums])
+    return np.concatenate(wrong)
+
+
+def _beaten(arrays: _Arrays, values, chosen) -> np.ndarray:
+    """The decisions whose ``chosen`` action does not attain the best of their actions under ``values``
+    (the largest for the maximiser, the smallest for the minimiser), or whose value is not that best."""
+    node_values = np.empty(len(values), dtype=object)
+    node_values[:] = values
+    edge_values = _edge_values(arrays, values)
+    out = []
+    for side, best_of in ((1, np.maximum), (-1, np.minimum)):
+        nodes = np.nonzero(arrays.sense == side)[0]
+        if not len(nodes):
+            continue
+        edges, places = _grouped(arrays, nodes)
+        best = best_of.reduceat(edge_values[edges], places)
+        out.append(nodes[(node_values[nodes] != best) | (edge_values[chosen[nodes]] != best)])
+    return np.concatenate(out) if out else np.zeros(0, np.int64)
 
 
 # --- the policy, for people and as JSON ----------------------------------------------------------------
