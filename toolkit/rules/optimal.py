@@ -13,14 +13,17 @@ What is solved (``solve``), by the number of seats:
 
 A game that never ends pays nothing (0) to every objective but the length (which it makes infinite).
 
-Exact (up to ``EXACT_UP_TO`` nodes): a first guess of the optimal choices by value iteration in floats,
-then strategy iteration in exact fractions (gmpy2's ``mpq``): the choices are evaluated exactly (a linear
-system per strongly connected component, ``toolkit.solve.linear``), every choice that an exactly
-better action beats is switched (the minimiser's first, to its best reply, then the maximiser's: Hoffman
-and Karp's order), until none is. The answer is then proven (``check``): the exact values satisfy the
-equations of optimal play (Bellman's for one decider, Shapley's for two) at every node with the chosen
-actions attaining them, and each side's chosen play makes the game end whatever the other does. Where
-that cannot be had (a play found that may go on for ever), the answer is the interval below.
+Exact (up to ``EXACT_UP_TO`` nodes): a first guess of the optimal values by value iteration in floats
+(``toolkit.solve.iterate.value_iteration``, to its fixed point), the choices it points to evaluated once in
+exact fractions (gmpy2's ``mpq``: a linear system per strongly connected component, ``toolkit.solve.linear``)
+and checked (``check``, on arrays of fractions). Where a choice is beaten by an exactly better action,
+strategy iteration goes on from the guess: every such choice is switched (the minimiser's first, to its
+best reply, then the maximiser's: Hoffman and Karp's order), until none is. The answer is then proven:
+the exact values satisfy the equations of optimal play (Bellman's for one decider, Shapley's for two) at
+every node with the chosen actions attaining them, and each side's chosen play makes the game end
+whatever the other does. Where the guessed play may go on for ever, the guess comes from interval
+iteration pushed to 1e-13 instead (the route before), and where no proof can be had the answer is the
+interval below.
 
 Larger: interval iteration (Haddad and Monmege 2018; Baier et al. 2017; Storm's ``--sound`` mode gives the
 same guarantee, by interval iteration or Quatmann and Katoen's sound value iteration, 2018): the value
@@ -36,6 +39,7 @@ bound, so it is solved exactly only.
 from __future__ import annotations
 
 import json
+from array import array
 from dataclasses import dataclass, field
 from fractions import Fraction
 from operator import itemgetter
@@ -96,10 +100,10 @@ class _Arrays:
         self.graph = graph
         rows = np.frombuffer(graph.row, dtype=np.int64)
         offsets = np.frombuffer(graph.offsets, dtype=np.int64)
-        self.first = offsets[rows].copy()
-        self.stop = offsets[rows + 1].copy()
-        self.target = np.frombuffer(graph.targets, dtype=np.int64).copy()
-        kind = np.frombuffer(graph.kind, dtype=np.int8).astype(np.int64)
+        self.first = offsets[rows]
+        self.stop = offsets[rows + 1]
+        self.target = np.frombuffer(graph.targets, dtype=np.int64)
+        kind = np.frombuffer(graph.kind, dtype=np.int8)
         self.kind = kind
         sense = np.zeros(len(graph), np.int64)
         sense[kind == TERMINAL] = 2
@@ -110,14 +114,19 @@ class _Arrays:
             sense[kind >= 0] = -1 if objective == "length" else 1
         self.sense = sense
         # chance probabilities: each weight over its node's total (a decision's edges: 1 / its actions, unread)
-        weights = np.array(graph.weights, dtype=np.float64)
-        sums = np.concatenate(([0.0], np.cumsum(weights)))
-        totals = sums[offsets[1:]] - sums[offsets[:-1]]
-        self.prob = weights / np.repeat(totals, np.diff(offsets)) if len(weights) else weights
+        prob = np.array(graph.weights, dtype=np.float64)
+        if len(prob):  # a row's total as the difference of two running sums (the first figures' arithmetic)
+            running = np.cumsum(prob)
+            before = np.zeros(len(offsets), np.float64)
+            before[1:][offsets[1:] > 0] = running[offsets[1:][offsets[1:] > 0] - 1]
+            before[0] = running[offsets[0] - 1] if offsets[0] > 0 else 0.0
+            del running
+            prob /= np.repeat(before[1:] - before[:-1], np.diff(offsets))
+        self.prob = prob
         self._exact_prob: list | None = None
-        turns = np.frombuffer(graph.turns, dtype=np.int64)
-        self.cost = turns.astype(np.float64) if objective == "length" else np.zeros(len(weights), np.float64)
-        self.exact_cost = [int(t) for t in turns] if objective == "length" else None
+        turns = np.asarray(graph.turns, dtype=np.int64) if objective == "length" else None
+        self.cost = turns.astype(np.float64) if turns is not None else np.zeros(len(prob), np.float64)
+        self.exact_cost = [int(t) for t in turns] if turns is not None else None
         zero_sum = all(len(r) == 2 and r[0] + r[1] == 0 for r in graph.returns)
         self.end_values = [_payoff(objective, seat, graph.returns[k], graph.winners[k], zero_sum)
                            for k in range(len(graph.returns))]
@@ -128,7 +137,6 @@ class _Arrays:
         self.payoff[terminal] = [float(self.end_values[ends[n]]) for n in terminal]
         self.lowest = float(min(self.end_values, default=0)) if objective != "length" else 0.0
         self.highest = float(max(self.end_values, default=0)) if objective != "length" else 0.0
-
 
     @property
     def exact_prob(self) -> list:
@@ -319,8 +327,16 @@ def _ends(arrays: _Arrays, chosen, fixed: tuple[int, ...]) -> bool:
 def _decisions(graph: Graph):
     """Every (seat, action) some decision of the walk offers."""
     rows = np.frombuffer(graph.kind, dtype=np.int8)[np.argsort(np.frombuffer(graph.row, dtype=np.int64))]
-    seats = np.repeat(rows.astype(np.int64), np.diff(np.frombuffer(graph.offsets, dtype=np.int64)))
-    seen = {(seat, action) for seat, action in zip(seats.tolist(), graph.actions) if seat >= 0}
+    seats = np.repeat(rows, np.diff(np.frombuffer(graph.offsets, dtype=np.int64)))
+    if isinstance(graph.actions, array):  # whole numbers: the distinct pairs found by numpy
+        actions = np.frombuffer(graph.actions, dtype=np.int64)
+        deciding = seats >= 0
+        if not deciding.any():
+            return []
+        pairs = np.unique(np.stack((seats[deciding].astype(np.int64), actions[deciding])), axis=1)
+        seen = set(zip(pairs[0].tolist(), pairs[1].tolist()))
+    else:
+        seen = {(seat, action) for seat, action in zip(seats.tolist(), graph.actions) if seat >= 0}
     return sorted(seen, key=repr)
 
 
@@ -341,15 +357,16 @@ def _fixed_bounds(arrays: _Arrays, members, starts, chosen, end_payoff) -> tuple
 
     prob = arrays.prob.copy()
     decided = np.nonzero(chosen >= 0)[0]
-    for node in decided:
-        prob[arrays.first[node]:arrays.stop[node]] = 0.0
-        prob[chosen[node]] = 1.0
+    if len(decided):
+        prob[_grouped(arrays, decided)[0]] = 0.0
+        prob[chosen[decided]] = 1.0
     sense = arrays.sense.copy()
     sense[decided] = 0
     payoff = np.zeros(len(arrays.kind), np.float64)
     terminal = np.nonzero(arrays.kind == TERMINAL)[0]
     payoff[terminal] = end_payoff[arrays.end[terminal]]
-    low, high, _ = iterate.interval_iteration(arrays.first, arrays.stop, arrays.target, prob, np.zeros_like(prob),
+    cost = arrays.cost if not np.any(arrays.cost) else np.zeros_like(prob)
+    low, high, _ = iterate.interval_iteration(arrays.first, arrays.stop, arrays.target, prob, cost,
                                               sense, payoff, members, starts, 0.0, 1.0, True, EPSILON, MAX_SWEEPS)
     return float(low[0]) - MARGIN, float(high[0]) + MARGIN
 
