@@ -21,7 +21,7 @@ fewer dice-battle games than 20,000 the time for 20,000 is estimated from the ra
 shared: the CPU time beside each clock time shows how much of it was this work.
 
     python benchmarks/bench_pipeline.py [--games 3000] [--full] [--dice-games 20000] [--timeout 300]
-        [--quick] [--no-pig]
+        [--quick] [--no-pig] [--only simulate|dice|coin|pig ...]
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ FULL_GAMES = 400_000  # the issue's simulate --rules diamoniak --players 4 run
 DICE_TARGET_GAMES = 20_000
 SIMULATE_RATIO, DICE_SECONDS, FIRST_NOTE, COIN_SECONDS, PIG_SECONDS, PIG_MB = 1.3, 5.0, 1.0, 2.0, 15.0, 1024
 DONE = re.compile(r"(\d+)% done")
+PARTS = ("simulate", "dice", "coin", "pig")  # the groups of rows, for --only
 
 
 class Run(NamedTuple):
@@ -189,8 +190,11 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=300, help="seconds before a command is stopped (a fail)")
     parser.add_argument("--quick", action="store_true",
                         help="500 games a simulate, 500 dice-battle games, 120 s timeout, no Pig to 100")
-    parser.add_argument("--no-pig", action="store_true", help="leave out Pig to 100 (about 105 s today)")
+    parser.add_argument("--no-pig", action="store_true", help="leave out Pig to 100")
+    parser.add_argument("--only", action="append", choices=PARTS,
+                        help="run only these rows (repeatable): --only coin --only pig for optimal play")
     args = parser.parse_args()
+    parts = set(args.only or PARTS)
     games = FULL_GAMES if args.full else args.games
     dice_games, timeout = args.dice_games, args.timeout
     if args.quick:
@@ -198,8 +202,14 @@ def main() -> None:
     load = os.getloadavg()[0]
     print(f"issue 34's targets; {os.cpu_count()} cores, load average {load:.1f} at the start; "
           f"each command stopped after {timeout:.0f} s")
-    rows = simulate_rows(games, timeout) + dice_rows(dice_games, timeout) + coin_rows(timeout)
-    if not (args.quick or args.no_pig):
+    rows = []
+    if "simulate" in parts:
+        rows += simulate_rows(games, timeout)
+    if "dice" in parts:
+        rows += dice_rows(dice_games, timeout)
+    if "coin" in parts:
+        rows += coin_rows(timeout)
+    if "pig" in parts and not ((args.quick or args.no_pig) and not args.only):
         rows += pig_rows(timeout)
     width, wide = max(len(row[0]) for row in rows), max(len(row[1]) for row in rows)
     print(f"{'figure':{width}}  {'measured':{wide}}  {'target':16}  pass")

@@ -37,7 +37,7 @@ def simulators() -> None:
 
 
 def walks() -> None:
-    """The solvers' compiled loops (both liftings, the components) and the compiled walks of both games' chains."""
+    """The solvers' compiled loops (both liftings, the components, the value and interval iterations) and the compiled walks of both games' chains."""
     import numpy as np
 
     from toolkit.solve import dense, linear, scc
@@ -47,6 +47,13 @@ def walks() -> None:
     ring = np.array([0, 1], np.int64), np.array([1, 2], np.int64), np.array([1, 0], np.int64)
     scc.compiled().components(*ring)
     scc.compiled().endless(*ring, np.zeros(2, np.int64))
+    from toolkit.solve import iterate
+
+    zeros = np.zeros(2, np.float64)
+    sense, members, starts = np.zeros(2, np.int64), np.array([1, 0], np.int64), np.array([0, 2], np.int64)
+    iterate.value_iteration(*ring, np.full(2, 0.5), zeros, sense, zeros, members, starts, 0.0, 10)
+    iterate.interval_iteration(*ring, np.full(2, 0.5), zeros, sense, zeros, members, starts, 0.0, 1.0, True, 1e-9, 10)
+    iterate.choices(*ring, zeros, sense, zeros, 1e-12)
     from dataclasses import replace
 
     from toolkit.catalogue import load

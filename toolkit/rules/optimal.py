@@ -13,14 +13,17 @@ What is solved (``solve``), by the number of seats:
 
 A game that never ends pays nothing (0) to every objective but the length (which it makes infinite).
 
-Exact (up to ``EXACT_UP_TO`` nodes): a first guess of the optimal choices by value iteration in floats,
-then strategy iteration in exact fractions (gmpy2's ``mpq``): the choices are evaluated exactly (a linear
-system per strongly connected component, ``toolkit.solve.linear``), every choice that an exactly
-better action beats is switched (the minimiser's first, to its best reply, then the maximiser's: Hoffman
-and Karp's order), until none is. The answer is then proven (``check``): the exact values satisfy the
-equations of optimal play (Bellman's for one decider, Shapley's for two) at every node with the chosen
-actions attaining them, and each side's chosen play makes the game end whatever the other does. Where
-that cannot be had (a play found that may go on for ever), the answer is the interval below.
+Exact (up to ``EXACT_UP_TO`` nodes): a first guess of the optimal values by value iteration in floats
+(``toolkit.solve.iterate.value_iteration``, to its fixed point), the choices it points to evaluated once in
+exact fractions (gmpy2's ``mpq``: a linear system per strongly connected component, ``toolkit.solve.linear``)
+and checked (``check``, on arrays of fractions). Where a choice is beaten by an exactly better action,
+strategy iteration goes on from the guess: every such choice is switched (the minimiser's first, to its
+best reply, then the maximiser's: Hoffman and Karp's order), until none is. The answer is then proven:
+the exact values satisfy the equations of optimal play (Bellman's for one decider, Shapley's for two) at
+every node with the chosen actions attaining them, and each side's chosen play makes the game end
+whatever the other does. Where the guessed play may go on for ever, the guess comes from interval
+iteration pushed to 1e-13 instead (the route before), and where no proof can be had the answer is the
+interval below.
 
 Larger: interval iteration (Haddad and Monmege 2018; Baier et al. 2017; Storm's ``--sound`` mode gives the
 same guarantee, by interval iteration or Quatmann and Katoen's sound value iteration, 2018): the value
@@ -36,6 +39,7 @@ bound, so it is solved exactly only.
 from __future__ import annotations
 
 import json
+from array import array
 from dataclasses import dataclass, field
 from fractions import Fraction
 from operator import itemgetter
@@ -96,10 +100,10 @@ class _Arrays:
         self.graph = graph
         rows = np.frombuffer(graph.row, dtype=np.int64)
         offsets = np.frombuffer(graph.offsets, dtype=np.int64)
-        self.first = offsets[rows].copy()
-        self.stop = offsets[rows + 1].copy()
-        self.target = np.frombuffer(graph.targets, dtype=np.int64).copy()
-        kind = np.frombuffer(graph.kind, dtype=np.int8).astype(np.int64)
+        self.first = offsets[rows]
+        self.stop = offsets[rows + 1]
+        self.target = np.frombuffer(graph.targets, dtype=np.int64)
+        kind = np.frombuffer(graph.kind, dtype=np.int8)
         self.kind = kind
         sense = np.zeros(len(graph), np.int64)
         sense[kind == TERMINAL] = 2
@@ -110,14 +114,19 @@ class _Arrays:
             sense[kind >= 0] = -1 if objective == "length" else 1
         self.sense = sense
         # chance probabilities: each weight over its node's total (a decision's edges: 1 / its actions, unread)
-        weights = np.array(graph.weights, dtype=np.float64)
-        sums = np.concatenate(([0.0], np.cumsum(weights)))
-        totals = sums[offsets[1:]] - sums[offsets[:-1]]
-        self.prob = weights / np.repeat(totals, np.diff(offsets)) if len(weights) else weights
+        prob = np.array(graph.weights, dtype=np.float64)
+        if len(prob):  # a row's total as the difference of two running sums (the first figures' arithmetic)
+            running = np.cumsum(prob)
+            before = np.zeros(len(offsets), np.float64)
+            before[1:][offsets[1:] > 0] = running[offsets[1:][offsets[1:] > 0] - 1]
+            before[0] = running[offsets[0] - 1] if offsets[0] > 0 else 0.0
+            del running
+            prob /= np.repeat(before[1:] - before[:-1], np.diff(offsets))
+        self.prob = prob
         self._exact_prob: list | None = None
-        turns = np.frombuffer(graph.turns, dtype=np.int64)
-        self.cost = turns.astype(np.float64) if objective == "length" else np.zeros(len(weights), np.float64)
-        self.exact_cost = [int(t) for t in turns] if objective == "length" else None
+        turns = np.asarray(graph.turns, dtype=np.int64) if objective == "length" else None
+        self.cost = turns.astype(np.float64) if turns is not None else np.zeros(len(prob), np.float64)
+        self.exact_cost = [int(t) for t in turns] if turns is not None else None
         zero_sum = all(len(r) == 2 and r[0] + r[1] == 0 for r in graph.returns)
         self.end_values = [_payoff(objective, seat, graph.returns[k], graph.winners[k], zero_sum)
                            for k in range(len(graph.returns))]
@@ -128,7 +137,6 @@ class _Arrays:
         self.payoff[terminal] = [float(self.end_values[ends[n]]) for n in terminal]
         self.lowest = float(min(self.end_values, default=0)) if objective != "length" else 0.0
         self.highest = float(max(self.end_values, default=0)) if objective != "length" else 0.0
-
 
     @property
     def exact_prob(self) -> list:
@@ -206,7 +214,7 @@ def _walk(game, seats, kept, max_states, progress) -> Graph:
 
 
 def _solve_graph(game, graph: Graph, objective: str, seat: int, exact_up_to: int) -> Optimum:
-    from toolkit.solve import iterate, scc
+    from toolkit.solve import scc
 
     arrays = _Arrays(graph, objective, seat)
     _, members, starts = scc.compiled().components(arrays.first, arrays.stop, arrays.target)
@@ -214,21 +222,76 @@ def _solve_graph(game, graph: Graph, objective: str, seat: int, exact_up_to: int
     if objective == "length" and not exact:
         raise UserError(f"{game.source}: optimal play: the shortest expected length is solved exactly only, up to "
                         f"{exact_up_to:,} states; the game has {len(graph):,}")
+    answer = Optimum(game.name, objective, tuple(sorted(graph.kept)), game.info().length_unit, len(graph), exact,
+                     graph=graph)
+    answer.action_names = {(s, a): game.action_name(s, a) for s, a in _decisions(graph)}
+    if exact and _proven(answer, arrays, members, starts):
+        return answer
+    _bounded(answer, arrays, members, starts, game.source)
+    return answer
+
+
+def _proven(answer: Optimum, arrays: _Arrays, members, starts) -> bool:
+    """The exact answer from a guess of the optimal play: value iteration in floats to its fixed point,
+    the play its values point to evaluated once in fractions and checked (``check``); where the check
+    finds a decision an exactly better action beats, strategy iteration from there. False when the play
+    found may go on for ever (then ``_bounded`` answers as before, from its own guess)."""
+    from toolkit.solve import iterate
+
+    guess, _ = iterate.value_iteration(arrays.first, arrays.stop, arrays.target, arrays.prob, arrays.cost,
+                                       arrays.sense, arrays.payoff, members, starts, arrays.lowest, MAX_SWEEPS)
+    chosen = iterate.choices(arrays.first, arrays.stop, arrays.target, arrays.cost, arrays.sense, guess, 1e-12)
+    try:
+        if not _ends(arrays, chosen, (1, -1)):
+            return False
+        values = evaluate(arrays, members, starts, chosen)
+        beaten = _beaten(arrays, values, chosen)
+        if len(beaten):  # some guessed decision is not optimal: improve from the guess
+            values = _strategy_iteration(arrays, members, starts, chosen)
+        answer.checked = check(arrays, values, chosen)
+    except _Endless:
+        return False
+    answer.chosen, answer.values, answer.value = chosen, values, _fraction(values[0])
+    if answer.objective == "zero-sum":
+        answer.first_wins = _first_wins(arrays, members, starts, chosen, values)
+    return True
+
+
+def _first_wins(arrays: _Arrays, members, starts, chosen, values) -> Fraction:
+    """Seat 1's exact chance to win under ``chosen`` (a play that ends): from the value itself where every
+    end's payoff is ``a * (seat 1 won) + b``, else by an evaluation of its own."""
+    graph = arrays.graph
+    wins = [Fraction(int(w == 0)) for w in graph.winners]
+    won = {arrays.end_values[k] for k, w in enumerate(wins) if w}
+    lost = {arrays.end_values[k] for k, w in enumerate(wins) if not w}
+    if len(won) == 1 and len(lost) == 1 and won != lost:
+        (a_win,), (b,) = won, lost
+        return (_fraction(values[0]) - b) / (a_win - b)
+    if not won or not lost:  # every end a win of seat 1, or none
+        return Fraction(int(bool(won)))
+    return _fraction(evaluate(arrays, members, starts, chosen, wins, with_cost=False)[0])
+
+
+def _bounded(answer: Optimum, arrays: _Arrays, members, starts, source: str) -> None:
+    """The answer by interval iteration: bounds on the value, and the play the lower bounds point to.
+    Within ``EXACT_UP_TO`` states (the exact guess's play may go on for ever) the bounds are pushed to
+    1e-13 and strategy iteration tried from their play; the answer is exact where it succeeds."""
+    from toolkit.solve import iterate
+
+    exact, objective, graph = answer.exact, answer.objective, arrays.graph
     upper = objective != "length"
     low, high, _ = iterate.interval_iteration(arrays.first, arrays.stop, arrays.target, arrays.prob, arrays.cost,
                                               arrays.sense, arrays.payoff, members, starts, arrays.lowest,
                                               arrays.highest, upper, EPSILON if not exact else 1e-13, MAX_SWEEPS)
-    chosen = iterate.choices(arrays.first, arrays.stop, arrays.target, arrays.cost, arrays.sense, low, 1e-12)
-    answer = Optimum(game.name, objective, tuple(sorted(graph.kept)), game.info().length_unit, len(graph), exact,
-                     graph=graph, chosen=chosen)
-    answer.action_names = {(s, a): game.action_name(s, a) for s, a in _decisions(graph)}
+    chosen = answer.chosen = iterate.choices(arrays.first, arrays.stop, arrays.target, arrays.cost, arrays.sense,
+                                             low, 1e-12)
     if exact:
         try:
             values = _strategy_iteration(arrays, members, starts, chosen)
             answer.checked = check(arrays, values, chosen)
         except _Endless as err:
             if objective == "length":
-                raise UserError(f"{game.source}: optimal play: {err}: the shortest expected length is not "
+                raise UserError(f"{source}: optimal play: {err}: the shortest expected length is not "
                                 "solved") from None
             answer.exact = False  # said by the bounds, which stay sound
         else:
@@ -242,7 +305,6 @@ def _solve_graph(game, graph: Graph, objective: str, seat: int, exact_up_to: int
         if objective == "zero-sum" and _ends(arrays, chosen, (1, -1)):
             answer.first_wins_bounds = _fixed_bounds(arrays, members, starts, chosen,
                                                      np.array([float(w == 0) for w in graph.winners]))
-    return answer
 
 
 class _Endless(Exception):
@@ -265,8 +327,16 @@ def _ends(arrays: _Arrays, chosen, fixed: tuple[int, ...]) -> bool:
 def _decisions(graph: Graph):
     """Every (seat, action) some decision of the walk offers."""
     rows = np.frombuffer(graph.kind, dtype=np.int8)[np.argsort(np.frombuffer(graph.row, dtype=np.int64))]
-    seats = np.repeat(rows.astype(np.int64), np.diff(np.frombuffer(graph.offsets, dtype=np.int64)))
-    seen = {(seat, action) for seat, action in zip(seats.tolist(), graph.actions) if seat >= 0}
+    seats = np.repeat(rows, np.diff(np.frombuffer(graph.offsets, dtype=np.int64)))
+    if isinstance(graph.actions, array):  # whole numbers: the distinct pairs found by numpy
+        actions = np.frombuffer(graph.actions, dtype=np.int64)
+        deciding = seats >= 0
+        if not deciding.any():
+            return []
+        pairs = np.unique(np.stack((seats[deciding].astype(np.int64), actions[deciding])), axis=1)
+        seen = set(zip(pairs[0].tolist(), pairs[1].tolist()))
+    else:
+        seen = {(seat, action) for seat, action in zip(seats.tolist(), graph.actions) if seat >= 0}
     return sorted(seen, key=repr)
 
 
@@ -287,15 +357,16 @@ def _fixed_bounds(arrays: _Arrays, members, starts, chosen, end_payoff) -> tuple
 
     prob = arrays.prob.copy()
     decided = np.nonzero(chosen >= 0)[0]
-    for node in decided:
-        prob[arrays.first[node]:arrays.stop[node]] = 0.0
-        prob[chosen[node]] = 1.0
+    if len(decided):
+        prob[_grouped(arrays, decided)[0]] = 0.0
+        prob[chosen[decided]] = 1.0
     sense = arrays.sense.copy()
     sense[decided] = 0
     payoff = np.zeros(len(arrays.kind), np.float64)
     terminal = np.nonzero(arrays.kind == TERMINAL)[0]
     payoff[terminal] = end_payoff[arrays.end[terminal]]
-    low, high, _ = iterate.interval_iteration(arrays.first, arrays.stop, arrays.target, prob, np.zeros_like(prob),
+    cost = arrays.cost if not np.any(arrays.cost) else np.zeros_like(prob)
+    low, high, _ = iterate.interval_iteration(arrays.first, arrays.stop, arrays.target, prob, cost,
                                               sense, payoff, members, starts, 0.0, 1.0, True, EPSILON, MAX_SWEEPS)
     return float(low[0]) - MARGIN, float(high[0]) + MARGIN
 
@@ -397,27 +468,76 @@ def check(arrays: _Arrays, values, chosen) -> int:
     whatever the other side does. Then (a martingale argument) the maximiser's play guarantees at least
     the value against any reply and the minimiser's at most it, so it is the value; for the expected
     length, a play that may not end is infinitely long, and one that ends costs at least the value."""
-    from gmpy2 import mpq
-
     for side in sorted(set(int(s) for s in arrays.sense) & {1, -1}):
         if not _ends(arrays, chosen, (side,)):
             raise _Endless("the optimal play found does not make the game end whatever the other side does")
-
-    for n in range(len(arrays.kind)):
-        kind = arrays.kind[n]
-        if kind == TERMINAL:
-            expected = arrays.end_values[arrays.end[n]]
-            ok = values[n] == mpq(expected.numerator, expected.denominator)
-        elif kind == CHANCE or arrays.sense[n] == 0:
-            ok = values[n] == sum((arrays.exact_prob[e] * _action_value(arrays, values, e)
-                                   for e in range(arrays.first[n], arrays.stop[n])), mpq(0))
-        else:
-            options = [_action_value(arrays, values, e) for e in range(arrays.first[n], arrays.stop[n])]
-            best = max(options) if arrays.sense[n] == 1 else min(options)
-            ok = values[n] == best == _action_value(arrays, values, int(chosen[n]))
-        if not ok:
-            raise AssertionError(f"the equation of optimal play fails at node {n}")
+    wrong = _unequal(arrays, values)
+    beaten = _beaten(arrays, values, chosen)
+    if len(wrong) or len(beaten):
+        raise AssertionError(f"the equation of optimal play fails at node {min(list(wrong) + list(beaten))}")
     return len(arrays.kind)
+
+
+def _edge_values(arrays: _Arrays, values) -> np.ndarray:
+    """Per edge, the exact value of taking it: its target's value and its cost (an array of ``mpq``)."""
+    node_values = np.empty(len(values), dtype=object)
+    node_values[:] = values
+    edge_values = node_values[arrays.target]
+    if arrays.exact_cost is not None:
+        costly = np.nonzero(arrays.cost)[0]
+        cost = np.empty(len(costly), dtype=object)
+        cost[:] = [arrays.exact_cost[e] for e in costly.tolist()]
+        edge_values[costly] = edge_values[costly] + cost
+    return edge_values
+
+
+def _grouped(arrays: _Arrays, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The edges of ``nodes`` (each with at least one), laid one node after another, and where each
+    node's start in that list."""
+    lengths = arrays.stop[nodes] - arrays.first[nodes]
+    places = np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int64)
+    edges = np.repeat(arrays.first[nodes] - places, lengths) + np.arange(int(lengths.sum()), dtype=np.int64)
+    return edges, places
+
+
+def _unequal(arrays: _Arrays, values) -> np.ndarray:
+    """The ends and the averaging nodes (chance, or nobody deciding) where ``values`` break their equation:
+    an end's value is its payoff, a chance node's the weighted mean of its edges' values."""
+    from gmpy2 import mpq
+
+    kind, sense = arrays.kind, arrays.sense
+    node_values = np.empty(len(values), dtype=object)
+    node_values[:] = values
+    ends = np.nonzero(kind == TERMINAL)[0]
+    payoffs = np.empty(len(ends), dtype=object)
+    payoffs[:] = [mpq(arrays.end_values[k].numerator, arrays.end_values[k].denominator) for k in arrays.end[ends]]
+    wrong = [ends[node_values[ends] != payoffs]]
+    mean = np.nonzero((kind != TERMINAL) & ((kind == CHANCE) | (sense == 0)))[0]
+    if len(mean):
+        edges, places = _grouped(arrays, mean)
+        exact_prob = arrays.exact_prob
+        prob = np.empty(len(edges), dtype=object)
+        prob[:] = [exact_prob[e] for e in edges.tolist()]
+        sums = np.add.reduceat(prob * _edge_values(arrays, values)[edges], places)
+        wrong.append(mean[node_values[mean] != sums])
+    return np.concatenate(wrong)
+
+
+def _beaten(arrays: _Arrays, values, chosen) -> np.ndarray:
+    """The decisions whose ``chosen`` action does not attain the best of their actions under ``values``
+    (the largest for the maximiser, the smallest for the minimiser), or whose value is not that best."""
+    node_values = np.empty(len(values), dtype=object)
+    node_values[:] = values
+    edge_values = _edge_values(arrays, values)
+    out = []
+    for side, best_of in ((1, np.maximum), (-1, np.minimum)):
+        nodes = np.nonzero(arrays.sense == side)[0]
+        if not len(nodes):
+            continue
+        edges, places = _grouped(arrays, nodes)
+        best = best_of.reduceat(edge_values[edges], places)
+        out.append(nodes[(node_values[nodes] != best) | (edge_values[chosen[nodes]] != best)])
+    return np.concatenate(out) if out else np.zeros(0, np.int64)
 
 
 # --- the policy, for people and as JSON ----------------------------------------------------------------

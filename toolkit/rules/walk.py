@@ -19,6 +19,7 @@ ends (then the expected length is infinite, and said so), and the distribution o
 
 from __future__ import annotations
 
+import copy
 from array import array
 from dataclasses import dataclass
 from fractions import Fraction
@@ -201,6 +202,52 @@ def chain_drn(game, seats, max_states: int, title: str) -> tuple[bytes, int]:
 _END = object()  # marks the key of an end in ``walk_graph`` (no state's key holds it)
 
 
+class Fields:
+    """The kept seats' decision nodes described for people: node -> (an index into ``Graph.names``, the
+    values), read as a mapping, in the order the walk described them. Held as arrays and one list of the
+    value tuples rather than a dict of pairs (a million decisions of Pig to 100: some 150 MB less)."""
+
+    def __init__(self):
+        self._place = array("i")  # per node: its place among the described, or -1
+        self._nodes = array("q")
+        self._names = array("i")
+        self._values: list[tuple] = []
+
+    def add(self, node: int, names_index: int, values: tuple) -> None:
+        place = self._place
+        if node >= len(place):
+            place.extend(array("i", [-1]) * max(node + 1 - len(place), len(place)))
+        place[node] = len(self._values)
+        self._nodes.append(node)
+        self._names.append(names_index)
+        self._values.append(values)
+
+    def get(self, node: int, default=None):
+        place = self._place[node] if 0 <= node < len(self._place) else -1
+        return default if place < 0 else (self._names[place], self._values[place])
+
+    def __getitem__(self, node: int) -> tuple[int, tuple]:
+        found = self.get(node)
+        if found is None:
+            raise KeyError(node)
+        return found
+
+    def __contains__(self, node: object) -> bool:
+        return isinstance(node, int) and self.get(node) is not None
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __iter__(self):
+        return iter(self._nodes)
+
+    def items(self):
+        return zip(self._nodes, zip(self._names, self._values))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Fields) and list(self.items()) == list(other.items())
+
+
 class Graph:
     """A game walked with the decisions of ``kept`` seats kept (the others' players are chance points).
 
@@ -222,7 +269,7 @@ class Graph:
         self.end = array("q")  # per node: an index into returns, or -1
         self.returns: list[tuple[Fraction, ...]] = []
         self.winners: list[int | None] = []
-        self.fields: dict[int, tuple] = {}
+        self.fields = Fields()
         self.names: list[tuple[str, ...]] = []
         self.kept: frozenset[int] = frozenset()
         self.players = 0
@@ -240,19 +287,33 @@ def walk_graph(game, seats, kept, max_states: int, describe=None, progress=None)
     """Walk ``game`` with the seats in ``kept`` deciding (every decision kept) and the others playing
     ``seats[s]`` as chance points. ``describe(state)`` -> (names, values) is recorded for every kept
     decision node. ``TooManyStates`` past ``max_states`` nodes."""
-    from toolkit.odds.engine_chain import TooManyStates
+    from toolkit.rules.guard import RulesState
 
     kept = frozenset(kept)
     players = game.num_players()
     graph = Graph()
     graph.kept, graph.players = kept, players
     met = Met()
-    first = _start(game, seats, met, frozenset(range(players)) - kept)
+    chance_seats = frozenset(range(players)) - kept
+    first = _start(game, seats, met, chance_seats)
+    inner = first.state if isinstance(first, Played) else first
+    if type(inner) is RulesState:
+        _walk_rules(graph, inner, seats, chance_seats, met, max_states, describe, progress)
+    else:
+        _walk_states(graph, first, met, max_states, describe, progress)
+    graph.decisions = met.decisions or any(who >= 0 for who in graph.kind)
+    return graph
+
+
+def _walk_states(graph: Graph, first, met: Met, max_states: int, describe, progress) -> None:
+    """``walk_graph`` on any engine's states: each edge a clone, an action applied and a key."""
+    from toolkit.odds.engine_chain import TooManyStates
+
     ids = {first.key(): 0}
-    ends: dict[tuple, int] = {}
     names: dict[tuple, int] = {}
-    kind, row_of, offsets, targets, weights, actions, turns, end = (
-        graph.kind, graph.row, graph.offsets, graph.targets, graph.weights, graph.actions, graph.turns, graph.end)
+    ends: dict[tuple, int] = {}
+    kind, row_of, offsets, targets, turns, end = (
+        graph.kind, graph.row, graph.offsets, graph.targets, graph.turns, graph.end)
     kind.append(TERMINAL)
     row_of.append(-1)
     end.append(-1)
@@ -264,13 +325,7 @@ def walk_graph(game, seats, kept, max_states: int, describe=None, progress=None)
             progress(1)
         who = state.current_player()
         if who == TERMINAL or state.is_terminal():
-            outcome = (tuple(state.returns()), state.winner)
-            code = ends.get(outcome)
-            if code is None:
-                code = ends[outcome] = len(graph.returns)
-                graph.returns.append(outcome[0])
-                graph.winners.append(outcome[1])
-            kind[node], end[node] = TERMINAL, code
+            kind[node], end[node] = TERMINAL, _end_code(graph, ends, (tuple(state.returns()), state.winner))
             offsets.append(len(targets))
             continue
         kind[node] = who
@@ -280,7 +335,7 @@ def walk_graph(game, seats, kept, max_states: int, describe=None, progress=None)
             moves = [(action, None) for action in state.legal_actions()]
             if describe is not None:
                 field_names, values = describe(state.state if isinstance(state, Played) else state)
-                graph.fields[node] = (names.setdefault(field_names, len(names)), values)
+                graph.fields.add(node, names.setdefault(field_names, len(names)), values)
         began = state.turns
         last = len(moves) - 1
         for number, (move, weight) in enumerate(moves):
@@ -298,22 +353,182 @@ def walk_graph(game, seats, kept, max_states: int, describe=None, progress=None)
                 end.append(-1)
                 todo.append((target, after))
             targets.append(target)
-            try:
-                weights.append(1 if weight is None else weight)
-            except (OverflowError, TypeError):
-                weights = graph.weights = list(weights) + [weight]
-            if weight is not None:
-                actions.append(-1)
-            elif type(actions) is list or type(move) is not int or not -2**63 <= move < 2**63:
-                actions = graph.actions = list(actions) if type(actions) is not list else actions
-                actions.append(move)
-            else:
-                actions.append(move)
+            _add_move(graph, move, weight)
             turns.append(after.turns - began)
         offsets.append(len(targets))
     graph.names = list(names)
-    graph.decisions = met.decisions or any(who >= 0 for who in kind)
-    return graph
+
+
+def _end_code(graph: Graph, ends: dict[tuple, int], outcome: tuple) -> int:
+    """The number of an end (its returns and winner), given in the order the walk meets them."""
+    code = ends.get(outcome)
+    if code is None:
+        code = ends[outcome] = len(graph.returns)
+        graph.returns.append(outcome[0])
+        graph.winners.append(outcome[1])
+    return code
+
+
+def _add_move(graph: Graph, move, weight) -> None:
+    """An edge's weight (1 for a decision) and action (-1 for chance)."""
+    try:
+        graph.weights.append(1 if weight is None else weight)
+    except (OverflowError, TypeError):
+        graph.weights = list(graph.weights) + [weight]
+    actions = graph.actions
+    if weight is not None:
+        actions.append(-1)
+    elif type(actions) is list or type(move) is not int or not -2**63 <= move < 2**63:
+        actions = graph.actions = list(actions) if type(actions) is not list else actions
+        actions.append(move)
+    else:
+        actions.append(move)
+
+
+_UNKEYED = object()  # a successor whose key() failed: keyed the guarded way, which says why
+
+
+def _walk_rules(graph: Graph, first, seats, chance_seats: frozenset[int], met: Met, max_states: int, describe,
+                progress) -> None:
+    """``walk_graph`` on a rules file's states (``RulesState``), the same graph as ``_walk_states`` gives,
+    with fewer calls per edge: the file's own state is copied, moved and keyed directly (its errors said
+    as the guard says them), and only a key not met before is asked whether the game is over, who plays
+    and what ends it. A key met before is the same position (a key identifies a state), an end's too."""
+    from toolkit.odds.engine_chain import TooManyStates
+    from toolkit.rules import contain
+    from toolkit.rules.guard import RulesState, plain_copy, plain_key
+
+    rules = first.rules
+    failure = rules.failure
+    names: dict[tuple, int] = {}
+    ends: dict[tuple, int] = {}
+    graph.turns = array("b")  # a step starts at most one turn (the end of the game ends the turn it is in)
+    kind, row_of, offsets, targets, turns, end = (
+        graph.kind, graph.row, graph.offsets, graph.targets, graph.turns, graph.end)
+    add_target, add_turns, add_weight, add_action = targets.append, turns.append, graph.weights.append, \
+        graph.actions.append
+    small_actions = True  # the actions are whole numbers of 64 bits (an array, not a list)
+    ids = {first.key(): 0}
+    final = bytearray(1)  # per node: an end of the game
+    kind.append(TERMINAL)
+    row_of.append(-1)
+    end.append(-1)
+    todo = [(0, first)]
+    while todo:
+        node, state = todo.pop()
+        row_of[node] = len(offsets) - 1
+        if progress and len(offsets) % 1000 == 0:
+            progress(1)
+        who = state.current_player()
+        if who == TERMINAL:
+            kind[node], end[node] = TERMINAL, _end_code(graph, ends, (tuple(state.returns()), state.winner))
+            offsets.append(len(targets))
+            continue
+        if who in chance_seats:
+            met.decisions = True
+            moves = [(action, weight) for action, weight in seats[who].distribution(state) if weight]
+            who = CHANCE
+        elif who == CHANCE:
+            moves = state.chance_outcomes()
+        else:
+            moves = [(action, None) for action in state.legal_actions()]
+            if describe is not None:
+                field_names, values = describe(state)
+                graph.fields.add(node, names.setdefault(field_names, len(names)), values)
+        kind[node] = who
+        inner = state.inner
+        began, steps = state.turns, state.steps + 1
+        clone = getattr(inner, "clone", None)
+        ends_turn = getattr(inner, "ends_turn", None)
+        keyed = hasattr(inner, "key")
+        last = len(moves) - 1
+        for number, (move, weight) in enumerate(moves):
+            try:
+                twin = inner if number == last else clone() if clone is not None else plain_copy(inner)
+            except BaseException as err:  # noqa: BLE001
+                raise failure(inner, "clone", clone or copy.deepcopy, err) from None
+            try:
+                ends_now = True if ends_turn is None else bool(ends_turn(move))
+            except BaseException as err:  # noqa: BLE001
+                raise failure(inner, "ends_turn", ends_turn, err, (move,)) from None
+            try:
+                twin.apply_action(move)
+            except BaseException as err:  # noqa: BLE001
+                raise failure(twin, "apply_action", twin.apply_action, err, (move,)) from None
+            try:
+                key = twin.key() if keyed else plain_key(twin)
+                target = ids.get(key)
+            except BaseException as err:  # noqa: BLE001 - keyed again below, the guarded way
+                if isinstance(err, KeyboardInterrupt) and contain.real_interrupt():
+                    raise
+                key, target = _UNKEYED, None
+            if target is None:
+                after = RulesState(rules, twin, began + ends_now, steps)
+                if not ends_now:
+                    after._who = after._player()
+                    if after._who == TERMINAL:  # the end of the game ends the turn it is in
+                        after.turns += 1
+                over = after.current_player() == TERMINAL
+                if over:  # one node per end, keyed by how it ended
+                    outcome = (_END, tuple(after.returns()), after.winner)
+                    target = ids.get(outcome)
+                else:
+                    if key is _UNKEYED:
+                        key = after.key()
+                    target = ids.get(key)
+                if target is None:
+                    target = len(kind)
+                    if target >= max_states:
+                        raise TooManyStates(max_states)
+                    kind.append(TERMINAL)
+                    row_of.append(-1)
+                    end.append(-1)
+                    final.append(over)
+                    todo.append((target, after))
+                    if over:
+                        ids[outcome] = target
+                if key is not _UNKEYED:
+                    ids[key] = target
+                add_turns(after.turns - began)
+            else:
+                add_turns(1 if ends_now or final[target] else 0)
+            add_target(target)
+            if weight is None:
+                add_weight(1)
+                if not small_actions or type(move) is not int or not -2**63 <= move < 2**63:
+                    if small_actions:
+                        graph.actions = list(graph.actions)
+                        add_action, small_actions = graph.actions.append, False
+                add_action(move)
+            else:
+                try:
+                    add_weight(weight)
+                except (OverflowError, TypeError):
+                    graph.weights = list(graph.weights)
+                    add_weight = graph.weights.append
+                    add_weight(weight)
+                add_action(-1)
+        offsets.append(len(targets))
+    graph.names = list(names)
+
+
+_PROPERTIES: dict[type, tuple[str, ...]] = {}  # a class -> the names of its public properties
+
+
+def _properties(cls: type) -> tuple[str, ...]:
+    names = _PROPERTIES.get(cls)
+    if names is None:
+        found: list[str] = []
+        for owner in cls.__mro__:
+            for name, member in vars(owner).items():
+                if isinstance(member, property) and not name.startswith("_") and name not in found:
+                    found.append(name)
+        names = _PROPERTIES[cls] = tuple(found)
+    return names
+
+
+_SHOWN = (bool, int, str, Fraction)  # what a field may be
+_LISTED = (int, str, Fraction)  # what a list or tuple of fields may hold
 
 
 def fields_of(state, skip=frozenset()) -> tuple[tuple[str, ...], tuple]:
@@ -325,21 +540,22 @@ def fields_of(state, skip=frozenset()) -> tuple[tuple[str, ...], tuple]:
     except TypeError:  # a state of slots: its slots
         attributes = {name: getattr(state, name) for name in getattr(type(state), "__slots__", ())
                       if hasattr(state, name)}
-    for cls in type(state).__mro__:
-        for name, member in vars(cls).items():
-            if isinstance(member, property) and name not in attributes and not name.startswith("_"):
-                try:
-                    attributes[name] = getattr(state, name)
-                except Exception:  # noqa: BLE001 - a property that cannot be read is left out
-                    continue
+    for name in _properties(type(state)):
+        if name not in attributes:
+            try:
+                attributes[name] = getattr(state, name)
+            except Exception:  # noqa: BLE001 - a property that cannot be read is left out
+                continue
     names, values = [], []
     for name, value in sorted(attributes.items()):
         if name.startswith("_") or name in skip:
             continue
-        if isinstance(value, (bool, int, str, Fraction)):
+        kind = type(value)
+        if kind is int or kind is str or kind is bool or isinstance(value, _SHOWN):
             names.append(name)
             values.append(value)
-        elif isinstance(value, (list, tuple)) and all(isinstance(v, (int, str, Fraction)) for v in value):
+        elif (kind is list or kind is tuple or isinstance(value, (list, tuple))) and all(
+                type(v) is int or isinstance(v, _LISTED) for v in value):
             for i, v in enumerate(value):
                 names.append(f"{name}[{i}]")
                 values.append(v)
