@@ -257,6 +257,28 @@ def test_the_skill_figure_best_play_knows_only_what_its_seat_knows():
     assert all(f.clairvoyant.value >= f.optimal.value for f in figures)  # it sees every card
 
 
+@pytest.mark.parametrize("spec, params, said, page", [
+    (KUHN, (), "hidden information: the best play knows only what its seat knows", "each seat sees only what"),
+    (PIG, ("--param", "goal=8"), PERFECT, "perfect information"),
+])
+def test_analyse_says_what_the_best_play_knows(tmp_path, spec, params, said, page):
+    """The skill figure of ``analyse`` is an optimal-play answer too: its text, JSON and report say what the
+    seats are taken to know before any figure."""
+    import pypdf
+
+    from toolkit.cli import main
+
+    report = tmp_path / "report.pdf"
+    args = ["analyse", "--rules", spec, *params, "--precision", "0.1", "--max-games", "1000"]
+    text = CliRunner().invoke(main, [*args, "--report", str(report)], catch_exceptions=False).stdout
+    head, _, rest = text.partition("how much skill matters")
+    assert rest.splitlines()[1].strip().startswith(said) and "seat 1 against beginners" in rest
+    data = json.loads(CliRunner().invoke(main, [*args, "--json"], catch_exceptions=False).stdout)
+    assert data["skill"]["information"] in ("hidden", "perfect (assumed)")
+    pages = " ".join(" ".join(p.extract_text().split()) for p in pypdf.PdfReader(report).pages)
+    assert page in pages
+
+
 def test_a_named_player_who_reads_hidden_cards_is_noted():
     from toolkit.rules.policy import Policy
 

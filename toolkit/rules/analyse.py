@@ -129,7 +129,8 @@ def report(rules, result: PlayerCount, options: dict, lang: str, skill=None, ski
     if skill is None and skill_missing is not None:
         paragraphs.append(SKILL_WORDS[lang]["missing"])
     title = rules.name + (f" ({', '.join(f'{k} {v}' for k, v in rules.params.items())})" if rules.params else "")
-    page = skill_page(skill, lang, rules.info().length_unit) if skill else None
+    page = skill_page(skill, lang, rules.info().length_unit, bool(getattr(rules, "hidden_information", False))) \
+        if skill else None
     spec = rules.spec.strip()
     path = spec[:spec.rindex(".py") + 3] if ".py" in spec else None  # PATH.py[:Class]: the file dates the PDF
     return rules_report_pdf(title, [result], paragraphs, lang, scored(rules), page, files=[path])
@@ -157,6 +158,10 @@ SKILL_WORDS = {
         "units": {"turns": "turns", "steps": "steps"}, "points": " pts",
         "missing": "How much skill matters is not measured for this game: the exact count does not reach it "
                    "(the game is too large, or its play may go on for ever).",
+        "perfect": "What the players know: the game does not say what each seat sees, so every seat is taken to "
+                   "see the whole game as it stands (perfect information), the best play too.",
+        "hidden": "What the players know: each seat sees only what the game shows it; the best play is the best "
+                  "reply that knows only that, while the clairvoyant sees every hand.",
     },
     "ru": {
         "heading": "Сколько значит умение",
@@ -180,11 +185,15 @@ SKILL_WORDS = {
         "units": {"turns": "в ходах", "steps": "в шагах"}, "points": "\u00a0п.\u00a0п.",
         "missing": "Сколько значит умение, для этой игры не измерено: точный счёт до него не доходит (игра "
                    "слишком велика или может идти бесконечно).",
+        "perfect": "Что знают игроки: игра не говорит, что видит каждое место, поэтому считается, что каждый "
+                   "видит всю партию как она есть (полная информация), и лучшая игра тоже.",
+        "hidden": "Что знают игроки: каждое место видит только то, что игра ему показывает; лучшая игра — лучший "
+                  "ответ, который знает только это, а ясновидящий видит все руки.",
     },
 }
 
 
-def skill_page(figures, lang: str, unit: str) -> dict:
+def skill_page(figures, lang: str, unit: str, hidden: bool = False) -> dict:
     """The page of how much skill matters, for designers: {"heading", "paragraphs", "tables": [(caption,
     header, rows)]}, one table per seat: each figure exact, between guaranteed bounds or sampled with its
     95% interval, and the words saying which."""
@@ -195,7 +204,8 @@ def skill_page(figures, lang: str, unit: str) -> dict:
     w = SKILL_WORDS[lang]
     units = w["units"][unit]
     length = figures[0].objective == "length"
-    paragraphs = [w["about"]] + ([w["length_note"].format(unit=units)] if length else [])
+    paragraphs = [w["hidden" if hidden else "perfect"], w["about"]] + \
+        ([w["length_note"].format(unit=units)] if length else [])
 
     def cell(figure, scale: float, digits: int, suffix: str = "") -> tuple[str, str]:
         """The figure (a percentage: "93.70% (92.02–95.05%)", as the balance page; a difference in points:

@@ -562,9 +562,14 @@ def section(game, seed: int, max_states: int = ANALYSE_STATES,
             entry["clairvoyant_out_of_reach"] = figure.why_not
         data.append(entry)
     head = ["how much skill matters (each seat against beginners; docs/skill.md):"]
-    info: dict = {}
-    if getattr(game, "hidden_information", False):  # what the best play knows, said before its figures
+    # what the best play knows, said before its figures
+    if getattr(game, "hidden_information", False):
         head.append("  hidden information: the best play knows only what its seat knows (exact best replies); the "
                     "clairvoyant sees every card and every outcome of chance to come")
         info = {"information": "hidden"}
+    else:
+        from toolkit.rules.hidden import PERFECT
+
+        head.append(f"  {PERFECT}")
+        info = {"information": "perfect (assumed)"}
     return head + skill_lines(figures), {**info, "seats": data, "seed": seed}, figures
