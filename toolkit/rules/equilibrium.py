@@ -379,9 +379,9 @@ def _replies_data(game, answer: Replies) -> list[dict]:
 def report(game, policy: Policies | None, objective: str | None, max_states: int, export_policy: bool,
            progress) -> OddsReport:
     """``odds --model optimal`` for a game of hidden information."""
-    from toolkit.rules.odds import _head, policy_export
+    from toolkit.rules.hidden import answer_head, policy_export
 
-    data: dict[str, Any] = {"information": HIDDEN, **_head(game, "optimal")}
+    data: dict[str, Any] = {"information": HIDDEN, **answer_head(game, "optimal")}
     lines = [f"{game.name}, optimal play; {HIDDEN}"]
     exported: list[dict] = []
     if game.num_players() == 2 and not policy:

@@ -48,6 +48,16 @@ def information_line(game) -> str:
     return HIDDEN if hidden_information(game) else PERFECT
 
 
+def answer_head(game, model: str) -> dict:
+    """What every answer of ``odds --rules`` says of the game first: its name, file, model and seats."""
+    return {"game": game.name, "rules": game.source, "model": model, "players": game.num_players()}
+
+
+def policy_export(information: str, answers: list) -> bytes:
+    """The exported play: what the seats know on the first line, then every answer's play."""
+    return (first_line_json({"information": information, "answers": answers}, 1) + "\n").encode("utf-8")
+
+
 def first_line_json(data: dict, indent: int) -> str:
     """``data`` as JSON with its first member on the first line (``{"information": ...,``), the rest
     indented as ``json.dumps`` does: what the seats know is said in the first line of the file too."""

@@ -11,6 +11,7 @@ import json
 
 from toolkit.errors import UserError
 from toolkit.odds.report import PROBABILITY, OddsReport, both, frac
+from toolkit.rules.hidden import answer_head, policy_export
 from toolkit.seats import Policies, rules_players
 
 UNITS_RU = {"turns": "ходы", "steps": "шаги"}  # a chart's length unit in Russian
@@ -57,10 +58,6 @@ def catalogue_game(catalogue, players: int | None):
     return game
 
 
-def _head(game, model: str) -> dict:
-    return {"game": game.name, "rules": game.source, "model": model, "players": game.num_players()}
-
-
 def _chain(game, model: str, policy: Policies | None, max_states: int, export_chain: bool, progress) -> OddsReport:
     from toolkit.odds.engine_chain import TooManyStates
     from toolkit.rules import walk
@@ -71,7 +68,7 @@ def _chain(game, model: str, policy: Policies | None, max_states: int, export_ch
     except TooManyStates as err:
         raise UserError(f"{game.source}: the chain has {err} (--max-states)") from None
     who = ", ".join(f"seat {s + 1} {p.name}" for s, p in enumerate(seats)) if odds.decisions else NO_DECISIONS
-    data = _head(game, model)
+    data = answer_head(game, model)
     data["decisions"] = odds.decisions
     if odds.decisions:  # a game of chance alone: no player ever acts, none is named
         data["policies"] = [p.name for p in seats]
@@ -143,7 +140,7 @@ def _optimal(game, policy: Policies | None, objective: str | None, max_states: i
         raise UserError("--objective returns: a game of perfect information plays to win (or, one player, for "
                         "length); returns are the payoff of a game of hidden information")
     answers = optimal.solve(game, objective, policy, max_states, progress=progress)
-    data = {"information": hidden.PERFECT, **_head(game, "optimal")}
+    data = {"information": hidden.PERFECT, **answer_head(game, "optimal")}
     data["answers"] = []
     lines = [f"{game.name}, optimal play; {hidden.PERFECT}"]
     for answer in answers:
@@ -159,8 +156,3 @@ def _optimal(game, policy: Policies | None, objective: str | None, max_states: i
     return report
 
 
-def policy_export(information: str, answers: list) -> bytes:
-    """The exported play: what the seats know on the first line, then every answer's play."""
-    from toolkit.rules.hidden import first_line_json
-
-    return (first_line_json({"information": information, "answers": answers}, 1) + "\n").encode("utf-8")
