@@ -28,10 +28,10 @@ time limits (``toolkit.rules.contain``) hold while the table learns.
 from __future__ import annotations
 
 import copyreg
-from fractions import Fraction
-from itertools import accumulate
 import gc
 from bisect import bisect_right
+from fractions import Fraction
+from itertools import accumulate
 from operator import attrgetter, itemgetter
 from typing import Any
 
