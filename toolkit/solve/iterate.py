@@ -34,6 +34,15 @@ def _backup(node, first, stop, target, prob, cost, sense, values):
 
 
 @njit(cache=True)
+def _loops(node, first, stop, target):
+    """Whether ``node`` has an edge to itself (a component of one node is then solved by sweeps too)."""
+    for edge in range(first[node], stop[node]):
+        if target[edge] == node:
+            return True
+    return False
+
+
+@njit(cache=True)
 def interval_iteration(first, stop, target, prob, cost, sense, payoff, members, starts, lowest, highest, upper,
                        eps, max_sweeps):
     """(lower bounds, upper bounds, sweeps done) of every node's value, component by component in the
@@ -47,13 +56,7 @@ def interval_iteration(first, stop, target, prob, cost, sense, payoff, members, 
     sweeps = 0
     for c in range(starts.shape[0] - 1):
         begin, end = starts[c], starts[c + 1]
-        single = end - begin == 1
-        if single:
-            node = members[begin]
-            for edge in range(first[node], stop[node]):
-                if target[edge] == node:
-                    single = False
-        if single:
+        if end - begin == 1 and not _loops(members[begin], first, stop, target):
             node = members[begin]
             if sense[node] == 2:
                 low[node] = payoff[node]
@@ -100,13 +103,7 @@ def value_iteration(first, stop, target, prob, cost, sense, payoff, members, sta
     sweeps = 0
     for c in range(starts.shape[0] - 1):
         begin, end = starts[c], starts[c + 1]
-        single = end - begin == 1
-        if single:
-            node = members[begin]
-            for edge in range(first[node], stop[node]):
-                if target[edge] == node:
-                    single = False
-        if single:
+        if end - begin == 1 and not _loops(members[begin], first, stop, target):
             node = members[begin]
             if sense[node] == 2:
                 values[node] = payoff[node]
