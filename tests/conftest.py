@@ -26,7 +26,6 @@ from pypdf.generic import ContentStream
 sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
-from toolkit.cards.render import PT_PER_MM
 
 
 def pytest_configure(config):
@@ -83,6 +82,7 @@ def pytest_collection_modifyitems(config, items):
 
 from toolkit.catalogue.loader import builtin_path
 from toolkit.cli import main
+from toolkit.typeset.units import PT_PER_MM
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -18,11 +18,13 @@ from pypdf import PdfReader
 from conftest import ROOT, builtin_doc, write_catalogue
 from test_print_cards import card_rects, page_texts
 from toolkit.catalogue import load
-from toolkit.cards.render import PT_PER_MM, CARD_SIZES, font_metrics
+from toolkit.cards.render import CARD_SIZES
 from toolkit.games.registry import variants as engine_variants
 from toolkit.print import print_cards
 from toolkit.print.aids import aid_text, layout_aid, text_file
 from toolkit.print.export import export_cards
+from toolkit.typeset.fonts import font_metrics
+from toolkit.typeset.units import PT_PER_MM
 
 GAMES = ("diamoniak", "palaces")
 LANGS = ("ru", "en")

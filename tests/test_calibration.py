@@ -13,10 +13,10 @@ import pytest
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from toolkit.cards.render import PT_PER_MM
 from toolkit.catalogue import load
 from toolkit.print import print_cards
 from toolkit.print.calibration import calibration_sheet
+from toolkit.typeset.units import PT_PER_MM
 from conftest import drawing, transform as _apply
 
 A4 = (210.0, 297.0)

@@ -15,6 +15,7 @@ import pytest
 
 from conftest import builtin_doc, write_catalogue
 from toolkit.cards import art, render
+from toolkit.typeset import fonts
 from toolkit.catalogue import load
 from toolkit.catalogue import checks
 from toolkit.catalogue.model import MAX_ART_PIXELS, MAX_CATALOGUE_BYTES, MAX_COUNT, MAX_DECK
@@ -279,10 +280,10 @@ def test_the_characters_taken_without_a_look_are_drawn_by_every_font():
         assert checks.SURELY_DRAWN <= drawn, (family, sorted(checks.SURELY_DRAWN - drawn))
     # every built-in font the cards use is one of the checked ones (a deck's own font, registered by an
     # earlier test in this process under a "file:" key, is checked when its deck loads)
-    for key, path in render.FONT_FILES.items():
+    for key, path in fonts.FONT_FILES.items():
         if key.startswith("file:"):
             continue
-        assert path.parent.parent.name in {p.__name__ for p in checks.FONT_FAMILIES.values()}
+        assert path.parent in fonts.FONT_FOLDERS.values()
 
 
 def test_a_character_outside_the_fast_set_is_looked_up_in_the_fonts(doc, tmp_path):

@@ -14,10 +14,10 @@ from PIL import Image
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from toolkit.cards.render import PT_PER_MM
 from toolkit.catalogue import load
 from toolkit.print.export import MARK, export_cards
 from toolkit.print.tts import tts_grid
+from toolkit.typeset.units import PT_PER_MM
 
 
 @pytest.fixture(scope="module")

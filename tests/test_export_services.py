@@ -14,11 +14,11 @@ from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
 from conftest import builtin_doc, short_texts, write_catalogue
-from toolkit.cards.render import PT_PER_MM
 from toolkit.catalogue import load
 from toolkit.pdf import tokens
 from toolkit.print.export import MARK
 from toolkit.print.token_image import token_image
+from toolkit.typeset.units import PT_PER_MM
 
 # Diamoniak cut down to its red castle and witch: fewer faces to draw, the same export.
 FEW = ("--set", "castle-blue=0", "--set", "castle-green=0", "--set", "castle-yellow=0", "--set", "diamond=0",

@@ -20,6 +20,7 @@ from toolkit.catalogue import load
 from toolkit.errors import UserError
 from toolkit.layout.engine import DEFAULT_LAYOUT, Look, card_values, read_layout
 from toolkit.layout.model import read
+from toolkit.typeset import fonts, units
 
 NBSP = "\u00a0"
 HEART_SVG = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="24" height="24">'
@@ -53,8 +54,8 @@ def deck():
 def pdf_of(face) -> Image.Image:
     """The face drawn by reportlab on a page of its size with bleed, read back at 300 DPI."""
     buffer = io.BytesIO()
-    b = face.bleed_mm * render.PT_PER_MM
-    canvas = Canvas(buffer, pagesize=(face.width * render.PT_PER_MM + 2 * b, face.height * render.PT_PER_MM + 2 * b),
+    b = face.bleed_mm * units.PT_PER_MM
+    canvas = Canvas(buffer, pagesize=(face.width * units.PT_PER_MM + 2 * b, face.height * units.PT_PER_MM + 2 * b),
                     invariant=1)
     render.draw_card(canvas, face, b, b)
     canvas.showPage()
@@ -132,7 +133,7 @@ def test_a_deck_without_a_layout_gets_the_default_one(deck):
     assert by["name"][0].text.replace(NBSP, " ") == "Red castle"
     assert by["field1"][0].text == "red" and by["field2"][0].text == "1"  # suit top left, value top right
     assert by["field1"][0].x < 63 / 3 and by["field2"][0].x > 2 * 63 / 3
-    assert all(line.size * render.PT_PER_MM >= 7.5 for line in face.lines)
+    assert all(line.size * units.PT_PER_MM >= 7.5 for line in face.lines)
     text = " ".join(line.text for line in by["text"]).replace(NBSP, " ")
     assert text == card.text["en"]
     # no art: the plain area is drawn, no picture
@@ -295,15 +296,15 @@ def test_an_unmatched_star_and_an_unknown_icon_are_one_line(tmp_path, deck):
 
 
 def test_a_users_font_file_is_embedded_and_measured(tmp_path, deck):
-    shutil.copy(render.FONT_FILES["sans-italic"], tmp_path / "Mine.ttf")
+    shutil.copy(fonts.FONT_FILES["sans-italic"], tmp_path / "Mine.ttf")
     (tmp_path / "broken.ttf").write_bytes(b"not a font")
     layout = read(write(tmp_path, BASE + 'font = "Mine.ttf"\n'))
     face = Look(deck, "en", layout=layout).face(deck.card("witch"))
     assert face.lines[0].font.startswith("file:F")
     _, pdf = pdf_of(face)
-    fonts = {str(font["/BaseFont"]) for page in PdfReader(io.BytesIO(pdf)).pages
-             for font in page["/Resources"]["/Font"].values()}
-    assert any(name.endswith("+PTSans-Italic") for name in fonts), fonts  # the file's own font, a subset
+    embedded = {str(font["/BaseFont"]) for page in PdfReader(io.BytesIO(pdf)).pages
+                for font in page["/Resources"]["/Font"].values()}
+    assert any(name.endswith("+PTSans-Italic") for name in embedded), embedded  # the file's own font, a subset
     agree(face)
     bad = read(write(tmp_path, BASE + 'font = "broken.ttf"\n'))
     with pytest.raises(UserError, match=r"^layout.toml: elements.name: font: .*broken.ttf is not a font the cards can "

@@ -9,8 +9,8 @@ import pypdf
 import pytest
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from toolkit.cards.render import register_fonts
 from toolkit.odds.plot import bar_chart, write_chart
+from toolkit.typeset.fonts import register_fonts
 
 XS = list(range(1, 30))
 YS = [x / 100 for x in XS]

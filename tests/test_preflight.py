@@ -16,10 +16,10 @@ from pypdf import PdfReader, PdfWriter
 from pypdf.generic import ArrayObject, DictionaryObject, NameObject, NumberObject, StreamObject, TextStringObject
 
 from conftest import short_texts
-from toolkit.cards.render import pillow_font
 from toolkit.cli import main
 from toolkit.print.preflight import preflight, safe_zone_problem
 from toolkit.print.targets import service_target
+from toolkit.typeset.fonts import pillow_font
 
 # Diamoniak cut down to its red castle and witch: two faces, the same export.
 FEW = ("--set", "castle-blue=0", "--set", "castle-green=0", "--set", "castle-yellow=0", "--set", "diamond=0",

@@ -13,10 +13,10 @@ import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
 
-from toolkit.cards.render import PT_PER_MM
 from toolkit.catalogue import load
 from toolkit.print import print_cards
 from toolkit.print.layout import crop_marks
+from toolkit.typeset.units import PT_PER_MM
 from conftest import drawing, transform as _apply
 
 TOL = 0.1  # mm

@@ -45,7 +45,8 @@ def runs(path, page: int = 0) -> list[tuple[str, float, float, float, bool]]:
 def test_the_weathervane_name_stays_clear_of_its_picture(example, size):
     """Finding 1: the weather's picture kept at least 1 mm below the card's name at every size."""
     from toolkit.catalogue import load
-    from toolkit.cards.render import CARD_SIZES, Line, Picture, font_metrics
+    from toolkit.cards.render import CARD_SIZES, Line, Picture
+    from toolkit.typeset.fonts import font_metrics
     from toolkit.layout.engine import Look, _inked
 
     catalogue = load(None, str(example), [])

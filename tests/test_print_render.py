@@ -17,11 +17,12 @@ from toolkit.errors import UserError
 from toolkit.games.registry import ids
 from toolkit.layout.engine import Look, card_face
 from toolkit.print.export import pdf_single_bytes
+from toolkit.typeset import fonts, units
 
 BUILTIN_GAMES = ids()
 EPS = 1e-6
 NBSP = "\u00a0"
-FLOOR_MM = 7.5 / render.PT_PER_MM
+FLOOR_MM = 7.5 / units.PT_PER_MM
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +42,7 @@ def boxes(look: Look, kind: str, name: str):
 def check_lines(lines, box, clear, floor=FLOOR_MM):
     x0, y0, x1, y1 = box
     for line in lines:
-        ascent, descent = render.font_metrics(line.font)
+        ascent, descent = fonts.font_metrics(line.font)
         left, right = line.x - line.width / 2, line.x + line.width / 2
         top, bottom = line.y - ascent * line.size, line.y + descent * line.size
         assert x0 - EPS <= left and right <= x1 + EPS, line
@@ -82,9 +83,9 @@ def test_one_text_size_per_kind_and_at_least_7_5_pt(catalogues):
                     sizes.setdefault(f"{card.kind}.{line.element}", set()).add(round(line.size, 9))
             assert all(len(found) == 1 for found in sizes.values()), sizes
             body = [size for key, found in sizes.items() if key.endswith(".text") for size in found]
-            assert min(body) * render.PT_PER_MM >= 7.5
+            assert min(body) * units.PT_PER_MM >= 7.5
             assert min(size for key, found in sizes.items() if key.endswith(".name") for size in found) \
-                * render.PT_PER_MM >= 10
+                * units.PT_PER_MM >= 10
 
 
 def test_paragraphs_end_on_more_than_one_word(catalogues):
@@ -168,8 +169,8 @@ def test_pillow_measures_text_like_reportlab():
     for font in ("name", "text", "serif-italic", "sans-bold-italic"):
         for text in ("Всеобщий обмен", "Block an opponent's unfinished palace or"):
             size_px = 40.0
-            pillow = render.pillow_font(font, size_px).getlength(text)
-            reportlab = render.text_width(text, font, size_px)
+            pillow = fonts.pillow_font(font, size_px).getlength(text)
+            reportlab = fonts.text_width(text, font, size_px)
             assert abs(pillow - reportlab) / reportlab < 0.03
 
 
@@ -243,4 +244,4 @@ def test_the_built_in_games_print_on_mini_cards_their_names_never_under_7_5_pt(c
                 face = look.face(card)
                 assert not [line for line in face.lines if line.element == "text"]
                 assert " ".join(line.text for line in face.lines if line.element == "name") == card.name[lang]
-                assert min(line.size for line in face.lines) * render.PT_PER_MM >= 7.5 - 1e-6
+                assert min(line.size for line in face.lines) * units.PT_PER_MM >= 7.5 - 1e-6

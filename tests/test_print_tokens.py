@@ -8,9 +8,9 @@ import pytest
 
 from toolkit.catalogue import load
 from toolkit.catalogue.model import Text
-from toolkit.cards.render import text_width
 from toolkit.pdf import tokens
 from toolkit.print import print_cards
+from toolkit.typeset.fonts import text_width
 
 DIAMETER = 25.0
 SIZE, WIDTH = DIAMETER * 0.085, DIAMETER * 0.62  # as draw_token asks
@@ -68,7 +68,7 @@ def test_every_token_with_its_colour_lies_inside_the_margin(paper, margin):
     from pypdf import PdfReader
 
     from conftest import drawing, transform
-    from toolkit.cards.render import PT_PER_MM
+    from toolkit.typeset.units import PT_PER_MM
     from toolkit.print.layout import PAPERS
 
     result = print_cards(load("palaces"), lang="en", paper=paper, margin=margin)

@@ -92,7 +92,8 @@ def test_a_shorter_chart_title_hangs_from_the_longer_ones_first_line():
     from reportlab.pdfgen.canvas import Canvas
 
     from toolkit.analysis.report_pdf import PAGE, _chart_title, _Page, _title_lines
-    from toolkit.cards.render import PT_PER_MM, register_fonts
+    from toolkit.typeset.fonts import register_fonts
+    from toolkit.typeset.units import PT_PER_MM
 
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=(PAGE[0] * PT_PER_MM, PAGE[1] * PT_PER_MM))
@@ -121,7 +122,8 @@ def test_a_label_longer_than_its_column_wraps_in_the_cell():
     from reportlab.pdfgen.canvas import Canvas
 
     from toolkit.analysis.report_pdf import PAGE, _Page, _wrapped_table
-    from toolkit.cards.render import PT_PER_MM, register_fonts
+    from toolkit.typeset.fonts import register_fonts
+    from toolkit.typeset.units import PT_PER_MM
 
     def drawn(draw) -> bytes:
         buffer = io.BytesIO()

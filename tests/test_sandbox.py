@@ -112,7 +112,7 @@ def test_a_layouts_icon_lies_inside_its_folder(deck, secret, entry, problem):
     ("link.ttf", "leaves the layout's folder through a link"),
 ])
 def test_a_layouts_font_lies_inside_its_folder(deck, tmp_path, font, problem):
-    from toolkit.cards.render import FONT_FILES
+    from toolkit.typeset.fonts import FONT_FILES
 
     own = tmp_path / "elsewhere" / "own.ttf"
     own.parent.mkdir()

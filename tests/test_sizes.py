@@ -15,12 +15,14 @@ from PIL import Image, ImageDraw, ImageFont
 from pypdf import PdfReader
 
 from conftest import ROOT, drawing, short_texts
-from toolkit.cards.render import CARD_SIZES, FONT_FILES, PT_PER_MM, Line, Picture, font_metrics, place_art
+from toolkit.cards.render import CARD_SIZES, Line, Picture, place_art
 from toolkit.catalogue import load
 from toolkit.layout.engine import REFERENCE_ART_PX, Look
 from toolkit.print import print_cards
 from toolkit.print.preflight import bleed_problem, preflight
 from toolkit.print.targets import TARGETS
+from toolkit.typeset.fonts import FONT_FILES, font_metrics
+from toolkit.typeset.units import PT_PER_MM
 
 SAFE_MM = 3.0
 WEATHERVANE = ROOT / "examples" / "weathervane" / "weathervane.toml"

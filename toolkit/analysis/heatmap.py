@@ -75,7 +75,7 @@ def heatmap(rows: list[dict], axes: list[tuple[str, tuple]], x: str, y: str | No
     from matplotlib import font_manager
     from matplotlib import pyplot as plt
 
-    from toolkit.cards.render import FONT_FILES
+    from toolkit.typeset.fonts import FONT_FILES
 
     values = dict(axes)
     xs, ys = list(values[x]), (list(values[y]) if y else [None])

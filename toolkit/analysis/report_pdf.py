@@ -12,7 +12,7 @@ import io
 
 from toolkit.analysis.rounding import figure, sign_digits
 from toolkit.analysis.report_texts import TEXTS, describe_policy, figure_name, players_heading
-from toolkit.cards.render import PT_PER_MM
+from toolkit.typeset.units import PT_PER_MM
 
 PAGE = (210.0, 297.0)
 MARGIN = 15.0
@@ -368,7 +368,7 @@ def balance_pdf(title: str, game: str, paragraphs: list[str], results, figure_ro
     with binary_streams():
         subject = paragraphs[0].split(". ")[0].rstrip(".") + "." if paragraphs else title
         canvas = new_canvas(buffer, PAGE, title, subject, lang=lang, game=game, catalogue=catalogue, files=files)
-        from toolkit.cards.render import register_fonts
+        from toolkit.typeset.fonts import register_fonts
 
         page = _Page(canvas, register_fonts())
         page.text(MARGIN, page.y - 5, title, 15, "name")

@@ -29,10 +29,10 @@ from toolkit.catalogue.model import CardType, Catalogue
 from toolkit.errors import UserError
 from toolkit.files import write_many
 from toolkit.games.registry import get as game_of
+from toolkit.typeset.units import MM_PER_INCH
 
 # --- geometry --------------------------------------------------------------------------------------
 
-MM_PER_INCH = 25.4
 DPI = 300
 CARD_MM = (63.0, 88.0)
 BLEED_MM = 3.0

@@ -1,4 +1,5 @@
-"""The card renderer: card sizes, fonts, art placement, and the two renderers of a card side.
+"""The card renderer: card sizes, art placement, and the two renderers of a card side (the fonts and
+units they set type in are ``toolkit.typeset``'s).
 
 A side is built once as a :class:`CardFace` (its ground, the full-bleed art or a plain ground, at
 300 DPI, and draw operations in millimetres: text runs, shapes, pictures, made by the layout
@@ -21,21 +22,18 @@ import re
 import warnings
 import zlib
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 
-import fontpkg_pt_sans
-import fontpkg_pt_serif
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from toolkit.cards import art
 from toolkit.cards.picture import as_viewed
 from toolkit.catalogue.checks import open_art
 from toolkit.errors import UserError
+from toolkit.typeset.fonts import pillow_font, register_fonts, text_width
+from toolkit.typeset.units import MM_PER_INCH, PT_PER_MM
 from toolkit.typography import breakable
 
-MM_PER_INCH = 25.4
-PT_PER_MM = 72 / MM_PER_INCH
 DPI = art.DPI
 
 # --- card sizes ------------------------------------------------------------------------------------
@@ -93,96 +91,6 @@ def px(mm: float, dpi: int = DPI) -> float:
 def size_px(card_mm: tuple[float, float], bleed_mm: float, dpi: int = DPI) -> tuple[int, int]:
     """Pixel size of a card image with its bleed on every side (poker + 3 mm: 815 x 1110)."""
     return art.card_px(card_mm[0], card_mm[1], bleed_mm, dpi)
-
-
-# --- fonts -----------------------------------------------------------------------------------------
-
-_SANS, _SERIF = Path(fontpkg_pt_sans.ROOT) / "files", Path(fontpkg_pt_serif.ROOT) / "files"
-# The built-in faces a layout may name, and the three older names the rest of the toolkit uses.
-FONT_FILES: dict[str, Path] = {
-    "sans": _SANS / "PT_Sans-Web-Regular.ttf",
-    "sans-bold": _SANS / "PT_Sans-Web-Bold.ttf",
-    "sans-italic": _SANS / "PT_Sans-Web-Italic.ttf",
-    "sans-bold-italic": _SANS / "PT_Sans-Web-BoldItalic.ttf",
-    "serif": _SERIF / "PT_Serif-Web-Regular.ttf",
-    "serif-bold": _SERIF / "PT_Serif-Web-Bold.ttf",
-    "serif-italic": _SERIF / "PT_Serif-Web-Italic.ttf",
-    "serif-bold-italic": _SERIF / "PT_Serif-Web-BoldItalic.ttf",
-}
-FONT_FILES.update(name=FONT_FILES["sans-bold"], text=FONT_FILES["serif"], label=FONT_FILES["sans"])
-PDF_FONTS = {
-    "sans": "PTSans-Regular", "sans-bold": "PTSans-Bold", "sans-italic": "PTSans-Italic",
-    "sans-bold-italic": "PTSans-BoldItalic", "serif": "PTSerif-Regular", "serif-bold": "PTSerif-Bold",
-    "serif-italic": "PTSerif-Italic", "serif-bold-italic": "PTSerif-BoldItalic",
-}
-PDF_FONTS.update(name=PDF_FONTS["sans-bold"], text=PDF_FONTS["serif"], label=PDF_FONTS["sans"])
-
-
-@cache
-def register_fonts() -> dict[str, str]:
-    """Register the PT fonts with reportlab (embedded as subsets); returns key -> PDF font name."""
-    from reportlab.pdfbase import pdfmetrics
-    from toolkit.pdf.fonts import SubsetFont as TTFont  # each subset's tag unique in a file
-
-    for key, name in PDF_FONTS.items():
-        if name not in pdfmetrics.getRegisteredFontNames():
-            pdfmetrics.registerFont(TTFont(name, str(FONT_FILES[key])))
-    return PDF_FONTS
-
-
-def add_font(path: Path, where: str) -> str:
-    """A user's TrueType font file (.ttf, or .otf with TrueType outlines) as a font key the renderers
-    take (its PDF name is made from the file's bytes: the same file, the same name and bytes)."""
-    import hashlib
-
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFError
-
-    from toolkit.pdf.fonts import SubsetFont as TTFont
-
-    try:
-        data = Path(path).read_bytes()
-    except OSError as err:
-        raise UserError(f"{where}: cannot read the font file {path}: {err.strerror or err}") from None
-    name = "F" + hashlib.sha1(data).hexdigest()[:12]
-    key = f"file:{name}"
-    if key not in FONT_FILES:
-        try:
-            pdfmetrics.registerFont(TTFont(name, io.BytesIO(data)))
-            ImageFont.truetype(io.BytesIO(data), 10)
-        except (TTFError, OSError, ValueError, KeyError, IndexError, AssertionError) as err:
-            raise UserError(f"{where}: {path} is not a font the cards can use (a TrueType .ttf, or an .otf "
-                            f"with TrueType outlines): {err}") from None
-        FONT_FILES[key], PDF_FONTS[key] = Path(path), name
-        _FONT_BYTES[key] = data
-    return key
-
-
-_FONT_BYTES: dict[str, bytes] = {}
-
-
-def text_width(text: str, font: str, size_mm: float) -> float:
-    """Advance width in mm of ``text`` set in ``font`` (a FONT_FILES key) at ``size_mm``."""
-    from reportlab.pdfbase import pdfmetrics
-
-    register_fonts()
-    return pdfmetrics.stringWidth(text, PDF_FONTS[font], size_mm)
-
-
-@cache
-def font_metrics(font: str) -> tuple[float, float]:
-    """(ascent, descent) as fractions of the font size, descent positive."""
-    from reportlab.pdfbase import pdfmetrics
-
-    register_fonts()
-    face = pdfmetrics.getFont(PDF_FONTS[font]).face
-    return face.ascent / 1000, -face.descent / 1000
-
-
-@cache
-def pillow_font(font: str, size_px: float) -> ImageFont.FreeTypeFont:
-    source = io.BytesIO(_FONT_BYTES[font]) if font in _FONT_BYTES else str(FONT_FILES[font])
-    return ImageFont.truetype(source, size_px, layout_engine=ImageFont.Layout.BASIC)
 
 
 INK = art.INK

@@ -12,18 +12,13 @@ from functools import cache
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import TYPE_CHECKING
 
-import fontpkg_pt_sans
-import fontpkg_pt_serif
-
 from toolkit.catalogue.model import MAX_ART_PIXELS
 from toolkit.errors import UserError
+from toolkit.typeset.fonts import FONT_FOLDERS
 
 if TYPE_CHECKING:
     from PIL import Image
 
-# The fonts that set catalogue text: card names and labels in PT Sans, card texts in PT Serif, and
-# the rulebook in every style of both; each family is taken as the characters all its styles draw.
-FONT_FAMILIES = {"PT Sans": fontpkg_pt_sans, "PT Serif": fontpkg_pt_serif}
 # Raster formats Pillow reads by itself (no Ghostscript or other helper programs).
 ART_FORMATS = ("PNG", "JPEG", "WEBP", "GIF", "BMP", "TIFF")
 MAX_ART_PATH = 255
@@ -109,7 +104,9 @@ def open_art(path: Path, where: str, shown: str | None = None) -> Image.Image:
 
 @cache
 def font_coverage() -> dict[str, frozenset[int]]:
-    """Code points each PT family draws in every one of its styles, from the fonts' cmap tables.
+    """Code points each PT family draws in every one of its styles, from the fonts' cmap tables (the fonts
+    that set catalogue text: card names and labels in PT Sans, card texts in PT Serif, and the rulebook in
+    every style of both).
 
     fontTools reads them; it is imported only when a text has a character outside SURELY_DRAWN, so
     the built-in catalogues never pay for it.
@@ -117,8 +114,8 @@ def font_coverage() -> dict[str, frozenset[int]]:
     from fontTools.ttLib import TTFont
 
     coverage = {}
-    for family, package in FONT_FAMILIES.items():
-        fonts = sorted((Path(package.ROOT) / "files").glob("*.ttf"))
+    for family, folder in FONT_FOLDERS.items():
+        fonts = sorted(folder.glob("*.ttf"))
         tables = []
         for font_file in fonts:
             with TTFont(font_file, lazy=True) as font:

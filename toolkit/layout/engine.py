@@ -18,21 +18,7 @@ from pathlib import Path
 from PIL import Image
 
 from toolkit.cards import art as art_module
-from toolkit.cards.render import (
-    CARD_SIZES,
-    PT_PER_MM,
-    CardFace,
-    Line,
-    Picture,
-    Shape,
-    add_font,
-    card_size_name,
-    crop_art,
-    font_metrics,
-    load_art,
-    place_art,
-    size_px,
-)
+from toolkit.cards.render import CARD_SIZES, CardFace, Line, Picture, Shape, card_size_name, crop_art, load_art, place_art, size_px
 from toolkit.catalogue.checks import inside
 from toolkit.catalogue.model import MAX_ART_PIXELS, CardType, Catalogue
 from toolkit.errors import UserError
@@ -40,6 +26,8 @@ from toolkit.layout import model
 from toolkit.layout.icons import Icons
 from toolkit.layout.names import DEFAULT_LAYOUT, layout_file
 from toolkit.layout.text import Setting, place, set_text, words
+from toolkit.typeset.fonts import add_font, font_metrics
+from toolkit.typeset.units import PT_PER_MM
 
 REFERENCE_ART_PX = art_module.CARD_PX  # the shape "frame = art" measures: the art `toolkit art` paints
 PLAIN_STDDEV, PLAIN_MEAN = 8, 200       # a plain, light area of a picture (for when = "busy")

@@ -17,9 +17,10 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from toolkit.cards.render import CARD_SIZES, FONT_FILES, MAX_CARD_MM
+from toolkit.cards.render import CARD_SIZES, MAX_CARD_MM
 from toolkit.catalogue.checks import did_you_mean, inside
 from toolkit.errors import UserError
+from toolkit.typeset.fonts import FONT_FILES
 
 TYPES = ("art", "text", "icon", "rect", "circle", "line")
 ALIGN = ("left", "centre", "right")

@@ -9,8 +9,9 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from toolkit.cards.render import INK, Line, font_metrics, text_width
+from toolkit.cards.render import INK, Line
 from toolkit.errors import UserError
+from toolkit.typeset.fonts import font_metrics, text_width
 from toolkit.typography import bind, drawn
 
 MARKUP = re.compile(r"\\\*|\*\*|\*|:([A-Za-z0-9_-]+):")

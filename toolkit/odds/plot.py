@@ -13,9 +13,10 @@ from pathlib import Path
 
 from babel.numbers import format_decimal
 
-from toolkit.cards.render import FONT_FILES, MM_PER_INCH
 from toolkit.errors import UserError
 from toolkit.files import write_atomic
+from toolkit.typeset.fonts import FONT_FILES
+from toolkit.typeset.units import MM_PER_INCH
 
 SUFFIXES = (".png", ".pdf")
 BAR = "#1f5fbf"

@@ -22,7 +22,9 @@ from typing import Iterable, Iterator
 from reportlab import rl_config
 from reportlab.pdfgen.canvas import Canvas
 
-from toolkit.cards.render import PT_PER_MM, CardFace, draw_card, register_fonts
+from toolkit.cards.render import CardFace, draw_card
+from toolkit.typeset.fonts import register_fonts
+from toolkit.typeset.units import PT_PER_MM
 
 
 @contextmanager

@@ -13,9 +13,11 @@ from dataclasses import dataclass
 from reportlab.pdfgen.canvas import Canvas
 
 from toolkit.cards import art
-from toolkit.cards.render import PT_PER_MM, ellipsize, register_fonts, text_width
+from toolkit.cards.render import ellipsize
 from toolkit.catalogue.model import Catalogue
 from toolkit.errors import UserError
+from toolkit.typeset.fonts import register_fonts, text_width
+from toolkit.typeset.units import PT_PER_MM
 
 TOKEN_MIN_GAP = 3.0     # mm between two tokens' cut circles on a token card (each has TOKEN_BLEED past it)
 TOKEN_BLEED = 1.0       # mm of colour past the cut circle, so that a slightly wide cut shows no white

@@ -29,12 +29,13 @@ from dataclasses import dataclass, replace
 from PIL import Image, ImageDraw
 
 from toolkit.cards import art
-from toolkit.cards.render import (PT_PER_MM, CardFace, Line, Shape, card_image, card_size_name, font_metrics,
-                                  size_px, text_width)
+from toolkit.cards.render import CardFace, Line, Shape, card_image, card_size_name, size_px
 from toolkit.catalogue.checks import quote
 from toolkit.catalogue.model import Catalogue
 from toolkit.errors import UserError
 from toolkit.layout.text import Setting, Word, place, set_text, words
+from toolkit.typeset.fonts import font_metrics, text_width
+from toolkit.typeset.units import PT_PER_MM
 from toolkit.typography import bind
 
 KEY = "card:player_aid"   # the face's key: "_" is never in a card id, so no card shares its form
@@ -390,7 +391,8 @@ def aid_image(face: CardFace, dpi: int = art.DPI) -> Image.Image:
     """The aid as an RGB Pillow image with its bleed (like ``render.card_image``, but each line set
     from its left end, as the PDF sets it, so that left-aligned lines stay aligned whatever small
     difference there is between the two libraries' measures of a line)."""
-    from toolkit.cards.render import Picture, _paste, pillow_font
+    from toolkit.cards.render import Picture, _paste
+    from toolkit.typeset.fonts import pillow_font
 
     if any(isinstance(op, Shape) for op in face.ops):  # the designed back: the deck's back and a band
         return card_image(face, dpi)

@@ -26,11 +26,12 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
-from toolkit.cards.render import PDF_FONTS, PT_PER_MM, font_metrics
 from toolkit.catalogue.model import LANGS
 from toolkit.errors import UserError
 from toolkit.print.layout import PAPERS, back_shift
 from toolkit.pdf.canvas import binary_streams, new_canvas
+from toolkit.typeset.fonts import font_metrics, PDF_FONTS
+from toolkit.typeset.units import PT_PER_MM
 from toolkit.typography import bind
 
 TICK = 0.5            # mm between ticks: the sheet reads to half a millimetre

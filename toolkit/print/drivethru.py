@@ -31,7 +31,7 @@ from reportlab.lib.colors import CMYKColor, Color, toColor
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
-from toolkit.cards.render import PT_PER_MM, CardFace, draw_card, pictures_in_ground
+from toolkit.cards.render import CardFace, draw_card, pictures_in_ground
 from toolkit.catalogue.model import Catalogue
 from toolkit.errors import UserError
 from toolkit.pdf import tokens as token_art
@@ -42,6 +42,7 @@ from toolkit.pdf.canvas import binary_streams, form_name, new_canvas
 from toolkit.print.sheets import TOKEN_DIAMETER, deck_order, sheet_metadata
 from toolkit.print.targets import DPI, DRIVETHRU_INK_LIMIT, CardSpec
 from toolkit.files import write_atomic
+from toolkit.typeset.units import MM_PER_INCH, PT_PER_MM
 
 PDFX_VERSION = "PDF/X-1a:2003"
 PDF_HEADER = "%PDF-1.4"     # PDF/X-1a:2003 is PDF 1.3 or 1.4
@@ -85,8 +86,8 @@ def _define_face(canvas: Canvas, face: CardFace, sep: Separation, image_px: tupl
 def token_cards(catalogue: Catalogue, spec: CardSpec) -> list[list[tuple[int, float, float]]]:
     """The token cards: each a list of (token index in the catalogue, centre x, y in mm from the
     page's corner), the tokens inside the safe zone (``tokens.token_places``)."""
-    page_mm = tuple(p / DPI * 25.4 for p in spec.image_px)
-    places = token_art.token_places(page_mm, spec.safe_px / DPI * 25.4, TOKEN_DIAMETER)
+    page_mm = tuple(p / DPI * MM_PER_INCH for p in spec.image_px)
+    places = token_art.token_places(page_mm, spec.safe_px / DPI * MM_PER_INCH, TOKEN_DIAMETER)
     return token_art.token_cards(catalogue, places)
 
 

@@ -42,7 +42,7 @@ import itertools
 from pathlib import Path
 
 from toolkit.cards.art import png_bytes
-from toolkit.cards.render import CARD_SIZES, PT_PER_MM, card_image, card_size_name, check_bleed
+from toolkit.cards.render import CARD_SIZES, card_image, card_size_name, check_bleed
 from toolkit.catalogue.model import Catalogue
 from toolkit.catalogue.words import words
 from toolkit.errors import UserError
@@ -55,6 +55,7 @@ from toolkit.print.sheets import TOKEN_DIAMETER, deck_order, sheet_metadata
 from toolkit.print.targets import TARGETS as SERVICES, service_target
 from toolkit.pdf.tokens import define_forms as define_token_forms, place_token_card, token_cards, token_places
 from toolkit.print.tts import export_tts
+from toolkit.typeset.units import MM_PER_INCH, PT_PER_MM
 
 SERVICE_TARGETS = tuple(SERVICES)  # tgc, mpc, drivethru, tabletopia, screentop, tts
 TARGETS = (*SERVICE_TARGETS, "png", "pdf-single")
@@ -92,7 +93,7 @@ def export_png(catalogue: Catalogue, faces: Faces, out: Path, tmp: Path, lang: s
     write_atomic(tmp / "manifest.csv", buffer.getvalue().encode("utf-8"))
     names = [row[0] for row in rows] + ["manifest.csv"]
     size = back_image.size
-    px = round((TOKEN_DIAMETER + 2 * bleed) / 25.4 * 300)  # as token_image sizes it
+    px = round((TOKEN_DIAMETER + 2 * bleed) / MM_PER_INCH * 300)  # as token_image sizes it
     aid = f", the player aid ({counted(faces.aids, 'copy', 'copies')})" if faces.aids else ""
     token_size = f"{px} x {px} px, {TOKEN_DIAMETER:g} mm + {bleed:g} mm bleed, no cut line"
     return ExportResult("png", out, tuple(out / name for name in names),

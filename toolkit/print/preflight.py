@@ -30,8 +30,9 @@ from PIL import Image, UnidentifiedImageError
 
 from toolkit.cards.render import CARD_SIZES, parse_card_size
 from toolkit.errors import UserError
-from toolkit.print.targets import (DPI, DRIVETHRU_INK_LIMIT, MM_PER_INCH, TTS_MAX_COLS, TTS_MAX_PX, TTS_MAX_ROWS,
+from toolkit.print.targets import (DPI, DRIVETHRU_INK_LIMIT, TTS_MAX_COLS, TTS_MAX_PX, TTS_MAX_ROWS,
                                    VIRTUAL_SAFE_IN, CardSpec, Target, service_target)
+from toolkit.typeset.units import MM_PER_INCH, PT_PER_MM
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
 IMAGE_FORMATS = ("PNG", "JPEG")  # opened as these only: a file named .png that is PostScript is never run
@@ -629,7 +630,7 @@ def _check_png_set(result: PreflightResult, service: Target, path: Path, spec: C
 # --- DriveThruCards: one PDF/X-1a file -------------------------------------------------------------
 
 PT_PER_IN = 72
-WHITE_BORDER_PT = 72 / 25.4  # art stopping 1 mm or more inside the trim: a white border by design
+WHITE_BORDER_PT = PT_PER_MM  # art stopping 1 mm or more inside the trim: a white border by design
 BOX_SLACK_PT = 0.5   # page boxes are compared to within half a point
 PDFX_VERSIONS = ("PDF/X-1a:2001", "PDF/X-1a:2003")
 

@@ -42,9 +42,10 @@ from toolkit.print.aids import FILE_ID as AID_ID, aid_image, aid_text
 from toolkit.catalogue.words import words
 from toolkit.print.faces import BACK_FILE, ExportResult, Faces, back_file, counted, token_files
 from toolkit.print.sheets import TOKEN_DIAMETER
-from toolkit.print.targets import DPI, MM_PER_INCH, CardSpec, Target
+from toolkit.print.targets import DPI, CardSpec, Target
 from toolkit.print.token_image import token_image
 from toolkit.pdf.tokens import TOKEN_BLEED
+from toolkit.typeset.units import MM_PER_INCH
 
 MANIFEST = "manifest.csv"
 MANIFEST_COLUMNS = ("file", "side", "card_id", "name", "quantity", "back")

@@ -8,15 +8,7 @@ from dataclasses import dataclass, replace
 
 from reportlab.pdfgen.canvas import Canvas
 
-from toolkit.cards.render import (
-    CARD_SIZES,
-    PT_PER_MM,
-    card_size_name,
-    check_bleed,
-    draft as draft_face,
-    register_fonts,
-    text_width,
-)
+from toolkit.cards.render import CARD_SIZES, card_size_name, check_bleed, draft as draft_face
 from toolkit.catalogue.model import Catalogue, CardType
 from toolkit.catalogue.words import counted, decimal, words
 from toolkit.errors import UserError
@@ -39,6 +31,8 @@ from toolkit.print.layout import (
 from toolkit.catalogue.origin import deck_origin
 from toolkit.print.faces import DECK_BACK, back_face, back_keys, is_back
 from toolkit.pdf.canvas import binary_streams, define_forms, new_canvas, place_form
+from toolkit.typeset.fonts import register_fonts, text_width
+from toolkit.typeset.units import PT_PER_MM
 
 MARK_WIDTH_PT = 0.3
 FOLD_DASH_PT = (4, 3)

@@ -18,9 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from toolkit.errors import UserError
+from toolkit.typeset.units import MM_PER_INCH
 
 DPI = 300
-MM_PER_INCH = 25.4
 VIRTUAL_SAFE_IN = 0.0625  # a virtual table rounds the corners: text keeps 1/16 in inside the trim
 
 

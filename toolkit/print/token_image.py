@@ -15,9 +15,10 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from toolkit.cards import art
-from toolkit.cards.render import MM_PER_INCH, PT_PER_MM, pillow_font
 from toolkit.catalogue.model import Catalogue, Token
 from toolkit.pdf.tokens import CUT_LINE_PT, RING_WIDTH, TOKEN_BLEED, colours, token_layout
+from toolkit.typeset.fonts import pillow_font
+from toolkit.typeset.units import MM_PER_INCH, PT_PER_MM
 
 SUPERSAMPLE = 4
 

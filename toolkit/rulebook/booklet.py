@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import io
 
-from toolkit.cards.render import PT_PER_MM
+from toolkit.typeset.units import PT_PER_MM
 
 
 def sheet_order(pages: int) -> list[tuple[int | None, int | None]]:

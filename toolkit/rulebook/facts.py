@@ -60,13 +60,14 @@ from toolkit.catalogue.model import Catalogue
 from toolkit.games.registry import get as game_of
 from toolkit.errors import UserError
 from toolkit.plurals import plural
+from toolkit.typeset.fonts import SERIF_ITALIC
 from toolkit.typography import bind, drawn
 from toolkit.rulebook.deck import DeckError
 from toolkit.rulebook.figures import Odds
 from toolkit.rulebook.markup import PLACEHOLDER, Piece
 
 NBSP = "\u00a0"
-VARIANT_OPEN = '<font name="PTSerif-Italic">'  # a rule variant's name ({variant:...}), never hyphenated
+VARIANT_OPEN = f'<font name="{SERIF_ITALIC}">'  # a rule variant's name ({variant:...}), never hyphenated
 QUOTED_VARIANT = re.compile(r'[“«"„]\s*(' + re.escape(VARIANT_OPEN) + r'[^<]*</font>)\s*[”»"“]')
 DIGITS = 2
 LIST_LOCALE = {"en": "en_GB"}
@@ -385,7 +386,7 @@ def _icon_file(icons, name: str, size: float, aspect: float, gap: float) -> str:
 
     from PIL import Image
 
-    from toolkit.cards.render import PT_PER_MM
+    from toolkit.typeset.units import PT_PER_MM
 
     height_mm = size / PT_PER_MM
     image = icons.image(name, height_mm * aspect, height_mm).convert("RGBA")

@@ -24,22 +24,17 @@ import io
 import re
 from dataclasses import dataclass, replace
 from functools import cache
-from pathlib import Path
 from xml.sax.saxutils import escape
 
-import fontpkg_pt_sans
-import fontpkg_pt_serif
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_LEFT
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, FrameBreak, NextPageTemplate,
                                 KeepTogether, PageBreak, PageTemplate, Paragraph, Spacer, Table, TableStyle)
 
-from toolkit.cards.render import (CARD_SIZES, CardFace, Line, draw_card, ellipsize,
-                                  register_fonts)
+from toolkit.cards.render import CARD_SIZES, CardFace, Line, draw_card, ellipsize
 from toolkit.catalogue.model import Catalogue
 from toolkit.games.registry import get as game_of
 from toolkit.layout.engine import Look, card_back
@@ -48,6 +43,8 @@ from toolkit.pdf import tokens as token_art
 from toolkit.pdf.canvas import binary_streams
 from toolkit.rulebook.facts import NBSP, VARIANT_OPEN, Facts, format_number
 from toolkit.rulebook.markup import Block, Section, Source
+from toolkit.typeset.fonts import SANS, SANS_BOLD, SERIF, SERIF_ITALIC, register_fonts
+from toolkit.typeset.units import PT_PER_MM
 from toolkit.typography import bind, drawn
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -66,32 +63,6 @@ CAPTION_LINES = 2.5  # a card's or token's name under its picture takes about th
 CAPTION_PAD = 3.2    # points on each side of a caption in its cell
 PICTURE_DPI = 200    # a card pictured in the book: its printed face as one picture (sharp at 25 mm wide)
 SAMPLE_ABOVE = 24    # a deck of more card types pictures a sample of them (Story.shown_cards)
-
-
-# --- fonts -----------------------------------------------------------------------------------------
-
-_EXTRA_FONTS = {
-    "PTSerif-Bold": (fontpkg_pt_serif, "PT_Serif-Web-Bold.ttf"),
-    "PTSerif-Italic": (fontpkg_pt_serif, "PT_Serif-Web-Italic.ttf"),
-    "PTSerif-BoldItalic": (fontpkg_pt_serif, "PT_Serif-Web-BoldItalic.ttf"),
-    "PTSans-Italic": (fontpkg_pt_sans, "PT_Sans-Web-Italic.ttf"),
-    "PTSans-BoldItalic": (fontpkg_pt_sans, "PT_Sans-Web-BoldItalic.ttf"),
-}
-
-
-@cache
-def register_families() -> None:
-    """PT Serif and PT Sans with bold and italic, so that <b> and <i> pick the right faces."""
-    from reportlab.pdfbase import pdfmetrics
-    from toolkit.pdf.fonts import SubsetFont as TTFont  # each subset's tag unique in a file
-
-    register_fonts()  # PTSans-Bold, PTSans-Regular, PTSerif-Regular
-    for name, (package, file) in _EXTRA_FONTS.items():
-        pdfmetrics.registerFont(TTFont(name, str(Path(package.ROOT) / "files" / file)))
-    pdfmetrics.registerFontFamily("PTSerif", normal="PTSerif-Regular", bold="PTSerif-Bold",
-                                  italic="PTSerif-Italic", boldItalic="PTSerif-BoldItalic")
-    pdfmetrics.registerFontFamily("PTSans", normal="PTSans-Regular", bold="PTSans-Bold",
-                                  italic="PTSans-Italic", boldItalic="PTSans-BoldItalic")
 
 
 @cache
@@ -241,37 +212,37 @@ def geometry(paper: str, booklet: bool) -> Geometry:
 
 class Styles:
     def __init__(self, geom: Geometry):
-        register_families()
+        register_fonts()
         size = geom.body_size
         lead = round(size * 1.32, 2)
         self.size, self.lead = size, lead
-        self.title = ParagraphStyle("title", fontName="PTSans-Bold", fontSize=30 if geom.booklet else 28,
+        self.title = ParagraphStyle("title", fontName=SANS_BOLD, fontSize=30 if geom.booklet else 28,
                                     leading=34 if geom.booklet else 31, textColor=ACCENT, spaceAfter=2)
-        self.tagline = ParagraphStyle("tagline", fontName="PTSerif-Italic", fontSize=12, leading=15,
+        self.tagline = ParagraphStyle("tagline", fontName=SERIF_ITALIC, fontSize=12, leading=15,
                                       textColor=INK, spaceAfter=3)
-        self.facts = ParagraphStyle("facts", fontName="PTSans-Regular", fontSize=10, leading=13, textColor=MUTED)
-        self.h2 = ParagraphStyle("h2", fontName="PTSans-Bold", fontSize=13, leading=15.5, textColor=ACCENT,
+        self.facts = ParagraphStyle("facts", fontName=SANS, fontSize=10, leading=13, textColor=MUTED)
+        self.h2 = ParagraphStyle("h2", fontName=SANS_BOLD, fontSize=13, leading=15.5, textColor=ACCENT,
                                  spaceBefore=9, spaceAfter=3.5, keepWithNext=1)
-        self.h3 = ParagraphStyle("h3", fontName="PTSans-Bold", fontSize=size + 0.8, leading=lead,
+        self.h3 = ParagraphStyle("h3", fontName=SANS_BOLD, fontSize=size + 0.8, leading=lead,
                                  textColor=INK, spaceBefore=4.5, spaceAfter=1, keepWithNext=1)
-        self.caption = ParagraphStyle("caption", fontName="PTSans-Regular", fontSize=CAPTION_PT, leading=9,
+        self.caption = ParagraphStyle("caption", fontName=SANS, fontSize=CAPTION_PT, leading=9,
                                       alignment=TA_CENTER, textColor=INK)
-        self.continued = ParagraphStyle("continued", fontName="PTSans-Bold", fontSize=size + 0.8, leading=lead,
+        self.continued = ParagraphStyle("continued", fontName=SANS_BOLD, fontSize=size + 0.8, leading=lead,
                                         textColor=ACCENT)
-        self.footer = ParagraphStyle("footer", fontName="PTSans-Regular", fontSize=8)
+        self.footer = ParagraphStyle("footer", fontName=SANS, fontSize=8)
         self._body: dict[str, ParagraphStyle] = {}
 
     def body(self, lang: str, kind: str = "para") -> ParagraphStyle:
         key = f"{lang}:{kind}"
         if key not in self._body:
-            base = dict(fontName="PTSerif-Regular", fontSize=self.size, leading=self.lead, textColor=INK,
+            base = dict(fontName=SERIF, fontSize=self.size, leading=self.lead, textColor=INK,
                         alignment=TA_LEFT, splitLongWords=1, spaceShrinkage=0, allowWidows=0, allowOrphans=0,
                         spaceAfter=round(self.lead * 0.45, 2))
             if kind == "bullets":
-                base.update(leftIndent=11, bulletIndent=2.5, bulletFontName="PTSerif-Regular", bulletFontSize=self.size,
+                base.update(leftIndent=11, bulletIndent=2.5, bulletFontName=SERIF, bulletFontSize=self.size,
                             spaceAfter=round(self.lead * 0.2, 2))
             elif kind == "steps":
-                base.update(leftIndent=13, bulletIndent=0, bulletFontName="PTSans-Bold", bulletFontSize=self.size,
+                base.update(leftIndent=13, bulletIndent=0, bulletFontName=SANS_BOLD, bulletFontSize=self.size,
                             spaceAfter=round(self.lead * 0.2, 2))
             self._body[key] = ParagraphStyle(key, **base)
         return self._body[key]
@@ -285,7 +256,7 @@ def _both(markups: list[str]) -> str:
 def tag(lang: str) -> str:
     """The coloured language label that opens each block of a bilingual rulebook."""
     hexa = TAGS.get(lang, OTHER_TAG).hexval()[2:]
-    return (f'<font name="PTSans-Bold" size="{CAPTION_PT}" color="white" backColor="#{hexa}">{NBSP}{lang.upper()}{NBSP}</font>'
+    return (f'<font name="{SANS_BOLD}" size="{CAPTION_PT}" color="white" backColor="#{hexa}">{NBSP}{lang.upper()}{NBSP}</font>'
             f"{NBSP} ")
 
 
@@ -297,8 +268,8 @@ class CardPicture(Flowable):
     def __init__(self, face: CardFace, width: float):
         super().__init__()
         self.face = face
-        self.scale = width / (face.width * mm)
-        self.width, self.height = width, face.height * mm * self.scale
+        self.scale = width / (face.width * PT_PER_MM)
+        self.width, self.height = width, face.height * PT_PER_MM * self.scale
 
     def wrap(self, avail_width, avail_height):
         return self.width, self.height
@@ -312,7 +283,7 @@ class CardPicture(Flowable):
         canvas.saveState()
         canvas.setStrokeColor(RULE)
         canvas.setLineWidth(0.4)
-        canvas.roundRect(0, 0, self.width, self.height, 1.2 * mm * self.scale * 2, stroke=1, fill=0)
+        canvas.roundRect(0, 0, self.width, self.height, 1.2 * PT_PER_MM * self.scale * 2, stroke=1, fill=0)
         canvas.restoreState()
 
 
@@ -342,7 +313,7 @@ class CardFan(Flowable):
             canvas.setFillColor(colors.Color(0, 0, 0, alpha=0.15))
             canvas.roundRect(1.0, -1.0, self.card_width, self.card_height, 2.5, stroke=0, fill=1)
             canvas.restoreState()
-            canvas.scale(self.card_width / (face.width * mm), self.card_width / (face.width * mm))
+            canvas.scale(self.card_width / (face.width * PT_PER_MM), self.card_width / (face.width * PT_PER_MM))
             draw_card(canvas, face, 0, 0)
             canvas.restoreState()
 
@@ -354,7 +325,7 @@ class TokenPicture(Flowable):
     def __init__(self, value: int, diameter_mm: float, colour):
         super().__init__()
         self.value, self.diameter, self.colour = value, diameter_mm, colour
-        self.width = self.height = (diameter_mm + 2 * token_art.TOKEN_BLEED) * mm
+        self.width = self.height = (diameter_mm + 2 * token_art.TOKEN_BLEED) * PT_PER_MM
 
     def wrap(self, avail_width, avail_height):
         return self.width, self.height
@@ -378,7 +349,7 @@ class Chart(Flowable):
         self.full = (width, height)
         self.smallest = smallest
         self.width, self.height = width, height
-        self.spaceBefore, self.spaceAfter = 1 * mm, 2.5 * mm
+        self.spaceBefore, self.spaceAfter = 1 * PT_PER_MM, 2.5 * PT_PER_MM
 
     def wrap(self, avail_width, avail_height):
         w, h = self.full
@@ -558,8 +529,8 @@ class Story:
             faces.append(self.picture(card.id, self.langs[-1]))
         if len(faces) < 3:  # a game that names no kinds of card: four of its cards, spread over the deck
             faces[1:] = [self.picture(card_id, self.langs[-1]) for card_id in self.fan_cards()]
-        width = self.geom.width * mm
-        return [Spacer(1, 22 * mm), *out, Spacer(1, 22 * mm), CardFan(faces, 42 * mm, width)]
+        width = self.geom.width * PT_PER_MM
+        return [Spacer(1, 22 * PT_PER_MM), *out, Spacer(1, 22 * PT_PER_MM), CardFan(faces, 42 * PT_PER_MM, width)]
 
     def fan_cards(self) -> list[str]:
         """Four cards of a deck whose game names no kinds, for the cover's fan: one of each of its first
@@ -607,7 +578,7 @@ class Story:
                 # a page of its own in columns (the quick start): no paragraph or item broken between
                 # columns, and in a book of two languages each language in a column of its own
                 for flowable in flow:
-                    if isinstance(flowable, BodyParagraph) and _line_count(flowable, self.geom.column * mm) <= WHOLE_LINES:
+                    if isinstance(flowable, BodyParagraph) and _line_count(flowable, self.geom.column * PT_PER_MM) <= WHOLE_LINES:
                         flowable.head_lines = 10 ** 6
                 if lang != self.langs[0]:
                     flow = [FrameBreak(), *flow]
@@ -647,10 +618,10 @@ class Story:
             elif block.kind == "components":
                 out.extend(self.items(self.components(lang), "bullets", lang))
             elif block.kind == "cards":
-                out += [self.cards(continued), Spacer(1, 1.5 * mm)]
+                out += [self.cards(continued), Spacer(1, 1.5 * PT_PER_MM)]
             elif block.kind == "tokens":
                 if self.catalogue.tokens:
-                    out += [self.tokens(continued), Spacer(1, 1.5 * mm)]
+                    out += [self.tokens(continued), Spacer(1, 1.5 * PT_PER_MM)]
             elif block.kind == "figure":
                 chart = self.figure(block, lang)
                 if out and isinstance(out[-1], BodyParagraph):  # never parted from the words before it
@@ -689,7 +660,7 @@ class Story:
                                         bulletIndent=indent - width - gap - 0.01,
                                         spaceAfter=s.body(lang).spaceAfter if last else style.spaceAfter)
             items.append(BodyParagraph(typeset(markup, lang), item_style, bulletText=bullet))
-        width = self.geom.column * mm
+        width = self.geom.column * PT_PER_MM
         if self.geom.booklet and len(items) <= SHORT_LIST and \
                 sum(_line_count(item, width) for item in items) <= SHORT_LINES:
             # set-up steps, "The cards at a glance": read as one, kept as one on a booklet's page (in the
@@ -750,7 +721,7 @@ class Story:
         table = Table(table_rows, colWidths=[cell_width] * per_row, hAlign="CENTER")
         # The last row never stands alone at the head of a column, parted from the grid (a single flood).
         table.setStyle(TableStyle([("NOSPLIT", (0, max(0, len(rows) - 2)), (-1, -1))]))
-        table.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), "PTSans-Regular", 7),  # no stray Helvetica
+        table.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), SANS, 7),  # no stray Helvetica
                                    ("ALIGN", (0, 0), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "TOP"),
                                    # captions of neighbouring cells keep a gap of 2 x CAPTION_PAD, or wrap
                                    ("LEFTPADDING", (0, 0), (-1, -1), CAPTION_PAD),
@@ -763,7 +734,7 @@ class Story:
         lines of its cell, a word when too long for one) and, given ``count``, "×6" in bold."""
         style = self.styles.caption
         number = f"×{format_number(count, self.langs[0])}" if count is not None else ""
-        number_width = pdfmetrics.stringWidth(number, "PTSans-Bold", style.fontSize)
+        number_width = pdfmetrics.stringWidth(number, SANS_BOLD, style.fontSize)
         shown = ellipsize(name, "label", style.fontSize, CAPTION_LINES * room - number_width - _caption_space())
         plain = [ellipsize(word, "label", style.fontSize, room) for word in shown.split(" ") if word]
         words = [escape(word) for word in plain]
@@ -777,10 +748,10 @@ class Story:
         """Every card type with its picture, names and count; each coloured kind starts a new row. A
         book in two languages shows them once, captioned in both."""
         lang = self.langs[0]
-        column = self.geom.column * mm
-        per_row = max(2, min(max(4, len(self.catalogue.colours)), int(column // (19 * mm))))
+        column = self.geom.column * PT_PER_MM
+        per_row = max(2, min(max(4, len(self.catalogue.colours)), int(column // (19 * PT_PER_MM))))
         cell = column / per_row
-        card_width = min((20 if self.geom.booklet else 25) * mm, cell - 3 * mm)
+        card_width = min((20 if self.geom.booklet else 25) * PT_PER_MM, cell - 3 * PT_PER_MM)
         game = game_of(self.catalogue.game)
         order = {kind: i for i, kind in enumerate(game.kinds)}
         cards = sorted(self.shown_cards(), key=lambda c: order.get(c.kind, len(order)))
@@ -789,17 +760,17 @@ class Story:
             if kind is not None and card.kind != kind and (card.kind in game.coloured_kinds or kind in game.coloured_kinds):
                 cells += [None] * (-len(cells) % per_row)
             kind = card.kind
-            cells.append(([CardPicture(self.picture(card.id, lang), card_width), Spacer(1, 1.5 * mm)],
+            cells.append(([CardPicture(self.picture(card.id, lang), card_width), Spacer(1, 1.5 * PT_PER_MM)],
                           [card.name[code] for code in self.langs], card.count))
         return self._grid(cells, per_row, cell, heading)
 
     def tokens(self, heading: str) -> "Grid":
         paint = token_art.colours(self.catalogue)
-        column = self.geom.column * mm
-        per_row = max(1, min(len(self.catalogue.tokens), int(column // (24 * mm))))
+        column = self.geom.column * PT_PER_MM
+        per_row = max(1, min(len(self.catalogue.tokens), int(column // (24 * PT_PER_MM))))
         cells, cell = [], column / max(per_row, 3)
         for token in self.catalogue.tokens:
-            cells.append(([TokenPicture(token.value, 15, paint[token.value]), Spacer(1, 1 * mm)],
+            cells.append(([TokenPicture(token.value, 15, paint[token.value]), Spacer(1, 1 * PT_PER_MM)],
                           [token.name[code] for code in self.langs], token.count))
         return self._grid(cells, per_row, cell, heading)
 
@@ -812,7 +783,7 @@ class Story:
         if key not in self._charts:
             self._charts[key] = bar_chart(data.xs, data.ys, xlabel=xlabel, ylabel=ylabel, width_mm=width,
                                           height_mm=height, lang=lang)
-        return Chart(self._charts[key], width * mm, height * mm, self.chart_smallest)
+        return Chart(self._charts[key], width * PT_PER_MM, height * PT_PER_MM, self.chart_smallest)
 
 
 def _caption_breaks(widths: list[float], space: float, lines: int) -> tuple[float, tuple[int, ...]]:
@@ -832,7 +803,7 @@ def _caption_breaks(widths: list[float], space: float, lines: int) -> tuple[floa
 
 
 def _caption_space() -> float:
-    return pdfmetrics.stringWidth(" ", "PTSans-Regular", CAPTION_PT)
+    return pdfmetrics.stringWidth(" ", SANS, CAPTION_PT)
 
 
 def _caption_lines(widths: list[float], room: float) -> int:
@@ -929,9 +900,9 @@ class Column(Frame):
 
 class _Doc(BaseDocTemplate):
     def __init__(self, buffer, geom: Geometry, footers: list[str], styles: Styles, **kwargs):
-        super().__init__(buffer, pagesize=(geom.page[0] * mm, geom.page[1] * mm), leftMargin=geom.left * mm,
-                         rightMargin=geom.right * mm, topMargin=geom.top * mm, bottomMargin=geom.bottom * mm,
-                         invariant=1, pageCompression=1, initialFontName="PTSans-Regular", initialFontSize=8,
+        super().__init__(buffer, pagesize=(geom.page[0] * PT_PER_MM, geom.page[1] * PT_PER_MM), leftMargin=geom.left * PT_PER_MM,
+                         rightMargin=geom.right * PT_PER_MM, topMargin=geom.top * PT_PER_MM, bottomMargin=geom.bottom * PT_PER_MM,
+                         invariant=1, pageCompression=1, initialFontName=SANS, initialFontSize=8,
                          **kwargs)
         self.geom, self.footers, self.styles = geom, footers, styles
         self.used: dict[tuple[int, str], float] = {}  # (page, frame): the lowest point drawn, from its top
@@ -1005,25 +976,25 @@ class _Doc(BaseDocTemplate):
         if (geom.booklet and page == 1) or page in self.blank:
             return  # the cover; a planned blank page
         canvas.saveState()
-        y = geom.bottom * mm * 0.5
-        left, right = geom.left * mm, (geom.page[0] - geom.right) * mm
+        y = geom.bottom * PT_PER_MM * 0.5
+        left, right = geom.left * PT_PER_MM, (geom.page[0] - geom.right) * PT_PER_MM
         canvas.setStrokeColor(RULE)
         canvas.setLineWidth(0.5)
         canvas.line(left, y + 10, right, y + 10)
         canvas.setFillColor(MUTED)
-        canvas.setFont("PTSans-Regular", 8)
+        canvas.setFont(SANS, 8)
         number = str(page)
         # A long title is cut with "…" before it runs into the page number.
-        room = right - left - pdfmetrics.stringWidth(number, "PTSans-Bold", 9) - 12
+        room = right - left - pdfmetrics.stringWidth(number, SANS_BOLD, 9) - 12
         text = ellipsize("   ·   ".join(self.footers), "label", 8, room)
         outer_right = not geom.booklet or page % 2 == 1  # a booklet's even pages are left-hand pages
-        canvas.setFont("PTSans-Bold", 9)
+        canvas.setFont(SANS_BOLD, 9)
         canvas.setFillColor(ACCENT)
         if outer_right:
             canvas.drawRightString(right, y, number)
         else:
             canvas.drawString(left, y, number)
-        canvas.setFont("PTSans-Regular", 8)
+        canvas.setFont(SANS, 8)
         canvas.setFillColor(MUTED)
         if outer_right:
             canvas.drawString(left, y, text)
@@ -1283,8 +1254,8 @@ def _lay_out(story: Story, title: str, subject: str, balance=None,
     doc.date = document_date([*deck_files(story.catalogue), *(source.file for source in story.sources.values()),
                               *(text_path(story.catalogue.game, lang, kind) for lang in story.langs)])
     doc.stretch = dict(stretch or {})
-    x0, y0 = geom.left * mm, geom.bottom * mm
-    width, height, column, gutter = geom.width * mm, geom.height * mm, geom.column * mm, geom.gutter * mm
+    x0, y0 = geom.left * PT_PER_MM, geom.bottom * PT_PER_MM
+    width, height, column, gutter = geom.width * PT_PER_MM, geom.height * PT_PER_MM, geom.column * PT_PER_MM, geom.gutter * PT_PER_MM
     pad = dict(leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
 
     def columns(top: float, page_id: str, high: float | None = None) -> list[Frame]:
@@ -1303,8 +1274,8 @@ def _lay_out(story: Story, title: str, subject: str, balance=None,
                        for i, (first, last, high) in enumerate(segments)]  # pages only so high (see _spread)
         flow += story.cover() + [NextPageTemplate("body"), PageBreak()]
     else:
-        banner = story.banner() + [Spacer(1, 2 * mm), Rule(width, ACCENT, 1.2)]
-        banner_h = _measure(banner, width) + 6 * mm
+        banner = story.banner() + [Spacer(1, 2 * PT_PER_MM), Rule(width, ACCENT, 1.2)]
+        banner_h = _measure(banner, width) + 6 * PT_PER_MM
         top = y0 + height
         one_page = next((high for first, _, high in segments if first == 1), None)  # a book of one page, or
         # the first page of a spread (see _filled_before_last): its columns under the title, never past the foot

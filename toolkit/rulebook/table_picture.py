@@ -21,7 +21,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reportlab.lib import colors
-from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import Flowable, Spacer
 
@@ -30,15 +29,17 @@ from toolkit.layout.engine import card_back
 from toolkit.catalogue.model import CardType, Catalogue
 from toolkit.errors import UserError
 from toolkit.games.registry import get as game_of
+from toolkit.typeset.fonts import SANS, SANS_BOLD
+from toolkit.typeset.units import PT_PER_MM
 from toolkit.typography import bind, drawn
 
 TOKEN_SIZE = 0.42                # a victory token's diameter, in card widths
 POKER = CARD_SIZES["poker"]
 RATIO = POKER[1] / POKER[0]      # a card's height in card widths
-MAX_CARD = 13.0 * mm             # the cards are never drawn wider than this
+MAX_CARD = 13.0 * PT_PER_MM             # the cards are never drawn wider than this
 SMALLEST = 0.75                  # nor narrower than this part of the column's largest, to fill a page
-LABEL_FONT, LABEL_SIZE, LABEL_LEAD = "PTSans-Bold", 7.5, 8.8  # never under a book's captions
-OTHER_FONT = "PTSans-Regular"    # a bilingual book's second language, in grey
+LABEL_FONT, LABEL_SIZE, LABEL_LEAD = SANS_BOLD, 7.5, 8.8  # never under a book's captions
+OTHER_FONT = SANS                # a bilingual book's second language, in grey
 LABEL_GAP = 4.0                  # points at least between two labels side by side
 SEAT_BAND = 13.0                 # the player's place and label, a band along the table's near edge
 TABLE = colors.HexColor("#efe9dc")
@@ -134,7 +135,7 @@ class TablePicture(Flowable):
     def __init__(self, scene: Scene, labels: dict[str, list[str]], catalogue: Catalogue):
         super().__init__()
         self.scene, self.labels, self.catalogue = scene, labels, catalogue
-        self.spaceBefore, self.spaceAfter = 1.5 * mm, 3 * mm
+        self.spaceBefore, self.spaceAfter = 1.5 * PT_PER_MM, 3 * PT_PER_MM
         self.wrap(scene.width * MAX_CARD, 10_000)
 
     def _widest_word(self, label: Label) -> float:
@@ -175,7 +176,7 @@ class TablePicture(Flowable):
     def _seat_lines(self, u: float) -> list[tuple[str, bool]]:
         """The player's place's label beside its mark, inside the frame: both languages on one line when
         they fit there, else a line each (the second in grey), each wrapped to the room."""
-        room = self.scene.width * u - (self.scene.seat_x * u + 4.2 * mm) - 2 * mm
+        room = self.scene.width * u - (self.scene.seat_x * u + 4.2 * PT_PER_MM) - 2 * PT_PER_MM
         texts = self.labels["player"]
         joined = " / ".join(texts)
         if pdfmetrics.stringWidth(joined, LABEL_FONT, LABEL_SIZE) <= room:
@@ -198,7 +199,7 @@ class TablePicture(Flowable):
         full = min(MAX_CARD, avail_width / self.scene.width)
         u = full
         while self._size(u) > avail_height and u > full * SMALLEST:
-            u = max(full * SMALLEST, u - 0.25 * mm)
+            u = max(full * SMALLEST, u - 0.25 * PT_PER_MM)
         if self.height > avail_height:
             self._size(full)
         self._avail = avail_width
@@ -211,16 +212,16 @@ class TablePicture(Flowable):
         c.setFillColor(TABLE)
         c.setStrokeColor(EDGE)
         c.setLineWidth(1.2)
-        c.roundRect(0, 0, self.width, self.height, 3 * mm, stroke=1, fill=1)
+        c.roundRect(0, 0, self.width, self.height, 3 * PT_PER_MM, stroke=1, fill=1)
         # The player's place at the table's near edge, a band inside the picture, named beside it.
         seat = self.scene.seat_x * u
         c.setFillColor(EDGE)
-        c.wedge(seat - 3.2 * mm, -3.2 * mm, seat + 3.2 * mm, 3.2 * mm, 0, 180, stroke=0, fill=1)
+        c.wedge(seat - 3.2 * PT_PER_MM, -3.2 * PT_PER_MM, seat + 3.2 * PT_PER_MM, 3.2 * PT_PER_MM, 0, 180, stroke=0, fill=1)
         y = 4.0 + (len(self.seat) - 1) * LABEL_LEAD
         for line, first in self.seat:
             c.setFillColor(INK if first else MUTED)
             c.setFont(LABEL_FONT if first else OTHER_FONT, LABEL_SIZE)
-            c.drawString(seat + 4.2 * mm, y, line)
+            c.drawString(seat + 4.2 * PT_PER_MM, y, line)
             y -= LABEL_LEAD
         top = self.height - 0.25 * u
         for (height, cards, labels, empty), band in zip(self.scene.rows, self.bands):
@@ -254,7 +255,7 @@ class TablePicture(Flowable):
         for value, x, y in self.scene.tokens:
             self.canv.saveState()
             self.canv.translate(x * self.unit, base + y * self.unit)
-            self.canv.scale(TOKEN_SIZE * self.unit / (full * mm), TOKEN_SIZE * self.unit / (full * mm))
+            self.canv.scale(TOKEN_SIZE * self.unit / (full * PT_PER_MM), TOKEN_SIZE * self.unit / (full * PT_PER_MM))
             token_art.draw_token(self.canv, value, "", full, paint[value])
             self.canv.restoreState()
 
@@ -269,7 +270,7 @@ class TablePicture(Flowable):
         c.setFillColor(colors.Color(0, 0, 0, alpha=0.18))
         c.roundRect(0.6, -0.6, w, h, 1.5, stroke=0, fill=1)
         c.restoreState()
-        scale = w / (card.face.width * mm)
+        scale = w / (card.face.width * PT_PER_MM)
         c.saveState()
         c.scale(scale, scale)
         draw_card(c, card.face, 0, 0)
