@@ -123,3 +123,49 @@ def test_the_commands_are_thin():
     assert long == []
     allowed = {"options.py"}  # --param and --rules-timeout are refused without --rules, in the option itself
     assert [where for where in asks if where.split(":")[0] not in allowed] == []
+
+
+def _outside(package: str) -> dict[str, ast.Module]:
+    return {name: tree for name, tree in modules().items() if not (name == package or name.startswith(package + "."))}
+
+
+def test_only_the_typeset_module_holds_the_fonts_and_the_units():
+    """One definition of each font and unit: no module outside ``toolkit.typeset`` registers a font with
+    reportlab, makes one of its own (reportlab's TrueType fonts), names a bundled font's package or a PDF font name (``PTSans-Bold``...), or defines millimetres per inch or
+    points per millimetre (25.4, 2.54, reportlab's ``units``)."""
+    import re
+
+    pdf_name = re.compile(r"PT(?:Sans|Serif)-")
+    found = []
+    for name, tree in _outside("toolkit.typeset").items():
+        for node in ast.walk(tree):
+            where = f"{name}:{getattr(node, 'lineno', '?')}"
+            if isinstance(node, ast.Attribute) and node.attr in ("registerFont", "registerFontFamily"):
+                found.append(f"{where} {node.attr}")
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                targets = [alias.name for alias in node.names]
+                if isinstance(node, ast.ImportFrom):
+                    targets = [node.module or "", *(f"{node.module}.{t}" for t in targets)]
+                for target in targets:
+                    if target.startswith(("fontpkg_", "reportlab.pdfbase.ttfonts", "reportlab.lib.units")):
+                        found.append(f"{where} imports {target}")
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str) and pdf_name.search(node.value):
+                found.append(f"{where} {node.value[:40]!r}")
+            elif isinstance(node, ast.Constant) and type(node.value) is float and node.value in (25.4, 2.54):
+                found.append(f"{where} {node.value}")
+            elif isinstance(node, ast.Name) and node.id in ("PT_PER_MM", "MM_PER_INCH") and isinstance(node.ctx, ast.Store):
+                found.append(f"{where} defines {node.id}")
+    assert found == []
+
+
+def test_the_player_aid_reads_the_placeholders_not_the_rulebook():
+    """The rulebook and the player aid fill the same placeholders from ``toolkit.placeholders``; the print
+    sheets and aids import nothing of the rulebook's, and the placeholders neither of them."""
+    edges = graph()
+    printing = {name: sorted(t for t in targets if t.startswith("toolkit.rulebook"))
+                for name, targets in edges.items() if name.startswith("toolkit.print")}
+    assert {name: targets for name, targets in printing.items() if targets} == {}
+    placeholders = {name: sorted(t for t in targets if t.startswith(("toolkit.rulebook", "toolkit.print")))
+                    for name, targets in edges.items() if name.startswith("toolkit.placeholders")}
+    assert placeholders and {name: targets for name, targets in placeholders.items() if targets} == {}
+    assert {t for t in edges["toolkit.print.aids"] if t.startswith("toolkit.placeholders")}

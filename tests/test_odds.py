@@ -274,7 +274,7 @@ def test_a_deck_out_of_the_exact_solvers_reach_is_simulated_and_the_rulebook_say
     assert abs(data["expected_turns_float"] - 8.606836) < SIGMAS * data["stderr_turns"]
     assert "exact solving is out of reach" in "\n".join(report.lines)
     from toolkit.errors import UserError
-    from toolkit.rulebook.figures import Odds
+    from toolkit.placeholders.figures import Odds
     with pytest.raises(UserError, match="out of reach"):
         Odds(load("diamoniak", overrides=["witch=6"], require_art=False)).figure("expected_turns")
 

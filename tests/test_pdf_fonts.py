@@ -13,7 +13,7 @@ from pypdf import PdfReader
 from pypdf.generic import IndirectObject
 
 from toolkit.catalogue import load
-from toolkit.pdf.fonts import tag_of
+from toolkit.typeset.subsets import tag_of
 from toolkit.print import print_cards
 
 TAGGED = re.compile(r"^/([A-Z]{6})\+(.+)$")

@@ -23,10 +23,11 @@ from toolkit.odds.report import answer
 from toolkit.rulebook import build_rulebook, variants
 from toolkit.rulebook.booklet import sheet_order
 from toolkit.plurals import plural
-from toolkit.rulebook.facts import Facts, format_number, format_percent
+from toolkit.placeholders.facts import Facts, format_number, format_percent
 from toolkit.games.palaces.figures import FIRST_PALACE
-from toolkit.rulebook.figures import Odds
-from toolkit.rulebook.markup import PLACEHOLDER, check_same_shape, load_source, parse, text_path
+from toolkit.placeholders.figures import Odds
+from toolkit.placeholders.text import PLACEHOLDER
+from toolkit.rulebook.markup import check_same_shape, load_source, parse, text_path
 
 # The command's books come through the session's shared books (conftest's ``shared_books``); the
 # determinism test below builds its own.

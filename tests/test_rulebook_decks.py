@@ -21,8 +21,8 @@ from toolkit.catalogue import load
 from toolkit.catalogue.model import Text
 from toolkit.odds.report import answer
 from toolkit.rulebook import build_rulebook, variants
-from toolkit.rulebook.facts import Facts
-from toolkit.rulebook.figures import Odds
+from toolkit.placeholders.facts import Facts
+from toolkit.placeholders.figures import Odds
 from toolkit.rulebook.layout import Story, geometry
 from toolkit.rulebook.markup import load_source
 

@@ -211,8 +211,8 @@ def test_the_credits_name_the_original_game_and_its_publisher_from_the_catalogue
 
 
 def _markup(line: str, lang: str = "en", overrides=(), catalogue=None) -> str:
-    from toolkit.rulebook.facts import Facts
-    from toolkit.rulebook.figures import Odds
+    from toolkit.placeholders.facts import Facts
+    from toolkit.placeholders.figures import Odds
     from toolkit.rulebook.markup import parse
 
     catalogue = catalogue or load("diamoniak", overrides=list(overrides))

@@ -12,9 +12,10 @@ import pytest
 
 from toolkit.catalogue import load
 from toolkit.errors import UserError
-from toolkit.rulebook.facts import Facts
-from toolkit.rulebook.figures import Odds
-from toolkit.rulebook.markup import Piece, text_path
+from toolkit.placeholders.facts import Facts
+from toolkit.placeholders.figures import Odds
+from toolkit.placeholders.text import Piece
+from toolkit.rulebook.markup import text_path
 
 
 

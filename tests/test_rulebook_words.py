@@ -256,8 +256,8 @@ def test_the_slips_named_in_the_issue_are_gone_and_russian_says_ty(books, key):
 # --- the placeholders behind it --------------------------------------------------------------------
 
 def _markup(game, line, lang="en", overrides=()):
-    from toolkit.rulebook.facts import Facts
-    from toolkit.rulebook.figures import Odds
+    from toolkit.placeholders.facts import Facts
+    from toolkit.placeholders.figures import Odds
     from toolkit.rulebook.markup import parse
     catalogue = load(game, overrides=list(overrides))
     source = parse(f"tagline: t\nfacts: f\nfooter: x\nmodified: m\n## a: A\n{line}\n", f"probe.{lang}.md")

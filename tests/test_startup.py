@@ -14,7 +14,7 @@ import pytest
 from toolkit.cli import main
 from toolkit.odds import report
 from toolkit.games.diamoniak import solo as diamoniak_solo
-from toolkit.rulebook import figures
+from toolkit.placeholders import figures
 
 # The libraries that cost tens of milliseconds or more to import.
 HEAVY = {"numpy", "numba", "dask", "matplotlib", "reportlab", "PIL", "pypdf", "fontTools", "gmpy2",

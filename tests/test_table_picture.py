@@ -15,8 +15,8 @@ from toolkit.catalogue import load
 from toolkit.errors import UserError
 from toolkit.games.registry import get
 from toolkit.rulebook import build_rulebook, variants
-from toolkit.rulebook.facts import Facts
-from toolkit.rulebook.figures import Odds
+from toolkit.placeholders.facts import Facts
+from toolkit.placeholders.figures import Odds
 from toolkit.rulebook.layout import Story, geometry
 from toolkit.rulebook.markup import check_same_shape, load_source, parse
 from toolkit.rulebook.table_picture import table_picture

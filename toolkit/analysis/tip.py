@@ -3,7 +3,7 @@
 For a game whose strategy names the two (``Strategy.tip``): two players, one stopping after ``k``
 cards each turn, the other drawing on; each sits in each seat for half of the games (the same card
 orders both ways). The rulebook's question on when to stop prints the 95% interval as whole games
-out of 100 (``toolkit.rulebook.figures``: ``{odds:stop_after_K_wins}``).
+out of 100 (``toolkit.placeholders.figures``: ``{odds:stop_after_K_wins}``).
 """
 
 from __future__ import annotations

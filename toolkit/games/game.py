@@ -91,7 +91,7 @@ class Art(Protocol):
 
 
 class Figures(Protocol):
-    """The rulebook's own odds figures and charts (``toolkit.rulebook.figures``)."""
+    """The rulebook's own odds figures and charts (``toolkit.placeholders.figures``)."""
 
     NAMES: Any
     CHARTS: Any
@@ -346,7 +346,7 @@ class Game:
         return None if art is None else art.paint_back
 
     def rulebook_figures(self) -> Figures | None:
-        """The game's own ``{odds:NAME}`` figures and charts (see toolkit.rulebook.figures), or None."""
+        """The game's own ``{odds:NAME}`` figures and charts (see toolkit.placeholders.figures), or None."""
         return self._named(self.figures_module)
 
     def table(self) -> Table | None:
@@ -382,7 +382,7 @@ class Game:
         return self._named(self.deck_module)
 
     def check_deck(self, catalogue: Catalogue) -> None:
-        """Raise toolkit.rulebook.deck.DeckError when the game cannot be played to its end with this deck
+        """Raise toolkit.placeholders.deck.DeckError when the game cannot be played to its end with this deck
         (an empty deck is refused for every game before this is asked)."""
         check = self.deck_check()
         if check is not None:

@@ -8,7 +8,7 @@ a small line format:
 * ``## Heading``; ``1. item`` a numbered step; ``- item`` a bullet; any other line a paragraph.
   Each item or paragraph is one line of the file;
 * ``**bold**`` inside a line; the rulebook's placeholders (``{rule:price|diamond|diamonds}``,
-  ``{name:witch}``, see :mod:`toolkit.rulebook.facts`) for every number or name from the catalogue;
+  ``{name:witch}``, see :mod:`toolkit.placeholders.facts`) for every number or name from the catalogue;
   ``:name:`` for the deck's icon, drawn inline at the text's size as on the cards.
 
 The aid is a :class:`~toolkit.cards.render.CardFace` (a plain art of its own with the text laid out
@@ -85,7 +85,7 @@ def has_aid(catalogue: Catalogue, lang: str) -> bool:
 def _source(catalogue: Catalogue, lang: str) -> tuple[str, str]:
     """The aid's text in ``lang`` and the name its messages give it: the catalogue's file, else the game's."""
     if lang in catalogue.aid_texts:
-        from toolkit.rulebook.markup import read_text
+        from toolkit.placeholders.text import read_text
 
         path = catalogue.aid_texts[lang]
         return read_text(path, "a player aid"), str(path)
@@ -99,11 +99,10 @@ def _source(catalogue: Catalogue, lang: str) -> tuple[str, str]:
 def aid_text(catalogue: Catalogue, lang: str) -> AidText:
     """The aid's words for ``catalogue`` in ``lang``, every placeholder filled in and bound where a
     line may not end."""
-    from toolkit.rulebook.facts import STAR, Facts
-    from toolkit.rulebook.figures import Odds
-    from toolkit.rulebook.markup import Piece
-
     from toolkit.layout.engine import deck_icons
+    from toolkit.placeholders.facts import STAR, Facts
+    from toolkit.placeholders.figures import Odds
+    from toolkit.placeholders.text import Piece
 
     source, name = _source(catalogue, lang)
     facts = Facts(catalogue, lang, Odds(catalogue), {})

@@ -3,7 +3,7 @@ built from its text sources (the game's ``texts/``, the files its catalogue name
 see :mod:`toolkit.rulebook.markup`), the catalogue and, for a game with an odds model, the solver.
 
 Every number printed comes from the catalogue or the solver at build time (see
-:mod:`toolkit.rulebook.facts`), so the rulebook cannot disagree with the cards.
+:mod:`toolkit.placeholders.facts`), so the rulebook cannot disagree with the cards.
 """
 
 from __future__ import annotations
@@ -106,10 +106,10 @@ def build_rulebook(catalogue: Catalogue, lang: str | None = None, paper: str = "
     ``texts/designer.<lang>.md``: the exact odds and the sampled figures, which the players' book
     leaves out)."""
     from toolkit.catalogue.words import words
+    from toolkit.placeholders.deck import check_deck
+    from toolkit.placeholders.facts import Facts
+    from toolkit.placeholders.figures import Odds
     from toolkit.rulebook.booklet import impose
-    from toolkit.rulebook.deck import check_deck
-    from toolkit.rulebook.facts import Facts
-    from toolkit.rulebook.figures import Odds
     from toolkit.rulebook.layout import PAPERS as SIZES, Story, build_pdf, geometry
 
     langs = book_langs(catalogue, lang)

@@ -41,7 +41,7 @@ from toolkit.layout.engine import Look, card_back
 from toolkit.odds.plot import bar_chart
 from toolkit.pdf import tokens as token_art
 from toolkit.pdf.canvas import binary_streams
-from toolkit.rulebook.facts import NBSP, VARIANT_OPEN, Facts, format_number
+from toolkit.placeholders.facts import NBSP, VARIANT_OPEN, Facts, format_number
 from toolkit.rulebook.markup import Block, Section, Source
 from toolkit.typeset.fonts import SANS, SANS_BOLD, SERIF, SERIF_ITALIC, register_fonts
 from toolkit.typeset.units import PT_PER_MM

@@ -20,7 +20,7 @@ the original section by section:
   place in its list). An item goes on over the following lines that are indented.
 * ``**bold**`` and ``*italic*`` inside any text.
 * ``{...}``: a placeholder, filled in at build time from the catalogue and the odds solver (the
-  full list is in :mod:`toolkit.rulebook.facts`). Inline forms: ``{key}``, ``{key:arg}``, and with
+  full list is in :mod:`toolkit.placeholders.facts`). Inline forms: ``{key}``, ``{key:arg}``, and with
   noun forms that agree with the number, ``{count:witch|witch|witches}`` in English or
   ``{count:witch|ведьма|ведьмы|ведьм}`` in Russian (one|other and one|few|many, chosen by Babel's
   plural rules). A placeholder never spans two lines. Alone on a line, ``{cards}``, ``{tokens}``
@@ -43,8 +43,8 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from toolkit.catalogue.checks import text_problem
 from toolkit.errors import UserError
+from toolkit.placeholders.text import PLACEHOLDER, Piece, read_text
 
 SECTION = re.compile(r"^##\s+([a-z][a-z0-9-]*)\s*:\s*(\S.*?)\s*$")
 PLAIN_SECTION = re.compile(r"^##\s+(\S.*?)\s*$")  # ordinary Markdown: the id is made from the heading
@@ -54,23 +54,8 @@ BULLET = re.compile(r"^-\s+(\S.*)$")
 STEP = re.compile(r"^\d+\.\s+(\S.*)$")
 META = re.compile(r"^([a-z][a-z0-9-]*)\s*:\s*(\S.*?)\s*$")
 BLOCK = re.compile(r"^\{(cards|tokens|components|onepage|newpage|figure:[^{}]*|table:[^{}]*|setup:[^{}]*)\}$")
-# {key}, {key:arg}, {key|form|form}, {key:arg|form|form|form}
-PLACEHOLDER = re.compile(r"\{([a-z_]+)(?::([A-Za-z0-9_.=-]+))?((?:\|[^{}|]*)*)\}")
 META_KEYS = ("tagline", "facts", "footer", "modified")
 LANG_CODE = re.compile(r"[a-z]{2,3}(-[A-Za-z0-9]{2,8})*")  # a language tag: en, ru, pt-BR
-
-
-@dataclass(frozen=True)
-class Piece:
-    """One line of source text (``line`` counts from 1 in ``file``)."""
-
-    text: str
-    file: str
-    line: int
-
-    @property
-    def where(self) -> str:
-        return f"{self.file}:{self.line}"
 
 
 @dataclass(frozen=True)
@@ -133,9 +118,6 @@ class Source:
         return found
 
 
-MAX_TEXT_BYTES = 1_000_000  # a rulebook text file: a regular file of at most 1 MB
-
-
 def text_path(game: str, lang: str, kind: str = "rules"):
     from toolkit.games.registry import get
 
@@ -168,29 +150,6 @@ def read_source(path: Path) -> Source:
     """A rulebook text of the user's (``rulebook --text``, ``game.rulebook``): one file, checked like
     the games' own."""
     return parse(read_text(path, "a rulebook text"), str(path))
-
-
-def read_text(path: Path, what: str) -> str:
-    """A text file of the user's (a rulebook's, an aid's): UTF-8, at most MAX_TEXT_BYTES, every line
-    printable by the fonts; anything else is one line naming the file (and the line)."""
-    try:
-        if not path.is_file():
-            raise UserError(f"{path}: no such file ({what}, <name>.<language>.md)")
-        if path.stat().st_size > MAX_TEXT_BYTES:
-            raise UserError(f"{path}: {path.stat().st_size:,} bytes; {what} is at most {MAX_TEXT_BYTES:,} bytes")
-        data = path.read_bytes()
-    except OSError as err:
-        raise UserError(f"{path}: cannot read it ({err.strerror or err})") from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        raise UserError(f"{path}: not UTF-8 text (byte {err.start + 1:,}); save it as UTF-8") from None
-    text = text.replace("\t", "    ")
-    for number, line in enumerate(text.splitlines(), 1):
-        problem = text_problem(line)
-        if problem:
-            raise UserError(f"{path}:{number}: {problem}")
-    return text
 
 
 def parse(text: str, file: str) -> Source:

@@ -4,7 +4,7 @@
 with the three older names the rest of the toolkit uses (``name``: the cards' titles, ``text``: their
 body, ``label``: small print); ``PDF_FONTS`` the name reportlab and a PDF know the same face by
 (``SANS_BOLD`` = ``PTSans-Bold``...). :func:`register_fonts` registers every face with reportlab once,
-embedded as subsets with tags of their own (``toolkit.pdf.fonts``), and the two families, so that a
+embedded as subsets with tags of their own (``toolkit.typeset.subsets``), and the two families, so that a
 paragraph's ``<b>`` and ``<i>`` pick the right faces; :func:`add_font` adds a user's font file.
 """
 
@@ -56,7 +56,7 @@ def register_fonts() -> dict[str, str]:
     ``PTSerif``); returns key -> PDF font name."""
     from reportlab.pdfbase import pdfmetrics
 
-    from toolkit.pdf.fonts import SubsetFont  # each subset's tag unique in a file
+    from toolkit.typeset.subsets import SubsetFont  # each subset's tag unique in a file
 
     for key, name in PDF_FONTS.items():
         if name not in pdfmetrics.getRegisteredFontNames():
@@ -77,7 +77,7 @@ def add_font(path: Path, where: str) -> str:
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFError
 
-    from toolkit.pdf.fonts import SubsetFont
+    from toolkit.typeset.subsets import SubsetFont
 
     try:
         data = Path(path).read_bytes()

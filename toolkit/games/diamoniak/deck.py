@@ -9,7 +9,7 @@ from __future__ import annotations
 from toolkit.catalogue.model import Catalogue
 from toolkit.catalogue.origin import deck_origin
 from toolkit.games.diamoniak.engine import DiamoniakGame
-from toolkit.rulebook.deck import DeckError, rule_text
+from toolkit.placeholders.deck import DeckError, rule_text
 
 
 def check(catalogue: Catalogue) -> None:

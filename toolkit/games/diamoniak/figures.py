@@ -1,5 +1,5 @@
 """The odds Diamoniak's rulebook quotes besides every game's (``Game.rulebook_figures``, see
-:mod:`toolkit.rulebook.figures`): the exact solo game (its length, its chart) and the tip on stopping
+:mod:`toolkit.placeholders.figures`): the exact solo game (its length, its chart) and the tip on stopping
 early."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import re
 from fractions import Fraction
 
 from toolkit.catalogue.origin import deck_origin
-from toolkit.rulebook.deck import DeckError
-from toolkit.rulebook.figures import Chart, Figure, cached, fraction, signature
+from toolkit.placeholders.deck import DeckError
+from toolkit.placeholders.figures import Chart, Figure, cached, fraction, signature
 
 NAMES = ("first_KIND", "no_witch_K", "expected_turns", "p_reshuffle", "likely_turn", "p_likely_turn",
          "median_turn", "within_T", "last_turn", "stop_after_K_wins")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from toolkit.catalogue.model import Catalogue
 from toolkit.catalogue.origin import deck_origin
 from toolkit.games.palaces.engine import completable_colours
-from toolkit.rulebook.deck import DeckError, fields_text
+from toolkit.placeholders.deck import DeckError, fields_text
 
 
 def check(catalogue: Catalogue) -> None:

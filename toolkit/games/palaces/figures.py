@@ -1,12 +1,12 @@
 """The odds Palaces' rulebook quotes besides every game's (``Game.rulebook_figures``, see
-:mod:`toolkit.rulebook.figures`): the opening hand and the simulated first palace (its figures, its
+:mod:`toolkit.placeholders.figures`): the opening hand and the simulated first palace (its figures, its
 chart)."""
 
 from __future__ import annotations
 
 from toolkit.catalogue.origin import deck_origin
-from toolkit.rulebook.deck import DeckError
-from toolkit.rulebook.figures import Chart, Figure, fraction, solved, whole_turns
+from toolkit.placeholders.deck import DeckError
+from toolkit.placeholders.figures import Chart, Figure, fraction, solved, whole_turns
 from toolkit.sim.stats import Z95
 
 NAMES = ("first_KIND", "no_flood_K", "p_foundation", "p_palace_kinds", "p_palace_kinds_with_tower",

@@ -1,4 +1,5 @@
-"""The decks a rulebook can be printed for, checked before any text is set or any odds are solved.
+"""The decks a rulebook can be printed for, checked before any text is set or any odds are solved
+(and the error a placeholder's figure raises when the deck cannot give it).
 
 A rulebook tells players how a game goes and quotes its odds; for a deck with which the game cannot
 be played to its end (no cards, or what the game itself refuses through ``Game.check_deck``, such as

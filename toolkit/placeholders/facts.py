@@ -29,7 +29,7 @@ number, e.g. ``{count:witch|ведьма|ведьмы|ведьм}`` -> ``7 ве�
                            {form:fairy|who protects|who protect}`` -> ``1 fairy, who protects``;
                            ``#`` in a form prints the number: ``{form:witch|once|# times}``
                            -> ``once`` or ``7 times``
-``{odds:NAME}`` #          a figure from the solver (see :mod:`toolkit.rulebook.figures`)
+``{odds:NAME}`` #          a figure from the solver (see :mod:`toolkit.placeholders.figures`)
 ``{tenths:NAME}`` #        a chance from the solver for families: in how many tries of 10, rounded
                            (``{tenths:no_witch_3|time|times} in 10`` -> ``7 times in 10``)
 ``{one_in:ID}`` #          one card in how many is card ``ID`` (or of kind ``ID``), rounded: the deck's
@@ -59,12 +59,12 @@ from babel.numbers import format_percent as babel_percent
 from toolkit.catalogue.model import Catalogue
 from toolkit.games.registry import get as game_of
 from toolkit.errors import UserError
+from toolkit.placeholders.deck import DeckError
+from toolkit.placeholders.figures import Odds
+from toolkit.placeholders.text import PLACEHOLDER, Piece
 from toolkit.plurals import plural
 from toolkit.typeset.fonts import SERIF_ITALIC
 from toolkit.typography import bind, drawn
-from toolkit.rulebook.deck import DeckError
-from toolkit.rulebook.figures import Odds
-from toolkit.rulebook.markup import PLACEHOLDER, Piece
 
 NBSP = "\u00a0"
 VARIANT_OPEN = f'<font name="{SERIF_ITALIC}">'  # a rule variant's name ({variant:...}), never hyphenated
@@ -234,7 +234,7 @@ class Facts:
             shown = int(figure.value) if whole else _rounded(figure.value, DIGITS)
             return format_number(figure.value, lang), shown, False
         raise UserError(f"{where}: unknown placeholder {{{key}{':' + arg if arg else ''}}} "
-                        f"(see toolkit/rulebook/facts.py for the list)")
+                        f"(see toolkit/placeholders/facts.py for the list)")
 
     def kinds(self) -> tuple[str, ...]:
         """The card kinds a text may name: the game's, or for a game of the deck alone its cards' own."""
@@ -305,7 +305,7 @@ class Facts:
         if "{" in text or "}" in text:
             bad = re.search(r"\{[^}]*\}?|\}", text).group(0)
             raise UserError(f"{piece.where}: unknown placeholder {bad} (placeholders are {{key}}, {{key:arg}} "
-                            "or {key:arg|form|form}; see toolkit/rulebook/facts.py)")
+                            "or {key:arg|form|form}; see toolkit/placeholders/facts.py)")
         return escape(text)
 
     def markup(self, pieces: tuple[Piece, ...] | list[Piece], size: float = 0.0) -> str:

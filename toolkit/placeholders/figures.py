@@ -1,4 +1,4 @@
-"""The odds the rulebook quotes, from the solver (``toolkit.odds.report.answer``) at build time.
+"""The odds the rulebook and the player aid quote, from the solver (``toolkit.odds.report.answer``) at build time.
 
 Every figure is named (``{odds:NAME}`` in the text sources) and typed, so the text formats it for
 its language: ``percent`` and ``decimal`` figures are exact fractions where the solver is exact,
@@ -22,7 +22,7 @@ from toolkit.catalogue.model import Catalogue
 from toolkit.catalogue.origin import deck_origin
 from toolkit.errors import UserError
 from toolkit.games.registry import get as game_of
-from toolkit.rulebook.deck import DeckError
+from toolkit.placeholders.deck import DeckError
 
 _CACHE: dict[tuple, object] = {}
 
