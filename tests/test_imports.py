@@ -132,7 +132,7 @@ def _outside(package: str) -> dict[str, ast.Module]:
 def test_only_the_typeset_module_holds_the_fonts_and_the_units():
     """One definition of each font and unit: no module outside ``toolkit.typeset`` registers a font with
     reportlab, makes one of its own (reportlab's TrueType fonts), names a bundled font's package or a PDF font name (``PTSans-Bold``...), or defines millimetres per inch or
-    points per millimetre (25.4, 2.54, reportlab's ``units``)."""
+    points per millimetre (25.4, 2.54, reportlab's ``units``); and the typesetting imports nothing it serves."""
     import re
 
     pdf_name = re.compile(r"PT(?:Sans|Serif)-")
@@ -156,6 +156,9 @@ def test_only_the_typeset_module_holds_the_fonts_and_the_units():
             elif isinstance(node, ast.Name) and node.id in ("PT_PER_MM", "MM_PER_INCH") and isinstance(node.ctx, ast.Store):
                 found.append(f"{where} defines {node.id}")
     assert found == []
+    below = {name: sorted(t for t in targets if not t.startswith("toolkit.typeset") and t != "toolkit.errors")
+             for name, targets in graph().items() if name.startswith("toolkit.typeset")}
+    assert below and {name: targets for name, targets in below.items() if targets} == {}
 
 
 def test_the_player_aid_reads_the_placeholders_not_the_rulebook():

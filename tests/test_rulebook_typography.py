@@ -20,7 +20,7 @@ from toolkit.games.registry import ids
 
 BUILTIN_GAMES = ids()
 from toolkit.rulebook.layout import Styles, geometry, typeset
-from toolkit.typography import NBSP, bind
+from toolkit.typeset.breaks import NBSP, bind
 
 PARTICLE = re.compile(r"^(?:бы|б|ли|ль|же|ж)(?![\w-])")
 SHORT_RU = re.compile(r"(?<![\w\-])(?!(?:бы|б|ли|ль|же|ж)$)[а-яё]{1,2}$", re.IGNORECASE)

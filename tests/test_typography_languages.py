@@ -14,7 +14,7 @@ import pytest
 
 from toolkit.catalogue.words import BUILT_IN, COUNTED_WORDS, WORD_KEYS
 from toolkit.plurals import plural_forms
-from toolkit.typography import NBSP, NNBSP, bind, drawn
+from toolkit.typeset.breaks import NBSP, NNBSP, bind, drawn
 
 WEATHERVANE = Path(__file__).resolve().parent.parent / "examples" / "weathervane"
 
@@ -40,7 +40,7 @@ def test_french_in_reportlab_markup_keeps_the_tags_and_entities():
 
 
 def test_no_line_of_a_french_card_text_starts_with_punctuation():
-    from toolkit.typography import breakable
+    from toolkit.typeset.breaks import breakable
 
     words = breakable(bind("Pioche une carte ; le joueur suivant passe son tour ! Qui gagne ?", "fr"))
     assert not any(word[0] in ";:!?»" for word in words)

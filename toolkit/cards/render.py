@@ -30,9 +30,9 @@ from toolkit.cards import art
 from toolkit.cards.picture import as_viewed
 from toolkit.catalogue.checks import open_art
 from toolkit.errors import UserError
+from toolkit.typeset.breaks import breakable
 from toolkit.typeset.fonts import pillow_font, register_fonts, text_width
 from toolkit.typeset.units import MM_PER_INCH, PT_PER_MM
-from toolkit.typography import breakable
 
 DPI = art.DPI
 

@@ -1,5 +1,5 @@
 """A card text set in a box: inline markup (``**bold**``, ``*italic*``, ``:icon:``), words broken at
-ordinary spaces only (``typography.bind`` keeps ``от себя`` together), and paragraphs shaped for the
+ordinary spaces only (``toolkit.typeset.breaks.bind`` keeps ``от себя`` together), and paragraphs shaped for the
 box: the fewest lines that fit, then as even as they can be at that count (no funnel, no one-word
 last line where another break avoids it)."""
 
@@ -11,8 +11,8 @@ from typing import Callable
 
 from toolkit.cards.render import INK, Line
 from toolkit.errors import UserError
+from toolkit.typeset.breaks import bind, drawn
 from toolkit.typeset.fonts import font_metrics, text_width
-from toolkit.typography import bind, drawn
 
 MARKUP = re.compile(r"\\\*|\*\*|\*|:([A-Za-z0-9_-]+):")
 ICON_RISE = 0.12  # an inline icon's foot sits this many font sizes below the baseline

@@ -63,8 +63,8 @@ from toolkit.placeholders.deck import DeckError
 from toolkit.placeholders.figures import Odds
 from toolkit.placeholders.text import PLACEHOLDER, Piece
 from toolkit.plurals import plural
+from toolkit.typeset.breaks import bind, drawn
 from toolkit.typeset.fonts import SERIF_ITALIC
-from toolkit.typography import bind, drawn
 
 NBSP = "\u00a0"
 VARIANT_OPEN = f'<font name="{SERIF_ITALIC}">'  # a rule variant's name ({variant:...}), never hyphenated

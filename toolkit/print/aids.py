@@ -34,9 +34,9 @@ from toolkit.catalogue.checks import quote
 from toolkit.catalogue.model import Catalogue
 from toolkit.errors import UserError
 from toolkit.layout.text import Setting, Word, place, set_text, words
+from toolkit.typeset.breaks import bind
 from toolkit.typeset.fonts import font_metrics, text_width
 from toolkit.typeset.units import PT_PER_MM
-from toolkit.typography import bind
 
 KEY = "card:player_aid"   # the face's key: "_" is never in a card id, so no card shares its form
 BACK_KEY = "card:player_aid_back"  # its back's

@@ -30,9 +30,9 @@ from toolkit.catalogue.model import LANGS
 from toolkit.errors import UserError
 from toolkit.print.layout import PAPERS, back_shift
 from toolkit.pdf.canvas import binary_streams, new_canvas
+from toolkit.typeset.breaks import bind
 from toolkit.typeset.fonts import font_metrics, PDF_FONTS
 from toolkit.typeset.units import PT_PER_MM
-from toolkit.typography import bind
 
 TICK = 0.5            # mm between ticks: the sheet reads to half a millimetre
 REACH = 6.0           # mm of scale either side of the value the sheet was printed with

@@ -8,7 +8,7 @@ Two page layouts share one story:
   two-up on the sheet in saddle-stitch order.
 
 Headings keep with what follows them (no heading ends a column), paragraphs leave no single line
-behind at a column's foot or head, no line ends where :func:`toolkit.typography.bind` forbids it
+behind at a column's foot or head, no line ends where :func:`toolkit.typeset.breaks.bind` forbids it
 (``хотя бы``, ``в замок``, ``3 карты``), long words are hyphenated with pyphen's dictionaries for the
 block's language, bold ones too (and any word that still does not fit is split, so no line runs over
 its column). Every book is set ragged right, in every language: one alignment throughout (justified
@@ -43,9 +43,9 @@ from toolkit.pdf import tokens as token_art
 from toolkit.pdf.canvas import binary_streams
 from toolkit.placeholders.facts import NBSP, VARIANT_OPEN, Facts, format_number
 from toolkit.rulebook.markup import Block, Section, Source
+from toolkit.typeset.breaks import bind, drawn
 from toolkit.typeset.fonts import SANS, SANS_BOLD, SERIF, SERIF_ITALIC, register_fonts
 from toolkit.typeset.units import PT_PER_MM
-from toolkit.typography import bind, drawn
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 INK = colors.HexColor("#1d1d1f")
@@ -84,7 +84,7 @@ def hyphenate(markup: str, lang: str) -> str:
     letters at least from either end, in every word of seven letters or more outside tags. reportlab breaks a line at one of them, with a visible
     hyphen, only when the word would not fit. Words joined by a hyphen (variant names) stay whole.
     A no-break space is never a break point, so a long word may be hyphenated inside a group that
-    :func:`toolkit.typography.bind` holds together (``хотя бы 3 брил-/лианта``), but the group's
+    :func:`toolkit.typeset.breaks.bind` holds together (``хотя бы 3 брил-/лианта``), but the group's
     short words always stay with the part of it next to them."""
     dictionary = _pyphen(lang)
     if dictionary is None:

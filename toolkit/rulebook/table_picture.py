@@ -29,9 +29,9 @@ from toolkit.layout.engine import card_back
 from toolkit.catalogue.model import CardType, Catalogue
 from toolkit.errors import UserError
 from toolkit.games.registry import get as game_of
+from toolkit.typeset.breaks import bind, drawn
 from toolkit.typeset.fonts import SANS, SANS_BOLD
 from toolkit.typeset.units import PT_PER_MM
-from toolkit.typography import bind, drawn
 
 TOKEN_SIZE = 0.42                # a victory token's diameter, in card widths
 POKER = CARD_SIZES["poker"]
