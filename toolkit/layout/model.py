@@ -20,13 +20,12 @@ from pathlib import Path
 from toolkit.cards.render import CARD_SIZES, MAX_CARD_MM
 from toolkit.catalogue.checks import did_you_mean, inside
 from toolkit.errors import UserError
-from toolkit.typeset.fonts import FONT_FILES
+from toolkit.typeset.fonts import FONT_FILES, SMALLEST_PT
 
 TYPES = ("art", "text", "icon", "rect", "circle", "line")
 ALIGN = ("left", "centre", "right")
 VALIGN = ("top", "middle", "bottom")
 FITS = ("cover", "contain")
-MIN_SIZE_PT = 7.5
 COMMON = {"type", "box", "frame", "when", "safe", "rotate"}
 KEYS = {
     "art": COMMON | {"field", "fit", "safe_border", "inside_margin"},
@@ -283,7 +282,7 @@ def element(name: str, raw, where: str, base: Path, inherited: Element | None = 
     if kind == "text":
         size = options.get("size", Length(10, False))
         options["size"] = size
-        floor = options.get("min_size", Length(MIN_SIZE_PT, False))
+        floor = options.get("min_size", Length(SMALLEST_PT, False))
         options["min_size"] = floor
     return Element(name, kind, where, options)
 

@@ -16,7 +16,7 @@ from toolkit.cards import art
 from toolkit.cards.render import ellipsize
 from toolkit.catalogue.model import Catalogue
 from toolkit.errors import UserError
-from toolkit.typeset.fonts import register_fonts, text_width
+from toolkit.typeset.fonts import SMALLEST_PT, register_fonts, text_width
 from toolkit.typeset.units import PT_PER_MM
 
 TOKEN_MIN_GAP = 3.0     # mm between two tokens' cut circles on a token card (each has TOKEN_BLEED past it)
@@ -24,7 +24,7 @@ TOKEN_BLEED = 1.0       # mm of colour past the cut circle, so that a slightly w
 CUT_LINE_PT = 0.35
 RING_INSET = 2.0        # mm from the cut circle to the inner ring
 LABEL_MIN = 0.5         # a token's name is shrunk to half its size at most, then cut with "…"
-LABEL_SMALLEST = 7.5 / PT_PER_MM  # and never under 7.5 pt, the cards' smallest text (mm)
+LABEL_SMALLEST = SMALLEST_PT / PT_PER_MM  # and never under the cards' smallest text (mm)
 # Colours by rank of value: the smallest token silver, then gold, copper, ...
 PALETTE = [(204, 208, 216), art.GOLD, (214, 146, 92), (150, 200, 230), (190, 160, 220)]
 

@@ -35,7 +35,7 @@ from toolkit.catalogue.model import Catalogue
 from toolkit.errors import UserError
 from toolkit.layout.text import Setting, Word, place, set_text, words
 from toolkit.typeset.breaks import bind
-from toolkit.typeset.fonts import font_metrics, text_width
+from toolkit.typeset.fonts import SMALLEST_PT, font_metrics, text_width
 from toolkit.typeset.units import PT_PER_MM
 
 KEY = "card:player_aid"   # the face's key: "_" is never in a card id, so no card shares its form
@@ -48,7 +48,6 @@ SAFE_PAD = 0.5            # mm kept inside a print service's safe zone on top of
 BAND_HEIGHT = 0.115       # of the card's height, the title's band at the top
 LEADING = 1.17
 HEAD = 1.1                # a heading's size, in body sizes
-SMALLEST_PT = 7.5         # the smallest text on an aid, as on the cards (a layout's min_size)
 LARGEST = 0.075          # of the card's width: the body text is never set larger than this
 LINE = re.compile(r"^(?:(?P<head>##\s+)|(?P<step>\d+\.\s+)|(?P<bullet>-\s+))?(?P<text>\S.*)$")
 

@@ -44,7 +44,7 @@ from toolkit.pdf.canvas import binary_streams
 from toolkit.placeholders.facts import NBSP, VARIANT_OPEN, Facts, format_number
 from toolkit.rulebook.markup import Block, Section, Source
 from toolkit.typeset.breaks import bind, drawn
-from toolkit.typeset.fonts import SANS, SANS_BOLD, SERIF, SERIF_ITALIC, register_fonts
+from toolkit.typeset.fonts import SANS, SANS_BOLD, SERIF, SERIF_ITALIC, SMALLEST_PT, register_fonts
 from toolkit.typeset.units import PT_PER_MM
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -58,7 +58,7 @@ OTHER_TAG = colors.HexColor("#4d5a66")  # the label of a language with no colour
 HYPHENATION = {"ru": "ru_RU", "en": "en_US"}  # others: pyphen's dictionary for the language, if it has one
 SHY = "\u00ad"
 POKER = CARD_SIZES["poker"]
-CAPTION_PT = 7.5    # the smallest type of a book: captions under pictures, a bilingual block's language tag
+CAPTION_PT = SMALLEST_PT  # the smallest type of a book: captions under pictures, a bilingual block's language tag
 CAPTION_LINES = 2.5  # a card's or token's name under its picture takes about this many lines at most
 CAPTION_PAD = 3.2    # points on each side of a caption in its cell
 PICTURE_DPI = 200    # a card pictured in the book: its printed face as one picture (sharp at 25 mm wide)

@@ -30,7 +30,7 @@ from toolkit.catalogue.model import CardType, Catalogue
 from toolkit.errors import UserError
 from toolkit.games.registry import get as game_of
 from toolkit.typeset.breaks import bind, drawn
-from toolkit.typeset.fonts import SANS, SANS_BOLD
+from toolkit.typeset.fonts import SANS, SANS_BOLD, SMALLEST_PT
 from toolkit.typeset.units import PT_PER_MM
 
 TOKEN_SIZE = 0.42                # a victory token's diameter, in card widths
@@ -38,7 +38,7 @@ POKER = CARD_SIZES["poker"]
 RATIO = POKER[1] / POKER[0]      # a card's height in card widths
 MAX_CARD = 13.0 * PT_PER_MM             # the cards are never drawn wider than this
 SMALLEST = 0.75                  # nor narrower than this part of the column's largest, to fill a page
-LABEL_FONT, LABEL_SIZE, LABEL_LEAD = SANS_BOLD, 7.5, 8.8  # never under a book's captions
+LABEL_FONT, LABEL_SIZE, LABEL_LEAD = SANS_BOLD, SMALLEST_PT, 8.8  # never under a book's captions
 OTHER_FONT = SANS                # a bilingual book's second language, in grey
 LABEL_GAP = 4.0                  # points at least between two labels side by side
 SEAT_BAND = 13.0                 # the player's place and label, a band along the table's near edge

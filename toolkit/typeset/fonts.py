@@ -47,6 +47,9 @@ PDF_FONTS = {
     "serif": SERIF, "serif-bold": SERIF_BOLD, "serif-italic": SERIF_ITALIC, "serif-bold-italic": SERIF_BOLD_ITALIC,
 }
 PDF_FONTS.update(name=PDF_FONTS["sans-bold"], text=PDF_FONTS["serif"], label=PDF_FONTS["sans"])
+# The smallest type anything printed is set in: a card's words (a layout's min_size unless it says
+# otherwise), a player aid's, a token's label, a rulebook's captions and its table picture's labels.
+SMALLEST_PT = 7.5
 _FONT_BYTES: dict[str, bytes] = {}  # a user's font (add_font): its file's bytes, as read once
 
 
