@@ -131,11 +131,13 @@ def _outside(package: str) -> dict[str, ast.Module]:
 
 def test_only_the_typeset_module_holds_the_fonts_and_the_units():
     """One definition of each font and unit: no module outside ``toolkit.typeset`` registers a font with
-    reportlab, makes one of its own (reportlab's TrueType fonts), names a bundled font's package or a PDF font name (``PTSans-Bold``...), or defines millimetres per inch or
-    points per millimetre (25.4, 2.54, reportlab's ``units``); and the typesetting imports nothing it serves."""
+    reportlab, makes one of its own (reportlab's TrueType fonts), names a bundled font's package or a PDF font
+    name (``PTSans-Bold``...), or defines millimetres per inch or points per millimetre (25.4, 2.54, reportlab's
+    ``units``); and the typesetting imports nothing it serves."""
     import re
 
     pdf_name = re.compile(r"PT(?:Sans|Serif)-")
+    units = ("PT_PER_MM", "MM_PER_INCH")
     found = []
     for name, tree in _outside("toolkit.typeset").items():
         for node in ast.walk(tree):
@@ -153,7 +155,7 @@ def test_only_the_typeset_module_holds_the_fonts_and_the_units():
                 found.append(f"{where} {node.value[:40]!r}")
             elif isinstance(node, ast.Constant) and type(node.value) is float and node.value in (25.4, 2.54):
                 found.append(f"{where} {node.value}")
-            elif isinstance(node, ast.Name) and node.id in ("PT_PER_MM", "MM_PER_INCH") and isinstance(node.ctx, ast.Store):
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id in units:
                 found.append(f"{where} defines {node.id}")
     assert found == []
     below = {name: sorted(t for t in targets if not t.startswith("toolkit.typeset") and t != "toolkit.errors")

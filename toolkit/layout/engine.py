@@ -18,7 +18,8 @@ from pathlib import Path
 from PIL import Image
 
 from toolkit.cards import art as art_module
-from toolkit.cards.render import CARD_SIZES, CardFace, Line, Picture, Shape, card_size_name, crop_art, load_art, place_art, size_px
+from toolkit.cards.render import (CARD_SIZES, CardFace, Line, Picture, Shape, card_size_name, crop_art, load_art,
+                                  place_art, size_px)
 from toolkit.catalogue.checks import inside
 from toolkit.catalogue.model import MAX_ART_PIXELS, CardType, Catalogue
 from toolkit.errors import UserError

@@ -45,7 +45,8 @@ SVG_PICTURES = ("image/png", "image/jpeg", "image/jpg", "image/gif", "image/webp
 SVG_PICTURE_FORMATS = ("PNG", "JPEG", "GIF", "WEBP")  # what resvg draws of them
 _REF = re.compile(r"url\(\s*['\"]?#([^'\")\s]+)")  # url(#id): a paint, clip, mask or filter elsewhere in the file
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
-_PX = {"": 1, "px": 1, "pt": 4 / 3, "pc": 16, "mm": 96 / MM_PER_INCH, "cm": 96 / (MM_PER_INCH / 10), "in": 96, "em": 16, "ex": 8}
+_PX = {"": 1, "px": 1, "pt": 4 / 3, "pc": 16, "mm": 96 / MM_PER_INCH, "cm": 96 / (MM_PER_INCH / 10), "in": 96, "em": 16,
+       "ex": 8}
 _GRADIENTS = ("linearGradient", "radialGradient")  # paint servers that draw no elements of their own
 
 
@@ -288,8 +289,9 @@ class Icons:
     def image(self, name: str, width_mm: float, height_mm: float) -> Image.Image:
         path = self.paths[name]
         if path.suffix.lower() == ".svg":
-            dpi = min(ICON_DPI, MAX_ICON_PX / max(width_mm / MM_PER_INCH, height_mm / MM_PER_INCH, 1e-9))  # a huge box: fewer dpi
-            size = (max(1, round(width_mm / MM_PER_INCH * dpi)), max(1, round(height_mm / MM_PER_INCH * dpi)))
+            inches = (width_mm / MM_PER_INCH, height_mm / MM_PER_INCH)
+            dpi = min(ICON_DPI, MAX_ICON_PX / max(*inches, 1e-9))  # a huge box: fewer dpi
+            size = (max(1, round(inches[0] * dpi)), max(1, round(inches[1] * dpi)))
             return _svg(path, _stamp(path), *size)
         return _raster(path, _stamp(path))
 

@@ -256,8 +256,8 @@ def _both(markups: list[str]) -> str:
 def tag(lang: str) -> str:
     """The coloured language label that opens each block of a bilingual rulebook."""
     hexa = TAGS.get(lang, OTHER_TAG).hexval()[2:]
-    return (f'<font name="{SANS_BOLD}" size="{CAPTION_PT}" color="white" backColor="#{hexa}">{NBSP}{lang.upper()}{NBSP}</font>'
-            f"{NBSP} ")
+    return (f'<font name="{SANS_BOLD}" size="{CAPTION_PT}" color="white" backColor="#{hexa}">'
+            f"{NBSP}{lang.upper()}{NBSP}</font>{NBSP} ")
 
 
 # --- flowables -------------------------------------------------------------------------------------
@@ -578,7 +578,8 @@ class Story:
                 # a page of its own in columns (the quick start): no paragraph or item broken between
                 # columns, and in a book of two languages each language in a column of its own
                 for flowable in flow:
-                    if isinstance(flowable, BodyParagraph) and _line_count(flowable, self.geom.column * PT_PER_MM) <= WHOLE_LINES:
+                    if (isinstance(flowable, BodyParagraph)
+                            and _line_count(flowable, self.geom.column * PT_PER_MM) <= WHOLE_LINES):
                         flowable.head_lines = 10 ** 6
                 if lang != self.langs[0]:
                     flow = [FrameBreak(), *flow]
@@ -900,8 +901,9 @@ class Column(Frame):
 
 class _Doc(BaseDocTemplate):
     def __init__(self, buffer, geom: Geometry, footers: list[str], styles: Styles, **kwargs):
-        super().__init__(buffer, pagesize=(geom.page[0] * PT_PER_MM, geom.page[1] * PT_PER_MM), leftMargin=geom.left * PT_PER_MM,
-                         rightMargin=geom.right * PT_PER_MM, topMargin=geom.top * PT_PER_MM, bottomMargin=geom.bottom * PT_PER_MM,
+        super().__init__(buffer, pagesize=(geom.page[0] * PT_PER_MM, geom.page[1] * PT_PER_MM),
+                         leftMargin=geom.left * PT_PER_MM, rightMargin=geom.right * PT_PER_MM,
+                         topMargin=geom.top * PT_PER_MM, bottomMargin=geom.bottom * PT_PER_MM,
                          invariant=1, pageCompression=1, initialFontName=SANS, initialFontSize=8,
                          **kwargs)
         self.geom, self.footers, self.styles = geom, footers, styles
@@ -1255,7 +1257,7 @@ def _lay_out(story: Story, title: str, subject: str, balance=None,
                               *(text_path(story.catalogue.game, lang, kind) for lang in story.langs)])
     doc.stretch = dict(stretch or {})
     x0, y0 = geom.left * PT_PER_MM, geom.bottom * PT_PER_MM
-    width, height, column, gutter = geom.width * PT_PER_MM, geom.height * PT_PER_MM, geom.column * PT_PER_MM, geom.gutter * PT_PER_MM
+    width, height, column, gutter = (side * PT_PER_MM for side in (geom.width, geom.height, geom.column, geom.gutter))
     pad = dict(leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
 
     def columns(top: float, page_id: str, high: float | None = None) -> list[Frame]:

@@ -216,7 +216,8 @@ class TablePicture(Flowable):
         # The player's place at the table's near edge, a band inside the picture, named beside it.
         seat = self.scene.seat_x * u
         c.setFillColor(EDGE)
-        c.wedge(seat - 3.2 * PT_PER_MM, -3.2 * PT_PER_MM, seat + 3.2 * PT_PER_MM, 3.2 * PT_PER_MM, 0, 180, stroke=0, fill=1)
+        mark = 3.2 * PT_PER_MM  # the place's half-disc, its radius
+        c.wedge(seat - mark, -mark, seat + mark, mark, 0, 180, stroke=0, fill=1)
         y = 4.0 + (len(self.seat) - 1) * LABEL_LEAD
         for line, first in self.seat:
             c.setFillColor(INK if first else MUTED)
