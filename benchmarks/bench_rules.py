@@ -11,9 +11,9 @@ past ``COMPILED_FROM`` states on the same decks. Each walk is timed ``--repeat``
 turn within a round (a burst of load on a shared machine slows all alike), the best kept; both the wall
 clock and the process's CPU time are given (on a loaded machine the CPU time is the steadier figure).
 
-Simulated games a second (``--simulate``): Pig through the guard (``toolkit.rules.simulate``) beside
+Simulated games a second (``--simulate``): Pig through the guard (``toolkit.sim.records``) beside
 the built-in engine's own Python play of two-player Diamoniak (default players,
-``toolkit.sim.ordered.engine_batch``: the reference every compiled path is held to).
+``toolkit.sim.play.engine_batch``: the reference every compiled path is held to).
 
     python benchmarks/bench_rules.py [--walk] [--simulate] [--goal 150] [--chutes-players 2] [--repeat 3]
         [--games 3000] [--simulate-goal 100]
@@ -96,7 +96,7 @@ def walk_main(goal: int, chutes_players: int, repeat: int) -> None:
 
 def pig_games(games: int, goal: int) -> tuple[float, int]:
     from toolkit.rules.load import load_rules
-    from toolkit.rules.simulate import play_batch
+    from toolkit.sim.records import rules_batch as play_batch
     from toolkit.seats import rules_players
 
     rules = load_rules(str(ROOT / "examples" / "pig" / "pig.py"), {"goal": goal})
@@ -109,7 +109,7 @@ def pig_games(games: int, goal: int) -> tuple[float, int]:
 def engine_games(games: int) -> tuple[float, int]:
     from toolkit.catalogue import load
     from toolkit.games.registry import make_game
-    from toolkit.sim.ordered import engine_batch
+    from toolkit.sim.play import engine_batch
     from toolkit.seats import builtin_players
 
     game = make_game(load("diamoniak", require_art=False), 2)

@@ -3,7 +3,7 @@
 Run: python benchmarks/bench_simulate.py [--engine-games N] [--kernel-games N] [--c-games N] [--quick] [--c-only]
 
 For each configuration (default policies): the engine plays ``--engine-games`` games through
-``toolkit.sim.ordered`` and the kernel plays ``--kernel-games`` games through ``toolkit.fast``; the
+``toolkit.sim.play`` and the kernel plays ``--kernel-games`` games through ``toolkit.fast``; the
 kernel's first games are checked to be the engine's games, record for record. The kernel's first-call
 cost is measured twice in fresh processes: cold (an empty numba cache: compiling) and warm (the cache
 that the cold run left), each the whole time of importing and playing one game.
@@ -32,7 +32,7 @@ import numpy as np
 from toolkit.catalogue import load
 from toolkit.games.diamoniak.kernel import FIELDS
 from toolkit.games.registry import make_game
-from toolkit.sim.ordered import engine_batch
+from toolkit.sim.play import engine_batch
 from toolkit.sim.records import kernel_for
 from toolkit.seats import builtin_players
 

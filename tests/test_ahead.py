@@ -18,7 +18,7 @@ import pytest
 from toolkit.catalogue import load
 from toolkit.games.registry import make_game
 from toolkit.sim import ahead, records
-from toolkit.sim.ordered import engine_batch
+from toolkit.sim.play import engine_batch
 from toolkit.sim.records import play_records, record_batches
 from toolkit.seats import builtin_players
 

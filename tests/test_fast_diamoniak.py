@@ -1,6 +1,6 @@
 """The compiled Diamoniak kernel plays the engine's games: the same record, field for field, per card order.
 
-Every comparison plays the same games three ways: by ``engine_batch`` (driven by ``toolkit.sim.ordered``)
+Every comparison plays the same games three ways: by ``engine_batch`` (driven by ``toolkit.sim.play``)
 on the oracle engine and players (``tests/oracles``, the readable rules), by ``diamoniak_kernel.batch``,
 and, its first games, by ``engine_batch`` on the product's state (the kernel's steps, interpreted); it
 asks for equal arrays. Together
@@ -20,7 +20,7 @@ from toolkit.catalogue import load
 from toolkit.games.diamoniak import kernel
 from toolkit.games.diamoniak.engine import DiamoniakGame
 from toolkit.games.diamoniak.policies import AnyStop, DiamoniakPolicy, StopAfter, parse
-from toolkit.sim.ordered import engine_batch
+from toolkit.sim.play import engine_batch
 from toolkit.sim.records import kernel_for, play_records
 
 from oracles import oracle_game, oracle_policies

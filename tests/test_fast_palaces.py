@@ -1,6 +1,6 @@
 """The compiled Palaces kernel plays the oracle engine's games: record for record, field for field.
 
-Every test plays the same card orders three ways: by ``toolkit.sim.ordered.engine_batch`` on the oracle
+Every test plays the same card orders three ways: by ``toolkit.sim.play.engine_batch`` on the oracle
 engine and players (``tests/oracles``, the readable rules), by the kernel's ``batch``
 (``toolkit.games.palaces.policies.batch``: the compiled steps), and, its first games, by ``engine_batch``
 on the product's state (the kernel's steps, interpreted); it asks for equal arrays: every play rule with
@@ -21,7 +21,7 @@ from toolkit.catalogue.loader import load
 from toolkit.games.palaces import kernel as palaces_kernel
 from toolkit.games.palaces import policies as palaces_policies
 from toolkit.games.palaces.engine import VARIANTS, PalacesGame, _encode_game
-from toolkit.sim.ordered import engine_batch
+from toolkit.sim.play import engine_batch
 from toolkit.games.palaces.policies import Builder, GiveWorst, PalacesPolicy, _encode_policies, parse
 from toolkit.sim.records import kernel_for, play_records
 

@@ -697,7 +697,7 @@ def test_the_builder_plays_a_general_exchange_rather_than_discard_dead_cards():
 
 
 def test_the_builder_plays_general_exchanges_in_most_default_games():
-    from toolkit.sim.ordered import engine_batch
+    from toolkit.sim.play import engine_batch
 
     for players in (2, 3, 4):
         records = engine_batch(game(players=players), [parse("default")] * players, 1, 0, 12)

@@ -52,7 +52,8 @@ def test_dealer_bust_chance_as_published(run, up, bust):
 
 def test_same_seed_same_bytes_whatever_plays_the_batches(run):
     from toolkit.rules.load import load_rules
-    from toolkit.rules.simulate import PARALLEL_FROM, batches, merge
+    from toolkit.sim.play import merge
+    from toolkit.sim.records import PARALLEL_FROM, batches
     from toolkit.seats import Policies, rules_players
 
     rules = load_rules(PIG, {"goal": 10})

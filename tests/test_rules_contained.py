@@ -18,7 +18,7 @@ import pytest
 
 from test_rules_cli import GOOD
 
-from toolkit.rules.simulate import PARALLEL_FROM
+from toolkit.sim.records import PARALLEL_FROM
 
 BASE = GOOD.lstrip("\n")  # the walk game of test_rules_cli, the one each test here breaks
 LEGAL = "        return [1, 2]\n"

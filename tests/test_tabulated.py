@@ -12,12 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.rules import simulate as rules_simulate
 from toolkit.rules.load import load_rules
-from toolkit.rules.simulate import play_game
 from toolkit.rules.table import VERIFY, Tabulated
 from toolkit.seats import Policies, rules_players
+from toolkit.sim import records
 from toolkit.sim.card_order import game_seed
+from toolkit.sim.play import play_game
+from toolkit.sim.simulate import simulate_rules
 
 HERE = Path(__file__).resolve().parent
 EXAMPLES = HERE.parent / "examples"
@@ -69,12 +70,12 @@ def test_five_dice_thrown_from_a_fresh_list_of_7776(capsys):
 def test_simulate_prints_the_same_bytes_from_the_table_or_the_python_loop(monkeypatch):
     rules = load_rules(PIG, {"goal": 30})
     seats = rules_players(rules, Policies.of({2: "random"}))
-    tabled = rules_simulate.simulate(rules, seats, 600, 3)
-    assert rules_simulate._TABLES[rules][tuple(s.name for s in seats)].checked == VERIFY
-    monkeypatch.setattr(rules_simulate, "TABULATE_FROM", 10 ** 9)
+    tabled = simulate_rules(rules, seats, 600, 3)
+    assert records._TABLES[rules][tuple(s.name for s in seats)].checked == VERIFY
+    monkeypatch.setattr(records, "TABULATE_FROM", 10 ** 9)
     other = load_rules(PIG, {"goal": 30})  # a game of its own: no table kept for it
-    python = rules_simulate.simulate(other, rules_players(other, Policies.of({2: "random"})), 600, 3)
-    assert rules_simulate._TABLES.get(other) is None
+    python = simulate_rules(other, rules_players(other, Policies.of({2: "random"})), 600, 3)
+    assert records._TABLES.get(other) is None
     assert json.dumps(tabled) == json.dumps(python)
 
 
@@ -140,8 +141,7 @@ def test_events_that_depend_on_more_than_the_key_are_played_as_written(tmp_path,
     rules = load_rules(str(path), {})
     seats = rules_players(rules)
     table = Tabulated(rules, seats, play_game)
-    records = table.records(7, 0, 400)
-    _same(records, _python(rules, seats, 7, 400))
+    _same(table.records(7, 0, 400), _python(rules, seats, 7, 400))
     assert table.table is None and table.why.startswith("its events() depends on more than its key()")
     said = capsys.readouterr().err.strip().splitlines()
     assert len(said) == 1 and said[0].startswith("toolkit: note: Streak: its events() depends on more than its key()")
@@ -157,26 +157,26 @@ def test_a_line_of_progress_comes_within_the_first_second(monkeypatch):
     came = threading.Event()
     monkeypatch.setattr("toolkit.fast.notice.say", lambda text: (said.append(text), came.set()))
     times = [100.0]
-    monkeypatch.setattr(rules_simulate.time, "monotonic", lambda: times.pop(0) if times else 100.5)
-    assert rules_simulate.Told.NOTE_AFTER <= 0.5
+    monkeypatch.setattr(records.time, "monotonic", lambda: times.pop(0) if times else 100.5)
+    assert records.Told.NOTE_AFTER <= 0.5
     rules = load_rules(BATTLE, {"dice": 3})
     seats = rules_players(rules)
 
     def learning(*args, **kwargs):
-        rules_simulate.tabulated(rules, seats)  # the first position learned
+        records.tabulated(rules, seats)  # the first position learned
         assert came.wait(10)
-        yield rules_simulate.play_batch(rules, seats, 1, 0, 10)
+        yield records.rules_batch(rules, seats, 1, 0, 10)
 
-    monkeypatch.setattr(rules_simulate, "batches", learning)
+    monkeypatch.setattr(records, "batches", learning)
     ticks: list[int] = []
-    rules_simulate.simulate(rules, seats, 10, 1, progress=ticks.append)
+    simulate_rules(rules, seats, 10, 1, progress=ticks.append)
     assert said == ["DiceBattle: 0 of 10 games played after 0.5 s; 1 position learned so far"] and ticks == [10]
 
 
 def test_a_run_stuck_in_the_files_first_call_says_nothing_before_its_error(monkeypatch):
     said: list[str] = []
     monkeypatch.setattr("toolkit.fast.notice.say", said.append)
-    monkeypatch.setattr(rules_simulate.Told, "NOTE_AFTER", 0.01)
+    monkeypatch.setattr(records.Told, "NOTE_AFTER", 0.01)
     rules = load_rules(BATTLE, {"dice": 3})
     seats = rules_players(rules)
 
@@ -185,7 +185,7 @@ def test_a_run_stuck_in_the_files_first_call_says_nothing_before_its_error(monke
         raise RuntimeError("stuck")
         yield
 
-    monkeypatch.setattr(rules_simulate, "batches", stuck)
+    monkeypatch.setattr(records, "batches", stuck)
     with pytest.raises(RuntimeError):
-        rules_simulate.simulate(rules, seats, 10, 1, progress=lambda n: None)
+        simulate_rules(rules, seats, 10, 1, progress=lambda n: None)
     assert said == []

@@ -28,7 +28,7 @@ def simulators() -> None:
     from pathlib import Path
 
     from toolkit.rules.load import load_rules
-    from toolkit.rules.simulate import play_game
+    from toolkit.sim.play import play_game
     from toolkit.rules.table import Tabulated
     from toolkit.seats import rules_players
 

@@ -109,9 +109,9 @@ def _rules_setup(spec: str, params: dict[str, Any], players: int | None, variant
 def simulate(setup: Setup, *, games: int, seed: int, policies, progress=None) -> tuple[dict, str]:
     """``games`` seeded games of the setup: the JSON-ready figures and the text report."""
     if setup.rules is not None:
-        from toolkit.rules.simulate import report_lines
-        from toolkit.rules.simulate import simulate as play_rules
         from toolkit.seats import rules_players
+        from toolkit.sim.report import report_lines
+        from toolkit.sim.simulate import simulate_rules as play_rules
 
         result = play_rules(setup.rules, rules_players(setup.rules, policies), games, seed, progress)
         return result, report_lines(result)

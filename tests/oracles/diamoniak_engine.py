@@ -37,6 +37,7 @@ class DiamoniakGame:
     """The fixed part of a game: the deck, the rule numbers, the variants, the number of players."""
 
     game_id = "diamoniak"  # the registered game this engine plays (not a field)
+    chance_source = "pile"  # chance deals from a shuffled pile (toolkit.sim.play.PILE)
     names: tuple[str, ...]
     kinds: tuple[str, ...]
     colours: tuple[str | None, ...]
@@ -265,6 +266,9 @@ class DiamoniakState:
             return bytes(values)
         except ValueError:
             return _packed(values)
+
+    def events(self) -> dict[str, int]:  # the contract's name of the counters
+        return self.counters()
 
     def counters(self) -> dict[str, int]:
         return {"witch_strikes": self.witches, "purchases": self.purchases, "reshuffles": self.reshuffles,

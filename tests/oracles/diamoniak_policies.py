@@ -236,7 +236,7 @@ class DiamoniakPolicy:
         ``last_built``); a draw rule that does not say reads everything."""
         return getattr(self.draw, "ignores", frozenset())
 
-    def act(self, state) -> tuple:
+    def act(self, state, rng=None) -> tuple:
         if state.phase == "turn":
             seller = self.buy.choose(state)
             if seller is not None:

@@ -81,6 +81,7 @@ class PalacesGame:
     """The fixed part of a game: the deck, the rule numbers, the variants, the number of players."""
 
     game_id = "palaces"  # the registered game this engine plays (not a field)
+    chance_source = "pile"  # chance deals from a shuffled pile (toolkit.sim.play.PILE)
     names: tuple[str, ...]
     kinds: tuple[str, ...]
     colours: tuple[str | None, ...]
@@ -359,6 +360,9 @@ class PalacesState:
             return bytes(values)
         except ValueError:
             return b"\xff\xff" + array("H", values).tobytes()
+
+    def events(self) -> dict[str, int]:  # the contract's name of the counters
+        return self.counters()
 
     def counters(self) -> dict[str, int]:
         return dict(self._stats)

@@ -380,7 +380,7 @@ class PalacesPolicy:
             if isinstance(rule, _Seeded):
                 rule.start_game(game_seed, seat)
 
-    def act(self, state) -> tuple:
+    def act(self, state, rng=None) -> tuple:
         if state.phase == "turn":
             return self.play.choose(state, self.give)
         if state.phase == "give":

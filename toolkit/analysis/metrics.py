@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from toolkit.sim.ordered import BASE_FIELDS
+from toolkit.sim.play import BASE_FIELDS
 from toolkit.sim.stats import Histogram, Moments, wilson
 
 METRICS = {

@@ -69,6 +69,7 @@ def dask_client(address: str | None, source: str, workers: int | None) -> Iterat
     from dask.distributed import Client, LocalCluster
 
     from toolkit.files import scratch_folder
+    from toolkit.rules.contain import quiet_resource_tracker
 
     if address is not None:
         try:
@@ -78,7 +79,7 @@ def dask_client(address: str | None, source: str, workers: int | None) -> Iterat
         with client:
             yield client
         return
-    _quiet_resource_tracker()
+    quiet_resource_tracker()
     # no dashboard, and the scheduler's HTTP routes on a free local port: with the default port taken
     # (another sweep running) Dask would otherwise print a warning about it among the sweep's lines
     count = workers or os.cpu_count() or 1
@@ -92,25 +93,6 @@ def dask_client(address: str | None, source: str, workers: int | None) -> Iterat
                                silence_logs=logging.CRITICAL, env={"NUMBA_NUM_THREADS": str(threads)})
         with cluster, Client(cluster) as client:
             yield client
-
-
-def _quiet_resource_tracker() -> None:
-    """Start multiprocessing's resource tracker with its leak warning off.
-
-    Ctrl-C ends the toolkit at once (``toolkit.entry``), without closing the local cluster; the
-    tracker then frees the cluster's semaphores itself, as it should, but would also print a warning
-    about them after the one line that says the run was interrupted. The tracker takes its warning
-    filters from this process' ``sys.warnoptions`` when it starts, so it is started here with one.
-    """
-    import sys
-    from multiprocessing import resource_tracker
-
-    rule = "ignore::UserWarning:multiprocessing.resource_tracker"
-    sys.warnoptions.append(rule)
-    try:
-        resource_tracker.ensure_running()
-    finally:
-        sys.warnoptions.remove(rule)
 
 
 def _warm() -> None:

@@ -33,6 +33,7 @@ class PlayedGame:
     players: int
     variants: frozenset[str] = frozenset()  # a game without variants need not have the field
     max_steps = MAX_STEPS
+    chance_source = "pile"  # chance deals from a shuffled pile (toolkit.sim.play.PILE)
     path = None  # no file of the designer's: nothing a run may not overwrite
     params: dict[str, Any] = {}
 

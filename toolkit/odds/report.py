@@ -448,7 +448,7 @@ def simulate_turns(catalogue: Catalogue, seats: list, games: int, seed: int, pro
     rounds)."""
     import numpy as np
 
-    from toolkit.sim.ordered import BASE_FIELDS
+    from toolkit.sim.play import BASE_FIELDS
     from toolkit.sim.records import play_records
     from toolkit.sim.simulate import FAST_FROM, WORK_CHUNK, progress_mark
     from toolkit.sim.stats import Tally

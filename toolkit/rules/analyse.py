@@ -2,7 +2,7 @@
 for (the rule of :mod:`toolkit.analysis.analyse`: a first stage, then on until every governed figure's
 95% interval is narrow enough, or ``max_games``), and the report's PDF page for it.
 
-The games are those of ``toolkit.rules.simulate`` (seeded, batched, parallel): game ``i`` of the run seed
+The games are those of ``toolkit.sim.records.batches`` (seeded, batched, parallel): game ``i`` of the run seed
 ``run_seed(seed, players)``, so two runs with one seed give the same report, byte for byte. Where no seat
 had a decision to make in any of them (a race with dice and no choice), the figures name no players.
 """
@@ -12,7 +12,8 @@ from __future__ import annotations
 from toolkit.analysis.analyse import PlayerCount, in_stages, run_seed, shortfall
 from toolkit.analysis.metrics import Accumulator, describe
 from toolkit.errors import UserError
-from toolkit.rules.simulate import NO_DECISIONS, batches
+from toolkit.sim.records import batches
+from toolkit.sim.report import NO_DECISIONS
 
 MAX_SEATS = 4  # the balance figures are kept for 1 to 4 seats
 

@@ -196,6 +196,25 @@ def message(err: BaseException) -> str | None:
     return None
 
 
+def quiet_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker with its leak warning off.
+
+    Ctrl-C ends the toolkit at once (``toolkit.entry``), without closing the local cluster or a pool; the
+    tracker then frees their semaphores itself, as it should, but would also print a warning
+    about them after the one line that says the run was interrupted. The tracker takes its warning
+    filters from this process' ``sys.warnoptions`` when it starts, so it is started here with one.
+    """
+    import sys
+    from multiprocessing import resource_tracker
+
+    rule = "ignore::UserWarning:multiprocessing.resource_tracker"
+    sys.warnoptions.append(rule)
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        sys.warnoptions.remove(rule)
+
+
 @contextlib.contextmanager
 def worker_pool(workers: int, source: str):
     """A pool of ``workers`` processes playing the rules file ``source``. A worker that dies (killed, or
@@ -206,10 +225,9 @@ def worker_pool(workers: int, source: str):
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    from toolkit.analysis.sweep_cluster import _quiet_resource_tracker
     from toolkit.errors import UserError
 
-    _quiet_resource_tracker()  # killed workers leave semaphores to the tracker: no warning after the one line
+    quiet_resource_tracker()  # killed workers leave semaphores to the tracker: no warning after the one line
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
     # Every worker the pool starts (it starts them as work is submitted), kept here: once the pool breaks,
     # its own table may already be emptied, and with it how the dead one died.

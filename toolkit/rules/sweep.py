@@ -63,7 +63,7 @@ class RulesJob:
     def play(self, start: int, count: int):
         """The totals (``Accumulator``) of games ``start .. start+count-1`` of this configuration."""
         from toolkit.analysis.metrics import Accumulator
-        from toolkit.rules.simulate import _loaded, batches
+        from toolkit.sim.records import _loaded, batches
 
         rules = _loaded(self.spec, self.params)
         seats = [rules.policy(name) for name in self.policies]

@@ -2,7 +2,7 @@
 
 Every shuffle, every reshuffle and every blind pick of a simulated game comes from one stream of
 64-bit numbers (splitmix64), so a game is fixed by its seed: the rules engine driven by
-``toolkit.sim.ordered`` and the compiled kernels of ``toolkit.fast`` read the same numbers in the
+``toolkit.sim.play`` and the compiled kernels of ``toolkit.fast`` read the same numbers in the
 same order and so deal the same cards. The stream is defined here once, in plain integers;
 ``toolkit.fast.rng`` is its compiled twin, and a test holds the two to the same numbers.
 

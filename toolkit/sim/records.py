@@ -1,20 +1,35 @@
-"""Many games of one configuration as records (``toolkit.sim.ordered``), by the fastest path that plays them.
+"""Many games of one configuration as records (``toolkit.sim.play``), by the fastest path that plays them.
 
-``play_records`` and ``record_batches`` give the same arrays whichever path plays the games: a compiled
-kernel of the game's package where one covers the game, its policies and variants, else the rules
-engine itself. ``record_batches`` plays the first games with the engine while the kernel compiles in
-another process, when it is not compiled on this machine yet (``toolkit.sim.ahead``).
+``play_records`` and ``record_batches`` give the same arrays whichever path plays a built-in game: a
+compiled kernel of the game's package where one covers the game, its policies and variants, else the
+Python loop (``toolkit.sim.play``). ``record_batches`` plays the first games with the loop while the
+kernel compiles in another process, when it is not compiled on this machine yet (``toolkit.sim.ahead``).
+
+``batches`` plays a rules file's games: from a table of the file's positions where one serves
+(``toolkit.rules.table``), else by the Python loop, in batches of ``CHUNK`` games in worker processes
+(each loads the rules file itself, by its spec) when a run is long enough to pay for starting them. The
+batches come back in order and a game's record depends on its seed alone, so the same seed gives the
+same bytes however many processes played it.
 """
 
 from __future__ import annotations
 
+import os
+import threading
 import time
+import weakref
 from contextlib import contextmanager
 
 import numpy as np
 
 from toolkit.fast.notice import said_if_slow, say
-from toolkit.sim.ordered import engine_batch
+from toolkit.rules.guard import RulesGame
+from toolkit.rules.table import Distributions, Tabulated, tabulable
+from toolkit.sim.play import arrays, engine_batch, play_batch, play_game
+
+CHUNK = 2_000  # games a batch (and a worker's task)
+PARALLEL_FROM = 3 * CHUNK  # fewer games are played here: starting processes would cost more
+TASK = 500  # games a worker plays at a time (the progress moves on at each)
 
 STEP = 16  # games the engine plays between two looks at a kernel compiling beside it
 # The share of its time this process plays the engine's games while the kernel compiles; the rest it
@@ -139,3 +154,201 @@ def _batches(game, policies, run_seed, count, chunk, max_turns, kernel, ahead):
         step = min(chunk, count - played)
         yield play_records(game, policies, run_seed, played, step, max_turns, fast=kernel is not None)
         played += step
+
+
+def rules_batch(rules, seats, run_seed: int, start: int, count: int) -> dict[str, np.ndarray]:
+    """Games ``start .. start+count-1`` of the run ``run_seed`` by the Python loop: one int64 array per field."""
+    draw = _distributions(rules).draw if isinstance(rules, RulesGame) else None
+    return play_batch(rules, seats, run_seed, start, count, draw=draw)
+
+
+_DISTRIBUTIONS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _distributions(rules):
+    """The chance outcome lists of ``rules`` checked once per content, in this process."""
+    if rules not in _DISTRIBUTIONS:
+        _DISTRIBUTIONS[rules] = Distributions()
+    return _DISTRIBUTIONS[rules]
+
+
+_LOADED: dict = {}
+
+
+def _loaded(spec: str, params: dict):
+    """The rules of ``spec`` with ``params``, loaded once per process (a worker loads them itself)."""
+    key = (spec, repr(sorted(params.items())))
+    if key not in _LOADED:
+        from toolkit.rules.load import load_rules
+
+        _LOADED[key] = load_rules(spec, params)
+    return _LOADED[key]
+
+
+def _worker_batch(task) -> dict[str, np.ndarray]:
+    """A worker process's batch: it loads the rules itself (once per process) from their spec."""
+    spec, params, names, run_seed, start, count = task
+    rules = _loaded(spec, params)
+    seats = [rules.policy(name) for name in names]
+    return rules_batch(rules, seats, run_seed, start, count)
+
+
+TABULATE_FROM = 400  # fewer games are played by the Python loop: learning a table would cost more
+STEADY = 0.5  # seconds between two batches (and two looks at the progress), about
+_TABLES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def kept_table(rules, seats):
+    """The tabulated play of these players kept in this process (``toolkit.rules.table.Tabulated``), or None."""
+    if not isinstance(rules, RulesGame):
+        return None
+    return _TABLES.get(rules, {}).get(tuple(policy.name for policy in seats))
+
+
+def tabulating(rules, seats, games: int) -> bool:
+    """Whether a table plays these games: a rules file played by ``random``, ``first`` or its own players,
+    enough games to pay for the learning (or a table kept from before), and numba to compile its loop."""
+    if kept_table(rules, seats) is not None:
+        return True
+    if games < TABULATE_FROM or not tabulable(rules, seats):
+        return False
+    try:
+        import numba  # noqa: F401 - the compiled loop needs it
+    except ImportError:
+        return False
+    return True
+
+
+def tabulated(rules, seats):
+    """The tabulated play of these players, made once per rules game and players in a process, so a run
+    that asks for more games goes on with the table it learned."""
+    found = kept_table(rules, seats)
+    if found is None:
+        found = Tabulated(rules, seats, play_game)
+        _TABLES.setdefault(rules, {})[tuple(policy.name for policy in seats)] = found
+    return found
+
+
+def _sized(first: int):
+    """Batch sizes that keep each batch near ``STEADY`` seconds: ``send(seconds)`` the last one took."""
+    size = first
+    while True:
+        took = yield size
+        if took < STEADY / 3:
+            size = min(2 * size, 1 << 16)
+        elif took > STEADY:
+            size = max(first, size // 2)
+
+
+def _paced(start: int, stop: int, first: int, play):
+    """``play(first, count)`` over games ``start .. stop-1``, in batches near ``STEADY`` seconds each."""
+    sizes = _sized(first)
+    size = next(sizes)
+    while start < stop:
+        began = time.monotonic()
+        count = min(size, stop - start)
+        yield play(start, count)
+        start += count
+        size = sizes.send(time.monotonic() - began)
+
+
+def _table_batch(task) -> dict[str, np.ndarray]:
+    """A worker's batch from the table it keeps: the file's code runs in the worker, so a file that ends
+    its process ends a worker (one line), not the command."""
+    spec, params, names, run_seed, start, count = task
+    rules = _loaded(spec, params)
+    seats = [rules.policy(name) for name in names]
+    if kept_table(rules, seats) is None:
+        Learning(rules, seats)
+    return arrays(tabulated(rules, seats).records(run_seed, start, count))
+
+
+def batches(rules, seats, run_seed: int, start: int, stop: int, workers: int | None = None):
+    """The records of games ``start .. stop-1`` of the run ``run_seed``, batch by batch, in order: from a
+    table of the file's positions where one serves (``tabulating``: learned here, or in one worker process
+    from ``PARALLEL_FROM`` games), else by the Python loop, in worker processes when there are many."""
+    from toolkit.rules.contain import worker_pool
+
+    names = [policy.name for policy in seats]
+    if tabulating(rules, seats, stop - start):
+        if kept_table(rules, seats) is not None or workers == 1 or stop - start < PARALLEL_FROM:
+            table = tabulated(rules, seats)
+            yield from _paced(start, stop, 256, lambda first, count: arrays(table.records(run_seed, first, count)))
+            return
+        with worker_pool(1, rules.source) as pool:
+            def remote(first: int, count: int) -> dict[str, np.ndarray]:
+                task = (rules.spec, rules.params, names, run_seed, first, count)
+                return pool.submit(_table_batch, task).result()
+
+            yield from _paced(start, stop, 256, remote)
+        return
+    workers = min(len(range(start, stop, CHUNK)), os.cpu_count() or 1) if workers is None else workers
+    if workers <= 1 or stop - start < PARALLEL_FROM:
+        yield from _paced(start, stop, 16, lambda first, count: rules_batch(rules, seats, run_seed, first, count))
+        return
+    tasks = [(rules.spec, rules.params, names, run_seed, first, min(TASK, stop - first))
+             for first in range(start, stop, TASK)]
+    with worker_pool(workers, rules.source) as pool:
+        yield from pool.map(_worker_batch, tasks)
+
+
+
+class Learning:
+    """One line, ``NOTE_AFTER`` seconds after the table of these players began to learn, of the positions
+    learned so far, said by a timer (on time while a batch learns), when it has learned some by then and
+    not played every game."""
+
+    NOTE_AFTER = 0.5  # seconds
+
+    def __init__(self, rules, seats, games: int | None = None, done=None):
+        self.rules, self.seats, self.games, self.done = rules, seats, games, done
+        self.began = time.monotonic()
+        self.closed = False
+        self._wait()
+
+    def _wait(self) -> None:
+        self.timer = threading.Timer(self.NOTE_AFTER, self.note)
+        self.timer.daemon = True
+        self.timer.start()
+
+    def note(self) -> None:
+        """Say the line, or look again ``NOTE_AFTER`` seconds later while nothing is learned or played."""
+        from toolkit.fast.notice import say
+
+        kept = kept_table(self.rules, self.seats)
+        learned = 0 if kept is None or kept.table is None else kept.positions
+        played = self.done() if self.done is not None else 0
+        if self.closed or self.games is not None and played >= self.games:
+            return
+        if not (learned or played):
+            self._wait()
+            return
+        took = time.monotonic() - self.began
+        count = f"{played:,} of {self.games:,} games played after {took:.1f} s" if self.games is not None else \
+            f"learning after {took:.1f} s"
+        if learned:
+            count += f"; {learned:,} position{'' if learned == 1 else 's'} learned so far"
+        say(f"{self.rules.name}: {count}")
+
+    def close(self) -> None:
+        self.closed = True
+        self.timer.cancel()
+
+
+class Told(Learning):
+    """What a run says while it plays: ``progress(games)`` after each batch, and the one line of
+    ``Learning``, with the games played (a run that has played or learned nothing by then says nothing:
+    it may be stuck in the file's first call, whose one line is then the error)."""
+
+    def __init__(self, rules, seats, games: int, progress=None):
+        self.progress = progress
+        self.played_games = 0
+        super().__init__(rules, seats, games, lambda: self.played_games)
+        if progress is None:
+            self.close()
+
+    def played(self, games: int) -> None:
+        self.played_games += games
+        if self.progress is not None:
+            self.progress(games)
+

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # the annotations only: an exact odds answer uses these lines without numpy
     from toolkit.sim.stats import Summary
 
+NO_DECISIONS = "no seat had a decision to make in these games: chance alone played them"
+
 
 def text_report(summary: Summary, title: str) -> str:
     s = summary
@@ -47,3 +49,27 @@ def unfinished_lines(summary: Summary, stuck: str, going: str, measure: str = "l
         lines.append(f"  {summary.over_limit:,} of {summary.games:,} games {going} after {summary.turn_limit:,} "
                      "turns and were stopped: they are left out of the lengths below, which therefore run short")
     return lines
+
+
+def report_lines(result: dict) -> str:
+    """The simulation as text."""
+    r = result
+    seats = "player" if r["players"] == 1 else "players"
+    lines = [f"{r['game']}: {r['players']} {seats}, {r['games']:,} games (seed {r['seed']})"]
+    if r["decisions"]:
+        lines += [f"  seat {seat} plays {policy}" for seat, policy in enumerate(r["policies"], start=1)]
+    else:
+        lines.append(f"  {NO_DECISIONS}")
+    unit = r["length_unit"]
+    low, high = r[f"ci95_{unit}"]
+    lines.append(f"length ({unit}): mean {r[f'mean_{unit}']:.3f} ± {r[f'stderr_{unit}']:.3f} (95% interval {low:.3f} "
+                 f"to {high:.3f}), median {r[f'median_{unit}']:g}")
+    lines.append("percentiles: " + ", ".join(f"{q}%: {v}" for q, v in r["percentiles"].items()))
+    for seat, (rate, (low, high)) in enumerate(zip(r["win_rate"], r["win_rate_ci95"]), start=1):
+        lines.append(f"seat {seat} wins {100 * rate:.2f}% (95% interval {100 * low:.2f}% to {100 * high:.2f}%)")
+    if r["draws"]:
+        lines.append(f"no winner in {r['draws']:,} games ({100 * r['draws'] / r['games']:.2f}%)")
+    for name, mean in r["per_game"].items():
+        what = "lead changes" if name == "lead_changes" else name.replace("_", " ")
+        lines.append(f"{what}: {mean:.3f} per game, in {100 * r['at_least_once'][name]:.1f}% of games")
+    return "\n".join(lines)

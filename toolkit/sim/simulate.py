@@ -14,7 +14,7 @@ from toolkit.catalogue.model import Catalogue
 from toolkit.errors import UserError
 from toolkit.games.registry import make_game
 from toolkit.seats import Policies, builtin_players
-from toolkit.sim.ordered import BASE_FIELDS
+from toolkit.sim.play import BASE_FIELDS
 from toolkit.sim.records import record_batches
 from toolkit.sim.stats import Summary, Tally
 
@@ -81,3 +81,36 @@ def progress_mark(played: int, games: int, work: int, max_work: int | None) -> i
     if max_work is None:
         return played
     return max(played, min(games, work * games // max_work))
+
+
+def simulate_rules(rules, seats, games: int, seed: int, progress: Callable[[int], None] | None = None) -> dict:
+    """``games`` seeded games of the rules file ``rules`` played by ``seats`` (``toolkit.sim.records.batches``):
+    the figures ``toolkit.sim.report.report_lines`` and ``--json`` give."""
+    from toolkit.sim.play import FIELDS
+    from toolkit.sim.records import Told, batches
+
+    scored = rules.players > 1 and rules.new_initial_state().scores() is not None
+    tally = Tally(rules.players)
+    draws = decisions = 0
+    told = Told(rules, seats, games, progress)
+    try:
+        for records in batches(rules, seats, seed, 0, games):
+            decisions += int(records["decisions"].sum())
+            counters = {name: values for name, values in records.items()
+                        if name not in FIELDS or (scored and name == "lead_changes")}
+            tally.add(records["turns"], records["winner"], counters)
+            draws += int(records["stalled"].sum())
+            told.played(int(records["winner"].size))
+    finally:
+        told.close()
+    summary = tally.summary(game=rules.name, policies=[policy.name for policy in seats], variants=(), seed=seed,
+                            unit=rules.info().length_unit)
+    out = {**summary.as_json(), "rules": rules.spec, "game": rules.description(), "draws": draws}
+    for name in ("variants", "unfinished", "stalled", "turn_limit"):  # every game ends: no limit cuts one short
+        out.pop(name)
+    out["params"] = {name: value if isinstance(value, (int, float, str, bool)) else repr(value)
+                     for name, value in rules.params.items()}
+    out["decisions"] = decisions > 0
+    if not decisions:  # the players never played: chance alone did
+        out.pop("policies")
+    return out

@@ -2,9 +2,9 @@
 run compiled (numba) and the OpenSpiel-style state (``toolkit.games.diamoniak.engine``) runs interpreted.
 
 ``batch`` gives, for games ``start .. start+count-1`` of a run, exactly the records of
-``toolkit.sim.ordered.engine_batch`` on the product's state (every rule, both variants, passes and stalls;
+``toolkit.sim.play.engine_batch`` on the product's state (every rule, both variants, passes and stalls;
 every draw, witch and buy rule of ``toolkit.games.diamoniak.policies``, combined stopping rules, per
-seat), and it draws chance as ``toolkit.sim.ordered`` does: the pile's cards are shuffled into an order
+seat), and it draws chance as ``toolkit.sim.play`` does: the pile's cards are shuffled into an order
 (``toolkit.fast.rng``) at the first draw and again after each reshuffle of the discard area (the only
 times the pile holds cards the order does not know), and each draw takes the order's top card. The tests
 hold it and the state to the readable engine and players of ``tests/oracles``.
@@ -35,7 +35,7 @@ from toolkit.games.diamoniak.policies import (
     COLUMNS, DIAMONDS, OTHERS, OWN_CASTLE, P_FAIRY, P_NEVER_BUY, P_ODDS, P_ON_CASTLE, P_RISK, P_STOP_AFTER, P_STOPS,
     P_ZONE0,
 )
-from toolkit.sim.ordered import BASE_FIELDS
+from toolkit.sim.play import BASE_FIELDS
 
 # the card orders' random numbers (``toolkit.fast.rng``, compiled by numba), which only the loops call: loaded
 # with the compiled module (``compiled``), so that the steps run interpreted without numba

@@ -2,7 +2,7 @@
 (numba) by the simulation and the exact walk, interpreted by the state of ``toolkit.games.palaces.engine``.
 
 ``batch`` gives, for games ``start .. start+count-1`` of a run, exactly the records of
-``toolkit.sim.ordered.engine_batch`` (every action, the give phase, every variant, passes, stalls,
+``toolkit.sim.play.engine_batch`` (every action, the give phase, every variant, passes, stalls,
 reshuffles). The decisions of the players of ``toolkit.games.palaces.policies`` are steps too, per seat:
 
 * ``builder``: the builder with every step and tie-break (``attacks`` and ``eager`` give the
@@ -17,7 +17,7 @@ reshuffles). The decisions of the players of ``toolkit.games.palaces.policies`` 
 The readable engine and players these were held to are ``tests/oracles/palaces_engine.py`` and
 ``tests/oracles/palaces_policies.py``.
 
-Chance is drawn as ``toolkit.sim.ordered`` draws it: the pile's cards are shuffled into an order at
+Chance is drawn as ``toolkit.sim.play`` draws it: the pile's cards are shuffled into an order at
 the first draw and again at any draw after the pile gained cards the order does not know (a
 reshuffle, a palace put into the pile by ``palaces-to-pile``); a draw takes the order's top card; a
 blind exchange's steal is a ``pick`` over the victim's hand. A seeded rule has its stream per seat
@@ -49,7 +49,7 @@ space for the policies (an action, card values in half points, buffers).
 The rules and the policies are step functions: a chance point's outcome (``outcome``: a deal or
 refill draw, a blind exchange's steal) and a seat's decision (``decide``: the builder, the random
 rule, a give rule, then ``act`` or ``give``). Two loops call them: ``play_one``, which draws each
-chance point as ``toolkit.sim.ordered`` does (a game of the simulation), and ``walk_chance_points``,
+chance point as ``toolkit.sim.play`` does (a game of the simulation), and ``walk_chance_points``,
 which plays every outcome of every chance point (the exact walk of
 ``toolkit.games.palaces.walk``, the chain ``engine_chain.build`` walks from the engine).
 
@@ -71,7 +71,7 @@ from toolkit.fast import steps
 from toolkit.fast.rng import GOLDEN, game_seed, mix64, randrange, rule_seed
 from toolkit.fast.steps import step, uint64
 from toolkit.sim.card_order import MASK, CardOrder
-from toolkit.sim.ordered import BASE_FIELDS
+from toolkit.sim.play import BASE_FIELDS
 
 
 # --- the state and the rules ----------------------------------------------------------------------

@@ -200,7 +200,7 @@ def _encode_policies(policies):
 
 def batch(game, policies, run_seed: int, start: int, count: int, max_turns: int = 10_000):
     """Games ``start .. start+count-1`` of the run seeded ``run_seed``, played by the compiled kernel: one
-    int64 array per record field, as ``toolkit.sim.ordered.engine_batch`` gives them."""
+    int64 array per record field, as ``toolkit.sim.play.engine_batch`` gives them."""
     from toolkit.games.palaces import kernel
 
     if not supports(game, policies):
