@@ -25,11 +25,12 @@ import numpy as np
 from toolkit.analysis.metrics import Accumulator
 from toolkit.errors import UserError
 from toolkit.sim.card_order import MASK, mix64
-from toolkit.sim.records import play_records
+from toolkit.sim.records import game_batches, play_records
 from toolkit.sim.stats import Z95
 
 CHUNK = 20_000  # games played and counted together: memory stays flat in the number of games
 MIN_STAGE = 200  # the fewest games of a first stage
+MAX_SEATS = 4  # the balance figures are kept for 1 to 4 seats
 MAX_TURNS = 10_000  # a game still going after this many turns is stopped (counted as not ended)
 
 SHARE_RULED = ("completion", "stall_rate", "first_player_advantage", "comeback_rate")
@@ -119,28 +120,21 @@ class Played:
         return known
 
 
-def play_into(acc: Accumulator, game, policies, seed: int, start: int, stop: int, tick=None,
-              max_turns: int = MAX_TURNS, played: Played | None = None) -> None:
-    """Add games ``start .. stop-1`` of the run ``seed`` to ``acc``, a chunk at a time (their winners
-    kept in ``played``, if given)."""
-    for first in range(start, stop, CHUNK):
-        count = min(CHUNK, stop - first)
-        records = play_records(game, policies, seed, first, count, max_turns)
-        acc.add(records)
-        if played is not None and max_turns == MAX_TURNS:
-            played.keep(game, policies, seed, first, records["winner"])
-        if tick:
-            tick(count)
-
-
 def measure(game, policies, seed: int, precision: float, max_games: int, tick=None, ruled=None,
             max_turns: int = MAX_TURNS, played: Played | None = None, comeback: int | None = None) -> Accumulator:
     """The totals of as many games of ``seed`` as the precision rule asks for (at most ``max_games``),
-    comebacks counted from ``comeback`` points (the game's ``comeback_points``)."""
+    comebacks counted from ``comeback`` points (the game's ``comeback_points``); the winners kept in
+    ``played``, if given."""
     acc = Accumulator(game.players, comeback)
 
     def play(start: int, stop: int) -> None:
-        play_into(acc, game, policies, seed, start, stop, tick, max_turns, played)
+        for records in game_batches(game, policies, seed, start, stop, max_turns, CHUNK):
+            first = acc.games
+            acc.add(records)
+            if played is not None and max_turns == MAX_TURNS:
+                played.keep(game, policies, seed, first, records["winner"])
+            if tick:
+                tick(int(records["winner"].size))
 
     return in_stages(acc, play, precision, max_games, ruled)
 
@@ -187,6 +181,20 @@ class PlayerCount:
     wide: dict[str, tuple[float, float]] = field(default_factory=dict)  # figures wider than asked
 
 
+def analyse_game(game, seats, seed: int, precision: float, max_games: int, tick=None, played: Played | None = None,
+                 comeback: int | None = None) -> PlayerCount:
+    """The figures of ``game`` played by ``seats``: its games are those of the run seed of ``seed`` and its
+    seat count. Where the records say no seat had a decision to make in any of them (a race with dice
+    and no choice), the figures name no players."""
+    if not 1 <= game.players <= MAX_SEATS:
+        raise UserError(f"{game.source}: {game.name} has {game.players} players: analyse reports games of 1 to "
+                        f"{MAX_SEATS} players (simulate plays any number)")
+    config_seed = run_seed(seed, game.players)
+    acc = measure(game, seats, config_seed, precision, max_games, tick, played=played, comeback=comeback)
+    names = [policy.name for policy in seats] if acc.decisions != 0 else []
+    return PlayerCount(game.players, names, config_seed, acc, shortfall(acc, precision))
+
+
 def analyse_counts(catalogue, counts: list[int], policies, variants, seed: int, precision: float,
                    max_games: int, tick=None, played: Played | None = None) -> list[PlayerCount]:
     """Measure every player count of ``counts`` with the players ``policies`` names (``toolkit.seats.Policies``,
@@ -202,11 +210,8 @@ def analyse_counts(catalogue, counts: list[int], policies, variants, seed: int, 
     for players in counts:
         game = make_game(catalogue, players, variants)
         seats = builtin_players(catalogue.game, players, policies)
-        config_seed = run_seed(seed, players)
-        acc = measure(game, seats, config_seed, precision, max_games, tick, played=played,
-                      comeback=get(catalogue.game).comeback_points)
-        results.append(PlayerCount(players, [policy.name for policy in seats], config_seed, acc,
-                                   shortfall(acc, precision)))
+        results.append(analyse_game(game, seats, seed, precision, max_games, tick, played,
+                                    get(catalogue.game).comeback_points))
     return results
 
 
@@ -231,3 +236,20 @@ def playing_time(catalogue, acc: Accumulator) -> dict | None:
         "box_minutes": [low, high],
         "against_box": "shorter" if mean < low else "longer" if mean > high else "within",
     }
+
+
+def skill_section(game, result: PlayerCount, seed: int) -> tuple[list[str], dict, list | None]:
+    """How much skill matters (``toolkit.rules.skill.section``): lines, JSON and the figures for the report's
+    page; one line and no figures where no seat had a decision to make (skill has nothing to act on)."""
+    from toolkit.sim.report import NO_DECISIONS
+
+    if not result.policies:
+        return [f"how much skill matters: not at all ({NO_DECISIONS})"], {"no_decisions": True}, None
+    from toolkit.rules import skill
+
+    return skill.section(game, seed)
+
+
+def scored(rules) -> bool:
+    """Does the game keep a score (lead changes mean something)?"""
+    return rules.players > 1 and rules.new_initial_state().scores() is not None

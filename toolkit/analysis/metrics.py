@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from toolkit.sim.play import BASE_FIELDS
+from toolkit.sim.play import FIELDS
 from toolkit.sim.stats import Histogram, Moments, wilson
 
 METRICS = {
@@ -66,6 +66,7 @@ class Accumulator:
         self.rounds = Histogram()
         self.lead_changes = Moments()
         self.counters: dict[str, Moments] = {}
+        self.decisions: int | None = None  # the times a seat was to decide, where the records count them
 
     def add(self, records: dict[str, np.ndarray]) -> None:
         """One batch of games: the dict of int64 arrays ``play_records`` returns."""
@@ -83,8 +84,10 @@ class Accumulator:
         # a game stopped at the turn limit has counts of the limit, not of a game: left out, as its length
         ended = won | (np.asarray(records["stalled"]) > 0)
         self.lead_changes.add(np.asarray(records["lead_changes"])[ended])
+        if "decisions" in records:
+            self.decisions = (self.decisions or 0) + int(np.asarray(records["decisions"]).sum())
         for name, values in records.items():
-            if name not in BASE_FIELDS:
+            if name not in FIELDS:
                 self.counters.setdefault(name, Moments()).add(np.asarray(values)[ended])
 
     def merge(self, other: "Accumulator") -> None:
@@ -100,6 +103,8 @@ class Accumulator:
         self.turns.merge(other.turns)
         self.rounds.merge(other.rounds)
         self.lead_changes.merge(other.lead_changes)
+        if other.decisions is not None:
+            self.decisions = (self.decisions or 0) + other.decisions
         for name, moments in other.counters.items():
             self.counters.setdefault(name, Moments()).merge(moments)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 
 from toolkit.analysis.rounding import figure, sign_digits
-from toolkit.analysis.report_texts import TEXTS, describe_policy, figure_name, players_heading
+from toolkit.analysis.report_texts import SKILL_WORDS, TEXTS, describe_policy, figure_name, players_heading
 from toolkit.typeset.units import PT_PER_MM
 
 PAGE = (210.0, 297.0)
@@ -332,7 +332,7 @@ def rules_report_pdf(title: str, results, paragraphs: list[str], lang: str, scor
     """The balance page of a game written as a rules file (toolkit.rules): the same figures, charts and
     events as a built-in game's, without what needs a catalogue (playing time) and, when the game keeps
     no score, without lead changes; then, given ``skill`` ({"heading", "paragraphs", "tables": [(caption,
-    header, rows)]}, ``toolkit.rules.analyse.skill_page``), a page of how much skill matters: its words,
+    header, rows)]}, ``skill_page``), a page of how much skill matters: its words,
     and a table per seat of three columns (the figure, its value, how it is known)."""
     t = TEXTS[lang]
     rows = _figure_rows(results, None, lang, race=scored)
@@ -527,3 +527,83 @@ def _wrapped_table(page: _Page, header, rows, widths, size=7.0, colour_of=None):
                 page.text(x + 1, top - (k + 1) * step + 0.9, line, size)
             x += w
         page.line(x0, page.y - 0.6, x0 + sum(widths), page.y - 0.6, GRID, 0.2)
+
+
+def figures_pdf(rules, result, options: dict, lang: str, skill=None, skill_missing: str | None = None) -> bytes:
+    """The report's PDF: the balance page of the built-in games, for this game, and the page of how much
+    skill matters (``skill``: ``toolkit.rules.skill.section``'s figures; None with ``skill_missing``, the
+    reason it is out of reach, said in a sentence of page 1)."""
+    from toolkit.analysis.analyse import scored
+
+    t = TEXTS[lang]
+    games = result.acc.games
+    counted = games_with(games, result.players, lang)
+    points = _num(100 * options["precision"], 1, lang)
+    paragraphs = [t["basis"].format(games=counted)]
+    if result.wide:
+        names = ", ".join(figure_name(name, lang, {}) for name in sorted(result.wide))
+        paragraphs.append(t["precision_short"].format(names=names, points=points))
+    else:
+        paragraphs.append(t["precision"].format(points=points, twice=_num(2 * options["precision"], 3, lang)))
+    if result.policies:  # a game of chance alone: nobody's play to describe
+        quoted = "«{}»" if lang == "ru" else "“{}”"
+        seats = "; ".join(t["seat_plays"].format(seat=seat, words=quoted.format(name))
+                          for seat, name in enumerate(result.policies, start=1))
+        paragraphs.append(t["seats"].format(seats=seats))
+    if skill is None and skill_missing is not None:
+        paragraphs.append(SKILL_WORDS[lang]["missing"])
+    title = rules.name + (f" ({', '.join(f'{k} {v}' for k, v in rules.params.items())})" if rules.params else "")
+    page = skill_page(skill, lang, rules.info().length_unit, bool(getattr(rules, "hidden_information", False))) \
+        if skill else None
+    spec = rules.spec.strip()
+    path = spec[:spec.rindex(".py") + 3] if ".py" in spec else None  # PATH.py[:Class]: the file dates the PDF
+    return rules_report_pdf(title, [result], paragraphs, lang, scored(rules), page, files=[path])
+
+
+def skill_page(figures, lang: str, unit: str, hidden: bool = False) -> dict:
+    """The page of how much skill matters, for designers: {"heading", "paragraphs", "tables": [(caption,
+    header, rows)]}, one table per seat: each figure exact, between guaranteed bounds or sampled with its
+    95% interval, and the words saying which."""
+    from toolkit.plurals import plural
+    from toolkit.rules.skill import BOUNDS, EXACT
+
+    w = SKILL_WORDS[lang]
+    units = w["units"][unit]
+    length = figures[0].objective == "length"
+    paragraphs = [w["hidden" if hidden else "perfect"], w["about"]] + \
+        ([w["length_note"].format(unit=units)] if length else [])
+
+    def cell(known, scale: float, digits: int, suffix: str = "") -> tuple[str, str]:
+        """The figure (a percentage: "93.70% (92.02–95.05%)", as the balance page; a difference in points:
+        "6.84 (6.45–7.21) pts") and how it is known."""
+        def say(value, way="near"):
+            return _num(scale * float(value), digits, lang, way)
+        if known.how == EXACT:
+            return say(known.value) + suffix, w["exact"]
+        span = f"{say(known.low, 'down')}–{say(known.high, 'up')}"
+        if known.how == BOUNDS:
+            return span + suffix, w["bounds"]
+        sampled = w["sampled"].format(n=_count(known.sequences, lang),
+                                      word=plural(known.sequences, w["sequences"], lang, "report"))
+        if suffix == "%":
+            return f"{say(known.value)}% ({span}%)", sampled
+        return f"{say(known.value)} ({span}){suffix}", sampled
+
+    tables = []
+    for seat in figures:
+        result = (1.0, 2, "") if length else (100.0, 2, "%")
+        effect = (1.0, 2, "") if length else (100.0, 2, w["points"])
+        rows = [cell(seat.beginner, *result), cell(seat.optimal, *result)]
+        if seat.clairvoyant is None:
+            rows.append((w["out_of_reach"], w["out_of_reach_how"]))
+        else:
+            rows.append(cell(seat.clairvoyant, *result))
+        rows.append(cell(seat.learning, *effect))
+        if seat.clairvoyant is not None:
+            rows.append(cell(seat.chance, *effect))
+            relative = seat.relative
+            rows.append(cell(relative, 1.0, 3) if relative is not None else (w["undefined"], w["undefined_how"]))
+        header = ["", w["length"].format(unit=units) if length else w["win"], w["how"]]
+        tables.append((w["caption"].format(seat=seat.seat + 1), header,
+                       [[label, *row] for label, row in zip(w["rows"], rows)]))
+    return {"heading": w["heading"], "paragraphs": paragraphs, "tables": tables}

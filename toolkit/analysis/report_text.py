@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import math
 
-from toolkit.analysis.analyse import MAX_TURNS
+from toolkit.analysis.analyse import MAX_TURNS, scored
+from toolkit.analysis.metrics import describe
 from toolkit.analysis.rounding import figure
 
 
@@ -188,3 +189,46 @@ def json_report(catalogue, results, rows, tournament, options: dict) -> dict:
         "strategy": rows,
         "tournament": tournament,
     }
+
+
+def figures_json(rules, result, options: dict) -> dict:
+    """The JSON of ``analyse --json`` of one rules game (``toolkit.analysis.analyse.analyse_game``): every
+    figure with its interval; a game without a winner is a "no winner" game, not a stalled one."""
+    metrics = result.acc.metrics()
+    # every game of a rules file ends (one that does not is a mistake): "stalled" is a game without a winner
+    dropped = ("over_limit_rate", "comeback_rate") + (() if scored(rules) else ("lead_changes",))
+    metrics = {name.replace("stall_rate", "no_winner_rate"): value for name, value in metrics.items()
+               if not name.startswith(dropped) and not (name.startswith("win_rate_") and value is None)
+               and not (name.startswith("first_player_advantage") and value is None)}
+    meanings = {name: describe(name) for name in metrics if not name.endswith(("_low", "_high"))
+                and not name.startswith("no_winner_rate")}
+    meanings["no_winner_rate"] = "share of games that ended without a winner"
+    out = {"rules": rules.spec, "game": rules.description(), "players": result.players,
+           "decisions": bool(result.policies), "policies": result.policies, "seed": options["seed"],
+           "precision": options["precision"], "figures": metrics, "wider_than_asked": sorted(result.wide),
+           "meanings": meanings}
+    if not result.policies:
+        out.pop("policies")
+    return out
+
+
+def figures_text(rules, result, options: dict) -> str:
+    """``figures_json`` as text: one line a figure, with its interval and meaning."""
+    from toolkit.sim.report import NO_DECISIONS
+
+    out = figures_json(rules, result, options)
+    lines = [f"{out['game']}: {out['players']} players, {out['figures']['games']:,} games (seed {out['seed']})"]
+    if result.policies:
+        lines += [f"  seat {seat} plays {name}" for seat, name in enumerate(out["policies"], start=1)]
+    else:
+        lines.append(f"  {NO_DECISIONS}")
+    m = out["figures"]
+    for name, meaning in out["meanings"].items():
+        if name == "games" or m[name] is None:
+            continue
+        low, high = m.get(f"{name}_low"), m.get(f"{name}_high")
+        interval = f" (95% interval {low:.4g} to {high:.4g})" if low is not None else ""
+        lines.append(f"{name}: {m[name]:.4g}{interval}: {meaning}")
+    if out["wider_than_asked"]:
+        lines.append(f"wider than asked after {m['games']:,} games: {', '.join(out['wider_than_asked'])}")
+    return "\n".join(lines)

@@ -209,3 +209,60 @@ _PLAYERS = {"en": ("player", "players"), "ru": ("игрок", "игрока", "�
 def players_heading(n: int, lang: str) -> str:
     """A column's or a chart group's heading: how many players ("2 players", «2 игрока»)."""
     return f"{n} {plural(n, _PLAYERS[lang], lang, 'report words')}"
+
+
+SKILL_WORDS = {
+    "en": {
+        "heading": "How much skill matters",
+        "about": "Each seat is measured against beginners: players who choose among the legal moves at random. "
+                 "Three players take the seat in turn: a beginner; the best play against those beginners; and a "
+                 "clairvoyant, who knows in advance every outcome of chance and every choice the beginners will make, "
+                 "and plays the best plan for them. The learning effect is what the best play gains on a beginner, the chance "
+                 "effect what knowing the future adds to the best play, and the relative skill is learning effect / "
+                 "(learning effect + chance effect): 0 in a game of pure chance, 1 in a game of pure skill.",
+        "length_note": "Every play of this game ends the same way, so the players are compared by the expected "
+                       "length of a game, in {unit}: less is better.",
+        "caption": "Seat {seat} against beginners",
+        "win": "chance to win", "length": "expected length ({unit})", "how": "how it is known",
+        "rows": ("A beginner", "The best play", "Knowing the future", "Learning effect", "Chance effect",
+                 "Relative skill"),
+        "exact": "exact", "bounds": "guaranteed bounds", "sampled": "sampled: 95% interval ({n} {word})",
+        "sequences": ("sequence", "sequences"),
+        "undefined": "undefined", "undefined_how": "neither skill nor chance changes the result",
+        "out_of_reach": "out of reach", "out_of_reach_how": "too many plans to follow, or plays without end",
+        "units": {"turns": "turns", "steps": "steps"}, "points": " pts",
+        "missing": "How much skill matters is not measured for this game: the exact count does not reach it "
+                   "(the game is too large, or its play may go on for ever).",
+        "perfect": "What the players know: the game does not say what each seat sees, so every seat is taken to "
+                   "see the whole game as it stands (perfect information), the best play too.",
+        "hidden": "What the players know: each seat sees only what the game shows it; the best play is the best "
+                  "reply that knows only that, while the clairvoyant sees every hand.",
+    },
+    "ru": {
+        "heading": "Сколько значит умение",
+        "about": "Каждое место измеряется против новичков — игроков, которые выбирают ход среди разрешённых "
+                 "наугад. На место по очереди садятся три игрока: новичок; тот, кто играет против этих новичков "
+                 "лучше всех; и ясновидящий, который заранее знает всё, что решит случай, и все ходы новичков и "
+                 "играет лучший для них план. Эффект обучения — то, что лучшая игра добавляет к игре новичка; "
+                 "эффект случая — то, что знание будущего добавляет к лучшей игре; относительное умение — это "
+                 "эффект обучения / (эффект обучения + эффект случая): 0 в игре чистого случая, 1 в игре чистого "
+                 "умения.",
+        "length_note": "Любая партия этой игры кончается одинаково, поэтому игроки сравниваются по ожидаемой "
+                       "длине партии {unit}: чем меньше, тем лучше.",
+        "caption": "Место {seat} против новичков",
+        "win": "шанс выиграть", "length": "ожидаемая длина ({unit})", "how": "как получено",
+        "rows": ("Новичок", "Лучшая игра", "Знание будущего", "Эффект обучения", "Эффект случая",
+                 "Относительное умение"),
+        "exact": "точно", "bounds": "гарантированные границы", "sampled": "выборка: 95-процентный интервал ({n} {word})",
+        "sequences": ("последовательность", "последовательности", "последовательностей"),
+        "undefined": "не определено", "undefined_how": "ни умение, ни случай не меняют результат",
+        "out_of_reach": "вне досягаемости", "out_of_reach_how": "слишком много планов или бесконечные партии",
+        "units": {"turns": "в ходах", "steps": "в шагах"}, "points": "\u00a0п.\u00a0п.",
+        "missing": "Сколько значит умение, для этой игры не измерено: точный счёт до него не доходит (игра "
+                   "слишком велика или может идти бесконечно).",
+        "perfect": "Что знают игроки: игра не говорит, что видит каждое место, поэтому считается, что каждый "
+                   "видит всю партию как она есть (полная информация), и лучшая игра тоже.",
+        "hidden": "Что знают игроки: каждое место видит только то, что игра ему показывает; лучшая игра — лучший "
+                  "ответ, который знает только это, а ясновидящий видит все руки.",
+    },
+}

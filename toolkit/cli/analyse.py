@@ -150,26 +150,28 @@ def _analyse_rules(rules, policies, precision, max_games, seed, as_json, report_
     import json
     from pathlib import Path
 
+    from toolkit.analysis import analyse as bench
+    from toolkit.analysis.report_text import figures_json, figures_text
     from toolkit.files import check_outputs, write_atomic
-    from toolkit.analysis.analyse import games_for
-    from toolkit.rules import analyse as bench
     from toolkit.seats import rules_players
 
     refuse_given(("strategy",), "the strategy search plays the built-in games' rules; name the players with --policy")
     check_outputs([("--report", report_path)], {"--rules": rules.path} if rules.path else {})
     seats = rules_players(rules, parse_policy(policies))
-    progress = Progress(4 * games_for(precision), "analysing")
+    progress = Progress(4 * bench.games_for(precision), "analysing")
     try:
-        result = bench.analyse(rules, seats, seed, precision, max_games, progress)
+        result = bench.analyse_game(rules, seats, seed, precision, max_games, progress)
     finally:
         progress.close()
     options = {"seed": seed, "precision": precision}
     skill_lines, skill_data, skill_figures = bench.skill_section(rules, result, seed)
     if report_path is not None:
-        path = write_atomic(Path(report_path), bench.report(rules, result, options, lang, skill_figures,
-                                                            skill_data.get("out_of_reach")))
+        from toolkit.analysis.report_pdf import figures_pdf
+
+        path = write_atomic(Path(report_path), figures_pdf(rules, result, options, lang, skill_figures,
+                                                           skill_data.get("out_of_reach")))
         click.echo(f"toolkit: note: report written to {path}", err=True)
     if as_json:
-        say(json.dumps({**bench.figures(rules, result, options), "skill": skill_data}, indent=2))
+        say(json.dumps({**figures_json(rules, result, options), "skill": skill_data}, indent=2))
     else:
-        say(bench.text_lines(rules, result, options) + "\n" + "\n".join(skill_lines))
+        say(figures_text(rules, result, options) + "\n" + "\n".join(skill_lines))
