@@ -146,19 +146,19 @@ def sweep_plan(setup: Setup, sets: tuple[str, ...], grids: tuple[str, ...], play
                params: dict[str, Any]) -> SweepPlan:
     """The sweep of the setup: a registered game's axes are --set, --players, --variants and --policy; a game
     written in Python's are its parameters (--grid) and --policy."""
-    if setup.rules is not None:
-        from toolkit.rules import sweep as rules_sweep
+    from toolkit.analysis import sweep
 
+    if setup.rules is not None:
         for option, value in (("--set", sets), ("--players", players), ("--variants", variants)):
             if value:
                 raise UserError(f"{option}: not read: --rules names the game; its axes are --grid and --policy")
         rules = setup.rules
-        rules, grid, jobs, counters = rules_sweep.plan(rules.spec, params, grids, policies, games, seed)
-        return SweepPlan(grid, jobs, counters, rules.name.lower(), rules.name, [rules.path],
-                         {"rules": rules.spec}, None, f"{rules.name} is a --rules game, whose reports count no "
-                         "comebacks")
-    from toolkit.analysis import sweep
-    from toolkit.games.registry import for_catalogue, make_game
+        grid = sweep.parameter_grid(rules, params, grids, policies)
+        jobs = sweep.parameter_jobs(grid, rules.spec, params, games, seed)
+        return SweepPlan(grid, jobs, list(rules.new_initial_state().events()), rules.name.lower(), rules.name,
+                         [rules.path], {"rules": rules.spec}, None, f"{rules.name} is a --rules game, whose reports "
+                         "count no comebacks")
+    from toolkit.games.registry import for_catalogue
 
     if grids:
         raise UserError(f"--grid {grids[0]}: a grid of parameters is for a game written in Python; a built-in "
@@ -171,7 +171,8 @@ def sweep_plan(setup: Setup, sets: tuple[str, ...], grids: tuple[str, ...], play
         variants = variants or ("+".join(setup.variants),)
     grid = sweep.build_grid(base, sets, players, variants, policies)
     jobs = sweep.jobs(grid, base, [axis.name for axis in grid.axes[:len(sets)]], games, seed)
-    counters = list(make_game(jobs[0].catalogue, jobs[0].players, jobs[0].variants).new_initial_state().counters())
+    game, _, _ = jobs[0].setup()
+    counters = list(game.new_initial_state().counters())
     described = for_catalogue(base)
     no_comeback = (None if described.comeback_points is not None else
                    f"the game '{base.game}' sets no comeback threshold (its comeback_points)")

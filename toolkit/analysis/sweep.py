@@ -1,17 +1,20 @@
 """A sweep's grid: the axes a designer varies, the configurations they make, and the job of one.
 
-The grid is the product of its axes, in the order they are given: one axis per ``--set ID=VALUES``
-(a card count), then ``players``, then ``variants`` (each value a set of rule variants) and one per
-``--policy SEAT=NAME|NAME`` (``policy_all`` for every seat not named on its own). A value list is
-``5``, ``5..9``, ``5,7,9`` or a mix (``2..4,8``).
+The grid is the product of its axes, in the order they are given. A registered game's: one axis per
+``--set ID=VALUES`` (a card count), then ``players``, then ``variants`` (each value a set of rule
+variants) and one per ``--policy SEAT=NAME|NAME`` (``policy_all`` for every seat not named on its own).
+A rules file's: one axis per ``--grid NAME=VALUES`` (a parameter of its game's constructor), then the
+``--policy`` axes. A value list is ``5``, ``5..9``, ``5,7,9`` or a mix (``2..4,8``).
 
 Every configuration is checked before any game is played (its catalogue loads, its game can be set
 up, its policies parse), so a bad one is one error line, not a failed sweep half-way.
 
-A configuration's games are seeded from the run's ``--seed`` and the configuration itself: the whole
-deck's counts, the rules, the players, the variants and each seat's policy (numpy ``SeedSequence``),
-never from its place in the grid or the worker that plays it. The same configuration therefore gives
-the same row in any sweep that holds it, on any number of workers, in any order.
+A configuration's games are seeded from the run's ``--seed`` and the configuration itself (numpy
+``SeedSequence``): the whole deck's counts, the rules, the players, the variants and each seat's policy;
+for a rules file, its game's class, parameters and players. Never from its place in the grid or the
+worker that plays it: the same configuration gives the same row in any sweep that holds it, on any
+number of workers, in any order. A worker loads a rules file itself, by its spec (the file's absolute
+path), and plays its piece in its own process.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ PIECE = 200_000  # games of one task on a worker (a few seconds to a minute with
 FAST_FROM = 2_000  # fewer games per configuration are played by the engine (a kernel's loading costs more)
 TURN_LIMIT = 10_000  # a game still going after this many turns is stopped
 _NUMBER = re.compile(r"[0-9]{1,9}")
+_RANGES = re.compile(r"[0-9]{1,9}(\.\.[0-9]{1,9})?(,[0-9]{1,9}(\.\.[0-9]{1,9})?)*")
 _MIN_MAX = re.compile(r"([0-9]{1,9})\.\.([0-9]{1,9})")
 
 
@@ -90,6 +94,27 @@ def set_axis(text: str, catalogue) -> Axis:
         ids = ", ".join(sorted(known)[:12]) + (", ..." if len(known) > 12 else "")
         raise UserError(f"{option}: no card with id {quote(card_id)} in {catalogue.source.name} (ids: {ids})")
     return Axis(card_id, option, parse_values(values, option, 0, MAX_COUNT))
+
+
+def grid_axis(text: str) -> Axis:
+    """``--grid NAME=VALUES``: whole numbers as ``--set`` takes them (``20,50,100``, ``10..14``), else
+    values separated by commas, each a Python literal or text."""
+    from toolkit.rules.load import parse_value
+
+    option = f"--grid {quote(text, '')}"
+    name, sep, values = text.partition("=")
+    name = name.strip()
+    if not sep or not name.isidentifier() or not values.strip():
+        raise UserError(f"{option}: expected NAME=VALUES, e.g. --grid goal=20,50,100")
+    if _RANGES.fullmatch(values.replace(" ", "")):
+        return Axis(name, option, parse_values(values, option, 0, 10**9))
+    items = [item.strip() for item in values.split(",")]
+    if "" in items:
+        raise UserError(f"{option}: a value is empty (separate the values with commas)")
+    parsed = tuple(parse_value(item) for item in items)
+    if len(set(map(repr, parsed))) != len(parsed):
+        raise UserError(f"{option}: a value is given twice")
+    return Axis(name, option, parsed)
 
 
 def variants_axis(texts: tuple[str, ...], game_id: str) -> Axis:
@@ -190,6 +215,28 @@ def build_grid(catalogue, sets: tuple[str, ...], players: str | None, variants: 
     return Grid(catalogue.game, tuple(axes))
 
 
+def parameter_grid(base, params: dict, grids: tuple[str, ...], policies: tuple[str, ...]) -> Grid:
+    """The grid of a rules file's game ``base`` (loaded with ``params``): its ``--grid`` parameters, then
+    the seats' ``--policy`` axes; refuses one of more than MAX_CONFIGURATIONS."""
+    from toolkit.seats import rules_parse
+
+    axes = [grid_axis(text) for text in grids]
+    names = [axis.name for axis in axes]
+    for axis in axes:
+        if names.count(axis.name) > 1:
+            raise UserError(f"{axis.option}: {axis.name} is given twice (list its values in one option)")
+        if axis.name in params:
+            raise UserError(f"{axis.option}: {axis.name} is fixed by --param {axis.name}=...: give it once")
+        if axis.name in RESERVED_COLUMNS or axis.name.startswith("policy_"):
+            raise UserError(f"{axis.option}: a parameter called {quote(axis.name)} would share its column with the "
+                            "sweep's own")
+    grid = Grid(base.name, tuple(axes + policy_axes(policies, rules_parse(base))))
+    size = int(np.prod([len(axis.values) for axis in grid.axes])) if grid.axes else 1
+    if size > MAX_CONFIGURATIONS:
+        raise UserError(f"the grid has {size:,} configurations: a sweep plays at most {MAX_CONFIGURATIONS:,}")
+    return grid
+
+
 RESERVED_COLUMNS = ("players", "variants", "games", "exact", "note", "distance", "rank", "meets")
 
 
@@ -209,16 +256,35 @@ def variant_names(configuration: dict) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class Job:
-    """Everything a worker needs to play one configuration: it reads no file."""
+    """Everything a worker needs to play one configuration: a registered game's reads no file; a rules
+    file's names the file, which the worker loads itself."""
 
     key: str  # the configuration as canonical JSON (its axes' values)
-    catalogue: Catalogue  # the catalogue with this configuration's counts
+    catalogue: Catalogue | None  # the catalogue with this configuration's counts (None: a rules file's game)
     players: int
     variants: tuple[str, ...]
     choices: object  # the seats' Policies (toolkit.seats)
     games: int
-    seed: int  # the run seed of its games (``toolkit.sim.records.play_records``)
+    seed: int  # the run seed of its games (``toolkit.sim.records.game_batches``)
     exact: bool  # the game has exact figures for this configuration (``Game.sweep_exact``)
+    spec: str | None = None  # a rules file's game: its spec, the file's path absolute, and its parameters
+    params: dict | None = None
+
+    def setup(self) -> tuple:
+        """The game of this configuration, its seats and its comeback threshold (None: no comeback figure)."""
+        if self.spec is not None:
+            from toolkit.seats import rules_players
+            from toolkit.sim.records import _loaded
+
+            rules = _loaded(self.spec, self.params or {})
+            return rules, rules_players(rules, self.choices), None
+        from toolkit.games.registry import get, make_game
+        from toolkit.seats import builtin_players
+
+        assert self.catalogue is not None, "a job has a deck or a rules file"
+        game = make_game(self.catalogue, self.players, self.variants)
+        return game, builtin_players(self.catalogue.game, self.players, self.choices), \
+            get(self.catalogue.game).comeback_points
 
 
 def configuration_key(configuration: dict) -> str:
@@ -248,17 +314,45 @@ def jobs(grid: Grid, base, sets: list[str], games: int, seed: int) -> list[Job]:
             raise UserError(f"configuration {where}: every card count is 0: there is no game to play")
         names = [policy.name for policy in policies]
         exact = get(catalogue.game).sweep_exact(players, names, variants)
+        what = {"game": catalogue.game, "counts": [[card.id, card.count] for card in catalogue.cards],
+                "rules": sorted(catalogue.rules.items()), "players": players, "variants": sorted(variants),
+                "policies": names}
         out.append(Job(configuration_key(configuration), catalogue, players, variants, choices, games,
-                       configuration_seed(seed, catalogue, players, variants, names), exact))
+                       configuration_seed(seed, what), exact))
     return out
 
 
-def configuration_seed(seed: int, catalogue, players: int, variants, policy_names: list[str]) -> int:
-    """The run seed of one configuration's games: a ``SeedSequence`` of the sweep's seed and a digest
-    of what the game is (deck, rules, players, variants, each seat's policy), as 63 bits."""
-    what = {"game": catalogue.game, "counts": [[card.id, card.count] for card in catalogue.cards],
-            "rules": sorted(catalogue.rules.items()), "players": players, "variants": sorted(variants),
-            "policies": policy_names}
+def parameter_jobs(grid: Grid, spec: str, params: dict, games: int, seed: int) -> list[Job]:
+    """One checked job per configuration of a rules file's ``grid`` (its ``--grid`` axes first): each
+    configuration's game loaded and its players named before any game is played."""
+    from toolkit.rules.load import absolute, load_rules
+    from toolkit.seats import rules_players
+
+    names = [axis.name for axis in grid.axes if not axis.name.startswith("policy_")]
+    where_spec = absolute(spec)
+    out = []
+    for configuration in grid.configurations():
+        these = {**params, **{name: configuration[name] for name in names}}
+        where = ", ".join(f"{name}={value}" for name, value in configuration.items()) or "the game"
+        choices = configuration_policies(configuration)
+        try:
+            rules = load_rules(spec, these)
+            for axis in grid.axes:
+                if axis.name.startswith("policy_") and axis.name != "policy_all" and int(axis.name[7:]) > rules.players:
+                    raise UserError(f"{axis.option}: seat {axis.name[7:]} does not exist ({rules.players} players)")
+            chosen = [policy.name for policy in rules_players(rules, choices)]
+        except UserError as err:
+            raise UserError(f"configuration {where}: {err}") from None
+        what = {"game": rules.name, "params": sorted((k, repr(v)) for k, v in these.items()), "policies": chosen}
+        out.append(Job(configuration_key(configuration), None, rules.players, (), choices, games,
+                       configuration_seed(seed, what), False, where_spec, these))
+    return out
+
+
+def configuration_seed(seed: int, what: dict) -> int:
+    """The run seed of one configuration's games: a ``SeedSequence`` of the sweep's seed and a digest of
+    what the game is (``what``: deck, rules, players, variants and each seat's policy; or a rules file's
+    game, its parameters and players), as 63 bits."""
     digest = hashlib.sha256(json.dumps(what, sort_keys=True).encode()).digest()
     words = [int(w) for w in np.frombuffer(digest, dtype="<u4")]
     sequence = np.random.SeedSequence([seed & 0xFFFFFFFF, seed >> 32, *words])
@@ -284,23 +378,18 @@ def play_piece(piece: Piece):
     """The totals (``Accumulator``) of one piece's games, and for the job's first piece the game's exact
     figures where they apply (else None)."""
     from toolkit.analysis.metrics import Accumulator
-    from toolkit.games.registry import get, make_game
-    from toolkit.sim.records import play_records
-    from toolkit.seats import builtin_players
+    from toolkit.games.registry import get
+    from toolkit.sim.records import game_batches
 
     job = piece.job
-    play = getattr(job, "play", None)  # a job that plays its own games (a rules game's: toolkit.rules.sweep)
-    if play is not None:
-        return play(piece.start, piece.count), None
-    game = make_game(job.catalogue, job.players, job.variants)
-    policies = builtin_players(job.catalogue.game, job.players, job.choices)
-    totals = Accumulator(job.players, get(job.catalogue.game).comeback_points)
-    end = piece.start + piece.count
-    for start in range(piece.start, end, BATCH):
-        totals.add(play_records(game, policies, job.seed, start, min(BATCH, end - start), TURN_LIMIT,
-                                fast=job.games >= FAST_FROM))
-    exact = get(job.catalogue.game).exact_figures(job.catalogue, TURN_LIMIT) if job.exact and piece.start == 0 else None
-    return totals, exact
+    game, seats, comeback = job.setup()
+    totals = Accumulator(job.players, comeback)
+    for records in game_batches(game, seats, job.seed, piece.start, piece.start + piece.count, TURN_LIMIT, BATCH,
+                                fast=job.games >= FAST_FROM, workers=1):
+        totals.add(records)
+    if not job.exact or piece.start != 0 or job.catalogue is None:
+        return totals, None
+    return totals, get(job.catalogue.game).exact_figures(job.catalogue, TURN_LIMIT)
 
 
 def finish(job: Job, played: list) -> dict:

@@ -167,3 +167,12 @@ def parse_value(text: str):
         return ast.literal_eval(text.strip())
     except (ValueError, SyntaxError):
         return text.strip()
+
+
+def absolute(spec: str) -> str:
+    """The spec with its file's path made absolute (a worker may run elsewhere); others as they are."""
+    found = _FILE.fullmatch(spec.strip())
+    if not found:
+        return spec.strip()
+    path = str(Path(found.group("path")).resolve())
+    return path + (f":{found.group('cls')}" if found.group("cls") else "")

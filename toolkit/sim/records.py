@@ -156,15 +156,17 @@ def _batches(game, policies, run_seed, count, chunk, max_turns, kernel, ahead):
         played += step
 
 
-def game_batches(game, seats, run_seed: int, start: int, stop: int, max_turns: int, chunk: int):
+def game_batches(game, seats, run_seed: int, start: int, stop: int, max_turns: int, chunk: int, fast: bool = True,
+                 workers: int | None = None):
     """The records of games ``start .. stop-1`` of the run ``run_seed``, batch by batch, in order: a registered
-    game's by ``play_records`` (its kernel where one covers the game), ``chunk`` games a batch, each stopped
-    after ``max_turns`` turns; a rules file's by ``batches`` (its games end, or fail at its ``max_steps``)."""
+    game's by ``play_records`` (with ``fast``, its kernel where one covers the game), ``chunk`` games a batch,
+    each stopped after ``max_turns`` turns; a rules file's by ``batches`` (its games end, or fail at its
+    ``max_steps``; ``workers``: see there)."""
     if not isinstance(game, RulesGame):
         for first in range(start, stop, chunk):
-            yield play_records(game, seats, run_seed, first, min(chunk, stop - first), max_turns)
+            yield play_records(game, seats, run_seed, first, min(chunk, stop - first), max_turns, fast)
         return
-    yield from batches(game, seats, run_seed, start, stop)
+    yield from batches(game, seats, run_seed, start, stop, workers)
 
 
 def rules_batch(rules, seats, run_seed: int, start: int, count: int) -> dict[str, np.ndarray]:
