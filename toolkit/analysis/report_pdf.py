@@ -327,34 +327,6 @@ def report_pdf(catalogue, results, rows, tournament, options: dict, lang: str) -
                        names, lang, more, catalogue=catalogue)
 
 
-def rules_report_pdf(title: str, results, paragraphs: list[str], lang: str, scored: bool,
-                     skill: dict | None = None, files=()) -> bytes:
-    """The balance page of a game written as a rules file (toolkit.rules): the same figures, charts and
-    events as a built-in game's, without what needs a catalogue (playing time) and, when the game keeps
-    no score, without lead changes; then, given ``skill`` ({"heading", "paragraphs", "tables": [(caption,
-    header, rows)]}, ``skill_page``), a page of how much skill matters: its words,
-    and a table per seat of three columns (the figure, its value, how it is known)."""
-    t = TEXTS[lang]
-    rows = _figure_rows(results, None, lang, race=scored)
-
-    def skill_page(page, canvas):
-        canvas.showPage()
-        page.y = PAGE[1] - MARGIN
-        page.text(MARGIN, page.y - 5, skill["heading"], 11, "name")
-        page.y -= 6
-        for paragraph in skill["paragraphs"]:
-            page.wrap(paragraph, 7.5, "text")
-            page.y -= 0.8
-        for caption, header, body in skill["tables"]:
-            page.y -= 4
-            page.text(MARGIN, page.y - 3, caption, 8.5, "name")
-            page.y -= 3
-            _wrapped_table(page, header, body, [50, 52, 78], size=7.5)
-
-    return balance_pdf(t["title_plain"].format(game=title), title, paragraphs, results, rows, {}, lang,
-                       skill_page if skill else None, files=files)
-
-
 def balance_pdf(title: str, game: str, paragraphs: list[str], results, figure_rows, names: dict, lang: str,
                 more=None, catalogue=None, files=()) -> bytes:
     """Page 1 of a report: the title, the paragraphs under it, the figures table of each result, the
@@ -530,9 +502,12 @@ def _wrapped_table(page: _Page, header, rows, widths, size=7.0, colour_of=None):
 
 
 def figures_pdf(rules, result, options: dict, lang: str, skill=None, skill_missing: str | None = None) -> bytes:
-    """The report's PDF: the balance page of the built-in games, for this game, and the page of how much
-    skill matters (``skill``: ``toolkit.rules.skill.section``'s figures; None with ``skill_missing``, the
-    reason it is out of reach, said in a sentence of page 1)."""
+    """The report's PDF of a game written as a rules file: the balance page of the built-in games (the same
+    figures, charts and events, without what needs a catalogue, playing time, and, when the game keeps no
+    score, without lead changes); then, given ``skill`` (``toolkit.rules.skill.section``'s figures), a
+    page of how much skill matters (``skill_page``): its words, and a table per seat of three columns
+    (the figure, its value, how it is known). None with ``skill_missing``: the reason it is out of reach,
+    said in a sentence of page 1."""
     from toolkit.analysis.analyse import scored
 
     t = TEXTS[lang]
@@ -553,11 +528,28 @@ def figures_pdf(rules, result, options: dict, lang: str, skill=None, skill_missi
     if skill is None and skill_missing is not None:
         paragraphs.append(SKILL_WORDS[lang]["missing"])
     title = rules.name + (f" ({', '.join(f'{k} {v}' for k, v in rules.params.items())})" if rules.params else "")
-    page = skill_page(skill, lang, rules.info().length_unit, bool(getattr(rules, "hidden_information", False))) \
+    sheet = skill_page(skill, lang, rules.info().length_unit, bool(getattr(rules, "hidden_information", False))) \
         if skill else None
     spec = rules.spec.strip()
     path = spec[:spec.rindex(".py") + 3] if ".py" in spec else None  # PATH.py[:Class]: the file dates the PDF
-    return rules_report_pdf(title, [result], paragraphs, lang, scored(rules), page, files=[path])
+    rows = _figure_rows([result], None, lang, race=scored(rules))
+
+    def more(page, canvas):
+        canvas.showPage()
+        page.y = PAGE[1] - MARGIN
+        page.text(MARGIN, page.y - 5, sheet["heading"], 11, "name")
+        page.y -= 6
+        for paragraph in sheet["paragraphs"]:
+            page.wrap(paragraph, 7.5, "text")
+            page.y -= 0.8
+        for caption, header, body in sheet["tables"]:
+            page.y -= 4
+            page.text(MARGIN, page.y - 3, caption, 8.5, "name")
+            page.y -= 3
+            _wrapped_table(page, header, body, [50, 52, 78], size=7.5)
+
+    return balance_pdf(t["title_plain"].format(game=title), title, paragraphs, [result], rows, {}, lang,
+                       more if sheet else None, files=[path])
 
 
 def skill_page(figures, lang: str, unit: str, hidden: bool = False) -> dict:
