@@ -274,9 +274,9 @@ class Job:
         """The game of this configuration, its seats and its comeback threshold (None: no comeback figure)."""
         if self.spec is not None:
             from toolkit.seats import rules_players
-            from toolkit.sim.records import _loaded
+            from toolkit.sim.records import loaded
 
-            rules = _loaded(self.spec, self.params or {})
+            rules = loaded(self.spec, self.params or {})
             return rules, rules_players(rules, self.choices), None
         from toolkit.games.registry import get, make_game
         from toolkit.seats import builtin_players

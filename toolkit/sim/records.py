@@ -188,7 +188,7 @@ def _distributions(rules):
 _LOADED: dict = {}
 
 
-def _loaded(spec: str, params: dict):
+def loaded(spec: str, params: dict):
     """The rules of ``spec`` with ``params``, loaded once per process (a worker loads them itself)."""
     key = (spec, repr(sorted(params.items())))
     if key not in _LOADED:
@@ -201,7 +201,7 @@ def _loaded(spec: str, params: dict):
 def _worker_batch(task) -> dict[str, np.ndarray]:
     """A worker process's batch: it loads the rules itself (once per process) from their spec."""
     spec, params, names, run_seed, start, count = task
-    rules = _loaded(spec, params)
+    rules = loaded(spec, params)
     seats = [rules.policy(name) for name in names]
     return rules_batch(rules, seats, run_seed, start, count)
 
@@ -269,7 +269,7 @@ def _table_batch(task) -> dict[str, np.ndarray]:
     """A worker's batch from the table it keeps: the file's code runs in the worker, so a file that ends
     its process ends a worker (one line), not the command."""
     spec, params, names, run_seed, start, count = task
-    rules = _loaded(spec, params)
+    rules = loaded(spec, params)
     seats = [rules.policy(name) for name in names]
     if kept_table(rules, seats) is None:
         Learning(rules, seats)
