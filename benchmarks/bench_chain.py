@@ -161,10 +161,10 @@ def walk_case(game_id: str, overrides: list[str], players: int, size: int | None
 
 
 def chain_arrays(transitions) -> tuple:
-    """Every field of a walked chain (``engine_chain.Transitions``), to compare two walks."""
-    return (bytes(transitions._row), bytes(transitions._state_of_row), bytes(transitions._offsets),
-            bytes(transitions._targets), transitions._weights, transitions._rewards, transitions._totals,
-            transitions._ends)
+    """Every field of a walked chain (``walk.ArrayGraph``), to compare two walks."""
+    return (bytes(transitions.row), bytes(transitions.state_of_row), bytes(transitions.offsets),
+            bytes(transitions.targets), list(transitions.weights), transitions.rewards, transitions.totals,
+            transitions.ends)
 
 
 def time_walks(cases: list, repeat: int) -> list[tuple[int, float, tuple]]:

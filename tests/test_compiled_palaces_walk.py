@@ -4,7 +4,7 @@ Each comparison walks one deck three times, by the oracle engine and players (``
 readable rules) and by the product's state (the kernel's steps, interpreted) through
 ``engine_chain.build(compiled=False)``, with the decisions remembered per decision point as the engine
 walk does by default, and by the compiled walk (``compiled=True``), and asks for the same
-``Transitions``: the state of each row,
+``ArrayGraph``: the state of each row,
 the outcomes of each state with their weights and successors (state numbers and absorbing ends),
 the turns started per row, the ends in the order first met. The engine walk numbers states as it
 meets them, so equal arrays mean the same states, the same keys and the same rules and decisions
@@ -30,6 +30,7 @@ from toolkit.games.palaces import kernel as palaces_kernel
 from toolkit.games.palaces import policies as palaces_policies
 from toolkit.games.palaces.engine import VARIANTS, PalacesGame, PalacesState, first_palace_complete
 from toolkit.odds import drn, engine_chain
+from toolkit.walk import walker
 from toolkit.games.palaces import walk as compiled_palaces_walk
 from toolkit.games.palaces.policies import parse
 
@@ -55,9 +56,9 @@ def palaces_game(counts: dict, players=1, variants=(), **rules):
 
 def arrays(transitions):
     """Every field of a walked chain, as plain lists."""
-    return (list(transitions._row), list(transitions._state_of_row), list(transitions._offsets),
-            list(transitions._targets), list(transitions._weights), list(transitions._rewards),
-            list(transitions._totals), list(transitions._ends), dict(transitions._end_codes))
+    return (list(transitions.row), list(transitions.state_of_row), list(transitions.offsets),
+            list(transitions.targets), list(transitions.weights), list(transitions.rewards),
+            list(transitions.totals), list(transitions.ends), dict(transitions.end_codes))
 
 
 def one_walk(start_state, seats, done, limit, compiled):
@@ -294,7 +295,7 @@ def test_a_rule_or_a_decision_played_otherwise_is_caught(monkeypatch, mutation):
 def test_decisions_that_do_not_reach_a_chance_point_end_alike(monkeypatch, limit):
     """With the walk's limit of decisions in a row cut to one or two, a general exchange (the card
     played, then each seat's gift) ends as LOOP in both walks, and no turns are counted for it."""
-    monkeypatch.setattr(engine_chain, "MAX_DECISIONS", limit)
+    monkeypatch.setattr(walker, "MAX_DECISIONS", limit)
     game = palaces_game({"foundation-red": 1, "floor-red": 1, "roof-red": 1, "general-exchange": 2}, 2,
                         hand_size=2, goal=3)
     seats = [parse("default")] * 2

@@ -3,7 +3,7 @@
 Each comparison walks one deck three times, by the oracle engine and players (``tests/oracles``, the
 readable rules) and by the product's state (the kernel's steps, interpreted) through
 ``engine_chain.build(compiled=False)``, and by the compiled walk (``compiled=True``), and asks for the
-same ``Transitions``: the state of
+same ``ArrayGraph``: the state of
 each row, the outcomes of each state with their weights and successors (state numbers and
 absorbing ends), the turns started per row, the ends in the order first met. The engine walk numbers
 states as it meets them, so equal arrays mean the same states, the same keys' lumping (colour swap,
@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from toolkit.catalogue import load
 from toolkit.games.diamoniak.engine import DiamoniakGame, DiamoniakState
 from toolkit.odds import drn, engine_chain
+from toolkit.walk import walker
 from toolkit.games.diamoniak import walk as compiled_walk
 from toolkit.games.diamoniak import policies as diamoniak_policies
 
@@ -45,9 +46,9 @@ def diamoniak_game(colours, diamonds, witches, fairies, size, takes, price, play
 
 def arrays(transitions):
     """Every field of a walked chain, as plain lists."""
-    return (list(transitions._row), list(transitions._state_of_row), list(transitions._offsets),
-            list(transitions._targets), list(transitions._weights), list(transitions._rewards),
-            list(transitions._totals), list(transitions._ends), dict(transitions._end_codes))
+    return (list(transitions.row), list(transitions.state_of_row), list(transitions.offsets),
+            list(transitions.targets), list(transitions.weights), list(transitions.rewards),
+            list(transitions.totals), list(transitions.ends), dict(transitions.end_codes))
 
 
 def both_walks(game, seats, limit=LIMIT):
@@ -201,7 +202,7 @@ def test_decisions_that_do_not_reach_a_chance_point_end_alike(monkeypatch, limit
     """With the walk's limit of decisions in a row cut to a few, play that needs more ends as LOOP in both
     walks (and no turns are counted for it): a stop and the next seat's draw are two decisions; a stop,
     purchases and the draw after them more; five are enough on this deck."""
-    monkeypatch.setattr(engine_chain, "MAX_DECISIONS", limit)
+    monkeypatch.setattr(walker, "MAX_DECISIONS", limit)
     game = diamoniak_game((3, 3, 0, 0), 2, 1, 1, 3, 2, 1)
     seats = [diamoniak_policies.parse("stop-after-1,keep-diamonds")] * 2
     oracle, engine, compiled = both_walks(game, seats, 20_000)

@@ -191,7 +191,7 @@ def plain_walk(game, seats, done=None, limit=20_000):
         return ids[key]
 
     ids, todo = {}, []
-    first = target(engine_chain._advance(game.new_initial_state(), seats))
+    first = target(engine_chain.advance(game.new_initial_state(), seats))
     pairs, rewards = {}, {}
     while todo:
         state_id, state = todo.pop()
@@ -200,8 +200,8 @@ def plain_walk(game, seats, done=None, limit=20_000):
             after = state.clone()
             after.apply_action(outcome)
             try:
-                after = engine_chain._advance(after, seats)
-            except engine_chain._Loop:
+                after = engine_chain.advance(after, seats)
+            except engine_chain.Loop:
                 pairs[state_id].append((weight, engine_chain.LOOP))
             else:
                 reward += weight * (after.turns - state.turns)

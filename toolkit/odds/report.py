@@ -381,7 +381,7 @@ def engine_chain_export(catalogue: Catalogue, game, seats, max_states: int, done
     start = game.new_initial_state()
     transitions, start_key, turn_reward = engine_chain.build(start, seats, max_states, done)
     # the turn counter where the chain starts: ``solve`` counts the turns from there
-    first_turns = engine_chain._advance(start.clone(), seats).turns if start_key != engine_chain.LOOP else 0
+    first_turns = engine_chain.advance(start.clone(), seats).turns if start_key != engine_chain.LOOP else 0
     labels = ("win1 .. winN and end: that seat won; "
               + (f"done and end: {done_says}; " if done is not None else "")
               + "stalled and never: nobody can win any more; loop and never: the policies decide for ever; "

@@ -59,7 +59,7 @@ def catalogue_game(catalogue, players: int | None):
 
 
 def _chain(game, model: str, policy: Policies | None, max_states: int, export_chain: bool, progress) -> OddsReport:
-    from toolkit.odds.engine_chain import TooManyStates
+    from toolkit.walk.graph import TooManyStates
     from toolkit.rules import walk
 
     seats = rules_players(game, policy)

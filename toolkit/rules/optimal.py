@@ -48,7 +48,8 @@ import numpy as np
 
 from toolkit.errors import UserError
 from toolkit.game.contract import CHANCE, TERMINAL
-from toolkit.rules.walk import Graph, fields_of, walk_graph
+from toolkit.rules.walk import fields_of, walk_graph
+from toolkit.walk.graph import ArrayGraph
 from toolkit.seats import Policies, rules_players
 
 EXACT_UP_TO = 60_000  # nodes: up to this many the answer is exact, beyond it an interval
@@ -71,7 +72,7 @@ class Optimum:
     first_wins: Fraction | None = None  # zero-sum: seat 1's chance to win under the optimal play found
     first_wins_bounds: tuple[float, float] | None = None
     checked: int = 0  # nodes at which the equations were checked exactly
-    graph: Graph | None = None
+    graph: ArrayGraph | None = None
     chosen: np.ndarray | None = None  # per node: the edge its decision takes (-1: no decision)
     action_names: dict = field(default_factory=dict)
     others: str = ""  # the other seats' players (a best reply)
@@ -96,12 +97,10 @@ def _describe(state):
 class _Arrays:
     """A walked graph as the compiled loops take it, for one objective."""
 
-    def __init__(self, graph: Graph, objective: str, seat: int):
+    def __init__(self, graph: ArrayGraph, objective: str, seat: int):
         self.graph = graph
-        rows = np.frombuffer(graph.row, dtype=np.int64)
         offsets = np.frombuffer(graph.offsets, dtype=np.int64)
-        self.first = offsets[rows]
-        self.stop = offsets[rows + 1]
+        self.first, self.stop = graph.first, graph.stop
         self.target = np.frombuffer(graph.targets, dtype=np.int64)
         kind = np.frombuffer(graph.kind, dtype=np.int8)
         self.kind = kind
@@ -200,8 +199,8 @@ def best_reply(game, seat: int, seats, max_states: int = 2_000_000, exact_up_to:
     return answer
 
 
-def _walk(game, seats, kept, max_states, progress) -> Graph:
-    from toolkit.odds.engine_chain import TooManyStates
+def _walk(game, seats, kept, max_states, progress) -> ArrayGraph:
+    from toolkit.walk.graph import TooManyStates
 
     own = getattr(game, "state_fields", None)  # a built-in game names its fields itself
 
@@ -213,7 +212,7 @@ def _walk(game, seats, kept, max_states, progress) -> Graph:
         raise UserError(f"{game.source}: optimal play: the game has {err} (--max-states)") from None
 
 
-def _solve_graph(game, graph: Graph, objective: str, seat: int, exact_up_to: int) -> Optimum:
+def _solve_graph(game, graph: ArrayGraph, objective: str, seat: int, exact_up_to: int) -> Optimum:
     from toolkit.solve import scc
 
     arrays = _Arrays(graph, objective, seat)
@@ -324,7 +323,7 @@ def _ends(arrays: _Arrays, chosen, fixed: tuple[int, ...]) -> bool:
     return len(scc.compiled().endless(first, stop, arrays.target, sense)) == 0
 
 
-def _decisions(graph: Graph):
+def _decisions(graph: ArrayGraph):
     """Every (seat, action) some decision of the walk offers."""
     rows = np.frombuffer(graph.kind, dtype=np.int8)[np.argsort(np.frombuffer(graph.row, dtype=np.int64))]
     seats = np.repeat(rows, np.diff(np.frombuffer(graph.offsets, dtype=np.int64)))
@@ -340,7 +339,7 @@ def _decisions(graph: Graph):
     return sorted(seen, key=repr)
 
 
-def _node_text(graph: Graph, node: int) -> str:
+def _node_text(graph: ArrayGraph, node: int) -> str:
     if node in graph.fields:
         names_index, values = graph.fields[node]
         return "the state " + ", ".join(f"{n}={v}" for n, v in zip(graph.names[names_index], values))

@@ -13,7 +13,7 @@ The answers (``chain_odds``): the expected length (in the game's turns when it s
 else in steps), the chance each seat wins, the chance of each distinct end, the chance the game never
 ends (then the expected length is infinite, and said so), and the distribution of the length.
 
-``walk_graph`` walks the same game with the decision points kept (``Graph``): what
+``walk_graph`` walks the same game with the decision points kept (a ``toolkit.walk.ArrayGraph``): what
 ``toolkit.rules.optimal`` solves for the best play.
 """
 
@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from toolkit.game.contract import CHANCE, TERMINAL
+from toolkit.walk.graph import ArrayGraph, TooManyStates
+from toolkit.walk.walker import END_KEY
 
 DISTRIBUTION_MASS = Fraction(999, 1000)  # the length distribution is listed until this much of it is told
 MAX_LENGTH = 400  # ... or this length, whichever comes first
@@ -167,11 +169,11 @@ def length_distribution(start, deciders, max_states: int) -> tuple[tuple[Fractio
 
     transitions, start_key, _ = engine_chain.build(start, deciders, max_states, outcome=_outcome, edge_turns=True)
     if not transitions:
-        first = engine_chain._advance(start.clone(), deciders) if start_key != engine_chain.LOOP else start
+        first = engine_chain.advance(start.clone(), deciders) if start_key != engine_chain.LOOP else start
         if start_key == engine_chain.LOOP or start_key[0] != "end":
             return (), Fraction(1)
         return tuple([Fraction(0)] * first.turns + [Fraction(1)]), Fraction(0)
-    first_turns = engine_chain._advance(start.clone(), deciders).turns
+    first_turns = engine_chain.advance(start.clone(), deciders).turns
     try:
         listed, beyond = transitions.turn_distribution(start_key, first_turns, MAX_LENGTH, DISTRIBUTION_MASS)
     except ValueError:  # a turn may go on for ever: no distribution by turns
@@ -188,7 +190,7 @@ def chain_drn(game, seats, max_states: int, title: str) -> tuple[bytes, int]:
     start = _start(game, seats, met)
     deciders = _deciders(seats, start, met)
     transitions, start_key, turn_reward = engine_chain.build(start, deciders, max_states, outcome=_outcome)
-    first = engine_chain._advance(start.clone(), deciders).turns if start_key != engine_chain.LOOP else 0
+    first = engine_chain.advance(start.clone(), deciders).turns if start_key != engine_chain.LOOP else 0
     comments = [f"{game.name}: {title}",
                 f"reward 'turns': the game's length in {game.info().length_unit}; labels: win1 .. winN and end: that "
                 "seat won; draw and end: the game ended without one winner; loop and never: the players decide "
@@ -199,212 +201,53 @@ def chain_drn(game, seats, max_states: int, title: str) -> tuple[bytes, int]:
 # --- the game with its decision points kept ----------------------------------------------------------
 
 
-_END = object()  # marks the key of an end in ``walk_graph`` (no state's key holds it)
-
-
-class Fields:
-    """The kept seats' decision nodes described for people: node -> (an index into ``Graph.names``, the
-    values), read as a mapping, in the order the walk described them. Held as arrays and one list of the
-    value tuples rather than a dict of pairs (a million decisions of Pig to 100: some 150 MB less)."""
-
-    def __init__(self):
-        self._place = array("i")  # per node: its place among the described, or -1
-        self._nodes = array("q")
-        self._names = array("i")
-        self._values: list[tuple] = []
-
-    def add(self, node: int, names_index: int, values: tuple) -> None:
-        place = self._place
-        if node >= len(place):
-            place.extend(array("i", [-1]) * max(node + 1 - len(place), len(place)))
-        place[node] = len(self._values)
-        self._nodes.append(node)
-        self._names.append(names_index)
-        self._values.append(values)
-
-    def get(self, node: int, default=None):
-        place = self._place[node] if 0 <= node < len(self._place) else -1
-        return default if place < 0 else (self._names[place], self._values[place])
-
-    def __getitem__(self, node: int) -> tuple[int, tuple]:
-        found = self.get(node)
-        if found is None:
-            raise KeyError(node)
-        return found
-
-    def __contains__(self, node: object) -> bool:
-        return isinstance(node, int) and self.get(node) is not None
-
-    def __len__(self) -> int:
-        return len(self._values)
-
-    def __iter__(self):
-        return iter(self._nodes)
-
-    def items(self):
-        return zip(self._nodes, zip(self._names, self._values))
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Fields) and list(self.items()) == list(other.items())
-
-
-class Graph:
-    """A game walked with the decisions of ``kept`` seats kept (the others' players are chance points).
-
-    Nodes are ints, 0 the start, numbered as the walk meets them; ``kind[n]`` is the seat deciding at
-    ``n``, ``CHANCE`` or ``TERMINAL``. The edges of node ``n`` are ``edges(n)``, indices into
-    ``targets`` (a node), ``weights`` (a chance outcome's whole weight; 1 for a decision), ``actions``
-    (the decision's action; unread for chance) and ``turns`` (the turns started on the way). A terminal
-    node's returns are ``returns[end[n]]`` and its winner ``winners[end[n]]``; ``fields[n]`` describes a
-    kept seat's decision node for people (``describe``), with ``names[fields[n][0]]`` its field names."""
-
-    def __init__(self):
-        self.kind = array("b")
-        self.row = array("q")  # node -> its row of edges (rows are in the order nodes were expanded)
-        self.offsets = array("q", [0])  # row -> where its edges start
-        self.targets = array("q")
-        self.weights: array | list = array("q")  # a list once some weight passes 64 bits
-        self.actions: array | list = array("q")  # a list once some action is not a small whole number
-        self.turns = array("q")
-        self.end = array("q")  # per node: an index into returns, or -1
-        self.returns: list[tuple[Fraction, ...]] = []
-        self.winners: list[int | None] = []
-        self.fields = Fields()
-        self.names: list[tuple[str, ...]] = []
-        self.kept: frozenset[int] = frozenset()
-        self.players = 0
-        self.decisions = False  # a seat, kept or not, was ever to decide (False: chance alone plays the game)
-
-    def __len__(self) -> int:
-        return len(self.kind)
-
-    def edges(self, node: int) -> range:
-        row = self.row[node]
-        return range(self.offsets[row], self.offsets[row + 1])
-
-
-def walk_graph(game, seats, kept, max_states: int, describe=None, progress=None) -> Graph:
+def walk_graph(game, seats, kept, max_states: int, describe=None, progress=None) -> ArrayGraph:
     """Walk ``game`` with the seats in ``kept`` deciding (every decision kept) and the others playing
     ``seats[s]`` as chance points. ``describe(state)`` -> (names, values) is recorded for every kept
     decision node. ``TooManyStates`` past ``max_states`` nodes."""
     from toolkit.rules.guard import RulesState
+    from toolkit.walk import walker
 
     kept = frozenset(kept)
     players = game.num_players()
-    graph = Graph()
-    graph.kept, graph.players = kept, players
     met = Met()
     chance_seats = frozenset(range(players)) - kept
     first = _start(game, seats, met, chance_seats)
     inner = first.state if isinstance(first, Played) else first
     if type(inner) is RulesState:
-        _walk_rules(graph, inner, seats, chance_seats, met, max_states, describe, progress)
+        graph = _walk_rules(inner, seats, chance_seats, kept, met, max_states, describe, progress)
     else:
-        _walk_states(graph, first, met, max_states, describe, progress)
+        own = describe
+        if describe is not None and isinstance(first, Played):
+            def describe(state):
+                return own(state.state)
+        graph = walker.walk(first, max_states, kept=kept, describe=describe, progress=progress)
+    graph.players = players
     graph.decisions = met.decisions or any(who >= 0 for who in graph.kind)
     return graph
-
-
-def _walk_states(graph: Graph, first, met: Met, max_states: int, describe, progress) -> None:
-    """``walk_graph`` on any engine's states: each edge a clone, an action applied and a key."""
-    from toolkit.odds.engine_chain import TooManyStates
-
-    ids = {first.key(): 0}
-    names: dict[tuple, int] = {}
-    ends: dict[tuple, int] = {}
-    kind, row_of, offsets, targets, turns, end = (
-        graph.kind, graph.row, graph.offsets, graph.targets, graph.turns, graph.end)
-    kind.append(TERMINAL)
-    row_of.append(-1)
-    end.append(-1)
-    todo = [(0, first)]
-    while todo:
-        node, state = todo.pop()
-        row_of[node] = len(offsets) - 1
-        if progress and len(offsets) % 1000 == 0:
-            progress(1)
-        who = state.current_player()
-        if who == TERMINAL or state.is_terminal():
-            kind[node], end[node] = TERMINAL, _end_code(graph, ends, (tuple(state.returns()), state.winner))
-            offsets.append(len(targets))
-            continue
-        kind[node] = who
-        if who == CHANCE:
-            moves = state.chance_outcomes()
-        else:
-            moves = [(action, None) for action in state.legal_actions()]
-            if describe is not None:
-                field_names, values = describe(state.state if isinstance(state, Played) else state)
-                graph.fields.add(node, names.setdefault(field_names, len(names)), values)
-        began = state.turns
-        last = len(moves) - 1
-        for number, (move, weight) in enumerate(moves):
-            after = state if number == last else state.clone()
-            after.apply_action(move)
-            # a finished game is keyed by how it ended: one node per end (an engine need not key its ends)
-            key = (_END, tuple(after.returns()), after.winner) if after.is_terminal() else after.key()
-            target = ids.get(key)
-            if target is None:
-                target = ids[key] = len(kind)
-                if target >= max_states:
-                    raise TooManyStates(max_states)
-                kind.append(TERMINAL)
-                row_of.append(-1)
-                end.append(-1)
-                todo.append((target, after))
-            targets.append(target)
-            _add_move(graph, move, weight)
-            turns.append(after.turns - began)
-        offsets.append(len(targets))
-    graph.names = list(names)
-
-
-def _end_code(graph: Graph, ends: dict[tuple, int], outcome: tuple) -> int:
-    """The number of an end (its returns and winner), given in the order the walk meets them."""
-    code = ends.get(outcome)
-    if code is None:
-        code = ends[outcome] = len(graph.returns)
-        graph.returns.append(outcome[0])
-        graph.winners.append(outcome[1])
-    return code
-
-
-def _add_move(graph: Graph, move, weight) -> None:
-    """An edge's weight (1 for a decision) and action (-1 for chance)."""
-    try:
-        graph.weights.append(1 if weight is None else weight)
-    except (OverflowError, TypeError):
-        graph.weights = list(graph.weights) + [weight]
-    actions = graph.actions
-    if weight is not None:
-        actions.append(-1)
-    elif type(actions) is list or type(move) is not int or not -2**63 <= move < 2**63:
-        actions = graph.actions = list(actions) if type(actions) is not list else actions
-        actions.append(move)
-    else:
-        actions.append(move)
 
 
 _UNKEYED = object()  # a successor whose key() failed: keyed the guarded way, which says why
 
 
-def _walk_rules(graph: Graph, first, seats, chance_seats: frozenset[int], met: Met, max_states: int, describe,
-                progress) -> None:
-    """``walk_graph`` on a rules file's states (``RulesState``), the same graph as ``_walk_states`` gives,
+def _walk_rules(first, seats, chance_seats: frozenset[int], kept: frozenset[int], met: Met, max_states: int,
+                describe, progress) -> ArrayGraph:
+    """``walk_graph`` on a rules file's states (``RulesState``), the same graph as ``toolkit.walk.walker`` gives,
     with fewer calls per edge: the file's own state is copied, moved and keyed directly (its errors said
     as the guard says them), and only a key not met before is asked whether the game is over, who plays
     and what ends it. A key met before is the same position (a key identifies a state), an end's too."""
-    from toolkit.odds.engine_chain import TooManyStates
     from toolkit.rules import contain
     from toolkit.rules.guard import RulesState, plain_copy, plain_key
 
     rules = first.rules
     failure = rules.failure
     names: dict[tuple, int] = {}
-    ends: dict[tuple, int] = {}
+    graph = ArrayGraph()
+    graph.kept = kept
     graph.turns = array("b")  # a step starts at most one turn (the end of the game ends the turn it is in)
     kind, row_of, offsets, targets, turns, end = (
         graph.kind, graph.row, graph.offsets, graph.targets, graph.turns, graph.end)
+    state_of_row = graph.state_of_row
     add_target, add_turns, add_weight, add_action = targets.append, turns.append, graph.weights.append, \
         graph.actions.append
     small_actions = True  # the actions are whole numbers of 64 bits (an array, not a list)
@@ -417,11 +260,12 @@ def _walk_rules(graph: Graph, first, seats, chance_seats: frozenset[int], met: M
     while todo:
         node, state = todo.pop()
         row_of[node] = len(offsets) - 1
+        state_of_row.append(node)
         if progress and len(offsets) % 1000 == 0:
             progress(1)
         who = state.current_player()
         if who == TERMINAL:
-            kind[node], end[node] = TERMINAL, _end_code(graph, ends, (tuple(state.returns()), state.winner))
+            kind[node], end[node] = TERMINAL, graph.end_node(tuple(state.returns()), state.winner)
             offsets.append(len(targets))
             continue
         if who in chance_seats:
@@ -470,7 +314,7 @@ def _walk_rules(graph: Graph, first, seats, chance_seats: frozenset[int], met: M
                         after.turns += 1
                 over = after.current_player() == TERMINAL
                 if over:  # one node per end, keyed by how it ended
-                    outcome = (_END, tuple(after.returns()), after.winner)
+                    outcome = (END_KEY, tuple(after.returns()), after.winner)
                     target = ids.get(outcome)
                 else:
                     if key is _UNKEYED:
@@ -510,6 +354,7 @@ def _walk_rules(graph: Graph, first, seats, chance_seats: frozenset[int], met: M
                 add_action(-1)
         offsets.append(len(targets))
     graph.names = list(names)
+    return graph
 
 
 _PROPERTIES: dict[type, tuple[str, ...]] = {}  # a class -> the names of its public properties

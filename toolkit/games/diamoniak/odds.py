@@ -235,7 +235,7 @@ def sweep_figures(catalogue: Catalogue, turn_limit: int) -> dict:
     where the solver's distribution of lengths is whole (no tail left) and within ``turn_limit``, the
     exact shares too: every game ends, by the player's win."""
     from toolkit.games.diamoniak.solo import REACH, SoloDeck, solo_odds
-    from toolkit.odds.engine_chain import TooManyStates
+    from toolkit.walk.graph import TooManyStates
 
     deck = SoloDeck.from_catalogue(catalogue)
     try:

@@ -1730,7 +1730,7 @@ def walk_chance_points(g, pol, r, layout, options, bits, keys, index, stack, cou
     outcomes (WALK_ROOM: the caller grows them and calls again), a new state would pass
     ``options[WO_MAX_STATES]`` (WALK_TOO_MANY) or a number does not fit its bit field (WALK_OVERFLOW).
 
-    The chain goes into the arrays of ``engine_chain.Transitions``: ``row_of`` (state -> row),
+    The chain goes into the arrays of ``walk.ArrayGraph``: ``row_of`` (state -> row),
     ``state_of_row``, ``offsets``, ``targets`` (a state, or -1 - k for the k-th absorbing end met,
     whose kind ``end_kinds[k]`` holds), ``weights``, and per row ``rewards`` (the sum of weight x
     turns started on the way) and ``totals`` (the sum of the weights). With ``options[WO_DONE]`` the

@@ -88,7 +88,7 @@ def sampled_games(start, policies, rng, done):
     kernel's ``key_vector``). A game abandoned after some chance point has drawn from the generator only
     up to it, as the Python game has; one whose decisions never reach a chance point just ends (the
     estimate counts a ``_Loop`` so)."""
-    from toolkit.odds.engine_chain import MAX_DECISIONS
+    from toolkit.walk.walker import MAX_DECISIONS
 
     sampler = _Sampler(start.game, policies, rng)
     k, g, s, pol, outputs = sampler.kernel, sampler.g, sampler.s, sampler.pol, sampler.outputs

@@ -10,7 +10,7 @@ holds to the engine card order for card order). A chance point is the vector of 
 ``PalacesState.key`` keeps there, packed into a few 64-bit words and interned in an open-addressing
 table; the states are expanded in the engine walk's order, so the chain that comes back is the engine
 walk's own: the same state numbers, outcomes, integer weights, ends and turn rewards, in the same
-``Transitions`` arrays (``tests/test_compiled_palaces_walk.py`` compares them array for array).
+``ArrayGraph`` arrays (``tests/test_compiled_palaces_walk.py`` compares them array for array).
 
 ``applies`` says where that holds: the engine's own Palaces state and key, players who decide by the
 state alone with rules the kernel plays (the builder in each of its forms, giving the worst cards),
@@ -23,8 +23,9 @@ Where it applies, ``sampled_games`` also plays the games ``engine_chain.estimate
 from __future__ import annotations
 
 from toolkit.games.palaces.sampled import sampled_games  # noqa: F401  (the walker's sampled games, see above)
-from toolkit.odds.engine_chain import Transitions, key_arguments
-from toolkit.odds.walk_arrays import ROOM, WalkArrays, packed
+from toolkit.odds.engine_chain import key_arguments
+from toolkit.walk.graph import ArrayGraph
+from toolkit.walk.compiled import ROOM, WalkArrays, packed
 
 
 def is_first_palace(done) -> bool:
@@ -189,14 +190,14 @@ def _overflow() -> RuntimeError:
 
 
 def walk(first, policies, max_states: int, progress=None, max_decisions: int | None = None,
-         done=None) -> Transitions:
+         done=None) -> ArrayGraph:
     """The chain ``engine_chain.build`` walks from chance point ``first`` (a state the policies have
     already been played up to, not the end, nor ``done``): state 0 is ``first``; ``TooManyStates``
     past ``max_states``. ``done``: None, or the first palace's (``is_first_palace``)."""
     import numpy as np
 
     from toolkit.games.palaces import kernel
-    from toolkit.odds.engine_chain import MAX_DECISIONS
+    from toolkit.walk.walker import MAX_DECISIONS
 
     if done is not None and not is_first_palace(done):
         raise ValueError("the compiled walk knows no other end than a first palace complete")
@@ -226,4 +227,4 @@ def walk(first, policies, max_states: int, progress=None, max_decisions: int | N
                                        a.rewards, a.totals, a.end_of, a.end_kinds, base, s, v, words)
 
     a.run(step, fast, types, progress, max_states, _overflow)
-    return a.transitions(players)
+    return a.graph(players)
