@@ -38,6 +38,7 @@ from fractions import Fraction
 from typing import Callable
 
 from toolkit.odds.chain import Chain
+from toolkit.walk import played
 from toolkit.walk.graph import DONE, LOOP, STALLED, ArrayGraph, TooManyStates
 from toolkit.walk.walker import Loop, advance, end_key
 from toolkit.walk.walker import walk as walker_walk
@@ -315,3 +316,77 @@ def solve(start, policies, players: int, max_states: int = 200_000, done: Callab
         if transitions:
             turns += chain.expected_reward(start_key, turn_reward.__getitem__)
     return EngineAnswer(turns, wins, stalled, never, ends.get(DONE, Fraction(0)), walked, ends)
+
+# --- the chain of a game of the contract under named players -------------------------------------------
+
+DISTRIBUTION_MASS = Fraction(999, 1000)  # the length distribution is listed until this much of it is told
+MAX_LENGTH = 400  # ... or this length, whichever comes first
+
+
+@dataclass(frozen=True)
+class ChainOdds:
+    unit: str  # "turns" or "steps"
+    states: int  # chance points of the chain
+    expected_length: Fraction | None  # None: the game may never end (then p_never > 0)
+    win: tuple[Fraction, ...]  # per seat
+    no_winner: Fraction  # the game ended without one winner (a draw, a shared win, a lost solo game)
+    p_never: Fraction  # the game never ends
+    ends: tuple[tuple[tuple[Fraction, ...], Fraction], ...]  # each distinct returns at the end and its chance
+    distribution: tuple[Fraction, ...]  # P(length == t), t = 0, 1, ...
+    beyond: Fraction  # the chance the game is longer than the distribution lists (or never ends)
+    decisions: bool  # a seat was to decide somewhere (False: chance alone plays the game, the players never act)
+
+
+def chain_odds(game, seats, max_states: int, progress=None, distribution: bool = True) -> ChainOdds:
+    """The exact odds of ``game`` with ``seats`` (one policy per seat) playing; ``TooManyStates`` past
+    ``max_states`` chance points."""
+    met = played.Met()
+    start = played.start_of(game, seats, met)
+    seated = played.deciders(seats, start, met)
+    answer = solve(start, seated, game.num_players(), max_states, progress=progress, outcome=played.returns_of)
+    ends = {}
+    for end, p in (answer.ends or {}).items():
+        if end[0] == "end":
+            ends[end[2]] = ends.get(end[2], Fraction(0)) + p
+    win = answer.win_probability
+    ended = sum(ends.values(), Fraction(0))
+    listed, beyond = (), Fraction(1)
+    if distribution:
+        listed, beyond = length_distribution(start, seated, max_states)
+    return ChainOdds(game.info().length_unit, answer.states, answer.expected_turns, win, ended - sum(win, Fraction(0)),
+                     answer.p_never, tuple(sorted(ends.items(), key=lambda pair: (-pair[1], pair[0]))), listed, beyond,
+                     met.decisions)
+
+
+def length_distribution(start, deciders, max_states: int) -> tuple[tuple[Fraction, ...], Fraction]:
+    """P(length == t) for t = 0 .. T, T the first length by which ``DISTRIBUTION_MASS`` of the games
+    have ended (at most ``MAX_LENGTH``), and the chance of a longer game (or of none ending)."""
+    transitions, start_key, _ = build(start, deciders, max_states, outcome=played.returns_of, edge_turns=True)
+    if not transitions:
+        first = advance(start.clone(), deciders) if start_key != LOOP else start
+        if start_key == LOOP or start_key[0] != "end":
+            return (), Fraction(1)
+        return tuple([Fraction(0)] * first.turns + [Fraction(1)]), Fraction(0)
+    first_turns = advance(start.clone(), deciders).turns
+    try:
+        listed, beyond = transitions.turn_distribution(start_key, first_turns, MAX_LENGTH, DISTRIBUTION_MASS)
+    except ValueError:  # a turn may go on for ever: no distribution by turns
+        return (), Fraction(1)
+    return tuple(listed), beyond
+
+
+def chain_drn(game, seats, max_states: int, title: str) -> tuple[bytes, int]:
+    """The chain behind ``chain_odds`` in Storm's explicit DRN (``toolkit.odds.drn.engine_drn``): its
+    reward model counts the game's length (turns or steps)."""
+    from toolkit.odds import drn
+
+    met = played.Met()
+    start = played.start_of(game, seats, met)
+    seated = played.deciders(seats, start, met)
+    transitions, start_key, turn_reward = build(start, seated, max_states, outcome=played.returns_of)
+    first = advance(start.clone(), seated).turns if start_key != LOOP else 0
+    comments = [f"{game.name}: {title}",
+                f"reward 'turns': the game's length in {game.info().length_unit}; labels: win1 .. winN and end: that "
+                "seat won; draw and end: the game ended without one winner; loop and never: the players decide "
+                "for ever; never: no end can be reached"]
+    return drn.engine_drn(transitions, start_key, turn_reward, first, comments)

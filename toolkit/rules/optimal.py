@@ -48,9 +48,9 @@ import numpy as np
 
 from toolkit.errors import UserError
 from toolkit.game.contract import CHANCE, TERMINAL
-from toolkit.rules.walk import fields_of, walk_graph
-from toolkit.walk.graph import ArrayGraph
+from toolkit.rules.expand import walk_graph
 from toolkit.seats import Policies, rules_players
+from toolkit.walk.graph import ArrayGraph
 
 EXACT_UP_TO = 60_000  # nodes: up to this many the answer is exact, beyond it an interval
 EPSILON = 1e-9  # interval iteration stops once the bounds are this close
@@ -84,7 +84,7 @@ COUNTERS = frozenset({"turns", "steps"})  # counted, not played on: left out of 
 
 def _describe(state):
     """The user's state behind a rules state (a built-in game's: its engine state), for people: its
-    attributes and properties (``walk.fields_of``) but what the game counts (``events()``, turns)."""
+    attributes and properties (``fields_of``) but what the game counts (``events()``, turns)."""
     events = state.events() if hasattr(state, "events") else {}
     skip = COUNTERS | frozenset(events)
     for name in ("inner", "engine"):
@@ -896,3 +896,53 @@ def value_lines(answer: Optimum) -> list[str]:
 
 def _so(answer: Optimum) -> str:
     return ", both playing so" if answer.graph is None or answer.graph.decisions else ""
+
+
+_PROPERTIES: dict[type, tuple[str, ...]] = {}  # a class -> the names of its public properties
+
+
+def _properties(cls: type) -> tuple[str, ...]:
+    names = _PROPERTIES.get(cls)
+    if names is None:
+        found: list[str] = []
+        for owner in cls.__mro__:
+            for name, member in vars(owner).items():
+                if isinstance(member, property) and not name.startswith("_") and name not in found:
+                    found.append(name)
+        names = _PROPERTIES[cls] = tuple(found)
+    return names
+
+
+_SHOWN = (bool, int, str, Fraction)  # what a field may be
+_LISTED = (int, str, Fraction)  # what a list or tuple of fields may hold
+
+
+def fields_of(state, skip=frozenset()) -> tuple[tuple[str, ...], tuple]:
+    """A state's attributes and properties for people, flattened: numbers and words as they are, a list or
+    tuple of them as ``name[0]``, ``name[1]`` ...; anything else, names starting with ``_`` and the names
+    in ``skip`` left out (what the policy table reads)."""
+    try:
+        attributes = dict(vars(state))
+    except TypeError:  # a state of slots: its slots
+        attributes = {name: getattr(state, name) for name in getattr(type(state), "__slots__", ())
+                      if hasattr(state, name)}
+    for name in _properties(type(state)):
+        if name not in attributes:
+            try:
+                attributes[name] = getattr(state, name)
+            except Exception:  # noqa: BLE001 - a property that cannot be read is left out
+                continue
+    names, values = [], []
+    for name, value in sorted(attributes.items()):
+        if name.startswith("_") or name in skip:
+            continue
+        kind = type(value)
+        if kind is int or kind is str or kind is bool or isinstance(value, _SHOWN):
+            names.append(name)
+            values.append(value)
+        elif (kind is list or kind is tuple or isinstance(value, (list, tuple))) and all(
+                type(v) is int or isinstance(v, _LISTED) for v in value):
+            for i, v in enumerate(value):
+                names.append(f"{name}[{i}]")
+                values.append(v)
+    return tuple(names), tuple(values)

@@ -6,7 +6,7 @@ For one seat, with every other seat a beginner (``random``: every legal action e
 players are compared by their result (the chance to win; in a one-player game that every play wins, the
 expected length, where less is better):
 
-* the beginner: the seat plays ``random`` too; exact, from the chain (``walk.chain_odds``);
+* the beginner: the seat plays ``random`` too; exact, from the chain (``engine_chain.chain_odds``);
 * the optimal player: the seat's best reply to the beginners (``optimal``); exact, or an interval;
 * the clairvoyant ("fictive") player: the seat knows every future outcome of chance, the beginners'
   choices included, and plays the best plan for them. Chance is fixed in advance as a sequence of numbers
@@ -49,7 +49,8 @@ import numpy as np
 
 from toolkit.errors import UserError
 from toolkit.game.contract import CHANCE, TERMINAL
-from toolkit.rules import optimal, walk
+from toolkit.odds import engine_chain
+from toolkit.rules import optimal
 from toolkit.walk.graph import ArrayGraph
 
 CHAIN_STATES = 20_000  # sets of positions the clairvoyant's exact chain holds at most (beyond: bounds)
@@ -150,7 +151,7 @@ def skill(game, sequences: int = 2000, seed: int = 1, max_states: int = 200_000,
     """The skill figures of every seat of ``game`` (a ``RulesGame``) against beginners."""
     players = game.num_players()
     beginner = [game.policies()["random"]] * players
-    odds = walk.chain_odds(game, beginner, max_states, distribution=False)
+    odds = engine_chain.chain_odds(game, beginner, max_states, distribution=False)
     out = []
     knowing = None  # a game of hidden information: the best replies that know only what their seat knows
     for seat in range(players):
