@@ -132,7 +132,7 @@ def _ratio(weight: Weight, total: Weight = 1) -> str:
 
 def engine_drn(transitions: ArrayGraph, start: Hashable, turn_reward: Mapping, first_turns: int,
                comments: Iterable[str] = ()) -> tuple[bytes, int]:
-    """The chain of ``engine_chain.build`` (chance point to chance point of the rules engine) as DRN.
+    """The chain of ``walker.build`` (chance point to chance point of the rules engine) as DRN.
 
     ``transitions``, ``start`` and ``turn_reward`` are what ``build`` returns (an ``ArrayGraph``
     mapping, whose ``cannot_end`` names the states caught where no end can be reached).

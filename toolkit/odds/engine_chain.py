@@ -1,9 +1,11 @@
-"""The Markov chain of a whole game, built by walking a rules engine with fixed policies.
+"""The questions asked of a whole game's chain under fixed players: the chance of each end, the chance it
+never ends, the expected length and the distribution of the length (``solve``, ``chain_odds``,
+``length_distribution``), and the chain in DRN (``chain_drn``).
 
-Every chance point of the engine (a card to draw, a card to steal) becomes a state of the chain,
-keyed by ``state.key()``; its outcomes, with the engine's exact integer weights, lead through the
-policies' decisions to the next chance point or to the end. The chain then answers with
-``toolkit.odds.Chain``: expected turns, and the chance that each seat wins.
+The chain is the game walked with every decision played (``toolkit.walk.walker.build``: every chance point
+a state, keyed by ``state.key()``, its outcomes with the engine's exact integer weights leading through the
+players' decisions to the next chance point or the end, in an ``ArrayGraph``), solved by
+``toolkit.odds.Chain``.
 
 A game can also fail to end: the engine may stall (nobody can win any more), or play may reach
 states from which no end can be reached at all (a loop). Both are absorbing here, as "never", so
@@ -13,25 +15,10 @@ the chance of each end stays exact; the expected number of turns is then infinit
 This is exact for any game the engine plays, but the number of states grows fast with the deck and
 the players, so the walk stops at ``max_states`` and says so (``TooManyStates``); a chain that a
 few sampled games already show to be far larger is not walked at all (``estimate_states``).
-
-The walk (``toolkit.walk.walker``) keeps little per state: each key (the engine's compact bytes) is made
-once and interned to an int id, the transitions go into flat arrays (``toolkit.walk.ArrayGraph``), and the
-keys are dropped once the walk is done. Fields no player reads are left out of the keys (``unread_fields``), which is exact.
-It does little per state: a state's last outcome is played on the state itself, not a copy, and
-where deciding is slow (Palaces' players) the play from a decision point to the next chance point
-is worked out once per decision point's key (``build``), which is exact for players who decide by
-the state alone.
-
-Diamoniak's chain is walked the same way by compiled code (``toolkit.games.diamoniak.walk``, on the
-simulation kernel's rules and policies) wherever that plays the same game: the same states in the
-same order, the same ``ArrayGraph``, many times faster per state (``build``); so is Palaces' (with
-or without "a first palace is complete" as its end: ``toolkit.games.palaces.walk``).
 """
 
 from __future__ import annotations
 
-import functools
-import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -39,9 +26,8 @@ from typing import Callable
 
 from toolkit.odds.chain import Chain
 from toolkit.walk import played
-from toolkit.walk.graph import DONE, LOOP, STALLED, ArrayGraph, TooManyStates
-from toolkit.walk.walker import Loop, advance, end_key
-from toolkit.walk.walker import walk as walker_walk
+from toolkit.walk.graph import DONE, LOOP, STALLED, TooManyStates
+from toolkit.walk.walker import ESTIMATE_FROM, advance, build, compiled_walker, estimate_states
 
 @dataclass(frozen=True)
 class EngineAnswer:
@@ -52,215 +38,6 @@ class EngineAnswer:
     p_done: Fraction  # the question's own end (``done``) was reached
     states: int
     ends: Mapping | None = None  # every absorbing key reached and its chance (``outcome``: the games' own ends)
-
-
-def unread_fields(policies) -> frozenset[str]:
-    """The state fields no player's policy reads (``policy.ignores``; a policy that does not say
-    reads everything): an engine may leave them out of its keys, and states that differ only there
-    are then one state of the chain. Exact: neither the rules nor any player looks at them."""
-    ignored = [frozenset(getattr(policy, "ignores", ())) for policy in policies]
-    return frozenset.intersection(*ignored) if ignored else frozenset()
-
-
-def colours_alike(policies) -> bool:
-    """Do all players treat the castle colours alike (``policy.colours_alike``)? Then an engine may
-    key a state and its colour-swapped twin as one where that is exact (``key(ignore, swap)``:
-    Diamoniak's ``DiamoniakGame.colour_swap``)."""
-    return bool(policies) and all(getattr(policy, "colours_alike", False) is True for policy in policies)
-
-
-def key_arguments(policies) -> tuple:
-    """What the walk hands ``state.key``: the fields no player reads, and whether colours may be swapped
-    (nothing at all when neither applies: an engine's ``key()`` need not take them)."""
-    ignore = unread_fields(policies)
-    if colours_alike(policies):
-        return (ignore, True)
-    return (ignore,) if ignore else ()
-
-
-def _key_function(policies) -> Callable:
-    arguments = key_arguments(policies)
-    return lambda state: state.key(*arguments)
-
-
-def decisions_repeat(policies) -> bool:
-    """Do the players decide by the state alone (``policy.deterministic``, as every built-in rule but the
-    seeded random ones does)? Then the play from a decision point to the next chance point is the
-    same wherever that decision point is met, and the walk may play it once (``build``)."""
-    return bool(policies) and all(getattr(policy, "deterministic", False) is True for policy in policies)
-
-
-def worth_remembering(policies) -> bool:
-    """Remember the decisions (``build``) when they repeat and some player says deciding costs it much
-    more than keying a state (``policy.decides_slowly``: Palaces' players weigh every card). Diamoniak's
-    decide in about the time a key takes, so remembering would only cost memory (a key per decision
-    point, about 160 bytes a state at the walk's peak) and save no time."""
-    return decisions_repeat(policies) and any(getattr(policy, "decides_slowly", False) for policy in policies)
-
-
-COMPILED_FROM = 5_000  # a chain up to this size is walked by the engine (Diamoniak's in about 0.1 s; Palaces' alone
-# in 1.2-2.8 s on a loaded machine, while loading its compiled walk took 1.3-2.6 s), a larger one by the compiled
-# walk (``build``)
-
-
-def compiled_walker(start, done: Callable | None = None):
-    """The compiled walk that may build ``start``'s chain (its ``may_apply``, which loads no compiled
-    code): the ``compiled_walk`` of the game whose walk takes ``start``; None for none."""
-    from toolkit.games import registry
-
-    for game in registry.games().values():
-        walker = game.compiled_walk()
-        if walker is not None and walker.may_apply(start, done):
-            return walker
-    return None
-
-
-def build(start, policies, max_states: int = 200_000, done: Callable | None = None, progress=None,
-          remember_decisions: bool | None = None, compiled: bool | None = None, outcome: Callable | None = None,
-          edge_turns: bool = False):
-    """Walk the engine from ``start``; returns (transitions, start, turn reward per state).
-
-    ``transitions`` is an ``ArrayGraph`` (read as a mapping; state ids, 0 the start); ``start`` is 0, or the
-    absorbing key reached before any chance point (then ``transitions`` is empty). Absorbing keys:
-    ``("end", winner)`` for a won game, ``DONE`` when ``done(state)`` (e.g. "a first palace is
-    complete") holds first, ``STALLED`` for a game the engine ended without a winner and ``LOOP`` for
-    decisions that never reach chance or an end. ``progress(1)`` is called every 1,000 states.
-
-    ``outcome`` (a game of one's own, whose ends may be draws or shared): every finished game is an
-    end of its own, ``("end", state.winner, outcome(state))`` (e.g. the returns), a draw's winner None,
-    and never STALLED. ``edge_turns``: the chain also keeps the turns each transition starts
-    (``ArrayGraph.turn_distribution``); neither is taken by a compiled walk.
-
-    The engine is walked by ``toolkit.walk.walker.walk`` (played: every decision made on the way). The
-    decisions are remembered (``remember_decisions``; by default where that pays:
-    ``worth_remembering``; never unless the players decide by the state alone: ``decisions_repeat``).
-    An outcome that leaves the engine at a decision point is keyed there, and the play from that key
-    to the next chance point (its successor or end, and the turns it starts) is worked out the first
-    time only: many outcomes of different states meet the same decision point (two cards drawn in
-    either order). Exact as the walk's own keys are: a key holds everything the rules and the players
-    read. ``done`` must then be decided by the play from the decision point on, as "a first palace
-    is complete" is (none is at any decision point the walk meets).
-
-    Where a compiled walk plays the game and the players (``compiled_walker``, its ``applies``:
-    Diamoniak with the built-in players and no ``done``; Palaces with the builder's players, no
-    ``done`` or the first palace's) it builds the chain instead, the same arrays, many
-    times faster, once the chain has more than ``COMPILED_FROM`` states (below that the engine's
-    walk ends before the compiled code is loaded, about 0.4 s). ``compiled=False``: the engine
-    walk always; ``True``: the compiled walk always (a ValueError where it does not apply).
-    """
-    chain = ArrayGraph()
-    first = start.clone()
-    try:
-        first = advance(first, policies)
-    except Loop:
-        return chain, LOOP, chain.turn_rewards
-    if first.is_terminal() or (done is not None and done(first)):
-        return chain, end_key(first, done, outcome), chain.turn_rewards
-    if compiled is not False and outcome is None and not edge_turns:
-        walker = compiled_walker(start, done)
-        if walker is not None:
-            if compiled is None:  # a small chain is walked here: faster than loading the compiled code
-                try:
-                    return build(start, policies, min(max_states, COMPILED_FROM), done,
-                                 progress if max_states <= COMPILED_FROM else None, remember_decisions, compiled=False)
-                except TooManyStates:
-                    if max_states <= COMPILED_FROM:
-                        raise
-            if walker.applies(start, policies, done):
-                chain = walker.walk(first, policies, max_states, progress, done=done)
-                return chain, 0, chain.turn_rewards
-        if compiled:
-            raise ValueError("the compiled walk does not play this game or these players")
-    if remember_decisions is None:
-        remember_decisions = worth_remembering(policies)
-    chain = walker_walk(first, max_states, deciders=policies, arguments=key_arguments(policies), done=done,
-                        outcome=outcome, remember=remember_decisions and decisions_repeat(policies),
-                        edge_turns=edge_turns, progress=progress)
-    return chain, 0, chain.turn_rewards
-
-
-ESTIMATE_FROM = 20_000  # a chain this small is walked at once (faster than estimating it); a larger one,
-# only after an estimate says it may fit
-
-
-SAMPLE_WORK = 200_000  # chance points the sampled games may play in all (a few seconds): long games stop it early
-
-
-def sampled_game(start, policies, rng: random.Random, key_of: Callable, done: Callable | None = None):
-    """One game from ``start`` with chance drawn by ``rng`` at the engine's own weights: the key of
-    each chance point it meets, in order, until it ends (or ``done``)."""
-    state = advance(start.clone(), policies)
-    while not state.is_terminal() and not (done is not None and done(state)):
-        yield key_of(state)
-        outcomes = state.chance_outcomes()
-        pick = rng.randrange(sum(weight for _, weight in outcomes))
-        for outcome, weight in outcomes:
-            pick -= weight
-            if pick < 0:
-                break
-        state.apply_action(outcome)
-        state = advance(state, policies)
-
-
-def estimate_states(start, policies, limit: int, done: Callable | None = None, seed: int = 0,
-                    progress=None) -> tuple[int, int, bool]:
-    """(a lower estimate of the chain's states, games sampled, whether the estimate comes from a
-    chance point where at most one pair of games met, i.e. all the sample can count): a few random
-    games decide whether a walk up to ``limit`` states is worth starting.
-
-    The estimator counts collisions (birthday style): of ``m`` games played with the engine's own
-    chance weights, ``c`` pairs meet the same state at their ``d``-th chance point. ``pairs / c``
-    estimates ``1 / sum(p^2)`` of the states at that depth, which is never more than their number
-    (Cauchy-Schwarz), so the largest over all depths is a lower estimate of the whole chain. Games
-    are played until the collisions show the depths are small (every depth met again at least 20
-    times: the walk goes on) or ``pairs`` reach ``20 * limit`` (if some depth then has at most one
-    collision, its states pass ``limit`` unless a chance of about 1 in 10^7 failed), or the games
-    have played ``SAMPLE_WORK`` chance points in all (long games: the estimate so far, still a lower
-    one). Seeded: the same inputs give the same estimate. Where the game's compiled walk applies and
-    offers ``sampled_games`` (the same games played by compiled code, drawing the same numbers), it
-    plays them.
-    """
-    rng = random.Random(seed)
-    walker = compiled_walker(start, done)
-    if walker is not None and hasattr(walker, "sampled_games") and walker.applies(start, policies, done):
-        game = walker.sampled_games(start, policies, rng, done)  # the same games, compiled: the same counts
-    else:
-        key_of = _key_function(policies)
-        game = functools.partial(sampled_game, start, policies, rng, key_of, done)
-    seen: list[dict] = []  # per depth: key -> how many games met it there
-    pairs_needed = 20 * limit
-    games = work = 0
-    while True:
-        for _ in range(64):
-            if progress:
-                progress(0)  # no steps of the walk yet: lets a progress bar appear (a game may be long)
-            games += 1
-            keys = game()
-            try:
-                for depth, key in enumerate(keys):
-                    if depth == len(seen):
-                        seen.append({})
-                    seen[depth][key] = seen[depth].get(key, 0) + 1
-                    work += 1
-                    if depth >= 100_000 or work > SAMPLE_WORK:
-                        break
-            except Loop:
-                pass
-            finally:
-                keys.close()  # a game stopped here has drawn only up to here
-        peak, settled, uncounted = 0, True, False
-        for counts in seen:
-            met = sum(counts.values())
-            pairs = met * (met - 1) // 2
-            collisions = sum(n * (n - 1) // 2 for n in counts.values())
-            if pairs // max(collisions, 1) > peak:
-                peak, uncounted = pairs // max(collisions, 1), collisions <= 1
-            if collisions < 20 and pairs:
-                settled = False
-            if collisions <= 1 and pairs >= pairs_needed:
-                return peak, games, uncounted
-        if settled or games * (games - 1) // 2 >= pairs_needed or work > SAMPLE_WORK:
-            return peak, games, uncounted
 
 
 def solve(start, policies, players: int, max_states: int = 200_000, done: Callable | None = None,

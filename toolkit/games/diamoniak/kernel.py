@@ -663,7 +663,7 @@ def _play_batch(kinds, colours, counts, colour_ok, numbers, table, run_seed, sta
 
 # --- the exact walk's compiled part (``toolkit.games.diamoniak.walk``) ---------------------------------
 #
-# The walk of ``toolkit.odds.engine_chain.build`` played by the steps above: from each chance point,
+# The walk of ``toolkit.odds.walker.build`` played by the steps above: from each chance point,
 # every card type left in the pile (weighted by its count), then the seats' decisions up to the next
 # chance point or the end. A chance point is a vector of small counts (``key vector``: the seat to
 # move, the cards drawn this turn when a player reads them, then pile, discard area, and per seat the

@@ -1,6 +1,6 @@
 """The exact walk of two- (or more) player Diamoniak in compiled code: the engine walk's chain, faster.
 
-``engine_chain.build`` walks the rules engine: for each chance point, a copy of the state per card
+``walker.build`` walks the rules engine: for each chance point, a copy of the state per card
 type left in the pile, the engine's rules and the players' policies in Python, and a key of bytes.
 Here the same walk runs in ``toolkit.games.diamoniak.kernel.walk_chance_points``, whose rules and
 policies are the simulation kernel's own step functions (the port of the engine and of the
@@ -13,14 +13,14 @@ for array on many decks).
 
 ``applies`` says where that holds: the engine's own Diamoniak state and key, players whose every
 rule the kernel plays (``diamoniak_kernel.supports``), no question's own end (``done``). Elsewhere
-``engine_chain`` walks the engine.
+``toolkit.walk.walker`` walks the engine.
 """
 
 from __future__ import annotations
 
 from functools import cached_property
 
-from toolkit.odds.engine_chain import key_arguments
+from toolkit.walk.walker import key_arguments
 from toolkit.walk.graph import ArrayGraph
 from toolkit.walk.compiled import ROOM, WalkArrays, packed
 
@@ -46,7 +46,7 @@ def may_apply(start, done=None) -> bool:
 
 
 def applies(start, policies, done=None) -> bool:
-    """Can the compiled walk build ``engine_chain.build``'s chain from ``start`` for these players?
+    """Can the compiled walk build ``walker.build``'s chain from ``start`` for these players?
     (This loads the compiled code, numba and all: about 0.3 s the first time.)"""
     if not may_apply(start, done):
         return False
@@ -122,7 +122,7 @@ def _overflow() -> RuntimeError:
 
 def walk(first, policies, max_states: int, progress=None, max_decisions: int | None = None,
          done=None) -> ArrayGraph:
-    """The chain ``engine_chain.build`` walks from chance point ``first`` (a state the policies have
+    """The chain ``walker.build`` walks from chance point ``first`` (a state the policies have
     already been played up to, not the end): state 0 is ``first``; ``TooManyStates`` past ``max_states``.
     ``done`` must be None: Diamoniak's walk knows no question's own end."""
     import numpy as np

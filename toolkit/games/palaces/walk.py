@@ -1,6 +1,6 @@
 """The exact walk of Palaces in compiled code: the engine walk's chain, faster.
 
-``engine_chain.build`` walks the rules engine: for each chance point (a card drawn in a deal or a
+``walker.build`` walks the rules engine: for each chance point (a card drawn in a deal or a
 refill, a card taken blind in an exchange), a copy of the state per outcome, the engine's rules and
 the players' policies in Python (the decisions played once per decision point's key), and a key of
 bytes. Here the same walk runs in ``toolkit.games.palaces.kernel.walk_chance_points``, whose rules
@@ -15,15 +15,15 @@ walk's own: the same state numbers, outcomes, integer weights, ends and turn rew
 ``applies`` says where that holds: the engine's own Palaces state and key, players who decide by the
 state alone with rules the kernel plays (the builder in each of its forms, giving the worst cards),
 and as the question's own end (``done``) none, or "a first palace is complete"
-(``toolkit.games.palaces.engine.first_palace_complete``). Elsewhere ``engine_chain`` walks the engine.
-Where it applies, ``sampled_games`` also plays the games ``engine_chain.estimate_states`` samples
+(``toolkit.games.palaces.engine.first_palace_complete``). Elsewhere ``toolkit.walk.walker`` walks the engine.
+Where it applies, ``sampled_games`` also plays the games ``walker.estimate_states`` samples
 (``toolkit.games.palaces.sampled``).
 """
 
 from __future__ import annotations
 
 from toolkit.games.palaces.sampled import sampled_games  # noqa: F401  (the walker's sampled games, see above)
-from toolkit.odds.engine_chain import key_arguments
+from toolkit.walk.walker import key_arguments
 from toolkit.walk.graph import ArrayGraph
 from toolkit.walk.compiled import ROOM, WalkArrays, packed
 
@@ -59,7 +59,7 @@ def may_apply(start, done=None) -> bool:
 
 
 def applies(start, policies, done=None) -> bool:
-    """Can the compiled walk build ``engine_chain.build``'s chain from ``start`` for these players?"""
+    """Can the compiled walk build ``walker.build``'s chain from ``start`` for these players?"""
     if not may_apply(start, done):
         return False
     from toolkit.games.palaces.policies import Builder, GiveWorst, PalacesPolicy
@@ -191,7 +191,7 @@ def _overflow() -> RuntimeError:
 
 def walk(first, policies, max_states: int, progress=None, max_decisions: int | None = None,
          done=None) -> ArrayGraph:
-    """The chain ``engine_chain.build`` walks from chance point ``first`` (a state the policies have
+    """The chain ``walker.build`` walks from chance point ``first`` (a state the policies have
     already been played up to, not the end, nor ``done``): state 0 is ``first``; ``TooManyStates``
     past ``max_states``. ``done``: None, or the first palace's (``is_first_palace``)."""
     import numpy as np
