@@ -161,10 +161,10 @@ def walk_case(game_id: str, overrides: list[str], players: int, size: int | None
 
 
 def chain_arrays(transitions) -> tuple:
-    """Every field of a walked chain (``engine_chain.Transitions``), to compare two walks."""
-    return (bytes(transitions._row), bytes(transitions._state_of_row), bytes(transitions._offsets),
-            bytes(transitions._targets), transitions._weights, transitions._rewards, transitions._totals,
-            transitions._ends)
+    """Every field of a walked chain (``walk.ArrayGraph``), to compare two walks."""
+    return (bytes(transitions.row), bytes(transitions.state_of_row), bytes(transitions.offsets),
+            bytes(transitions.targets), list(transitions.weights), transitions.rewards, transitions.totals,
+            transitions.ends)
 
 
 def time_walks(cases: list, repeat: int) -> list[tuple[int, float, tuple]]:
@@ -237,13 +237,14 @@ from dataclasses import replace
 from toolkit.catalogue import load
 from toolkit.games.diamoniak.engine import DiamoniakGame
 from toolkit.odds import engine_chain
+from toolkit.walk import walker
 from toolkit.games.diamoniak import policies as diamoniak_policies
 counts = ["castle-green=0", "castle-yellow=0", "castle-red=2", "castle-blue=2", "diamond=1", "witch=1", "fairy=1"]
 game = DiamoniakGame.from_catalogue(load("diamoniak", overrides=counts, require_art=False), 2)
 game = replace(game, castle_size=2)
 seats = [diamoniak_policies.parse("default")] * 2
 ready = time.perf_counter()
-engine_chain.build(game.new_initial_state(), seats, compiled=True)
+walker.build(game.new_initial_state(), seats, compiled=True)
 print(time.perf_counter() - ready)
 """
 
@@ -265,6 +266,7 @@ def walk_main(names: list[str], max_states: int, revisions: list[str], repeat: i
     """Side by side in one run: each revision's walk on its own engines, today's engine walk and today's
     compiled walk, on the same decks."""
     from toolkit.odds import engine_chain
+    from toolkit.walk import walker
 
     codes = []  # (label, walk module, {game: engine module, or None for today's}, build's options)
     for number, rev in enumerate(revisions):
@@ -283,7 +285,7 @@ def walk_main(names: list[str], max_states: int, revisions: list[str], repeat: i
                   f"then from that cache: {first_walk(cache):.2f} s")
     for warm in (walk_case("diamoniak", WALK_CASES["diamoniak-2p-small"][1], 2, 3),  # loaded here before any clock
                  walk_case("palaces", WALK_CASES["palaces-first-palace"][1], 1, None)):
-        engine_chain.build(warm[0].new_initial_state(), warm[1], done=warm[2], compiled=True)
+        walker.build(warm[0].new_initial_state(), warm[1], done=warm[2], compiled=True)
     print(f"{'deck':24} {'code':9} {'states':>9} {'walk s':>7} {'states/s':>10} {'bytes/state':>11} "
           f"{'peak B/st':>9} {'solve s':>7}")
     for name in names:

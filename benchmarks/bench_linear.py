@@ -11,7 +11,7 @@ state untouched), e.g. the commit before the lifting; a revision from before the
 
 The chains: layered random chains from ``bench_chain.random_chain`` with many small cycles, a
 random chain made of a few large strongly connected components, and chains walked from the rules
-engines (``toolkit.odds.engine_chain.build``) of two-player Diamoniak decks with two witches (cards
+engines (``toolkit.odds.walker.build``) of two-player Diamoniak decks with two witches (cards
 come back, so the walk has components of thousands of states) and a Palaces first-palace deck. Each
 is asked what ``toolkit odds`` asks: the absorption probabilities and an expected reward from the
 start (walked chains: turns; the others: steps).
@@ -71,7 +71,7 @@ def walked(name: str) -> tuple[dict, object, object]:
 
     from toolkit.catalogue import load
     from toolkit.games.registry import make_game, policy_module
-    from toolkit.odds import engine_chain
+    from toolkit.walk import walker
 
     game_id, overrides, players, size = DECKS[name]
     game = make_game(load(game_id, overrides=overrides, require_art=False), players)
@@ -79,7 +79,7 @@ def walked(name: str) -> tuple[dict, object, object]:
         game = replace(game, castle_size=size)
     seats = [policy_module(game_id).parse("default")] * players
     done = first_palace_complete if game_id == "palaces" else None
-    transitions, start, reward = engine_chain.build(game.new_initial_state(), seats, 1_000_000, done)
+    transitions, start, reward = walker.build(game.new_initial_state(), seats, 1_000_000, done)
     transitions = transitions.without(transitions.cannot_end())
     chain = {state: transitions[state] for state in transitions}
     return chain, start, reward.__getitem__

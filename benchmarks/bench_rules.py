@@ -1,7 +1,7 @@
 """Rules files beside the built-in engine, one run side by side, in this process on one core.
 
 The exact walk (``--walk``, the default): the chain ``toolkit odds --rules FILE --model win|length`` walks
-(``toolkit.odds.engine_chain.build`` on the guarded rules state, ``toolkit.rules.walk``), in chance points
+(``toolkit.odds.walker.build`` on the guarded rules state, ``toolkit.walk.played``), in chance points
 (states of the chain) a second, over Python rules files: Pig (``examples/pig/pig.py``, hold-at-20 both
 seats, the default players, at ``--goal``) and Chutes and Ladders (``examples/chutes/chutes.py``,
 ``--chutes-players`` seats, no decisions); beside today's engine walk of the built-in games, the same
@@ -38,18 +38,18 @@ DECKS = ("diamoniak-2p-medium", "diamoniak-2p-large", "diamoniak-3p")  # bench_c
 
 def rules_walk(path: str, params: dict):
     """A walk of a rules file as ``odds --rules`` makes it (default players): a function walking it once."""
-    from toolkit.odds import engine_chain
-    from toolkit.rules import walk
+    from toolkit.walk import walker
     from toolkit.rules.load import load_rules
     from toolkit.seats import rules_players
+    from toolkit.walk import played
 
     game = load_rules(str(ROOT / "examples" / path), params)
     seats = rules_players(game)
 
     def run():
-        met = walk.Met()
-        start = walk._start(game, seats, met)
-        return engine_chain.build(start, walk._deciders(seats, start, met), 10_000_000, outcome=walk._outcome)[0]
+        met = played.Met()
+        start = played.start_of(game, seats, met)
+        return walker.build(start, played.deciders(seats, start, met), 10_000_000, outcome=played.returns_of)[0]
     return run
 
 
@@ -57,11 +57,11 @@ def engine_walk(deck: str, compiled: bool):
     """Diamoniak's walk on one of bench_chain's decks: the engine's (interpreted) or the compiled one."""
     from bench_chain import WALK_CASES, walk_case
 
-    from toolkit.odds import engine_chain
+    from toolkit.walk import walker
 
     game_id, overrides, players, size, *policy = WALK_CASES[deck]
     game, seats, done = walk_case(game_id, overrides, players, size, None, *policy)
-    return lambda: engine_chain.build(game.new_initial_state(), seats, 10_000_000, done, compiled=compiled)[0]
+    return lambda: walker.build(game.new_initial_state(), seats, 10_000_000, done, compiled=compiled)[0]
 
 
 def walk_main(goal: int, chutes_players: int, repeat: int) -> None:

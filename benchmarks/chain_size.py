@@ -1,7 +1,7 @@
 """How many states the exact walk would meet on a deck too large to walk: a birthday count.
 
 Plays ``--games`` seeded games of the deck with the built-in players, keying each chance point as
-the exact walk keys it (``engine_chain._key_function``). At each depth (the n-th chance point of a
+the exact walk keys it (``walker.key_function``). At each depth (the n-th chance point of a
 game), pairs of games / pairs that met the same state estimates the number of states there (it is
 ``1 / sum(p^2)`` for the states' chances ``p`` at that depth, never more than their number, by
 Cauchy-Schwarz). Printed: the largest such estimate (a lower estimate of the whole chain), the sum
@@ -21,7 +21,7 @@ import time
 
 from toolkit.catalogue import load
 from toolkit.games.registry import make_game
-from toolkit.odds import engine_chain
+from toolkit.walk import walker
 from toolkit.seats import builtin_players
 
 
@@ -40,13 +40,13 @@ def main() -> None:
     def done(state) -> bool:  # the first-palace question ends at a first palace
         return args.model == "first-palace" and state.counters()["palaces_completed"] >= 1
 
-    key_of = engine_chain._key_function(policies)
+    key_of = walker.key_function(policies)
     rng = random.Random(args.seed)
     seen: list[dict] = []  # per depth: key -> games that met it there
     began = time.perf_counter()
     start = game.new_initial_state()
     for _ in range(args.games):
-        for depth, key in enumerate(engine_chain.sampled_game(start, policies, rng, key_of, done)):
+        for depth, key in enumerate(walker.sampled_game(start, policies, rng, key_of, done)):
             if depth == len(seen):
                 seen.append({})
             seen[depth][key] = seen[depth].get(key, 0) + 1

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from toolkit.games.diamoniak.solo_model import DOOMED, WON, Epoch, SoloDeck, drawn_from, moves, pile_size
 from toolkit.odds.chain import DEFAULT_NUMBER, Chain
-from toolkit.odds.engine_chain import TooManyStates
+from toolkit.walk.graph import TooManyStates
 
 
 @dataclass(frozen=True)

@@ -2,9 +2,9 @@
 
 Each comparison walks one deck three times, by the oracle engine and players (``tests/oracles``, the
 readable rules) and by the product's state (the kernel's steps, interpreted) through
-``engine_chain.build(compiled=False)``, with the decisions remembered per decision point as the engine
+``walker.build(compiled=False)``, with the decisions remembered per decision point as the engine
 walk does by default, and by the compiled walk (``compiled=True``), and asks for the same
-``Transitions``: the state of each row,
+``ArrayGraph``: the state of each row,
 the outcomes of each state with their weights and successors (state numbers and absorbing ends),
 the turns started per row, the ends in the order first met. The engine walk numbers states as it
 meets them, so equal arrays mean the same states, the same keys and the same rules and decisions
@@ -30,6 +30,7 @@ from toolkit.games.palaces import kernel as palaces_kernel
 from toolkit.games.palaces import policies as palaces_policies
 from toolkit.games.palaces.engine import VARIANTS, PalacesGame, PalacesState, first_palace_complete
 from toolkit.odds import drn, engine_chain
+from toolkit.walk import walker
 from toolkit.games.palaces import walk as compiled_palaces_walk
 from toolkit.games.palaces.policies import parse
 
@@ -55,16 +56,16 @@ def palaces_game(counts: dict, players=1, variants=(), **rules):
 
 def arrays(transitions):
     """Every field of a walked chain, as plain lists."""
-    return (list(transitions._row), list(transitions._state_of_row), list(transitions._offsets),
-            list(transitions._targets), list(transitions._weights), list(transitions._rewards),
-            list(transitions._totals), list(transitions._ends), dict(transitions._end_codes))
+    return (list(transitions.row), list(transitions.state_of_row), list(transitions.offsets),
+            list(transitions.targets), list(transitions.weights), list(transitions.rewards),
+            list(transitions.totals), list(transitions.ends), dict(transitions.end_codes))
 
 
 def one_walk(start_state, seats, done, limit, compiled):
     """A walk's chain as plain lists (with its start and how many rewards), or the TooManyStates it raised."""
     try:
-        transitions, start, rewards = engine_chain.build(start_state, seats, limit, done, compiled=compiled)
-    except engine_chain.TooManyStates as err:
+        transitions, start, rewards = walker.build(start_state, seats, limit, done, compiled=compiled)
+    except walker.TooManyStates as err:
         return ("too many", str(err))
     return (start, arrays(transitions), len(rewards))
 
@@ -159,10 +160,10 @@ def test_chosen_decks_walk_alike_and_give_the_same_fractions(case):
 def test_the_budget_stops_both_walks_at_the_same_state():
     game = palaces_game({**RED, "tower": 2, "ruins": 1, "exchange": 1, "flood": 1})
     seats = [parse("default")]
-    states = len(engine_chain.build(game.new_initial_state(), seats, done=first_palace, compiled=False)[0])
+    states = len(walker.build(game.new_initial_state(), seats, done=first_palace, compiled=False)[0])
     for limit in (1, states - 1):
         oracle, engine, compiled = both_walks(game, seats, first_palace, limit)
-        assert oracle == engine == compiled == ("too many", str(engine_chain.TooManyStates(limit)))
+        assert oracle == engine == compiled == ("too many", str(walker.TooManyStates(limit)))
     oracle, engine, compiled = both_walks(game, seats, first_palace, states)
     assert oracle == engine == compiled and engine[1][0] and len(engine[1][0]) == states
 
@@ -173,7 +174,7 @@ def test_the_chain_grows_its_arrays_and_reports_progress_as_the_engine_walk(monk
     game = palaces_game({**RED, "tower": 2, "ruins": 1, "exchange": 1, "flood": 1})
     seats = [parse("default")]
     calls = {False: [], True: []}
-    chains = {flag: engine_chain.build(game.new_initial_state(), seats, 20_000, first_palace,
+    chains = {flag: walker.build(game.new_initial_state(), seats, 20_000, first_palace,
                                        progress=calls[flag].append, compiled=flag)[0] for flag in (False, True)}
     assert arrays(chains[True]) == arrays(chains[False])
     assert calls[True] == calls[False] == [1] * (len(chains[True]) // 1000) and len(calls[True]) >= 3
@@ -184,7 +185,7 @@ def test_the_compiled_chain_exports_the_same_drn():
     seats = [parse("no-attack")]
     texts = []
     for flag in (False, True):
-        transitions, start, rewards = engine_chain.build(game.new_initial_state(), seats, done=first_palace,
+        transitions, start, rewards = walker.build(game.new_initial_state(), seats, done=first_palace,
                                                          compiled=flag)
         texts.append(drn.engine_drn(transitions, start, rewards, 1, ["a deck"]))
     assert texts[0] == texts[1]
@@ -207,10 +208,10 @@ def test_dispatch_only_where_the_compiled_walk_plays_the_same_game(monkeypatch):
     game = palaces_game(SEEDED[0][0])
     seats = [parse("default")]
     start = game.new_initial_state()
-    assert engine_chain.compiled_walker(start, first_palace) is compiled_palaces_walk
+    assert walker.compiled_walker(start, first_palace) is compiled_palaces_walk
     assert compiled_palaces_walk.applies(start, seats, first_palace) and compiled_palaces_walk.applies(start, seats)
     assert not compiled_palaces_walk.applies(start, seats, done=lambda state: state.turns > 5)
-    assert engine_chain.compiled_walker(start, lambda state: False) is None
+    assert walker.compiled_walker(start, lambda state: False) is None
     assert not compiled_palaces_walk.applies(start, [parse("random-1")])  # decides at random: no exact chain
     assert not compiled_palaces_walk.applies(start, [parse("default,give-random")])
     assert not compiled_palaces_walk.applies(start, seats * 2)  # two policies for one seat
@@ -218,7 +219,7 @@ def test_dispatch_only_where_the_compiled_walk_plays_the_same_game(monkeypatch):
         patch.setattr(PalacesState, "key", lambda self: repr(self.__dict__))
         assert not compiled_palaces_walk.applies(start, seats)
     with pytest.raises(ValueError, match="does not play"):
-        engine_chain.build(start, [parse("random-1")], done=first_palace, compiled=True)
+        walker.build(start, [parse("random-1")], done=first_palace, compiled=True)
     # by default a small chain is walked by the engine, a larger one by the compiled walk: the same chain
     original, calls = compiled_palaces_walk.walk, []
 
@@ -228,11 +229,11 @@ def test_dispatch_only_where_the_compiled_walk_plays_the_same_game(monkeypatch):
 
     monkeypatch.setattr(compiled_palaces_walk, "walk", counted)
     small = palaces_game(SEEDED[1][0], **SEEDED[1][5])
-    assert len(engine_chain.build(small.new_initial_state(), [parse("no-attack")], done=first_palace)[0]) \
-        < engine_chain.COMPILED_FROM and not calls
-    chain = engine_chain.build(start, seats, done=first_palace)[0]
-    assert calls == [1] and len(chain) > engine_chain.COMPILED_FROM
-    assert arrays(chain) == arrays(engine_chain.build(start, seats, done=first_palace, compiled=False)[0])
+    assert len(walker.build(small.new_initial_state(), [parse("no-attack")], done=first_palace)[0]) \
+        < walker.COMPILED_FROM and not calls
+    chain = walker.build(start, seats, done=first_palace)[0]
+    assert calls == [1] and len(chain) > walker.COMPILED_FROM
+    assert arrays(chain) == arrays(walker.build(start, seats, done=first_palace, compiled=False)[0])
 
 
 MULTI = (SEEDED[4][0], 2, (), "default", {"hand_size": 2, "goal": 3})
@@ -294,12 +295,12 @@ def test_a_rule_or_a_decision_played_otherwise_is_caught(monkeypatch, mutation):
 def test_decisions_that_do_not_reach_a_chance_point_end_alike(monkeypatch, limit):
     """With the walk's limit of decisions in a row cut to one or two, a general exchange (the card
     played, then each seat's gift) ends as LOOP in both walks, and no turns are counted for it."""
-    monkeypatch.setattr(engine_chain, "MAX_DECISIONS", limit)
+    monkeypatch.setattr(walker, "MAX_DECISIONS", limit)
     game = palaces_game({"foundation-red": 1, "floor-red": 1, "roof-red": 1, "general-exchange": 2}, 2,
                         hand_size=2, goal=3)
     seats = [parse("default")] * 2
     oracle, engine, compiled = both_walks(game, seats, None, 20_000)
-    assert oracle == engine == compiled and engine_chain.LOOP in engine[1][7]
+    assert oracle == engine == compiled and walker.LOOP in engine[1][7]
 
 
 @pytest.mark.parametrize("case", SEEDED[:6])
@@ -316,7 +317,7 @@ def test_the_walk_of_every_card_type_is_the_walk_of_the_deck_s_types(monkeypatch
     for every in (False, True):
         if every:
             monkeypatch.setattr(compiled_palaces_walk, "_present", lambda game: (game, list(range(len(game.names)))))
-        chains.append(arrays(engine_chain.build(game.new_initial_state(), seats, 20_000, done, compiled=True)[0]))
+        chains.append(arrays(walker.build(game.new_initial_state(), seats, 20_000, done, compiled=True)[0]))
     assert chains[0] == chains[1]
 
 

@@ -2,8 +2,8 @@
 
 Each comparison walks one deck three times, by the oracle engine and players (``tests/oracles``, the
 readable rules) and by the product's state (the kernel's steps, interpreted) through
-``engine_chain.build(compiled=False)``, and by the compiled walk (``compiled=True``), and asks for the
-same ``Transitions``: the state of
+``walker.build(compiled=False)``, and by the compiled walk (``compiled=True``), and asks for the
+same ``ArrayGraph``: the state of
 each row, the outcomes of each state with their weights and successors (state numbers and
 absorbing ends), the turns started per row, the ends in the order first met. The engine walk numbers
 states as it meets them, so equal arrays mean the same states, the same keys' lumping (colour swap,
@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from toolkit.catalogue import load
 from toolkit.games.diamoniak.engine import DiamoniakGame, DiamoniakState
 from toolkit.odds import drn, engine_chain
+from toolkit.walk import walker
 from toolkit.games.diamoniak import walk as compiled_walk
 from toolkit.games.diamoniak import policies as diamoniak_policies
 
@@ -45,9 +46,9 @@ def diamoniak_game(colours, diamonds, witches, fairies, size, takes, price, play
 
 def arrays(transitions):
     """Every field of a walked chain, as plain lists."""
-    return (list(transitions._row), list(transitions._state_of_row), list(transitions._offsets),
-            list(transitions._targets), list(transitions._weights), list(transitions._rewards),
-            list(transitions._totals), list(transitions._ends), dict(transitions._end_codes))
+    return (list(transitions.row), list(transitions.state_of_row), list(transitions.offsets),
+            list(transitions.targets), list(transitions.weights), list(transitions.rewards),
+            list(transitions.totals), list(transitions.ends), dict(transitions.end_codes))
 
 
 def both_walks(game, seats, limit=LIMIT):
@@ -58,8 +59,8 @@ def both_walks(game, seats, limit=LIMIT):
                                            (game.new_initial_state(), seats, False),
                                            (game.new_initial_state(), seats, True)):
         try:
-            transitions, start, rewards = engine_chain.build(start_state, players, limit, compiled=compiled)
-        except engine_chain.TooManyStates as err:
+            transitions, start, rewards = walker.build(start_state, players, limit, compiled=compiled)
+        except walker.TooManyStates as err:
             result.append(("too many", str(err)))
         else:
             result.append((start, arrays(transitions), len(rewards)))
@@ -114,10 +115,10 @@ def test_chosen_decks_walk_alike_and_give_the_same_fractions(case):
 def test_the_budget_stops_both_walks_at_the_same_state():
     game = diamoniak_game((3, 3, 0, 0), 3, 1, 1, 3, 3, 3)
     seats = [diamoniak_policies.parse("default")] * 2
-    states = len(engine_chain.build(game.new_initial_state(), seats, compiled=False)[0])
+    states = len(walker.build(game.new_initial_state(), seats, compiled=False)[0])
     for limit in (1, states - 1):
         oracle, engine, compiled = both_walks(game, seats, limit)
-        assert oracle == engine == compiled == ("too many", str(engine_chain.TooManyStates(limit)))
+        assert oracle == engine == compiled == ("too many", str(walker.TooManyStates(limit)))
     oracle, engine, compiled = both_walks(game, seats, states)
     assert oracle == engine == compiled and engine[1][0] and len(engine[1][0]) == states
 
@@ -128,7 +129,7 @@ def test_the_chain_grows_its_arrays_and_reports_progress_as_the_engine_walk(monk
     game = diamoniak_game((3, 3, 0, 0), 2, 1, 1, 3, 2, 2)
     seats = [diamoniak_policies.parse("stop-after-2")] * 2
     calls = {False: [], True: []}
-    chains = {flag: engine_chain.build(game.new_initial_state(), seats, 20_000, progress=calls[flag].append,
+    chains = {flag: walker.build(game.new_initial_state(), seats, 20_000, progress=calls[flag].append,
                                        compiled=flag)[0] for flag in (False, True)}
     assert arrays(chains[True]) == arrays(chains[False])
     assert calls[True] == calls[False] == [1] * (len(chains[True]) // 1000) and len(calls[True]) >= 3
@@ -139,7 +140,7 @@ def test_the_compiled_chain_exports_the_same_drn():
     seats = [diamoniak_policies.parse("default")] * 2
     texts = []
     for flag in (False, True):
-        transitions, start, rewards = engine_chain.build(game.new_initial_state(), seats, compiled=flag)
+        transitions, start, rewards = walker.build(game.new_initial_state(), seats, compiled=flag)
         texts.append(drn.engine_drn(transitions, start, rewards, 1, ["a deck"]))
     assert texts[0] == texts[1]
 
@@ -163,7 +164,7 @@ def test_dispatch_only_where_the_compiled_walk_plays_the_same_game(monkeypatch):
         patch.setattr(DiamoniakGame, "colour_swap", property(lambda game: None))
         assert not compiled_walk.applies(start, seats)
     with pytest.raises(ValueError, match="does not play"):
-        engine_chain.build(start, [Peeker()] * 2, compiled=True)
+        walker.build(start, [Peeker()] * 2, compiled=True)
     # by default a small chain is walked by the engine, a larger one by the compiled walk: the same chain
     original, calls = compiled_walk.walk, []
 
@@ -172,11 +173,11 @@ def test_dispatch_only_where_the_compiled_walk_plays_the_same_game(monkeypatch):
         return original(*args, **kwargs)
 
     monkeypatch.setattr(compiled_walk, "walk", counted)
-    assert len(engine_chain.build(start, seats)[0]) < engine_chain.COMPILED_FROM and not calls
+    assert len(walker.build(start, seats)[0]) < walker.COMPILED_FROM and not calls
     larger = diamoniak_game((3, 3, 0, 0), 3, 2, 1, 3, 3, 3)
-    chain = engine_chain.build(larger.new_initial_state(), seats)[0]
-    assert calls == [1] and len(chain) > engine_chain.COMPILED_FROM
-    assert arrays(chain) == arrays(engine_chain.build(larger.new_initial_state(), seats, compiled=False)[0])
+    chain = walker.build(larger.new_initial_state(), seats)[0]
+    assert calls == [1] and len(chain) > walker.COMPILED_FROM
+    assert arrays(chain) == arrays(walker.build(larger.new_initial_state(), seats, compiled=False)[0])
 
 
 def test_a_key_that_forgets_a_field_is_caught(monkeypatch):
@@ -201,8 +202,8 @@ def test_decisions_that_do_not_reach_a_chance_point_end_alike(monkeypatch, limit
     """With the walk's limit of decisions in a row cut to a few, play that needs more ends as LOOP in both
     walks (and no turns are counted for it): a stop and the next seat's draw are two decisions; a stop,
     purchases and the draw after them more; five are enough on this deck."""
-    monkeypatch.setattr(engine_chain, "MAX_DECISIONS", limit)
+    monkeypatch.setattr(walker, "MAX_DECISIONS", limit)
     game = diamoniak_game((3, 3, 0, 0), 2, 1, 1, 3, 2, 1)
     seats = [diamoniak_policies.parse("stop-after-1,keep-diamonds")] * 2
     oracle, engine, compiled = both_walks(game, seats, 20_000)
-    assert oracle == engine == compiled and (engine_chain.LOOP in engine[1][7]) == (limit < 5)
+    assert oracle == engine == compiled and (walker.LOOP in engine[1][7]) == (limit < 5)

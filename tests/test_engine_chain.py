@@ -21,6 +21,7 @@ from toolkit.games import CHANCE
 from toolkit.games.diamoniak.engine import DiamoniakGame, DiamoniakState
 from toolkit.games.palaces.engine import PalacesGame, PalacesState
 from toolkit.odds import engine_chain
+from toolkit.walk import walker
 from toolkit.games.diamoniak import policies as diamoniak_policies
 from toolkit.games.palaces import policies as palaces_policies
 
@@ -102,7 +103,7 @@ def test_the_diamoniak_keys_lump_only_states_with_the_same_future(monkeypatch, c
     policy = diamoniak_policies.parse(f"{draw},{rest}")
     try:
         exact, states = answers(game, [policy] * 2, 2, limit=1_500)
-    except engine_chain.TooManyStates:  # kept small, so that the test stays fast
+    except walker.TooManyStates:  # kept small, so that the test stays fast
         assume(False)
     reference, full_states = unlumped(monkeypatch, DiamoniakState, full_diamoniak_key, game, [policy] * 2, 2)
     assert exact == reference and states <= full_states
@@ -144,10 +145,10 @@ def test_the_palaces_keys_lump_only_states_with_the_same_future(monkeypatch, flo
 
 def test_the_walk_hands_the_solver_int_states_and_the_absorbing_keys():
     game = diamoniak_game((2, 2, 0, 0), 1, 1, 0, 2, 1, 1)
-    transitions, start, rewards = engine_chain.build(game.new_initial_state(), [diamoniak_policies.parse("default")] * 2)
+    transitions, start, rewards = walker.build(game.new_initial_state(), [diamoniak_policies.parse("default")] * 2)
     assert start == 0 and sorted(transitions) == list(range(len(transitions))) and len(rewards) == len(transitions)
     targets = {target for pairs in transitions.values() for _, target in pairs}
-    assert {t for t in targets if not isinstance(t, int)} <= {("end", 0), ("end", 1), engine_chain.STALLED}
+    assert {t for t in targets if not isinstance(t, int)} <= {("end", 0), ("end", 1), walker.STALLED}
     assert all(type(weight) is int and weight > 0 for pairs in transitions.values() for weight, _ in pairs)
     assert all(type(rewards[state]) is Fraction and rewards[state] >= 0 for state in transitions)
 
@@ -156,8 +157,8 @@ def test_the_walk_hands_the_solver_int_states_and_the_absorbing_keys():
 def test_the_estimate_is_below_the_real_size(witches, diamonds):
     game = diamoniak_game((3, 3, 0, 0), diamonds, witches, 1, 3, 3, 3)
     seats = [diamoniak_policies.parse("default")] * 2
-    walked = len(engine_chain.build(game.new_initial_state(), seats)[0])
-    estimate, games, _ = engine_chain.estimate_states(game.new_initial_state(), seats, walked)
+    walked = len(walker.build(game.new_initial_state(), seats)[0])
+    estimate, games, _ = walker.estimate_states(game.new_initial_state(), seats, walked)
     assert 0 < estimate < walked and games >= 64  # so such a chain is walked, not refused
 
 
@@ -177,13 +178,13 @@ def test_a_chain_far_beyond_the_limit_is_estimated_not_walked(run):
 def plain_walk(game, seats, done=None, limit=20_000):
     """The walk without shortcuts, written out here: every outcome on a fresh copy, every decision
     played again, states numbered as the walk meets them. (``{id: pairs}``, {id: (reward, total)})."""
-    key_of = engine_chain._key_function(seats)
+    key_of = walker.key_function(seats)
 
     def target(state):
         if state.is_terminal() or (done is not None and done(state)):
             if state.winner is not None:
                 return ("end", state.winner)
-            return engine_chain.DONE if done is not None and done(state) else engine_chain.STALLED
+            return walker.DONE if done is not None and done(state) else walker.STALLED
         key = key_of(state)
         if key not in ids:
             ids[key] = len(ids)
@@ -191,7 +192,7 @@ def plain_walk(game, seats, done=None, limit=20_000):
         return ids[key]
 
     ids, todo = {}, []
-    first = target(engine_chain._advance(game.new_initial_state(), seats))
+    first = target(walker.advance(game.new_initial_state(), seats))
     pairs, rewards = {}, {}
     while todo:
         state_id, state = todo.pop()
@@ -200,9 +201,9 @@ def plain_walk(game, seats, done=None, limit=20_000):
             after = state.clone()
             after.apply_action(outcome)
             try:
-                after = engine_chain._advance(after, seats)
-            except engine_chain._Loop:
-                pairs[state_id].append((weight, engine_chain.LOOP))
+                after = walker.advance(after, seats)
+            except walker.Loop:
+                pairs[state_id].append((weight, walker.LOOP))
             else:
                 reward += weight * (after.turns - state.turns)
                 pairs[state_id].append((weight, target(after)))
@@ -213,7 +214,7 @@ def plain_walk(game, seats, done=None, limit=20_000):
 
 
 def walked(game, seats, done=None, remember=True, compiled=False):
-    transitions, start, rewards = engine_chain.build(game.new_initial_state(), seats, 20_000, done,
+    transitions, start, rewards = walker.build(game.new_initial_state(), seats, 20_000, done,
                                                      remember_decisions=remember, compiled=compiled)
     return start, {state: transitions[state] for state in transitions}, {state: rewards[state] for state in transitions}
 
@@ -261,21 +262,21 @@ def test_the_palaces_walk_is_the_plain_walk_transition_for_transition(floors, to
 
 
 def test_decisions_are_remembered_only_for_players_who_decide_by_the_state_alone():
-    assert engine_chain.decisions_repeat([diamoniak_policies.parse("default")] * 2)
-    assert engine_chain.decisions_repeat([palaces_policies.parse("aggressive,give-worst")])
-    assert not engine_chain.decisions_repeat([palaces_policies.parse("builder"), palaces_policies.parse("random-3")])
-    assert not engine_chain.decisions_repeat([None])  # a policy that does not say is played every time
+    assert walker.decisions_repeat([diamoniak_policies.parse("default")] * 2)
+    assert walker.decisions_repeat([palaces_policies.parse("aggressive,give-worst")])
+    assert not walker.decisions_repeat([palaces_policies.parse("builder"), palaces_policies.parse("random-3")])
+    assert not walker.decisions_repeat([None])  # a policy that does not say is played every time
     # by default only where deciding costs more than a key: Palaces' players, not Diamoniak's
-    assert engine_chain.worth_remembering([palaces_policies.parse("default")])
-    assert not engine_chain.worth_remembering([palaces_policies.parse("random")])
-    assert not engine_chain.worth_remembering([diamoniak_policies.parse("default")] * 2)
+    assert walker.worth_remembering([palaces_policies.parse("default")])
+    assert not walker.worth_remembering([palaces_policies.parse("random")])
+    assert not walker.worth_remembering([diamoniak_policies.parse("default")] * 2)
 
 
 def test_the_walk_leaves_its_start_as_it_was():
     game = diamoniak_game((2, 2, 0, 0), 1, 1, 1, 2, 1, 1)
     start = game.new_initial_state()
     before = full_diamoniak_key(start), start.turns, start.counters()
-    engine_chain.build(start, [diamoniak_policies.parse("default")] * 2)
+    walker.build(start, [diamoniak_policies.parse("default")] * 2)
     assert (full_diamoniak_key(start), start.turns, start.counters()) == before
 
 
@@ -327,7 +328,7 @@ def test_swapping_two_castle_colours_keeps_every_fraction(monkeypatch, colour, d
     seats = [diamoniak_policies.parse(f"{draw},{rest}")] * players
     try:
         swapped, states = answers(game, seats, players, limit=1_500)
-    except engine_chain.TooManyStates:
+    except walker.TooManyStates:
         assume(False)
     with monkeypatch.context() as patch:
         no_swap(patch)

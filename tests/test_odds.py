@@ -17,6 +17,7 @@ from conftest import builtin_doc, write_catalogue
 from toolkit.catalogue import load
 from toolkit.games.diamoniak.engine import DiamoniakGame
 from toolkit.odds import engine_chain
+from toolkit.walk import walker
 from toolkit.games.diamoniak import solo as diamoniak_solo
 from toolkit.odds.report import answer
 from toolkit.sim.records import play_records
@@ -265,7 +266,7 @@ def test_a_deck_out_of_the_exact_solvers_reach_is_simulated_and_the_rulebook_say
 
     cat = load("diamoniak", require_art=False)
     deck = diamoniak_solo.SoloDeck.from_catalogue(cat)
-    with pytest.raises(engine_chain.TooManyStates):
+    with pytest.raises(walker.TooManyStates):
         diamoniak_solo.solo_odds(deck, max_states=1000)
     monkeypatch.setattr(diamoniak_solo, "solo_odds", functools.partial(diamoniak_solo.solo_odds, max_states=1000))
     report = answer(cat, "solo", games=4000, seed=2)

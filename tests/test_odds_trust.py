@@ -17,6 +17,7 @@ from toolkit.catalogue import load
 from toolkit.errors import UserError
 from toolkit.games import CHANCE, TERMINAL
 from toolkit.odds import engine_chain
+from toolkit.walk import walker
 from toolkit.games.diamoniak import solo as diamoniak_solo
 from toolkit.odds import report as odds_report
 from toolkit.games.palaces.opening import opening_odds
@@ -290,7 +291,7 @@ def test_the_solo_solver_refuses_a_big_deck_before_any_work_and_says_by_how_much
         raise AssertionError("the solver started")
 
     monkeypatch.setattr(diamoniak_solo, "_solo_odds", solving)  # refused before any work: never solving
-    with pytest.raises(engine_chain.TooManyStates) as err:
+    with pytest.raises(walker.TooManyStates) as err:
         diamoniak_solo.solo_odds(deck, progress=ticks.append)
     assert ticks == []
     assert err.value.limit == diamoniak_solo.REACH
@@ -315,7 +316,7 @@ def test_running_out_of_states_later_reports_the_limit_not_what_was_left(monkeyp
     assert diamoniak_solo.first_pile_bound(deck) < 1_600_000  # so the solver starts, then runs out
     # an estimate from the sampled pile starts that falls short (here: told there is no other pile start)
     monkeypatch.setattr(diamoniak_solo, "pile_starts_bound", lambda deck: 0)
-    with pytest.raises(engine_chain.TooManyStates) as err:
+    with pytest.raises(walker.TooManyStates) as err:
         diamoniak_solo.solo_odds(deck, max_states=1_600_000)
     assert err.value.limit == 1_600_000 and err.value.estimate is None
     assert str(err.value) == "more than 1,600,000 states, the limit"

@@ -1,5 +1,5 @@
 """Palaces' sampled games played whole by the compiled kernel (toolkit.games.palaces.sampled) are the Python
-loops' own games: ``simulate_until`` and ``engine_chain.estimate_states`` count the same for the same seed
+loops' own games: ``simulate_until`` and ``walker.estimate_states`` count the same for the same seed
 with and without them, the seeded players' streams included, across the turn limit, and when the
 generator's outputs drawn ahead or the room for a game's keys run out mid-game."""
 
@@ -15,7 +15,8 @@ from toolkit.games.palaces import sampled
 from toolkit.games.palaces import walk as palaces_walk
 from toolkit.games.palaces.engine import PalacesGame, first_palace_complete
 from toolkit.games.palaces.policies import parse
-from toolkit.odds import engine_chain, report
+from toolkit.odds import report
+from toolkit.walk import walker
 
 GAME = PalacesGame.from_catalogue(load("palaces", require_art=False), players=1)
 
@@ -55,11 +56,11 @@ def test_outputs_running_out_mid_game_are_drawn_again(monkeypatch):
 
 def estimates(start, seats, limit, done):
     """``estimate_states`` with the kernel's sampled games, then with the Python loop's."""
-    compiled = engine_chain.estimate_states(start, seats, limit, done, seed=4)
+    compiled = walker.estimate_states(start, seats, limit, done, seed=4)
     real = palaces_walk.sampled_games
     try:
         del palaces_walk.sampled_games
-        python = engine_chain.estimate_states(start, seats, limit, done, seed=4)
+        python = walker.estimate_states(start, seats, limit, done, seed=4)
     finally:
         palaces_walk.sampled_games = real
     return compiled, python
@@ -79,7 +80,7 @@ def test_the_estimate_samples_the_same_games(monkeypatch, players, done):
 def test_an_estimate_past_its_budget_stops_its_games_alike(monkeypatch):
     """Past its budget of chance points the estimate leaves each game at the point it reached, the kernel's
     game as the Python one."""
-    monkeypatch.setattr(engine_chain, "SAMPLE_WORK", 2_000)
+    monkeypatch.setattr(walker, "SAMPLE_WORK", 2_000)
     start, seats = GAME.new_initial_state(), [parse("default")]
     compiled, python = estimates(start, seats, 100_000, first_palace_complete)
     assert compiled == python

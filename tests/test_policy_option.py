@@ -11,7 +11,7 @@ import pytest
 
 from conftest import ROOT, small_diamoniak_text
 from toolkit.errors import UserError
-from toolkit.rules import walk
+from toolkit.odds import engine_chain
 from toolkit.rules.load import load_rules
 from toolkit.seats import Policies, parse_policy, rules_players
 
@@ -87,7 +87,7 @@ def test_pig_takes_one_syntax_in_every_command(run, tmp_path, policy):
     assert analysed["policies"] == ["hold-at-20", "hold-at-20"]
     odds = json.loads(ok(run, "odds", *pig, "--policy", policy, "--policy", "2=random", "--json"))
     game = load_rules(PIG, {"goal": 20})
-    chain = walk.chain_odds(game, [game.policy("hold-at-20"), game.policy("random")], 100_000, distribution=False)
+    chain = engine_chain.chain_odds(game, [game.policy("hold-at-20"), game.policy("random")], 100_000, distribution=False)
     assert odds["policies"] == ["hold-at-20", "random"]
     assert [Fraction(p) for p in odds["win_probability"]] == list(chain.win)  # the chain of those two players
     optimal = json.loads(ok(run, "odds", *pig, "--model", "optimal", "--policy", policy, "--policy", "2=random",

@@ -1,4 +1,4 @@
-"""Exact odds and optimal play of games of one's own (toolkit.rules.walk, optimal, odds), each figure checked
+"""Exact odds and optimal play of games of one's own (toolkit.odds.engine_chain, toolkit.rules.optimal, toolkit.odds.models), each figure checked
 against an oracle written here independently of the toolkit's solvers: Neller and Presser's value iteration
 for Pig, exact elimination in Fractions for small chains, every policy of a small MDP enumerated, and the
 simulator where both apply."""
@@ -18,7 +18,8 @@ from click.testing import CliRunner
 from conftest import small_diamoniak_text
 from toolkit.errors import UserError
 from toolkit.games import CHANCE
-from toolkit.rules import optimal, walk
+from toolkit.odds import engine_chain
+from toolkit.rules import optimal
 from toolkit.rules.hidden import PERFECT
 from toolkit.rules.load import load_rules
 from toolkit.seats import Policies, rules_players
@@ -254,7 +255,7 @@ def rules_file(tmp_path):
 
 def test_race_expected_length_and_distribution_match_exact_elimination(rules_file):
     game = load_rules(rules_file(RACE, end=9))
-    odds = walk.chain_odds(game, rules_players(game), 10_000)
+    odds = engine_chain.chain_odds(game, rules_players(game), 10_000)
     squares = [s for s in range(9) if s != 4]
 
     def step(square):
@@ -278,12 +279,12 @@ def test_race_expected_length_and_distribution_match_exact_elimination(rules_fil
             for to, r in step(square).items():
                 moved[to] = moved.get(to, 0) + q * r
         mass = moved
-    assert 0 < odds.beyond <= 1 - walk.DISTRIBUTION_MASS
+    assert 0 < odds.beyond <= 1 - engine_chain.DISTRIBUTION_MASS
 
 
 def test_draws_are_ends_of_their_own_and_not_games_that_never_end(rules_file):
     game = load_rules(rules_file(DUEL))
-    odds = walk.chain_odds(game, rules_players(game), 1000)
+    odds = engine_chain.chain_odds(game, rules_players(game), 1000)
     assert odds.win == (Fraction(15, 36), Fraction(15, 36))
     assert odds.no_winner == Fraction(6, 36) and odds.p_never == 0
     assert dict(odds.ends)[(Fraction(0), Fraction(0))] == Fraction(1, 6)
@@ -292,7 +293,7 @@ def test_draws_are_ends_of_their_own_and_not_games_that_never_end(rules_file):
 
 def test_a_game_that_may_never_end_has_no_finite_expected_length(rules_file):
     game = load_rules(rules_file(SOMETIMES_ENDLESS))
-    odds = walk.chain_odds(game, rules_players(game), 1000)
+    odds = engine_chain.chain_odds(game, rules_players(game), 1000)
     assert odds.expected_length is None and odds.p_never == Fraction(1, 2) and odds.win == (Fraction(1, 2),)
 
 
@@ -309,7 +310,7 @@ def test_a_random_player_is_a_chance_point_of_the_chain(rules_file):
             memo[total] = roll if total == 0 else (roll + Fraction(int(total >= 7))) / 2
         return memo[total]
 
-    odds = walk.chain_odds(game, rules_players(game, Policies.of(every="random")), 1000)
+    odds = engine_chain.chain_odds(game, rules_players(game, Policies.of(every="random")), 1000)
     assert odds.win == (value(0),)
 
 
@@ -317,7 +318,7 @@ def test_hold_at_20_pig_matches_the_simulator(rules_file):
     """The exact chain of Pig to 30 with both holding at 20 against 20,000 simulated games."""
     game = load_rules(PIG, {"goal": 30})
     seats = rules_players(game, Policies.of(every="hold-at-20"))
-    odds = walk.chain_odds(game, seats, 100_000, distribution=False)
+    odds = engine_chain.chain_odds(game, seats, 100_000, distribution=False)
     rng = random.Random(7)
     wins = 0
     games = 20_000
@@ -606,11 +607,11 @@ def test_the_rules_walk_of_a_built_in_game_agrees_with_its_own_exact_odds(small_
     """The chain of the rules interface (ends keyed by the returns, players wrapped) against the built-in
     multi model's chain, on the same deck: the same exact win chances and expected turns."""
     from toolkit.catalogue import load
-    from toolkit.rules.odds import catalogue_game
+    from toolkit.odds.models import catalogue_game
 
     multi = json.loads(_odds("--catalogue", small_diamoniak, "--model", "multi", "--players", "2", "--json").stdout)
     game = catalogue_game(load(None, small_diamoniak, (), require_art=False), 2)
-    odds = walk.chain_odds(game, [game.policy("default")] * 2, 100_000)
+    odds = engine_chain.chain_odds(game, [game.policy("default")] * 2, 100_000)
     assert [str(p) for p in odds.win] == multi["win_probability"]
     assert str(odds.expected_length) == multi["expected_turns"]
 
@@ -630,7 +631,7 @@ def test_analyse_says_how_much_skill_matters():
 def test_a_game_without_decisions_has_its_chain_as_its_optimal_play(rules_file):
     game = load_rules(rules_file(RACE, end=9))
     [answer] = optimal.solve(game)
-    chain = walk.chain_odds(game, rules_players(game), 10_000, distribution=False)
+    chain = engine_chain.chain_odds(game, rules_players(game), 10_000, distribution=False)
     assert answer.objective == "length" and answer.exact and answer.value == chain.expected_length
     assert optimal.policy_lines(answer) == []
 

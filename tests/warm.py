@@ -59,17 +59,17 @@ def walks() -> None:
     from toolkit.catalogue import load
     from toolkit.games.diamoniak.engine import DiamoniakGame
     from toolkit.games.palaces.engine import PalacesGame
-    from toolkit.odds import engine_chain
+    from toolkit.walk import walker
     from toolkit.seats import builtin_players
 
     small = DiamoniakGame.from_catalogue(load("diamoniak", overrides=["castle-green=0", "castle-yellow=0", "witch=1",
                                                                       "diamond=1", "fairy=0"], require_art=False), 2)
-    engine_chain.build(small.new_initial_state(), builtin_players("diamoniak", 2), 100_000, compiled=True)
+    walker.build(small.new_initial_state(), builtin_players("diamoniak", 2), 100_000, compiled=True)
     tiny = PalacesGame.from_catalogue(load("palaces", require_art=False), 2)
     few = {"foundation-red": 1, "floor-red": 1, "roof-red": 1, "ruins": 1, "exchange": 1, "general-exchange": 1,
            "flood": 1}
     tiny = replace(tiny, counts=tuple(few.get(name, 0) for name in tiny.names), hand_size=2, goal=3)
-    engine_chain.build(tiny.new_initial_state(), builtin_players("palaces", 2), 100_000, compiled=True)
+    walker.build(tiny.new_initial_state(), builtin_players("palaces", 2), 100_000, compiled=True)
 
 
 GROUPS = (simulators, walks)

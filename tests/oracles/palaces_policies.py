@@ -371,7 +371,7 @@ class PalacesPolicy:
         return not isinstance(self.play, _Seeded) and not isinstance(self.give, _Seeded)
 
     # a turn's decision weighs every card (``card_values``) and every palace: many times the cost of
-    # keying the state, so the exact walk plays it once per decision point (``engine_chain.build``)
+    # keying the state, so the exact walk plays it once per decision point (``walker.build``)
     decides_slowly = True
 
     def start_game(self, game_seed: int, seat: int) -> None:

@@ -138,7 +138,7 @@ def _rules_odds(setup, model, policy, objective, max_states, as_json, plot_path,
     """A game written in Python, or a built-in game's chain under named players (win, length) and optimal play,
     answered on the game's walk (toolkit.rules)."""
     from toolkit.files import DRN, JSON, check_outputs
-    from toolkit.rules.odds import catalogue_game, rules_report
+    from toolkit.odds.models import catalogue_game, rules_report
 
     reads = _RULES_READS + (() if setup.rules is not None else ("game", "catalogue_path", "overrides", "players"))
     refuse_given(tuple(name for name in _ODDS_OPTIONS if name not in reads), "a --rules game and the optimal model "

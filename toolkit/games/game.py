@@ -73,7 +73,7 @@ class View(Protocol):
 
 
 class Walker(Protocol):
-    """The compiled walk of the game's exact chain (``toolkit.odds.engine_chain``)."""
+    """The compiled walk of the game's exact chain (``toolkit.walk.walker``)."""
 
     def may_apply(self, start: Any, done: Any) -> bool: ...
 
@@ -305,7 +305,7 @@ class Game:
     walk_module: str | None = None  # ``may_apply(start, done)``, ``applies(start, policies, done)``, ``walk(...)``
 
     def compiled_walk(self) -> Walker | None:
-        """What walks the game's exact chain in compiled code (``toolkit.odds.engine_chain`` asks it where
+        """What walks the game's exact chain in compiled code (``toolkit.walk.walker`` asks it where
         its ``may_apply`` says the chain is its own), or None: the engine walk only."""
         return self._named(self.walk_module)
 

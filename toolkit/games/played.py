@@ -1,5 +1,5 @@
 """A registered game's engine as a game of the contract (:mod:`toolkit.game.contract`): the generic walk,
-the chain under named players and optimal play (``toolkit.rules.walk``, ``toolkit.rules.optimal``) take
+the chain under named players and optimal play (``toolkit.odds.engine_chain``, ``toolkit.rules.optimal``) take
 an engine's game and states as they take a game written in Python, with no adapter between.
 
 An engine's game class and state class take these mixins. The engines already keep the contract's

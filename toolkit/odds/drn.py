@@ -29,7 +29,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from toolkit.odds.engine_chain import Transitions
+    from toolkit.walk.graph import ArrayGraph
 
 REWARD = "turns"
 
@@ -130,11 +130,11 @@ def _ratio(weight: Weight, total: Weight = 1) -> str:
     return str(p) if q == 1 else f"{p}/{q}"
 
 
-def engine_drn(transitions: Transitions, start: Hashable, turn_reward: Mapping, first_turns: int,
+def engine_drn(transitions: ArrayGraph, start: Hashable, turn_reward: Mapping, first_turns: int,
                comments: Iterable[str] = ()) -> tuple[bytes, int]:
-    """The chain of ``engine_chain.build`` (chance point to chance point of the rules engine) as DRN.
+    """The chain of ``walker.build`` (chance point to chance point of the rules engine) as DRN.
 
-    ``transitions``, ``start`` and ``turn_reward`` are what ``build`` returns (a ``Transitions``
+    ``transitions``, ``start`` and ``turn_reward`` are what ``build`` returns (an ``ArrayGraph``
     mapping, whose ``cannot_end`` names the states caught where no end can be reached).
 
     Its reward is ``turn_reward``: the turns each chance step adds, on average over its outcomes;
@@ -145,7 +145,7 @@ def engine_drn(transitions: Transitions, start: Hashable, turn_reward: Mapping, 
     own that ended without one winner (``build``'s ``outcome``), ``never`` on every state from which
     no end can be reached (a closed class: the game goes on for ever).
     """
-    from toolkit.odds.engine_chain import DONE, LOOP, STALLED
+    from toolkit.walk.graph import DONE, LOOP, STALLED
 
     trapped = transitions.cannot_end() if transitions else set()
 

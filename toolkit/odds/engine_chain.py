@@ -1,9 +1,11 @@
-"""The Markov chain of a whole game, built by walking a rules engine with fixed policies.
+"""The questions asked of a whole game's chain under fixed players: the chance of each end, the chance it
+never ends, the expected length and the distribution of the length (``solve``, ``chain_odds``,
+``length_distribution``), and the chain in DRN (``chain_drn``).
 
-Every chance point of the engine (a card to draw, a card to steal) becomes a state of the chain,
-keyed by ``state.key()``; its outcomes, with the engine's exact integer weights, lead through the
-policies' decisions to the next chance point or to the end. The chain then answers with
-``toolkit.odds.Chain``: expected turns, and the chance that each seat wins.
+The chain is the game walked with every decision played (``toolkit.walk.walker.build``: every chance point
+a state, keyed by ``state.key()``, its outcomes with the engine's exact integer weights leading through the
+players' decisions to the next chance point or the end, in an ``ArrayGraph``), solved by
+``toolkit.odds.Chain``.
 
 A game can also fail to end: the engine may stall (nobody can win any more), or play may reach
 states from which no end can be reached at all (a loop). Both are absorbing here, as "never", so
@@ -13,57 +15,19 @@ the chance of each end stays exact; the expected number of turns is then infinit
 This is exact for any game the engine plays, but the number of states grows fast with the deck and
 the players, so the walk stops at ``max_states`` and says so (``TooManyStates``); a chain that a
 few sampled games already show to be far larger is not walked at all (``estimate_states``).
-
-The walk keeps little per state: each key (the engine's compact bytes) is made once and interned to
-an int id, the transitions go into flat arrays (``Transitions``), and the keys are dropped once the
-walk is done. Fields no player reads are left out of the keys (``unread_fields``), which is exact.
-It does little per state: a state's last outcome is played on the state itself, not a copy, and
-where deciding is slow (Palaces' players) the play from a decision point to the next chance point
-is worked out once per decision point's key (``build``), which is exact for players who decide by
-the state alone.
-
-Diamoniak's chain is walked the same way by compiled code (``toolkit.games.diamoniak.walk``, on the
-simulation kernel's rules and policies) wherever that plays the same game: the same states in the
-same order, the same ``Transitions``, many times faster per state (``build``); so is Palaces' (with
-or without "a first palace is complete" as its end: ``toolkit.games.palaces.walk``).
 """
 
 from __future__ import annotations
 
-import functools
-import random
-from array import array
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable
 
-from toolkit.game.contract import CHANCE, TERMINAL
 from toolkit.odds.chain import Chain
-
-STALLED = ("stalled",)  # the engine ended the game without a winner: it cannot be finished
-LOOP = ("loop",)  # the policies kept deciding without a chance point or an end
-DONE = ("done",)  # the question's own end (``done``) was reached without a winner
-
-
-class TooManyStates(Exception):
-    """The chain would be larger than the limit: exact solving is out of reach for this game.
-
-    ``estimate``, when given, is what an estimate made before any work said the chain would need
-    (the walk was then not started at all); ``basis``, when given, says how it was made.
-    """
-
-    def __init__(self, limit: int, estimate: int | None = None, basis: str | None = None):
-        if estimate is None:
-            text = f"more than {limit:,} states, the limit"
-        elif basis is None:
-            text = f"up to {estimate:,} states by an estimate made before solving, over the limit of {limit:,}"
-        else:  # ``basis`` says how the estimate was made
-            text = f"at least about {estimate:,} states by {basis}, over the limit of {limit:,}"
-        super().__init__(text)
-        self.limit = limit
-        self.estimate = estimate
-
+from toolkit.walk import played
+from toolkit.walk.graph import DONE, LOOP, STALLED, TooManyStates
+from toolkit.walk.walker import ESTIMATE_FROM, advance, build, compiled_walker, estimate_states
 
 @dataclass(frozen=True)
 class EngineAnswer:
@@ -74,514 +38,6 @@ class EngineAnswer:
     p_done: Fraction  # the question's own end (``done``) was reached
     states: int
     ends: Mapping | None = None  # every absorbing key reached and its chance (``outcome``: the games' own ends)
-
-
-class Transitions(Mapping):
-    """The walked chain, compact: ``{state id: [(weight, successor), ...]}`` as ``Chain`` reads it.
-
-    States are ints, numbered as the walk first meets them (0 is the start); a successor is a state
-    id, or an absorbing key (``("end", seat)``, ``DONE``, ``STALLED``, ``LOOP``). The pairs are kept
-    in flat arrays (8 bytes a successor and a few per state) and made into a list only when asked
-    for, so the walk holds no tuple per transition; the engine's keys are dropped once walked.
-    """
-
-    def __init__(self):
-        self._row = array("q")  # state id -> its row (rows are in the order states were expanded)
-        self._state_of_row = array("q")  # row -> state id
-        self._offsets = array("q", [0])  # row -> where its successors start in _targets / _weights
-        self._targets = array("q")  # a state id, or -1 - k for the absorbing key _ends[k]
-        self._weights: list[int] = []  # the engine's integer weights (a list: any size of int)
-        self._rewards: list[int] = []  # per row: the sum of weight x turns started on the way
-        self._totals: list[int] = []  # per row: the sum of the weights
-        self._ends: list = []
-        self._end_codes: dict = {}
-        self._removed: frozenset[int] = frozenset()
-        self._increments: array | None = None  # per successor: the turns started on the way (``build(edge_turns)``)
-
-    @classmethod
-    def from_arrays(cls, row: array, state_of_row: array, offsets: array, targets: array, weights: list[int],
-                    rewards: list[int], totals: list[int], ends: list) -> Transitions:
-        """A chain walked elsewhere (a compiled walk), given field for field: ``row`` (state id -> row),
-        ``state_of_row``, ``offsets`` (row -> where its successors start, one more than the rows),
-        ``targets`` (a state id, or -1 - k for the absorbing key ``ends[k]``) and ``weights``, and per
-        row ``rewards`` (the sum of weight x turns started) and ``totals`` (the sum of the weights)."""
-        chain = cls()
-        chain._row, chain._state_of_row, chain._offsets, chain._targets = row, state_of_row, offsets, targets
-        chain._weights, chain._rewards, chain._totals = weights, rewards, totals
-        chain._ends = list(ends)
-        chain._end_codes = {end: -1 - k for k, end in enumerate(chain._ends)}
-        return chain
-
-    def __len__(self) -> int:
-        return len(self._row) - len(self._removed)
-
-    def __iter__(self):  # in the order the walk expanded them (as the solver has always been given them)
-        removed = self._removed
-        return (i for i in self._state_of_row if i not in removed)
-
-    def __contains__(self, state) -> bool:
-        return type(state) is int and 0 <= state < len(self._row) and state not in self._removed
-
-    def __getitem__(self, state) -> list[tuple[int, object]]:
-        if state not in self:
-            raise KeyError(state)
-        row = self._row[state]
-        ends, weights, targets = self._ends, self._weights, self._targets
-        return [(weights[k], targets[k] if targets[k] >= 0 else ends[-1 - targets[k]])
-                for k in range(self._offsets[row], self._offsets[row + 1])]
-
-    def turn_reward(self, state: int) -> Fraction:
-        """Turns started, on average, between chance point ``state`` and the next one (or the end).
-
-        Kept as two ints per state and made a Fraction only when asked for (a Fraction per state
-        would cost more time and memory than the rest of the walk's numbers together)."""
-        row = self._row[state]
-        return Fraction(self._rewards[row], self._totals[row])
-
-    def turn_distribution(self, start: int, first_turns: int, max_turns: int,
-                          enough: Fraction = Fraction(1)) -> tuple[list[Fraction], Fraction]:
-        """(``P(the game ends after exactly t turns)`` for ``t = 0 .. T``, the chance it has not ended by
-        then), exact, from chance point ``start`` where ``first_turns`` turns have started; ``T`` is
-        ``max_turns``, or the first length by which at least ``enough`` of the games have ended.
-
-        Needs the turns of each transition (``build(edge_turns=True)``). The probability is pushed forward
-        turn by turn; within a turn, along the transitions that start no new turn, until none is left
-        (a turn that may go on for ever is a ValueError: its length has no distribution by turns). A
-        game that never ends (an absorbing key other than ``("end", ...)`` or ``DONE``) stays in the
-        second figure."""
-        from gmpy2 import mpq
-
-        if self._increments is None:
-            raise ValueError("the chain was walked without the turns of each transition")
-        offsets, targets, weights, increments = self._offsets, self._targets, self._weights, self._increments
-        totals, row_of, ends = self._totals, self._row, self._ends
-        result = [mpq(0)] * (max_turns + 1)
-        layers: dict[int, dict[int, object]] = {first_turns: {start: mpq(1)}}
-        told, last = mpq(0), max_turns
-        for turn in range(first_turns, max_turns + 1):
-            layer = layers.pop(turn, None)
-            passes = 0
-            while layer:
-                passes += 1
-                if passes > len(self._row) + 1:
-                    raise ValueError("a turn may go on for ever: the length in turns has no distribution")
-                within: dict[int, object] = {}
-                for state, mass in layer.items():
-                    row = row_of[state]
-                    share = mass / totals[row]
-                    for k in range(offsets[row], offsets[row + 1]):
-                        p = share * weights[k]
-                        target, later = targets[k], turn + increments[k]
-                        if target < 0:
-                            end = ends[-1 - target]
-                            if (end[0] == "end" or end == DONE) and later <= max_turns:
-                                result[later] += p
-                        elif later == turn:
-                            within[target] = within.get(target, 0) + p
-                        elif later <= max_turns:
-                            into = layers.setdefault(later, {})
-                            into[target] = into.get(target, 0) + p
-                layer = within
-            told += result[turn]
-            if told >= enough:
-                last = turn
-                break
-        return ([Fraction(int(p.numerator), int(p.denominator)) for p in result[:last + 1]],
-                Fraction(1) - Fraction(int(told.numerator), int(told.denominator)))
-
-    @property
-    def turn_rewards(self) -> Mapping[int, Fraction]:
-        """``turn_reward`` as a read-only mapping, state id -> Fraction (made when read)."""
-        return _Rewards(self)
-
-    def without(self, states) -> Transitions:
-        """The same chain with ``states`` made absorbing (they keep their ids, as targets only)."""
-        other = Transitions.__new__(Transitions)
-        other.__dict__.update(self.__dict__)
-        other._removed = self._removed | frozenset(states)
-        return other
-
-    def cannot_end(self) -> set[int]:
-        """The states from which no absorbing key can be reached: they are caught in a closed class of
-        the chain, where play goes on for ever without the engine ever calling the game over."""
-        n, offsets, targets, weights = len(self._row), self._offsets, self._targets, self._weights
-        state_of_row = self._state_of_row
-        reach = bytearray(n)
-        todo = []
-        count = array("q", bytes(8 * (n + 1)))  # then: where each state's predecessors start in ``into``
-        for row in range(n):
-            for k in range(offsets[row], offsets[row + 1]):
-                if weights[k]:
-                    target = targets[k]
-                    if target < 0:
-                        state = state_of_row[row]
-                        if not reach[state]:
-                            reach[state] = 1
-                            todo.append(state)
-                    else:
-                        count[target + 1] += 1
-        for state in range(n):
-            count[state + 1] += count[state]
-        fill = array("q", count)
-        into = array("q", bytes(8 * count[n]))
-        for row in range(n):
-            source = state_of_row[row]
-            for k in range(offsets[row], offsets[row + 1]):
-                target = targets[k]
-                if weights[k] and target >= 0:
-                    into[fill[target]] = source
-                    fill[target] += 1
-        while todo:
-            state = todo.pop()
-            for k in range(count[state], count[state + 1]):
-                source = into[k]
-                if not reach[source]:
-                    reach[source] = 1
-                    todo.append(source)
-        return {state for state in range(n) if not reach[state]}
-
-
-class _Rewards(Mapping):
-    def __init__(self, chain: Transitions):
-        self._chain = chain
-
-    def __getitem__(self, state) -> Fraction:
-        if state not in self._chain:
-            raise KeyError(state)
-        return self._chain.turn_reward(state)
-
-    def __iter__(self):
-        return iter(self._chain)
-
-    def __len__(self) -> int:
-        return len(self._chain)
-
-
-class _Loop(Exception):
-    pass
-
-
-MAX_DECISIONS = 10_000  # decisions in a row without a chance point or an end: the policies loop
-
-
-def _advance(state, policies, max_decisions: int = MAX_DECISIONS):
-    """Apply the policies' decisions until a chance point or the end; ``_Loop`` if that never comes."""
-    for _ in range(max_decisions):
-        if state.is_terminal() or state.current_player() == CHANCE:
-            return state
-        state.apply_action(policies[state.current_player()].act(state))
-    raise _Loop
-
-
-def unread_fields(policies) -> frozenset[str]:
-    """The state fields no player's policy reads (``policy.ignores``; a policy that does not say
-    reads everything): an engine may leave them out of its keys, and states that differ only there
-    are then one state of the chain. Exact: neither the rules nor any player looks at them."""
-    ignored = [frozenset(getattr(policy, "ignores", ())) for policy in policies]
-    return frozenset.intersection(*ignored) if ignored else frozenset()
-
-
-def colours_alike(policies) -> bool:
-    """Do all players treat the castle colours alike (``policy.colours_alike``)? Then an engine may
-    key a state and its colour-swapped twin as one where that is exact (``key(ignore, swap)``:
-    Diamoniak's ``DiamoniakGame.colour_swap``)."""
-    return bool(policies) and all(getattr(policy, "colours_alike", False) is True for policy in policies)
-
-
-def key_arguments(policies) -> tuple:
-    """What the walk hands ``state.key``: the fields no player reads, and whether colours may be swapped
-    (nothing at all when neither applies: an engine's ``key()`` need not take them)."""
-    ignore = unread_fields(policies)
-    if colours_alike(policies):
-        return (ignore, True)
-    return (ignore,) if ignore else ()
-
-
-def _key_function(policies) -> Callable:
-    arguments = key_arguments(policies)
-    return lambda state: state.key(*arguments)
-
-
-def decisions_repeat(policies) -> bool:
-    """Do the players decide by the state alone (``policy.deterministic``, as every built-in rule but the
-    seeded random ones does)? Then the play from a decision point to the next chance point is the
-    same wherever that decision point is met, and the walk may play it once (``build``)."""
-    return bool(policies) and all(getattr(policy, "deterministic", False) is True for policy in policies)
-
-
-def worth_remembering(policies) -> bool:
-    """Remember the decisions (``build``) when they repeat and some player says deciding costs it much
-    more than keying a state (``policy.decides_slowly``: Palaces' players weigh every card). Diamoniak's
-    decide in about the time a key takes, so remembering would only cost memory (a key per decision
-    point, about 160 bytes a state at the walk's peak) and save no time."""
-    return decisions_repeat(policies) and any(getattr(policy, "decides_slowly", False) for policy in policies)
-
-
-COMPILED_FROM = 5_000  # a chain up to this size is walked by the engine (Diamoniak's in about 0.1 s; Palaces' alone
-# in 1.2-2.8 s on a loaded machine, while loading its compiled walk took 1.3-2.6 s), a larger one by the compiled
-# walk (``build``)
-
-
-def compiled_walker(start, done: Callable | None = None):
-    """The compiled walk that may build ``start``'s chain (its ``may_apply``, which loads no compiled
-    code): the ``compiled_walk`` of the game whose walk takes ``start``; None for none."""
-    from toolkit.games import registry
-
-    for game in registry.games().values():
-        walker = game.compiled_walk()
-        if walker is not None and walker.may_apply(start, done):
-            return walker
-    return None
-
-
-_TURNS = 1 << 20  # a remembered decision: target * _TURNS + the turns it starts (fewer: _advance
-# makes at most 10,000 decisions)
-_LOOPS = 1 << 80  # a remembered decision that never reaches a chance point (no target is this large)
-
-
-def build(start, policies, max_states: int = 200_000, done: Callable | None = None, progress=None,
-          remember_decisions: bool | None = None, compiled: bool | None = None, outcome: Callable | None = None,
-          edge_turns: bool = False):
-    """Walk the engine from ``start``; returns (transitions, start, turn reward per state).
-
-    ``transitions`` is a ``Transitions`` mapping (state ids, 0 the start); ``start`` is 0, or the
-    absorbing key reached before any chance point (then ``transitions`` is empty). Absorbing keys:
-    ``("end", winner)`` for a won game, ``DONE`` when ``done(state)`` (e.g. "a first palace is
-    complete") holds first, ``STALLED`` for a game the engine ended without a winner and ``LOOP`` for
-    decisions that never reach chance or an end. ``progress(1)`` is called every 1,000 states.
-
-    ``outcome`` (a game of one's own, whose ends may be draws or shared): every finished game is an
-    end of its own, ``("end", state.winner, outcome(state))`` (e.g. the returns), a draw's winner None,
-    and never STALLED. ``edge_turns``: the chain also keeps the turns each transition starts
-    (``Transitions.turn_distribution``); neither is taken by a compiled walk.
-
-    Each successor's key is made once and interned to an id; a state waiting on the stack is the
-    engine's own copy (no key or tuple kept beside it), and the keys go once the walk is done. The
-    last outcome of a state is played on the state itself (it is not needed any more), the others
-    on copies.
-
-    The decisions are remembered (``remember_decisions``; by default where that pays:
-    ``worth_remembering``; never unless the players decide by the state alone: ``decisions_repeat``).
-    An outcome that leaves the engine at a decision point is keyed there, and the play from that key
-    to the next chance point (its successor or end, and the turns it starts) is worked out the first
-    time only: many outcomes of different states meet the same decision point (two cards drawn in
-    either order). Exact as the walk's own keys are: a key holds everything the rules and the players
-    read. ``done`` must then be decided by the play from the decision point on, as "a first palace
-    is complete" is (none is at any decision point the walk meets).
-
-    Where a compiled walk plays the game and the players (``compiled_walker``, its ``applies``:
-    Diamoniak with the built-in players and no ``done``; Palaces with the builder's players, no
-    ``done`` or the first palace's) it builds the chain instead, the same arrays, many
-    times faster, once the chain has more than ``COMPILED_FROM`` states (below that the engine's
-    walk ends before the compiled code is loaded, about 0.4 s). ``compiled=False``: the engine
-    walk always; ``True``: the compiled walk always (a ValueError where it does not apply).
-    """
-    outcome_of = outcome  # (the walk below names each chance outcome ``outcome``)
-
-    def end_key(state):
-        if outcome_of is not None and state.is_terminal():
-            return ("end", state.winner, outcome_of(state))
-        if state.winner is not None:
-            return ("end", state.winner)
-        if done is not None and done(state):
-            return DONE
-        return STALLED
-
-    arguments = key_arguments(policies)
-    chain = Transitions()
-    first = start.clone()
-    try:
-        first = _advance(first, policies)
-    except _Loop:
-        return chain, LOOP, chain.turn_rewards
-    if first.is_terminal() or (done is not None and done(first)):
-        return chain, end_key(first), chain.turn_rewards
-    if compiled is not False and outcome is None and not edge_turns:
-        walker = compiled_walker(start, done)
-        if walker is not None:
-            if compiled is None:  # a small chain is walked here: faster than loading the compiled code
-                try:
-                    return build(start, policies, min(max_states, COMPILED_FROM), done,
-                                 progress if max_states <= COMPILED_FROM else None, remember_decisions, compiled=False)
-                except TooManyStates:
-                    if max_states <= COMPILED_FROM:
-                        raise
-            if walker.applies(start, policies, done):
-                chain = walker.walk(first, policies, max_states, progress, done=done)
-                return chain, 0, chain.turn_rewards
-        if compiled:
-            raise ValueError("the compiled walk does not play this game or these players")
-    ids = {first.key(*arguments): 0}
-    if edge_turns:
-        chain._increments = array("q")
-    increments = chain._increments
-    row_of, offsets, targets, weights = chain._row, chain._offsets, chain._targets, chain._weights
-    rewards, totals, end_codes, ends = chain._rewards, chain._totals, chain._end_codes, chain._ends
-    state_of_row = chain._state_of_row
-    if remember_decisions is None:
-        remember_decisions = worth_remembering(policies)
-    decided = {} if remember_decisions and decisions_repeat(policies) else None  # decision key -> target and turns
-    row_of.append(0)
-    todo = [(0, first)]
-
-    def code_of(ended) -> int:
-        target = end_codes.get(ended)
-        if target is None:
-            target = end_codes[ended] = -1 - len(ends)
-            ends.append(ended)
-        return target
-
-    def play_on(after, who: int) -> tuple[int | None, object]:
-        """Play the decisions from ``after`` (``who`` to move, as ``_advance`` does, in place) to the next
-        chance point or the end: (its target, the state there), or (None, ...) if they never end (LOOP).
-        A new chance point is interned and goes on the stack."""
-        decisions = 0
-        while who >= 0:  # a seat decides (CHANCE and TERMINAL are negative)
-            if decisions == MAX_DECISIONS:
-                return None, after
-            after.apply_action(policies[who].act(after))
-            decisions += 1
-            who = after.current_player()
-        if who == TERMINAL or (done is not None and done(after)):
-            return code_of(end_key(after)), after
-        key = after.key(*arguments)
-        target = ids.get(key)
-        if target is None:
-            target = ids[key] = len(row_of)
-            if target >= max_states:
-                raise TooManyStates(max_states)
-            row_of.append(-1)
-            todo.append((target, after))
-        return target, after
-
-    while todo:
-        state_id, state = todo.pop()
-        row_of[state_id] = len(rewards)
-        state_of_row.append(state_id)
-        if progress and len(rewards) % 1000 == 999:
-            progress(1)
-        reward = total = 0
-        turns = state.turns
-        outcomes = state.chance_outcomes()
-        last = len(outcomes) - 1
-        for number, (outcome, weight) in enumerate(outcomes):
-            after = state if number == last else state.clone()
-            after.apply_action(outcome)
-            total += weight
-            who = after.current_player()
-            if who >= 0 and decided is not None:  # a decision point: played once per key
-                key = after.key(*arguments)
-                known = decided.get(key)  # one int: the target, and the turns started on the way
-                began = after.turns
-                if known is None:
-                    target, after = play_on(after, who)
-                    known = decided[key] = _LOOPS if target is None else target * _TURNS + after.turns - began
-                if known == _LOOPS:  # the decisions never end: LOOP, and no turns counted
-                    target = code_of(LOOP)
-                    started = 0
-                else:
-                    target, more = divmod(known, _TURNS)
-                    started = began - turns + more
-            else:
-                target, after = play_on(after, who)
-                if target is None:
-                    target = code_of(LOOP)
-                    started = 0
-                else:
-                    started = after.turns - turns
-            reward += weight * started
-            if increments is not None:
-                increments.append(started)
-            targets.append(target)
-            weights.append(weight)
-        offsets.append(len(targets))
-        rewards.append(reward)
-        totals.append(total)
-    return chain, 0, chain.turn_rewards
-
-
-ESTIMATE_FROM = 20_000  # a chain this small is walked at once (faster than estimating it); a larger one,
-# only after an estimate says it may fit
-
-
-SAMPLE_WORK = 200_000  # chance points the sampled games may play in all (a few seconds): long games stop it early
-
-
-def sampled_game(start, policies, rng: random.Random, key_of: Callable, done: Callable | None = None):
-    """One game from ``start`` with chance drawn by ``rng`` at the engine's own weights: the key of
-    each chance point it meets, in order, until it ends (or ``done``)."""
-    state = _advance(start.clone(), policies)
-    while not state.is_terminal() and not (done is not None and done(state)):
-        yield key_of(state)
-        outcomes = state.chance_outcomes()
-        pick = rng.randrange(sum(weight for _, weight in outcomes))
-        for outcome, weight in outcomes:
-            pick -= weight
-            if pick < 0:
-                break
-        state.apply_action(outcome)
-        state = _advance(state, policies)
-
-
-def estimate_states(start, policies, limit: int, done: Callable | None = None, seed: int = 0,
-                    progress=None) -> tuple[int, int, bool]:
-    """(a lower estimate of the chain's states, games sampled, whether the estimate comes from a
-    chance point where at most one pair of games met, i.e. all the sample can count): a few random
-    games decide whether a walk up to ``limit`` states is worth starting.
-
-    The estimator counts collisions (birthday style): of ``m`` games played with the engine's own
-    chance weights, ``c`` pairs meet the same state at their ``d``-th chance point. ``pairs / c``
-    estimates ``1 / sum(p^2)`` of the states at that depth, which is never more than their number
-    (Cauchy-Schwarz), so the largest over all depths is a lower estimate of the whole chain. Games
-    are played until the collisions show the depths are small (every depth met again at least 20
-    times: the walk goes on) or ``pairs`` reach ``20 * limit`` (if some depth then has at most one
-    collision, its states pass ``limit`` unless a chance of about 1 in 10^7 failed), or the games
-    have played ``SAMPLE_WORK`` chance points in all (long games: the estimate so far, still a lower
-    one). Seeded: the same inputs give the same estimate. Where the game's compiled walk applies and
-    offers ``sampled_games`` (the same games played by compiled code, drawing the same numbers), it
-    plays them.
-    """
-    rng = random.Random(seed)
-    walker = compiled_walker(start, done)
-    if walker is not None and hasattr(walker, "sampled_games") and walker.applies(start, policies, done):
-        game = walker.sampled_games(start, policies, rng, done)  # the same games, compiled: the same counts
-    else:
-        key_of = _key_function(policies)
-        game = functools.partial(sampled_game, start, policies, rng, key_of, done)
-    seen: list[dict] = []  # per depth: key -> how many games met it there
-    pairs_needed = 20 * limit
-    games = work = 0
-    while True:
-        for _ in range(64):
-            if progress:
-                progress(0)  # no steps of the walk yet: lets a progress bar appear (a game may be long)
-            games += 1
-            keys = game()
-            try:
-                for depth, key in enumerate(keys):
-                    if depth == len(seen):
-                        seen.append({})
-                    seen[depth][key] = seen[depth].get(key, 0) + 1
-                    work += 1
-                    if depth >= 100_000 or work > SAMPLE_WORK:
-                        break
-            except _Loop:
-                pass
-            finally:
-                keys.close()  # a game stopped here has drawn only up to here
-        peak, settled, uncounted = 0, True, False
-        for counts in seen:
-            met = sum(counts.values())
-            pairs = met * (met - 1) // 2
-            collisions = sum(n * (n - 1) // 2 for n in counts.values())
-            if pairs // max(collisions, 1) > peak:
-                peak, uncounted = pairs // max(collisions, 1), collisions <= 1
-            if collisions < 20 and pairs:
-                settled = False
-            if collisions <= 1 and pairs >= pairs_needed:
-                return peak, games, uncounted
-        if settled or games * (games - 1) // 2 >= pairs_needed or work > SAMPLE_WORK:
-            return peak, games, uncounted
 
 
 def solve(start, policies, players: int, max_states: int = 200_000, done: Callable | None = None,
@@ -633,7 +89,81 @@ def solve(start, policies, players: int, max_states: int = 200_000, done: Callab
     never = stalled + ends.get(LOOP, Fraction(0))
     turns = None
     if not never:
-        turns = Fraction(_advance(start.clone(), policies).turns)
+        turns = Fraction(advance(start.clone(), policies).turns)
         if transitions:
             turns += chain.expected_reward(start_key, turn_reward.__getitem__)
     return EngineAnswer(turns, wins, stalled, never, ends.get(DONE, Fraction(0)), walked, ends)
+
+# --- the chain of a game of the contract under named players -------------------------------------------
+
+DISTRIBUTION_MASS = Fraction(999, 1000)  # the length distribution is listed until this much of it is told
+MAX_LENGTH = 400  # ... or this length, whichever comes first
+
+
+@dataclass(frozen=True)
+class ChainOdds:
+    unit: str  # "turns" or "steps"
+    states: int  # chance points of the chain
+    expected_length: Fraction | None  # None: the game may never end (then p_never > 0)
+    win: tuple[Fraction, ...]  # per seat
+    no_winner: Fraction  # the game ended without one winner (a draw, a shared win, a lost solo game)
+    p_never: Fraction  # the game never ends
+    ends: tuple[tuple[tuple[Fraction, ...], Fraction], ...]  # each distinct returns at the end and its chance
+    distribution: tuple[Fraction, ...]  # P(length == t), t = 0, 1, ...
+    beyond: Fraction  # the chance the game is longer than the distribution lists (or never ends)
+    decisions: bool  # a seat was to decide somewhere (False: chance alone plays the game, the players never act)
+
+
+def chain_odds(game, seats, max_states: int, progress=None, distribution: bool = True) -> ChainOdds:
+    """The exact odds of ``game`` with ``seats`` (one policy per seat) playing; ``TooManyStates`` past
+    ``max_states`` chance points."""
+    met = played.Met()
+    start = played.start_of(game, seats, met)
+    seated = played.deciders(seats, start, met)
+    answer = solve(start, seated, game.num_players(), max_states, progress=progress, outcome=played.returns_of)
+    ends = {}
+    for end, p in (answer.ends or {}).items():
+        if end[0] == "end":
+            ends[end[2]] = ends.get(end[2], Fraction(0)) + p
+    win = answer.win_probability
+    ended = sum(ends.values(), Fraction(0))
+    listed, beyond = (), Fraction(1)
+    if distribution:
+        listed, beyond = length_distribution(start, seated, max_states)
+    return ChainOdds(game.info().length_unit, answer.states, answer.expected_turns, win, ended - sum(win, Fraction(0)),
+                     answer.p_never, tuple(sorted(ends.items(), key=lambda pair: (-pair[1], pair[0]))), listed, beyond,
+                     met.decisions)
+
+
+def length_distribution(start, deciders, max_states: int) -> tuple[tuple[Fraction, ...], Fraction]:
+    """P(length == t) for t = 0 .. T, T the first length by which ``DISTRIBUTION_MASS`` of the games
+    have ended (at most ``MAX_LENGTH``), and the chance of a longer game (or of none ending)."""
+    transitions, start_key, _ = build(start, deciders, max_states, outcome=played.returns_of, edge_turns=True)
+    if not transitions:
+        first = advance(start.clone(), deciders) if start_key != LOOP else start
+        if start_key == LOOP or start_key[0] != "end":
+            return (), Fraction(1)
+        return tuple([Fraction(0)] * first.turns + [Fraction(1)]), Fraction(0)
+    first_turns = advance(start.clone(), deciders).turns
+    try:
+        listed, beyond = transitions.turn_distribution(start_key, first_turns, MAX_LENGTH, DISTRIBUTION_MASS)
+    except ValueError:  # a turn may go on for ever: no distribution by turns
+        return (), Fraction(1)
+    return tuple(listed), beyond
+
+
+def chain_drn(game, seats, max_states: int, title: str) -> tuple[bytes, int]:
+    """The chain behind ``chain_odds`` in Storm's explicit DRN (``toolkit.odds.drn.engine_drn``): its
+    reward model counts the game's length (turns or steps)."""
+    from toolkit.odds import drn
+
+    met = played.Met()
+    start = played.start_of(game, seats, met)
+    seated = played.deciders(seats, start, met)
+    transitions, start_key, turn_reward = build(start, seated, max_states, outcome=played.returns_of)
+    first = advance(start.clone(), seated).turns if start_key != LOOP else 0
+    comments = [f"{game.name}: {title}",
+                f"reward 'turns': the game's length in {game.info().length_unit}; labels: win1 .. winN and end: that "
+                "seat won; draw and end: the game ended without one winner; loop and never: the players decide "
+                "for ever; never: no end can be reached"]
+    return drn.engine_drn(transitions, start_key, turn_reward, first, comments)

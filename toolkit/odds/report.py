@@ -361,27 +361,29 @@ def never_reason(game, p_never: Fraction, never: str, stuck: str) -> str:
 def exact_or_why(game, seats, players: int, max_states: int, done, progress):
     """(the exact answer, None, None), or (None, why not, the state limit passed or None)."""
     from toolkit.odds import engine_chain
+    from toolkit.walk import walker
 
     if not all(getattr(seat, "deterministic", True) for seat in seats):
         return None, "the policy decides at random: only a policy that decides by the state alone has an " \
                      "exact chain", None
     try:
         return engine_chain.solve(game.new_initial_state(), seats, players, max_states, done, progress), None, None
-    except engine_chain.TooManyStates as err:
+    except walker.TooManyStates as err:
         return None, f"the chain has {err}", err.limit
 
 
 def engine_chain_export(catalogue: Catalogue, game, seats, max_states: int, done, title: str,
                         done_says: str = "") -> tuple[bytes, int]:
     """The chain behind an exact answer solved on the engine's chain (multi, or a game's own question
-    with ``done`` its end: ``done_says`` what it means), in DRN: ``engine_chain.build`` walks the engine
+    with ``done`` its end: ``done_says`` what it means), in DRN: ``walker.build`` walks the engine
     again (``solve`` keeps no chain), with the same limit, and ``drn.engine_drn`` writes it."""
-    from toolkit.odds import drn, engine_chain
+    from toolkit.odds import drn
+    from toolkit.walk import walker
 
     start = game.new_initial_state()
-    transitions, start_key, turn_reward = engine_chain.build(start, seats, max_states, done)
+    transitions, start_key, turn_reward = walker.build(start, seats, max_states, done)
     # the turn counter where the chain starts: ``solve`` counts the turns from there
-    first_turns = engine_chain._advance(start.clone(), seats).turns if start_key != engine_chain.LOOP else 0
+    first_turns = walker.advance(start.clone(), seats).turns if start_key != walker.LOOP else 0
     labels = ("win1 .. winN and end: that seat won; "
               + (f"done and end: {done_says}; " if done is not None else "")
               + "stalled and never: nobody can win any more; loop and never: the policies decide for ever; "

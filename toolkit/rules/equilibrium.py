@@ -118,7 +118,7 @@ def _zero_sum_payoff(tree: Tree, payoff: str) -> list:
 
 
 def _walk(game, seats, max_states: int, progress) -> Tree:
-    from toolkit.odds.engine_chain import TooManyStates
+    from toolkit.walk.graph import TooManyStates
 
     try:
         return walk_tree(game, seats, max_states, progress)

@@ -129,7 +129,7 @@ def walk_tree(game, seats=None, max_nodes: int = 2_000_000, progress=None) -> Tr
     """The tree of ``game`` (a guarded rules game with ``hidden_information``), every decision kept;
     ``seats[s]``, where given, is a named player of seat ``s`` whose choices are recorded as weights
     (``Policy.distribution``) for best replies to it. ``TooManyStates`` past ``max_nodes`` nodes."""
-    from toolkit.odds.engine_chain import TooManyStates
+    from toolkit.walk.graph import TooManyStates
     from toolkit.rules.guard import describe
 
     players = game.num_players()

@@ -48,8 +48,9 @@ import numpy as np
 
 from toolkit.errors import UserError
 from toolkit.game.contract import CHANCE, TERMINAL
-from toolkit.rules.walk import Graph, fields_of, walk_graph
+from toolkit.rules.expand import walk_graph
 from toolkit.seats import Policies, rules_players
+from toolkit.walk.graph import ArrayGraph
 
 EXACT_UP_TO = 60_000  # nodes: up to this many the answer is exact, beyond it an interval
 EPSILON = 1e-9  # interval iteration stops once the bounds are this close
@@ -71,7 +72,7 @@ class Optimum:
     first_wins: Fraction | None = None  # zero-sum: seat 1's chance to win under the optimal play found
     first_wins_bounds: tuple[float, float] | None = None
     checked: int = 0  # nodes at which the equations were checked exactly
-    graph: Graph | None = None
+    graph: ArrayGraph | None = None
     chosen: np.ndarray | None = None  # per node: the edge its decision takes (-1: no decision)
     action_names: dict = field(default_factory=dict)
     others: str = ""  # the other seats' players (a best reply)
@@ -83,7 +84,7 @@ COUNTERS = frozenset({"turns", "steps"})  # counted, not played on: left out of 
 
 def _describe(state):
     """The user's state behind a rules state (a built-in game's: its engine state), for people: its
-    attributes and properties (``walk.fields_of``) but what the game counts (``events()``, turns)."""
+    attributes and properties (``fields_of``) but what the game counts (``events()``, turns)."""
     events = state.events() if hasattr(state, "events") else {}
     skip = COUNTERS | frozenset(events)
     for name in ("inner", "engine"):
@@ -96,12 +97,10 @@ def _describe(state):
 class _Arrays:
     """A walked graph as the compiled loops take it, for one objective."""
 
-    def __init__(self, graph: Graph, objective: str, seat: int):
+    def __init__(self, graph: ArrayGraph, objective: str, seat: int):
         self.graph = graph
-        rows = np.frombuffer(graph.row, dtype=np.int64)
         offsets = np.frombuffer(graph.offsets, dtype=np.int64)
-        self.first = offsets[rows]
-        self.stop = offsets[rows + 1]
+        self.first, self.stop = graph.first, graph.stop
         self.target = np.frombuffer(graph.targets, dtype=np.int64)
         kind = np.frombuffer(graph.kind, dtype=np.int8)
         self.kind = kind
@@ -200,8 +199,8 @@ def best_reply(game, seat: int, seats, max_states: int = 2_000_000, exact_up_to:
     return answer
 
 
-def _walk(game, seats, kept, max_states, progress) -> Graph:
-    from toolkit.odds.engine_chain import TooManyStates
+def _walk(game, seats, kept, max_states, progress) -> ArrayGraph:
+    from toolkit.walk.graph import TooManyStates
 
     own = getattr(game, "state_fields", None)  # a built-in game names its fields itself
 
@@ -213,7 +212,7 @@ def _walk(game, seats, kept, max_states, progress) -> Graph:
         raise UserError(f"{game.source}: optimal play: the game has {err} (--max-states)") from None
 
 
-def _solve_graph(game, graph: Graph, objective: str, seat: int, exact_up_to: int) -> Optimum:
+def _solve_graph(game, graph: ArrayGraph, objective: str, seat: int, exact_up_to: int) -> Optimum:
     from toolkit.solve import scc
 
     arrays = _Arrays(graph, objective, seat)
@@ -324,7 +323,7 @@ def _ends(arrays: _Arrays, chosen, fixed: tuple[int, ...]) -> bool:
     return len(scc.compiled().endless(first, stop, arrays.target, sense)) == 0
 
 
-def _decisions(graph: Graph):
+def _decisions(graph: ArrayGraph):
     """Every (seat, action) some decision of the walk offers."""
     rows = np.frombuffer(graph.kind, dtype=np.int8)[np.argsort(np.frombuffer(graph.row, dtype=np.int64))]
     seats = np.repeat(rows, np.diff(np.frombuffer(graph.offsets, dtype=np.int64)))
@@ -340,7 +339,7 @@ def _decisions(graph: Graph):
     return sorted(seen, key=repr)
 
 
-def _node_text(graph: Graph, node: int) -> str:
+def _node_text(graph: ArrayGraph, node: int) -> str:
     if node in graph.fields:
         names_index, values = graph.fields[node]
         return "the state " + ", ".join(f"{n}={v}" for n, v in zip(graph.names[names_index], values))
@@ -897,3 +896,53 @@ def value_lines(answer: Optimum) -> list[str]:
 
 def _so(answer: Optimum) -> str:
     return ", both playing so" if answer.graph is None or answer.graph.decisions else ""
+
+
+_PROPERTIES: dict[type, tuple[str, ...]] = {}  # a class -> the names of its public properties
+
+
+def _properties(cls: type) -> tuple[str, ...]:
+    names = _PROPERTIES.get(cls)
+    if names is None:
+        found: list[str] = []
+        for owner in cls.__mro__:
+            for name, member in vars(owner).items():
+                if isinstance(member, property) and not name.startswith("_") and name not in found:
+                    found.append(name)
+        names = _PROPERTIES[cls] = tuple(found)
+    return names
+
+
+_SHOWN = (bool, int, str, Fraction)  # what a field may be
+_LISTED = (int, str, Fraction)  # what a list or tuple of fields may hold
+
+
+def fields_of(state, skip=frozenset()) -> tuple[tuple[str, ...], tuple]:
+    """A state's attributes and properties for people, flattened: numbers and words as they are, a list or
+    tuple of them as ``name[0]``, ``name[1]`` ...; anything else, names starting with ``_`` and the names
+    in ``skip`` left out (what the policy table reads)."""
+    try:
+        attributes = dict(vars(state))
+    except TypeError:  # a state of slots: its slots
+        attributes = {name: getattr(state, name) for name in getattr(type(state), "__slots__", ())
+                      if hasattr(state, name)}
+    for name in _properties(type(state)):
+        if name not in attributes:
+            try:
+                attributes[name] = getattr(state, name)
+            except Exception:  # noqa: BLE001 - a property that cannot be read is left out
+                continue
+    names, values = [], []
+    for name, value in sorted(attributes.items()):
+        if name.startswith("_") or name in skip:
+            continue
+        kind = type(value)
+        if kind is int or kind is str or kind is bool or isinstance(value, _SHOWN):
+            names.append(name)
+            values.append(value)
+        elif (kind is list or kind is tuple or isinstance(value, (list, tuple))) and all(
+                type(v) is int or isinstance(v, _LISTED) for v in value):
+            for i, v in enumerate(value):
+                names.append(f"{name}[{i}]")
+                values.append(v)
+    return tuple(names), tuple(values)

@@ -3,7 +3,7 @@ legal action) and the game's own (``policies()``: functions of a state, one acti
 
 A ``Policy`` gives its choice as a distribution, ``[(action, whole-number weight)]``, one pair for a
 deterministic player, so that the exact walk treats a random player as a chance point; ``act`` samples
-it with the game's random generator. The attributes ``toolkit.odds.engine_chain`` reads
+it with the game's random generator. The attributes ``toolkit.walk.walker`` reads
 (``deterministic``, ``ignores``, ``colours_alike``, ``decides_slowly``) say what the walk may assume.
 """
 

@@ -6,7 +6,7 @@ For one seat, with every other seat a beginner (``random``: every legal action e
 players are compared by their result (the chance to win; in a one-player game that every play wins, the
 expected length, where less is better):
 
-* the beginner: the seat plays ``random`` too; exact, from the chain (``walk.chain_odds``);
+* the beginner: the seat plays ``random`` too; exact, from the chain (``engine_chain.chain_odds``);
 * the optimal player: the seat's best reply to the beginners (``optimal``); exact, or an interval;
 * the clairvoyant ("fictive") player: the seat knows every future outcome of chance, the beginners'
   choices included, and plays the best plan for them. Chance is fixed in advance as a sequence of numbers
@@ -49,7 +49,9 @@ import numpy as np
 
 from toolkit.errors import UserError
 from toolkit.game.contract import CHANCE, TERMINAL
-from toolkit.rules import optimal, walk
+from toolkit.odds import engine_chain
+from toolkit.rules import optimal
+from toolkit.walk.graph import ArrayGraph
 
 CHAIN_STATES = 20_000  # sets of positions the clairvoyant's exact chain holds at most (beyond: bounds)
 MAX_WORK = 2_000_000  # positions moved through cells while the chain is built, at most (beyond: cut there)
@@ -149,7 +151,7 @@ def skill(game, sequences: int = 2000, seed: int = 1, max_states: int = 200_000,
     """The skill figures of every seat of ``game`` (a ``RulesGame``) against beginners."""
     players = game.num_players()
     beginner = [game.policies()["random"]] * players
-    odds = walk.chain_odds(game, beginner, max_states, distribution=False)
+    odds = engine_chain.chain_odds(game, beginner, max_states, distribution=False)
     out = []
     knowing = None  # a game of hidden information: the best replies that know only what their seat knows
     for seat in range(players):
@@ -210,14 +212,14 @@ _ENDS = (_WON, _LOST, _DONE)
 
 
 class _Plans:
-    """The clairvoyant's chain on a walked graph (``walk.Graph``, the seat's decisions kept, every other
+    """The clairvoyant's chain on a walked graph (``ArrayGraph``, the seat's decisions kept, every other
     seat a chance point): a state is ``(positions, cap)``, the positions a tuple of (chance node, length
     taken beyond the least of them), ``cap`` the least length of an end already reached (a length; None
     while there is none), or one of the ends ``_WON``, ``_LOST`` (a chance to win) and ``_DONE`` (a
     length). For a chance to win, lengths are all 0 and only positions from which a win can still be
     reached are kept; a position the best reply wins for sure wins the set."""
 
-    def __init__(self, graph: walk.Graph, seat: int, objective: str, values: list | None):
+    def __init__(self, graph: ArrayGraph, seat: int, objective: str, values: list | None):
         self.graph = graph
         self.kind = graph.kind
         self.targets, self.turns = graph.targets, graph.turns
@@ -542,7 +544,7 @@ def section(game, seed: int, max_states: int = ANALYSE_STATES,
             sequences: int = ANALYSE_SEQUENCES) -> tuple[list[str], dict, list[Skill] | None]:
     """The skill figure for ``analyse --rules``: (lines, JSON-ready dict, the figures); a game too large
     for it is said to be out of reach, in one line (no figures), and the rest of the analysis stands."""
-    from toolkit.odds.engine_chain import TooManyStates
+    from toolkit.walk.graph import TooManyStates
 
     try:
         figures = skill(game, sequences, seed, max_states)

@@ -663,7 +663,7 @@ def _play_batch(kinds, colours, counts, colour_ok, numbers, table, run_seed, sta
 
 # --- the exact walk's compiled part (``toolkit.games.diamoniak.walk``) ---------------------------------
 #
-# The walk of ``toolkit.odds.engine_chain.build`` played by the steps above: from each chance point,
+# The walk of ``toolkit.odds.walker.build`` played by the steps above: from each chance point,
 # every card type left in the pile (weighted by its count), then the seats' decisions up to the next
 # chance point or the end. A chance point is a vector of small counts (``key vector``: the seat to
 # move, the cards drawn this turn when a player reads them, then pile, discard area, and per seat the
@@ -785,7 +785,7 @@ def walk_chance_points(kinds, colours, colour_ok, numbers, table, layout, perm, 
     outcomes (WALK_ROOM: the caller grows them and calls again), a new state would pass
     ``options[O_MAX_STATES]`` (WALK_TOO_MANY) or a count does not fit its bit field (WALK_OVERFLOW).
 
-    The chain goes into the arrays of ``engine_chain.Transitions``: ``row_of`` (state -> row),
+    The chain goes into the arrays of ``walk.ArrayGraph``: ``row_of`` (state -> row),
     ``state_of_row``, ``offsets``, ``targets`` (a state, or -1 - k for the k-th absorbing end met,
     whose kind ``end_kinds[k]`` holds), ``weights``, and per row ``rewards`` (the sum of weight x
     turns started on the way) and ``totals`` (the sum of the weights).

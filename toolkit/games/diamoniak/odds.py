@@ -19,7 +19,7 @@ from toolkit.odds.report import (Model, Note, OddsReport, both, chain_comments, 
 
 if TYPE_CHECKING:
     from toolkit.games.diamoniak import solo as diamoniak_solo
-    from toolkit.odds import engine_chain
+    from toolkit.walk import walker
 
 
 def _ticks(catalogue: Catalogue, max_states: int) -> int:
@@ -57,12 +57,12 @@ def _p_doomed(deck: diamoniak_solo.SoloDeck) -> Fraction:
 def solo(catalogue: Catalogue, games: int = 20_000, seed: int = 1, progress=None, note: Note | None = None,
          export_chain: bool = False) -> OddsReport:
     from toolkit.games.diamoniak import solo as diamoniak_solo
-    from toolkit.odds import engine_chain
+    from toolkit.walk import walker
 
     deck = diamoniak_solo.SoloDeck.from_catalogue(catalogue)
     try:
         odds = diamoniak_solo.solo_odds(deck, progress=progress, note=note)
-    except engine_chain.TooManyStates as err:
+    except walker.TooManyStates as err:
         if export_chain:
             raise no_chain(f"the chain has {err}") from None
         return _solo_simulated(catalogue, deck, err, games, seed, progress, note)
@@ -141,7 +141,7 @@ def _solo_exact(catalogue: Catalogue, deck: diamoniak_solo.SoloDeck, odds: diamo
     return OddsReport(data, lines, chart)
 
 
-def _solo_simulated(catalogue: Catalogue, deck: diamoniak_solo.SoloDeck, err: engine_chain.TooManyStates,
+def _solo_simulated(catalogue: Catalogue, deck: diamoniak_solo.SoloDeck, err: walker.TooManyStates,
                     games: int, seed: int, progress=None, note: Note | None = None) -> OddsReport:
     """The solo figures from the simulator, when the exact chain is out of reach."""
     tell(note, f"exact solo odds are out of reach (the chain has {err}); simulating {games:,} games instead",
@@ -235,7 +235,7 @@ def sweep_figures(catalogue: Catalogue, turn_limit: int) -> dict:
     where the solver's distribution of lengths is whole (no tail left) and within ``turn_limit``, the
     exact shares too: every game ends, by the player's win."""
     from toolkit.games.diamoniak.solo import REACH, SoloDeck, solo_odds
-    from toolkit.odds.engine_chain import TooManyStates
+    from toolkit.walk.graph import TooManyStates
 
     deck = SoloDeck.from_catalogue(catalogue)
     try:

@@ -230,7 +230,7 @@ class DiamoniakPolicy:
     @property
     def ignores(self) -> frozenset[str]:
         """The state fields this player never reads, so the exact walk may leave them out of its keys
-        (``engine_chain.unread_fields``). Only the draw rules read any (``drawn_this_turn``,
+        (``walker.unread_fields``). Only the draw rules read any (``drawn_this_turn``,
         ``last_built``); a draw rule that does not say reads everything."""
         return getattr(self.draw, "ignores", frozenset())
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from toolkit.games.diamoniak.solo_model import Epoch, SoloDeck
-from toolkit.odds.engine_chain import TooManyStates
+from toolkit.walk.graph import TooManyStates
 
 # passes swept together: more is a little faster, fewer holds fewer states at once (a pile size's
 # states of every pass of a sweep are in memory together: witch=13, 768 passes at once, took 0.9 GB)

@@ -32,7 +32,7 @@ from toolkit.games.diamoniak.solo_kernel import (C, COLOUR, F, FH, FIELDS, FAIRY
                                                  castle_in_pile, castle_orders, colour_totals, completes, drawn,
                                                  moved, reshuffled, settled, settled_exit, spent_orders)
 from toolkit.games.diamoniak.solo_model import DOOMED, WON, Epoch, drawn_from, moves
-from toolkit.odds.engine_chain import TooManyStates
+from toolkit.walk.graph import TooManyStates
 
 
 class _Layout:

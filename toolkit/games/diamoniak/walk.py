@@ -1,6 +1,6 @@
 """The exact walk of two- (or more) player Diamoniak in compiled code: the engine walk's chain, faster.
 
-``engine_chain.build`` walks the rules engine: for each chance point, a copy of the state per card
+``walker.build`` walks the rules engine: for each chance point, a copy of the state per card
 type left in the pile, the engine's rules and the players' policies in Python, and a key of bytes.
 Here the same walk runs in ``toolkit.games.diamoniak.kernel.walk_chance_points``, whose rules and
 policies are the simulation kernel's own step functions (the port of the engine and of the
@@ -8,20 +8,21 @@ policies that the simulation tests hold to the engine card order for card order)
 the vector of counts the engine's key keeps there, packed into a few 64-bit words and interned in an
 open-addressing table; the states are expanded in the engine walk's order, so the chain that comes
 back is the engine walk's own: the same state numbers, outcomes, integer weights, ends and turn
-rewards, in the same ``Transitions`` arrays (``tests/test_compiled_walk.py`` compares them array
+rewards, in the same ``ArrayGraph`` arrays (``tests/test_compiled_walk.py`` compares them array
 for array on many decks).
 
 ``applies`` says where that holds: the engine's own Diamoniak state and key, players whose every
 rule the kernel plays (``diamoniak_kernel.supports``), no question's own end (``done``). Elsewhere
-``engine_chain`` walks the engine.
+``toolkit.walk.walker`` walks the engine.
 """
 
 from __future__ import annotations
 
 from functools import cached_property
 
-from toolkit.odds.engine_chain import Transitions, key_arguments
-from toolkit.odds.walk_arrays import ROOM, WalkArrays, packed
+from toolkit.walk.walker import key_arguments
+from toolkit.walk.graph import ArrayGraph
+from toolkit.walk.compiled import ROOM, WalkArrays, packed
 
 
 def _engine_own(game, state) -> bool:
@@ -45,7 +46,7 @@ def may_apply(start, done=None) -> bool:
 
 
 def applies(start, policies, done=None) -> bool:
-    """Can the compiled walk build ``engine_chain.build``'s chain from ``start`` for these players?
+    """Can the compiled walk build ``walker.build``'s chain from ``start`` for these players?
     (This loads the compiled code, numba and all: about 0.3 s the first time.)"""
     if not may_apply(start, done):
         return False
@@ -120,8 +121,8 @@ def _overflow() -> RuntimeError:
 
 
 def walk(first, policies, max_states: int, progress=None, max_decisions: int | None = None,
-         done=None) -> Transitions:
-    """The chain ``engine_chain.build`` walks from chance point ``first`` (a state the policies have
+         done=None) -> ArrayGraph:
+    """The chain ``walker.build`` walks from chance point ``first`` (a state the policies have
     already been played up to, not the end): state 0 is ``first``; ``TooManyStates`` past ``max_states``.
     ``done`` must be None: Diamoniak's walk knows no question's own end."""
     import numpy as np
@@ -130,7 +131,7 @@ def walk(first, policies, max_states: int, progress=None, max_decisions: int | N
         raise ValueError("the compiled walk of Diamoniak knows no question's own end (done)")
 
     from toolkit.games.diamoniak.kernel import compiled
-    from toolkit.odds.engine_chain import MAX_DECISIONS
+    from toolkit.walk.walker import MAX_DECISIONS
 
     kernel = compiled()
 
@@ -167,4 +168,4 @@ def walk(first, policies, max_states: int, progress=None, max_decisions: int | N
             a.offsets, a.targets, a.weights, a.rewards, a.totals, a.end_of, a.end_kinds, *scratch)
 
     a.run(step, kernel, types, progress, max_states, _overflow)
-    return a.transitions(players)
+    return a.graph(players)

@@ -51,7 +51,7 @@ refill draw, a blind exchange's steal) and a seat's decision (``decide``: the bu
 rule, a give rule, then ``act`` or ``give``). Two loops call them: ``play_one``, which draws each
 chance point as ``toolkit.sim.play`` does (a game of the simulation), and ``walk_chance_points``,
 which plays every outcome of every chance point (the exact walk of
-``toolkit.games.palaces.walk``, the chain ``engine_chain.build`` walks from the engine).
+``toolkit.games.palaces.walk``, the chain ``walker.build`` walks from the engine).
 
 One module on purpose: numba's cache checks only the file of the function it compiled, so rules
 kept in another file could change under a stale cached kernel.
@@ -1380,7 +1380,7 @@ def batch(g, pol, seeds, run_seed: int, start: int, count: int, max_turns: int =
 # --- games sampled by Python's generator (``toolkit.fast.rng.randrange``) --------------------------
 #
 # The Python loops that play a state with ``random.Random`` (``toolkit.sim.runner.play``, the sampled
-# games of ``toolkit.odds.engine_chain.estimate_states``), as compiled loops: a chance point's outcome
+# games of ``toolkit.odds.walker.estimate_states``), as compiled loops: a chance point's outcome
 # is ``randrange`` of the total weight of the engine's ``chance_outcomes`` (the pile's card types, or
 # the victim's hand in a blind exchange, by count), walked in card order; the seats decide by
 # ``decide``. Each returns what it reached (``SAMPLED``: the end or the question's end; ``TOO_LONG``;
@@ -1430,7 +1430,7 @@ def sample_game(g, s, r, pol, words, at, until_first, max_turns):
 
 @step(cache=True, error_model="numpy", _nrt=False)
 def sample_keys(g, first, s, r, pol, words, at, until_first, max_decisions, v, keys, before):
-    """A game from the state ``first``, as ``engine_chain.sampled_game``: the seats' decisions up to a chance
+    """A game from the state ``first``, as ``walker.sampled_game``: the seats' decisions up to a chance
     point (``LOOPED`` after ``max_decisions`` of them in a row), then, unless the game is over or
     ``until_first`` and a palace is complete, the point's ``key_vector`` into the next row of ``keys``
     and the index of ``words`` its draw starts from into ``before``, and its outcome. Returns (what it
@@ -1467,7 +1467,7 @@ def compiled():
 
 # --- the exact walk's compiled part (``toolkit.games.palaces.walk``) -------------------------
 #
-# The walk of ``toolkit.odds.engine_chain.build`` played by the steps above: from each chance point,
+# The walk of ``toolkit.odds.walker.build`` played by the steps above: from each chance point,
 # every outcome the engine's ``chance_outcomes`` lists (a card type of the pile, or of the victim's
 # hand in a blind exchange, weighted by its count), then the seats' decisions (``decide``) up to the
 # next chance point or the end. A chance point is a vector of small numbers (the key vector), exactly
@@ -1730,7 +1730,7 @@ def walk_chance_points(g, pol, r, layout, options, bits, keys, index, stack, cou
     outcomes (WALK_ROOM: the caller grows them and calls again), a new state would pass
     ``options[WO_MAX_STATES]`` (WALK_TOO_MANY) or a number does not fit its bit field (WALK_OVERFLOW).
 
-    The chain goes into the arrays of ``engine_chain.Transitions``: ``row_of`` (state -> row),
+    The chain goes into the arrays of ``walk.ArrayGraph``: ``row_of`` (state -> row),
     ``state_of_row``, ``offsets``, ``targets`` (a state, or -1 - k for the k-th absorbing end met,
     whose kind ``end_kinds[k]`` holds), ``weights``, and per row ``rewards`` (the sum of weight x
     turns started on the way) and ``totals`` (the sum of the weights). With ``options[WO_DONE]`` the

@@ -2,7 +2,7 @@
 
 Two Python loops play the state with a ``random.Random``: ``toolkit.odds.report.simulate_until`` (through
 ``toolkit.sim.runner.play``: the first-palace model's simulated answer, and the rulebook's figures) and
-``toolkit.odds.engine_chain.estimate_states`` (the sampled games that tell whether an exact walk may fit).
+``toolkit.odds.walker.estimate_states`` (the sampled games that tell whether an exact walk may fit).
 Here the same games are the kernel's loops ``sample_game`` and ``sample_keys``: the same rules and players,
 and every chance point drawn from the generator's own outputs as ``randrange`` draws it
 (``toolkit.fast.rng.Outputs``), so every game, and every figure counted from them, is the one the Python
@@ -83,12 +83,12 @@ def game_player(game, seats, done, rng, max_turns: int):
 
 
 def sampled_games(start, policies, rng, done):
-    """``engine_chain.sampled_game(start, policies, rng, key_of, done)`` as a function of nothing: each call a
+    """``walker.sampled_game(start, policies, rng, key_of, done)`` as a function of nothing: each call a
     game's chance points, in order, each as bytes that are equal exactly where the state's keys are (the
     kernel's ``key_vector``). A game abandoned after some chance point has drawn from the generator only
     up to it, as the Python game has; one whose decisions never reach a chance point just ends (the
     estimate counts a ``_Loop`` so)."""
-    from toolkit.odds.engine_chain import MAX_DECISIONS
+    from toolkit.walk.walker import MAX_DECISIONS
 
     sampler = _Sampler(start.game, policies, rng)
     k, g, s, pol, outputs = sampler.kernel, sampler.g, sampler.s, sampler.pol, sampler.outputs

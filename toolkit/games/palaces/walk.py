@@ -1,6 +1,6 @@
 """The exact walk of Palaces in compiled code: the engine walk's chain, faster.
 
-``engine_chain.build`` walks the rules engine: for each chance point (a card drawn in a deal or a
+``walker.build`` walks the rules engine: for each chance point (a card drawn in a deal or a
 refill, a card taken blind in an exchange), a copy of the state per outcome, the engine's rules and
 the players' policies in Python (the decisions played once per decision point's key), and a key of
 bytes. Here the same walk runs in ``toolkit.games.palaces.kernel.walk_chance_points``, whose rules
@@ -10,21 +10,22 @@ holds to the engine card order for card order). A chance point is the vector of 
 ``PalacesState.key`` keeps there, packed into a few 64-bit words and interned in an open-addressing
 table; the states are expanded in the engine walk's order, so the chain that comes back is the engine
 walk's own: the same state numbers, outcomes, integer weights, ends and turn rewards, in the same
-``Transitions`` arrays (``tests/test_compiled_palaces_walk.py`` compares them array for array).
+``ArrayGraph`` arrays (``tests/test_compiled_palaces_walk.py`` compares them array for array).
 
 ``applies`` says where that holds: the engine's own Palaces state and key, players who decide by the
 state alone with rules the kernel plays (the builder in each of its forms, giving the worst cards),
 and as the question's own end (``done``) none, or "a first palace is complete"
-(``toolkit.games.palaces.engine.first_palace_complete``). Elsewhere ``engine_chain`` walks the engine.
-Where it applies, ``sampled_games`` also plays the games ``engine_chain.estimate_states`` samples
+(``toolkit.games.palaces.engine.first_palace_complete``). Elsewhere ``toolkit.walk.walker`` walks the engine.
+Where it applies, ``sampled_games`` also plays the games ``walker.estimate_states`` samples
 (``toolkit.games.palaces.sampled``).
 """
 
 from __future__ import annotations
 
 from toolkit.games.palaces.sampled import sampled_games  # noqa: F401  (the walker's sampled games, see above)
-from toolkit.odds.engine_chain import Transitions, key_arguments
-from toolkit.odds.walk_arrays import ROOM, WalkArrays, packed
+from toolkit.walk.walker import key_arguments
+from toolkit.walk.graph import ArrayGraph
+from toolkit.walk.compiled import ROOM, WalkArrays, packed
 
 
 def is_first_palace(done) -> bool:
@@ -58,7 +59,7 @@ def may_apply(start, done=None) -> bool:
 
 
 def applies(start, policies, done=None) -> bool:
-    """Can the compiled walk build ``engine_chain.build``'s chain from ``start`` for these players?"""
+    """Can the compiled walk build ``walker.build``'s chain from ``start`` for these players?"""
     if not may_apply(start, done):
         return False
     from toolkit.games.palaces.policies import Builder, GiveWorst, PalacesPolicy
@@ -189,14 +190,14 @@ def _overflow() -> RuntimeError:
 
 
 def walk(first, policies, max_states: int, progress=None, max_decisions: int | None = None,
-         done=None) -> Transitions:
-    """The chain ``engine_chain.build`` walks from chance point ``first`` (a state the policies have
+         done=None) -> ArrayGraph:
+    """The chain ``walker.build`` walks from chance point ``first`` (a state the policies have
     already been played up to, not the end, nor ``done``): state 0 is ``first``; ``TooManyStates``
     past ``max_states``. ``done``: None, or the first palace's (``is_first_palace``)."""
     import numpy as np
 
     from toolkit.games.palaces import kernel
-    from toolkit.odds.engine_chain import MAX_DECISIONS
+    from toolkit.walk.walker import MAX_DECISIONS
 
     if done is not None and not is_first_palace(done):
         raise ValueError("the compiled walk knows no other end than a first palace complete")
@@ -226,4 +227,4 @@ def walk(first, policies, max_states: int, progress=None, max_decisions: int | N
                                        a.rewards, a.totals, a.end_of, a.end_kinds, base, s, v, words)
 
     a.run(step, fast, types, progress, max_states, _overflow)
-    return a.transitions(players)
+    return a.graph(players)

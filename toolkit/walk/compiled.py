@@ -1,12 +1,12 @@
 """What the compiled chain walks of the games share on the Python side: the key vector's bit layout
 (``packed``), the arrays a walk fills and the loop that grows them (``WalkArrays``), and the chain they
-make (``transitions``, an ``engine_chain.Transitions``)."""
+make (``graph``, an ``ArrayGraph``)."""
 
 from __future__ import annotations
 
 from array import array
 
-from toolkit.odds.engine_chain import DONE, LOOP, STALLED, TooManyStates, Transitions
+from toolkit.walk.graph import DONE, LOOP, STALLED, ArrayGraph, TooManyStates
 
 ROOM = 1 << 12  # states the arrays hold at first (they double when full)
 
@@ -101,10 +101,10 @@ class WalkArrays:
             self.index = np.full(1 << self.bits, -1, dtype=np.int64)
             rehash(self.keys, states, self.index, self.bits)
 
-    def transitions(self, players: int) -> Transitions:
-        """The walked chain as ``Transitions`` (the module's ``transitions``)."""
+    def graph(self, players: int) -> ArrayGraph:
+        """The walked chain as an ``ArrayGraph`` (the module's ``graph``)."""
         sizes = tuple(int(self.counters[k]) for k in self.at[:4])
-        return transitions(sizes, self.row_of, self.state_of_row, self.offsets, self.targets, self.weights,
+        return graph(sizes, self.row_of, self.state_of_row, self.offsets, self.targets, self.weights,
                            self.rewards, self.totals, self.end_kinds, players)
 
 
@@ -116,17 +116,18 @@ def _grown(values, size: int):
     return grown
 
 
-def transitions(sizes, row_of, state_of_row, offsets, targets, weights, rewards, totals, end_kinds,
-                players: int) -> Transitions:
-    """The kernel's arrays as the ``Transitions`` the engine walk fills, field for field. ``sizes``: the
+def graph(sizes, row_of, state_of_row, offsets, targets, weights, rewards, totals, end_kinds,
+          players: int) -> ArrayGraph:
+    """The kernel's arrays as the ``ArrayGraph`` the Python walk fills, field for field. ``sizes``: the
     states, rows, successors and ends walked; an end's kind is a winner's seat, ``players`` (STALLED),
     ``players + 1`` (LOOP) or ``players + 2`` (DONE: the question's own end, which Palaces' walk knows).
-    (Shared by the compiled walks of both games, through ``WalkArrays.transitions``.)"""
+    (Shared by the compiled walks of both games, through ``WalkArrays.graph``.)"""
     states, rows, pairs, ends = sizes
     kinds = end_kinds[:ends].tolist()
-    return Transitions.from_arrays(
+    return ArrayGraph.from_arrays(
         array("q", row_of[:states].tobytes()), array("q", state_of_row[:rows].tobytes()),
-        array("q", offsets[:rows + 1].tobytes()), array("q", targets[:pairs].tobytes()), weights[:pairs].tolist(),
+        array("q", offsets[:rows + 1].tobytes()), array("q", targets[:pairs].tobytes()),
+        array("q", weights[:pairs].tobytes()),
         rewards[:rows].tolist(), totals[:rows].tolist(),
         [("end", kind) if kind < players else STALLED if kind == players else LOOP if kind == players + 1 else DONE
          for kind in kinds])

@@ -1,6 +1,7 @@
-"""`toolkit odds --rules`: the answers for a game of one's own, as a JSON-ready dict and readable lines.
+"""The models every game with rules answers (a file of one's own, or a built-in game through the contract):
+``win``, ``length`` and ``optimal``, as a JSON-ready dict and readable lines.
 
-``length`` and ``win`` come from the exact chain under the named players (``toolkit.rules.walk``),
+``length`` and ``win`` come from the exact chain under the named players (``engine_chain.chain_odds``),
 ``optimal`` from the walked game with its decisions kept (``toolkit.rules.optimal``). Every figure is
 exact or an interval said as one; a game that may never end has no finite expected length, and says so.
 """
@@ -59,12 +60,12 @@ def catalogue_game(catalogue, players: int | None):
 
 
 def _chain(game, model: str, policy: Policies | None, max_states: int, export_chain: bool, progress) -> OddsReport:
-    from toolkit.odds.engine_chain import TooManyStates
-    from toolkit.rules import walk
+    from toolkit.odds import engine_chain
+    from toolkit.walk.graph import TooManyStates
 
     seats = rules_players(game, policy)
     try:
-        odds = walk.chain_odds(game, seats, max_states, progress, distribution=model == "length")
+        odds = engine_chain.chain_odds(game, seats, max_states, progress, distribution=model == "length")
     except TooManyStates as err:
         raise UserError(f"{game.source}: the chain has {err} (--max-states)") from None
     who = ", ".join(f"seat {s + 1} {p.name}" for s, p in enumerate(seats)) if odds.decisions else NO_DECISIONS
@@ -112,7 +113,7 @@ def _chain(game, model: str, policy: Policies | None, max_states: int, export_ch
                      "xlabel": {"en": odds.unit, "ru": UNITS_RU.get(odds.unit, odds.unit)}, "ylabel": PROBABILITY}
         else:
             lines.append("the length has no distribution by turns here: a turn may go on for ever")
-    chain = walk.chain_drn(game, seats, max_states, who) if export_chain else None
+    chain = engine_chain.chain_drn(game, seats, max_states, who) if export_chain else None
     return OddsReport(data, lines, chart, chain=chain,
                       no_chart=None if chart else f"the {model} model has no distribution to draw")
 

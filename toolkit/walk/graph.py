@@ -1,0 +1,336 @@
+"""The walked game, one container for every walk: ``ArrayGraph``.
+
+Nodes are ints, 0 the start, numbered as the walk first meets them; they are expanded in another order
+(a stack), each into a row of edges. The graph is compressed sparse rows in flat arrays (the ``array``
+module's, read by numpy without a copy: ``first``/``stop``): per node its ``kind`` (the seat deciding,
+``CHANCE`` or ``TERMINAL``) and ``row``, per row ``offsets`` (where its edges start) and ``state_of_row``,
+per edge ``targets``, ``weights`` (the whole weights of chance; 1 for a decision; a list of Python ints
+once one passes 64 bits), ``actions`` (a decision's action, -1 for chance; a list once one is not a
+64-bit whole number) and, where kept, ``turns`` (the turns started on the way).
+
+An end is one of two things. In a chain (every decision played by fixed players during the walk, so
+every node a chance point) an edge may lead to an absorbing end: a target ``-1 - k`` is ``ends[k]``
+(``("end", winner)``, ``("end", winner, outcome)``, ``DONE``, ``STALLED``, ``LOOP``), and each row keeps
+the sum of its weights (``totals``) and of weight x turns started (``rewards``). With decisions kept, a
+finished game is a node of its own (``TERMINAL``), ``end[n]`` its place in ``ends``
+(``("end", winner, returns)``, given as ``returns``/``winners`` too).
+
+Read as a mapping, the graph is the chain ``toolkit.odds.Chain`` solves: ``{node: [(weight, successor),
+...]}`` (made when asked for, so the walk holds no tuple per edge).
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Mapping
+from fractions import Fraction
+
+from toolkit.game.contract import CHANCE, TERMINAL
+
+STALLED = ("stalled",)  # the engine ended the game without a winner: it cannot be finished
+LOOP = ("loop",)  # the policies kept deciding without a chance point or an end
+DONE = ("done",)  # the question's own end (``done``) was reached without a winner
+
+
+class TooManyStates(Exception):
+    """The walk would be larger than the limit: exact solving is out of reach for this game.
+
+    ``estimate``, when given, is what an estimate made before any work said the chain would need
+    (the walk was then not started at all); ``basis``, when given, says how it was made.
+    """
+
+    def __init__(self, limit: int, estimate: int | None = None, basis: str | None = None):
+        if estimate is None:
+            text = f"more than {limit:,} states, the limit"
+        elif basis is None:
+            text = f"up to {estimate:,} states by an estimate made before solving, over the limit of {limit:,}"
+        else:  # ``basis`` says how the estimate was made
+            text = f"at least about {estimate:,} states by {basis}, over the limit of {limit:,}"
+        super().__init__(text)
+        self.limit = limit
+        self.estimate = estimate
+
+
+class Fields:
+    """The kept seats' decision nodes described for people: node -> (an index into ``ArrayGraph.names``,
+    the values), read as a mapping, in the order the walk described them. Held as arrays and one list of
+    the value tuples rather than a dict of pairs (a million decisions of Pig to 100: some 150 MB less)."""
+
+    def __init__(self):
+        self._place = array("i")  # per node: its place among the described, or -1
+        self._nodes = array("q")
+        self._names = array("i")
+        self._values: list[tuple] = []
+
+    def add(self, node: int, names_index: int, values: tuple) -> None:
+        place = self._place
+        if node >= len(place):
+            place.extend(array("i", [-1]) * max(node + 1 - len(place), len(place)))
+        place[node] = len(self._values)
+        self._nodes.append(node)
+        self._names.append(names_index)
+        self._values.append(values)
+
+    def get(self, node: int, default=None):
+        place = self._place[node] if 0 <= node < len(self._place) else -1
+        return default if place < 0 else (self._names[place], self._values[place])
+
+    def __getitem__(self, node: int) -> tuple[int, tuple]:
+        found = self.get(node)
+        if found is None:
+            raise KeyError(node)
+        return found
+
+    def __contains__(self, node: object) -> bool:
+        return isinstance(node, int) and self.get(node) is not None
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __iter__(self):
+        return iter(self._nodes)
+
+    def items(self):
+        return zip(self._nodes, zip(self._names, self._values))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Fields) and list(self.items()) == list(other.items())
+
+
+class ArrayGraph(Mapping):
+    """A walked game (the module's docstring): nodes, rows of edges, the end table."""
+
+    def __init__(self, edge_turns: bool = False):
+        self.kind = array("b")
+        self.row = array("q")  # node -> its row (rows are in the order nodes were expanded)
+        self.state_of_row = array("q")  # row -> node
+        self.offsets = array("q", [0])  # row -> where its edges start
+        self.targets = array("q")  # a node, or -1 - k for the absorbing end ends[k]
+        self.weights: array | list = array("q")  # a list once some weight passes 64 bits
+        self.actions: array | list = array("q")  # a list once some action is not a 64-bit whole number
+        self.turns: array | None = array("q") if edge_turns else None  # per edge: the turns started
+        self.rewards: list[int] = []  # a chain's rows: the sum of weight x turns started on the way
+        self.totals: list[int] = []  # a chain's rows: the sum of the weights
+        self.end = array("q")  # with decisions kept: per node, its place in ``ends`` or -1
+        self.ends: list = []
+        self.end_codes: dict = {}  # an end -> its target (-1 - its place)
+        self.returns: list[tuple[Fraction, ...]] = []  # with decisions kept: per end, the returns
+        self.winners: list[int | None] = []  # ... and the winner (None: no one winner)
+        self.fields = Fields()
+        self.names: list[tuple[str, ...]] = []
+        self.kept: frozenset[int] = frozenset()  # the seats whose decisions are nodes
+        self.players = 0
+        self.decisions = False  # a seat, kept or not, was ever to decide (False: chance alone plays the game)
+        self.removed: frozenset[int] = frozenset()
+
+    @classmethod
+    def from_arrays(cls, row: array, state_of_row: array, offsets: array, targets: array, weights: array,
+                    rewards: list[int], totals: list[int], ends: list) -> ArrayGraph:
+        """A chain walked elsewhere (a compiled walk), given field for field: ``row`` (node -> row),
+        ``state_of_row``, ``offsets`` (one more than the rows), ``targets`` (a node, or -1 - k for the
+        absorbing end ``ends[k]``) and ``weights``, and per row ``rewards`` and ``totals``."""
+        graph = cls()
+        graph.kind = array("b", [CHANCE]) * len(row)
+        graph.row, graph.state_of_row, graph.offsets, graph.targets = row, state_of_row, offsets, targets
+        graph.weights, graph.rewards, graph.totals = weights, rewards, totals
+        graph.ends = list(ends)
+        graph.end_codes = {end: -1 - k for k, end in enumerate(graph.ends)}
+        return graph
+
+    # --- the arrays as numpy reads them ---------------------------------------------------------------
+
+    @property
+    def first(self):
+        """Per node: where its edges start (numpy)."""
+        import numpy as np
+
+        return np.frombuffer(self.offsets, dtype=np.int64)[np.frombuffer(self.row, dtype=np.int64)]
+
+    @property
+    def stop(self):
+        """Per node: where its edges stop (numpy)."""
+        import numpy as np
+
+        return np.frombuffer(self.offsets, dtype=np.int64)[np.frombuffer(self.row, dtype=np.int64) + 1]
+
+    def edges(self, node: int) -> range:
+        row = self.row[node]
+        return range(self.offsets[row], self.offsets[row + 1])
+
+    # --- what a walk calls ----------------------------------------------------------------------------
+
+    def end_code(self, ended) -> int:
+        """The target of the absorbing end ``ended`` (numbered in the order the walk meets them)."""
+        target = self.end_codes.get(ended)
+        if target is None:
+            target = self.end_codes[ended] = -1 - len(self.ends)
+            self.ends.append(ended)
+        return target
+
+    def end_node(self, returns: tuple, winner) -> int:
+        """The place in ``ends`` of a finished game (decisions kept), by its returns and winner."""
+        code = self.end_code(("end", winner, returns))
+        if len(self.returns) < len(self.ends):
+            self.returns.append(returns)
+            self.winners.append(winner)
+        return -1 - code
+
+    def add_weight(self, weight) -> None:
+        try:
+            self.weights.append(weight)
+        except (OverflowError, TypeError):
+            self.weights = list(self.weights) + [weight]
+
+    def add_action(self, action) -> None:
+        if type(self.actions) is not list and (type(action) is not int or not -2**63 <= action < 2**63):
+            self.actions = list(self.actions)
+        self.actions.append(action)
+
+    # --- the chain: {node: [(weight, successor), ...]} --------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self.row) - len(self.removed)
+
+    def __iter__(self):  # in the order the walk expanded them (as the solver has always been given them)
+        removed = self.removed
+        return (i for i in self.state_of_row if i not in removed)
+
+    def __contains__(self, state) -> bool:
+        return type(state) is int and 0 <= state < len(self.row) and state not in self.removed
+
+    def __getitem__(self, state) -> list[tuple[int, object]]:
+        if state not in self:
+            raise KeyError(state)
+        row = self.row[state]
+        ends, weights, targets = self.ends, self.weights, self.targets
+        return [(weights[k], targets[k] if targets[k] >= 0 else ends[-1 - targets[k]])
+                for k in range(self.offsets[row], self.offsets[row + 1])]
+
+    def turn_reward(self, state: int) -> Fraction:
+        """Turns started, on average, between chance point ``state`` and the next one (or the end).
+
+        Kept as two ints per state and made a Fraction only when asked for (a Fraction per state
+        would cost more time and memory than the rest of the walk's numbers together)."""
+        row = self.row[state]
+        return Fraction(self.rewards[row], self.totals[row])
+
+    @property
+    def turn_rewards(self) -> Mapping[int, Fraction]:
+        """``turn_reward`` as a read-only mapping, state id -> Fraction (made when read)."""
+        return _Rewards(self)
+
+    def without(self, states) -> ArrayGraph:
+        """The same chain with ``states`` made absorbing (they keep their ids, as targets only)."""
+        other = ArrayGraph.__new__(ArrayGraph)
+        other.__dict__.update(self.__dict__)
+        other.removed = self.removed | frozenset(states)
+        return other
+
+    def turn_distribution(self, start: int, first_turns: int, max_turns: int,
+                          enough: Fraction = Fraction(1)) -> tuple[list[Fraction], Fraction]:
+        """(``P(the game ends after exactly t turns)`` for ``t = 0 .. T``, the chance it has not ended by
+        then), exact, from chance point ``start`` where ``first_turns`` turns have started; ``T`` is
+        ``max_turns``, or the first length by which at least ``enough`` of the games have ended.
+
+        Needs the turns of each edge (a walk with ``edge_turns``). The probability is pushed forward
+        turn by turn; within a turn, along the edges that start no new turn, until none is left (a
+        turn that may go on for ever is a ValueError: its length has no distribution by turns). A game
+        that never ends (an absorbing end other than ``("end", ...)`` or ``DONE``) stays in the second
+        figure."""
+        from gmpy2 import mpq
+
+        if self.turns is None:
+            raise ValueError("the chain was walked without the turns of each transition")
+        offsets, targets, weights, increments = self.offsets, self.targets, self.weights, self.turns
+        totals, row_of, ends = self.totals, self.row, self.ends
+        result = [mpq(0)] * (max_turns + 1)
+        layers: dict[int, dict[int, object]] = {first_turns: {start: mpq(1)}}
+        told, last = mpq(0), max_turns
+        for turn in range(first_turns, max_turns + 1):
+            layer = layers.pop(turn, None)
+            passes = 0
+            while layer:
+                passes += 1
+                if passes > len(self.row) + 1:
+                    raise ValueError("a turn may go on for ever: the length in turns has no distribution")
+                within: dict[int, object] = {}
+                for state, mass in layer.items():
+                    row = row_of[state]
+                    share = mass / totals[row]
+                    for k in range(offsets[row], offsets[row + 1]):
+                        p = share * weights[k]
+                        target, later = targets[k], turn + increments[k]
+                        if target < 0:
+                            end = ends[-1 - target]
+                            if (end[0] == "end" or end == DONE) and later <= max_turns:
+                                result[later] += p
+                        elif later == turn:
+                            within[target] = within.get(target, 0) + p
+                        elif later <= max_turns:
+                            into = layers.setdefault(later, {})
+                            into[target] = into.get(target, 0) + p
+                layer = within
+            told += result[turn]
+            if told >= enough:
+                last = turn
+                break
+        return ([Fraction(int(p.numerator), int(p.denominator)) for p in result[:last + 1]],
+                Fraction(1) - Fraction(int(told.numerator), int(told.denominator)))
+
+    def cannot_end(self) -> set[int]:
+        """The states from which no absorbing end can be reached: they are caught in a closed class of
+        the chain, where play goes on for ever without the engine ever calling the game over."""
+        n, offsets, targets, weights = len(self.row), self.offsets, self.targets, self.weights
+        state_of_row = self.state_of_row
+        reach = bytearray(n)
+        todo = []
+        count = array("q", bytes(8 * (n + 1)))  # then: where each state's predecessors start in ``into``
+        for row in range(n):
+            for k in range(offsets[row], offsets[row + 1]):
+                if weights[k]:
+                    target = targets[k]
+                    if target < 0:
+                        state = state_of_row[row]
+                        if not reach[state]:
+                            reach[state] = 1
+                            todo.append(state)
+                    else:
+                        count[target + 1] += 1
+        for state in range(n):
+            count[state + 1] += count[state]
+        fill = array("q", count)
+        into = array("q", bytes(8 * count[n]))
+        for row in range(n):
+            source = state_of_row[row]
+            for k in range(offsets[row], offsets[row + 1]):
+                target = targets[k]
+                if weights[k] and target >= 0:
+                    into[fill[target]] = source
+                    fill[target] += 1
+        while todo:
+            state = todo.pop()
+            for k in range(count[state], count[state + 1]):
+                source = into[k]
+                if not reach[source]:
+                    reach[source] = 1
+                    todo.append(source)
+        return {state for state in range(n) if not reach[state]}
+
+
+class _Rewards(Mapping):
+    def __init__(self, chain: ArrayGraph):
+        self._chain = chain
+
+    def __getitem__(self, state) -> Fraction:
+        if state not in self._chain:
+            raise KeyError(state)
+        return self._chain.turn_reward(state)
+
+    def __iter__(self):
+        return iter(self._chain)
+
+    def __len__(self) -> int:
+        return len(self._chain)
+
+
+__all__ = ["ArrayGraph", "CHANCE", "DONE", "Fields", "LOOP", "STALLED", "TERMINAL", "TooManyStates"]
