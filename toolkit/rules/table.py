@@ -53,6 +53,7 @@ ROOM = 1 << 10  # positions the arrays hold at first (they double when full)
 _SCALARS = frozenset({int, str, bytes, float, bool, type(None), Fraction})
 _NUMERATOR, _DENOMINATOR = attrgetter("_numerator"), attrgetter("_denominator")
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
+_TUPLE, _PAIR, _INT, _FRACTION = {tuple}, {2}, {int}, {Fraction}
 
 
 class NotTabulated(Exception):
@@ -77,6 +78,7 @@ class Distributions:
         self.weights: list[list[tuple[object, int]]] = []  # the guard's checked (outcome, whole weight) pairs
         self.totals: list[int] = []  # their sums
         self.running: list[list[int]] = []  # their running sums (made when first drawn from)
+        self.recent: tuple[int, tuple] | None = None  # the last distribution found by content, and its content
         self.last: tuple[object, int] = (None, -1)  # the last tuple given and its distribution: a tuple given
         # again is the same outcomes (as the guard's own check takes it)
 
@@ -90,22 +92,44 @@ class Distributions:
             raise state.rules.failure(inner, "chance_outcomes", fn, err) from None
         if type(pairs) is tuple and pairs is self.last[0]:
             return self.last[1]
+        found = self._again(pairs)
+        if found is not None:
+            return found
         content = _content(pairs)
         if content is not None:
             found = self.ids.get(content)
-            if found is not None:
-                if type(pairs) is tuple:
-                    self.last = (pairs, found)
-                return found
-        weights = state._weights(inner, fn, list(pairs))  # the guard's check, once per content
-        self.weights.append(weights)
-        self.totals.append(sum(weight for _, weight in weights))
-        found = len(self.weights) - 1
+        if found is None:
+            weights = state._weights(inner, fn, list(pairs))  # the guard's check, once per content
+            self.weights.append(weights)
+            self.totals.append(sum(weight for _, weight in weights))
+            found = len(self.weights) - 1
+            if content is not None:
+                self.ids[content] = found
         if content is not None:
-            self.ids[content] = found
+            self.recent = (found, content)
         if type(pairs) is tuple:
             self.last = (pairs, found)
         return found
+
+    def _again(self, pairs: Any) -> int | None:
+        """The distribution found last, when ``pairs`` has its content (else None): ``_content`` compared
+        part by part, each part in one pass, without hashing (a fresh list of the same throw, quickly)."""
+        if self.recent is None or type(pairs) not in (list, tuple):
+            return None
+        found, (outcomes, numerators, denominators) = self.recent
+        try:
+            if len(pairs) != len(outcomes) or set(map(type, pairs)) != _TUPLE or set(map(len, pairs)) != _PAIR \
+                    or tuple(map(_FIRST, pairs)) != outcomes:
+                return None
+            chances = tuple(map(_SECOND, pairs))
+            if denominators is None:
+                return found if set(map(type, chances)) == _INT and chances == numerators else None
+            if set(map(type, chances)) == _FRACTION and tuple(map(_NUMERATOR, chances)) == numerators \
+                    and tuple(map(_DENOMINATOR, chances)) == denominators:
+                return found
+        except (TypeError, ValueError):  # outcomes that do not compare: the guard looks at them
+            pass
+        return None
 
     def checked(self, state: RulesState) -> list[tuple[object, int]]:
         """The checked outcomes of ``state`` (as ``RulesState.chance_outcomes``)."""
