@@ -28,11 +28,14 @@ time limits (``toolkit.rules.contain``) hold while the table learns.
 from __future__ import annotations
 
 import copyreg
+import dis
 import gc
+import sys
 from bisect import bisect_right
 from fractions import Fraction
 from itertools import accumulate
 from operator import attrgetter, itemgetter
+from types import CodeType, FunctionType
 from typing import Any
 
 import numpy as np
@@ -54,6 +57,7 @@ _SCALARS = frozenset({int, str, bytes, float, bool, type(None), Fraction})
 _NUMERATOR, _DENOMINATOR = attrgetter("_numerator"), attrgetter("_denominator")
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
 _TUPLE, _PAIR, _INT, _FRACTION = {tuple}, {2}, {int}, {Fraction}
+_FROM_CLASS = object()  # an attribute read from the class, not the state
 
 
 class NotTabulated(Exception):
@@ -78,12 +82,30 @@ class Distributions:
         self.weights: list[list[tuple[object, int]]] = []  # the guard's checked (outcome, whole weight) pairs
         self.totals: list[int] = []  # their sums
         self.running: list[list[int]] = []  # their running sums (made when first drawn from)
+        self.readers: dict[type, tuple[str, ...] | None] = {}  # a state class: what its chance_outcomes() reads
+        self.by_reads: dict[tuple, int] = {}  # a state class and the values it reads: the distribution
         self.recent: tuple[int, tuple] | None = None  # the last distribution found by content, and its content
         self.last: tuple[object, int] = (None, -1)  # the last tuple given and its distribution: a tuple given
         # again is the same outcomes (as the guard's own check takes it)
 
     def of(self, state: RulesState) -> int:
-        """The distribution of the chance node ``state``: its id."""
+        """The distribution of the chance node ``state``: its id. A ``chance_outcomes()`` that reads the
+        state only as ``self.name`` (``chance_reads``) is asked once for each value of the names it reads."""
+        inner = state.inner
+        cls = type(inner)
+        names = self.readers.get(cls, ())
+        if names == ():
+            names = self.readers[cls] = chance_reads(cls, inner)
+        read = None if names is None else _read(inner, names)
+        if read is not None:
+            found = self.by_reads.get(read)
+            if found is None:
+                found = self.by_reads[read] = self._asked(state)
+            return found
+        return self._asked(state)
+
+    def _asked(self, state: RulesState) -> int:
+        """The distribution ``state.chance_outcomes()`` gives: its id."""
         inner = state.inner
         fn = inner.chance_outcomes
         try:
@@ -144,6 +166,76 @@ class Distributions:
         while len(self.running) <= d:
             self.running.append(list(accumulate(weight for _, weight in self.weights[len(self.running)])))
         return self.weights[d][bisect_right(self.running[d], stream.below(self.totals[d]))][0]
+
+
+_SELF_LOADS = frozenset({"LOAD_FAST", "LOAD_DEREF", "LOAD_FAST_CHECK", "LOAD_FAST_BORROW"})
+_METHOD_FLAG = sys.version_info >= (3, 12)  # LOAD_ATTR's low bit: a method loaded to be called (3.11: LOAD_METHOD)
+_UNKNOWN = frozenset({"locals", "vars", "eval", "exec", "globals", "super", "__import__"})
+
+
+def chance_reads(cls: type, inner: Any) -> tuple[str, ...] | None:
+    """The attributes of a state of class ``cls`` that its ``chance_outcomes(self)`` reads, when its code
+    (and the code nested in it) uses ``self`` only as ``self.name`` (read, not called), each name an attribute
+    of the state's own, not a property or a method of the class; else None. Its outcomes are then what the
+    values of those attributes make them: asked once for each, as a position is asked once."""
+    if "chance_outcomes" in getattr(inner, "__dict__", {"chance_outcomes": None}):
+        return None  # a state without attributes of its own, or one with its own chance_outcomes
+    fn = _in_class(cls, "chance_outcomes")
+    if type(fn) is not FunctionType or fn.__closure__ or cls.__getattribute__ is not object.__getattribute__ \
+            or hasattr(cls, "__getattr__"):
+        return None
+    code = fn.__code__
+    if code.co_argcount != 1 or code.co_kwonlyargcount or code.co_flags & (0x04 | 0x08) or not code.co_varnames:
+        return None
+    names: set[str] = set()
+    if not _reads_only(code, code.co_varnames[0], names):
+        return None
+    if any(hasattr(type(_in_class(cls, name)), "__get__") for name in names):
+        return None  # a method, a property, a slot: more than a value of the state's own
+    return tuple(sorted(names))
+
+
+def _in_class(cls: type, name: str) -> Any:
+    """What the class ``cls`` (or a class it derives from) holds as ``name``, or None."""
+    return next((base.__dict__[name] for base in cls.__mro__ if name in base.__dict__), None)
+
+
+def _reads_only(code: CodeType, me: str, names: set[str]) -> bool:
+    """Whether ``code`` and the code nested in it use ``me`` only as ``me.name`` (the names added to ``names``)."""
+    steps = list(dis.get_instructions(code))
+    for k, step in enumerate(steps):
+        if step.opname in ("LOAD_GLOBAL", "LOAD_NAME") and step.argval in _UNKNOWN:
+            return False
+        value = step.argval
+        if value != me and not (type(value) is tuple and me in value):
+            continue
+        if step.opname in ("MAKE_CELL", "LOAD_CLOSURE"):  # the nested code that takes it is looked at below
+            continue
+        after = steps[k + 1] if k + 1 < len(steps) else None
+        if step.opname not in _SELF_LOADS or value != me or after is None or after.opname != "LOAD_ATTR" \
+                or _METHOD_FLAG and (after.arg or 0) & 1:  # a method loaded to be called
+            return False
+        names.add(after.argval)
+    return all(_reads_only(inner, me, names) for inner in code.co_consts if isinstance(inner, CodeType))
+
+
+def _read(inner: Any, names: tuple[str, ...]) -> tuple | None:
+    """The class of ``inner`` and the values of its attributes ``names`` (frozen), or None (not frozen)."""
+    values = getattr(inner, "__dict__", None)
+    if values is None:
+        return None
+    parts: list[Any] = [type(inner)]
+    for name in names:
+        value = values.get(name, _FROM_CLASS)
+        kind = type(value)
+        if kind in _SCALARS:
+            parts += (kind, value)
+        else:
+            try:
+                parts += (kind, freeze(value, frozenset({id(inner)})))
+            except (TypeError, RecursionError):
+                return None
+    return tuple(parts)
 
 
 def _content(pairs: Any) -> tuple | None:
