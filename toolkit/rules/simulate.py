@@ -210,11 +210,11 @@ def _paced(start: int, stop: int, first: int, play):
 def _table_batch(task) -> dict[str, np.ndarray]:
     """A worker's batch from the table it keeps: the file's code runs in the worker, so a file that ends
     its process ends a worker (one line), not the command."""
-    spec, params, names, run_seed, start, count = task
+    spec, params, names, run_seed, start, count, began = task
     rules = _loaded(spec, params)
     seats = [rules.policy(name) for name in names]
     if kept_table(rules, seats) is None:
-        Learning(rules, seats)
+        Learning(rules, seats, began=began)
     return arrays(tabulated(rules, seats).records(run_seed, start, count))
 
 
@@ -225,6 +225,7 @@ def batches(rules, seats, run_seed: int, start: int, stop: int, workers: int | N
     from toolkit.rules.contain import worker_pool
 
     names = [policy.name for policy in seats]
+    began = time.monotonic()  # the worker's line of progress counts from here
     if tabulating(rules, seats, stop - start):
         if kept_table(rules, seats) is not None or workers == 1 or stop - start < PARALLEL_FROM:
             table = tabulated(rules, seats)
@@ -232,7 +233,7 @@ def batches(rules, seats, run_seed: int, start: int, stop: int, workers: int | N
             return
         with worker_pool(1, rules.source) as pool:
             def remote(first: int, count: int) -> dict[str, np.ndarray]:
-                task = (rules.spec, rules.params, names, run_seed, first, count)
+                task = (rules.spec, rules.params, names, run_seed, first, count, began)
                 return pool.submit(_table_batch, task).result()
 
             yield from _paced(start, stop, 256, remote)
@@ -257,25 +258,26 @@ def merge(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
 
 
 class Learning:
-    """One line, ``NOTE_AFTER`` seconds after the table of these players began to learn, of the positions
-    learned so far, said by a timer (on time while a batch learns), when it has learned some by then and
-    not played every game."""
+    """One line, ``NOTE_AFTER`` seconds after the table of these players began to learn (``began``: a worker
+    counts from when the run began), of the positions learned so far, said by a timer (on time while a batch
+    learns), as soon as it has learned some from then on, unless every game is played."""
 
     NOTE_AFTER = 0.5  # seconds
+    LOOK_AGAIN = 0.1  # seconds between two looks while nothing is learned or played
 
-    def __init__(self, rules, seats, games: int | None = None, done=None):
+    def __init__(self, rules, seats, games: int | None = None, done=None, began: float | None = None):
         self.rules, self.seats, self.games, self.done = rules, seats, games, done
-        self.began = time.monotonic()
+        self.began = time.monotonic() if began is None else began
         self.closed = False
-        self._wait()
+        self._wait(max(0.0, self.began + self.NOTE_AFTER - time.monotonic()))
 
-    def _wait(self) -> None:
-        self.timer = threading.Timer(self.NOTE_AFTER, self.note)
+    def _wait(self, seconds: float) -> None:
+        self.timer = threading.Timer(seconds, self.note)
         self.timer.daemon = True
         self.timer.start()
 
     def note(self) -> None:
-        """Say the line, or look again ``NOTE_AFTER`` seconds later while nothing is learned or played."""
+        """Say the line, or look again a little later while nothing is learned or played."""
         from toolkit.fast.notice import say
 
         kept = kept_table(self.rules, self.seats)
@@ -284,7 +286,7 @@ class Learning:
         if self.closed or self.games is not None and played >= self.games:
             return
         if not (learned or played):
-            self._wait()
+            self._wait(min(self.NOTE_AFTER, self.LOOK_AGAIN))
             return
         took = time.monotonic() - self.began
         count = f"{played:,} of {self.games:,} games played after {took:.1f} s" if self.games is not None else \
