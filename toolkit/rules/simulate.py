@@ -18,6 +18,7 @@ is played by chance alone: its figures name no players.
 
 from __future__ import annotations
 
+import importlib.util
 import inspect
 import os
 import threading
@@ -167,11 +168,7 @@ def tabulating(rules, seats, games: int) -> bool:
         return True
     if games < TABULATE_FROM or not tabulable(rules, seats):
         return False
-    try:
-        import numba  # noqa: F401 - the compiled loop needs it
-    except ImportError:
-        return False
-    return True
+    return importlib.util.find_spec("numba") is not None  # the compiled loop needs it (imported where it plays)
 
 
 def tabulated(rules, seats):

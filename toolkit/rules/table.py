@@ -264,22 +264,18 @@ def plain_clone(state: RulesState) -> RulesState:
     inner = state.inner
     cls = type(inner)
     values = getattr(inner, "__dict__", None)
-    if values is None or hasattr(inner, "clone") or hasattr(cls, "__deepcopy__") or hasattr(cls, "__setstate__") \
-            or cls.__reduce_ex__ is not object.__reduce_ex__ or cls.__reduce__ is not object.__reduce__ \
-            or cls.__getstate__ is not object.__getstate__ or cls in copyreg.dispatch_table:
+    if values is None or "clone" in values or not _plain(cls)[0]:
         return state.clone()
-    copied = {}
+    copied = values.copy()
     seen: set[int] = set()
     for name, value in values.items():
         kind = type(value)
         if kind in _SCALARS:
-            copied[name] = value
-        elif kind is list and id(value) not in seen and all(type(item) in _SCALARS for item in value):
+            continue
+        if kind is list and id(value) not in seen and _SCALARS.issuperset(map(type, value)):
             seen.add(id(value))
             copied[name] = list(value)
-        elif kind is tuple and all(type(item) in _SCALARS for item in value):
-            copied[name] = value
-        else:
+        elif kind is not tuple or not _SCALARS.issuperset(map(type, value)):
             return state.clone()
     twin = cls.__new__(cls)
     twin.__dict__.update(copied)
@@ -290,17 +286,16 @@ def table_key(state: RulesState) -> Any:
     """The position of ``state``: the file's ``key()``, else its attributes frozen (at least as fine as the
     guard's default key)."""
     inner = state.inner
-    if hasattr(inner, "key"):
-        return state.key()
     values = getattr(inner, "__dict__", None)
-    if values is None:
+    keyed = _plain(type(inner))[1]
+    if values is None or keyed or "key" in values or keyed is None and hasattr(inner, "key"):
         return state.key()
     parts: list[Any] = [type(inner)]
     for name, value in values.items():
         kind = type(value)
         if kind in _SCALARS:
             parts += (name, value)
-        elif (kind is list or kind is tuple) and all(type(item) in _SCALARS for item in value):
+        elif (kind is list or kind is tuple) and _SCALARS.issuperset(map(type, value)):
             parts += (name, tuple(value))
         else:
             try:
@@ -308,6 +303,23 @@ def table_key(state: RulesState) -> Any:
             except (TypeError, RecursionError):
                 return state.key()  # the guard says what cannot be frozen
     return tuple(parts)
+
+
+_PLAIN: dict[type, tuple[bool, bool | None]] = {}
+
+
+def _plain(cls: type) -> tuple[bool, bool | None]:
+    """Whether ``plain_clone`` may copy the states of class ``cls`` itself (no ``clone()``, nothing that
+    changes how ``copy.deepcopy`` copies), and whether the class has a ``key()`` (None: a ``__getattr__``
+    may answer for it: each state is asked); looked at once per class."""
+    found = _PLAIN.get(cls)
+    if found is None:
+        odd = hasattr(cls, "__getattr__")  # it may answer for any name
+        copies = not (odd or hasattr(cls, "clone") or hasattr(cls, "__deepcopy__") or hasattr(cls, "__setstate__")
+                      or cls.__reduce_ex__ is not object.__reduce_ex__ or cls.__reduce__ is not object.__reduce__
+                      or cls.__getstate__ is not object.__getstate__ or cls in copyreg.dispatch_table)
+        found = _PLAIN[cls] = (copies, True if hasattr(cls, "key") else None if odd else False)
+    return found
 
 
 def _grown(values: np.ndarray, size: int, fill: int = 0) -> np.ndarray:
@@ -433,6 +445,8 @@ class Table:
         self.succ[e] = c
         self.tinc[e] = child.turns - parent.turns
         before, after = self.counted[p], self.counted[c] if c == known else child.events()
+        if not (before or after):
+            return True
         for name in after:
             self._name(name)
         for name in set(before) | set(after):
