@@ -211,7 +211,9 @@ def _table_batch(task) -> dict[str, np.ndarray]:
     rules = _loaded(spec, params)
     seats = [rules.policy(name) for name in names]
     if kept_table(rules, seats) is None:
-        Learning(rules, seats, began=began)
+        learning = Learning(rules, seats, began=began)
+        tabulated(rules, seats)
+        learning.now()  # not later, when the compiled loop is loaded
     return arrays(tabulated(rules, seats).records(run_seed, start, count))
 
 
@@ -266,6 +268,7 @@ class Learning:
         self.rules, self.seats, self.games, self.done = rules, seats, games, done
         self.began = time.monotonic() if began is None else began
         self.closed = False
+        self.lock = threading.Lock()  # the timer's thread and ``now`` say the line once between them
         self._wait(max(0.0, self.began + self.NOTE_AFTER - time.monotonic()))
 
     def _wait(self, seconds: float) -> None:
@@ -277,20 +280,28 @@ class Learning:
         """Say the line, or look again a little later while nothing is learned or played."""
         from toolkit.fast.notice import say
 
-        kept = kept_table(self.rules, self.seats)
-        learned = 0 if kept is None or kept.table is None else kept.positions
-        played = self.done() if self.done is not None else 0
-        if self.closed or self.games is not None and played >= self.games:
-            return
-        if not (learned or played):
-            self._wait(min(self.NOTE_AFTER, self.LOOK_AGAIN))
-            return
+        with self.lock:
+            kept = kept_table(self.rules, self.seats)
+            learned = 0 if kept is None or kept.table is None else kept.positions
+            played = self.done() if self.done is not None else 0
+            if self.closed or self.games is not None and played >= self.games:
+                return
+            if not (learned or played):
+                self._wait(min(self.NOTE_AFTER, self.LOOK_AGAIN))
+                return
+            self.closed = True
         took = time.monotonic() - self.began
         count = f"{played:,} of {self.games:,} games played after {took:.1f} s" if self.games is not None else \
             f"learning after {took:.1f} s"
         if learned:
             count += f"; {learned:,} position{'' if learned == 1 else 's'} learned so far"
         say(f"{self.rules.name}: {count}")
+
+    def now(self) -> None:
+        """Say the line at once if it is due (a worker's table has just learned its first position)."""
+        if time.monotonic() >= self.began + self.NOTE_AFTER:
+            self.timer.cancel()
+            self.note()
 
     def close(self) -> None:
         self.closed = True
