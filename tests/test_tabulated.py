@@ -16,7 +16,7 @@ import pytest
 from toolkit.rules import simulate as rules_simulate
 from toolkit.rules.load import load_rules
 from toolkit.rules.simulate import play_game
-from toolkit.rules.table import VERIFY, Tabulated, chance_reads
+from toolkit.rules.table import VERIFY, Distributions, Tabulated, chance_reads
 from toolkit.seats import Policies, rules_players
 from toolkit.sim.card_order import game_seed
 
@@ -82,6 +82,13 @@ def steps(state):
     return [(step, 1) for step in range(1, 2 + state.at % 3)]
 
 
+class Box:  # changes inside, equal to itself: not a value to ask by
+    __slots__ = ("at",)
+
+    def __init__(self):
+        self.at = 0
+
+
 class Walk:
     def num_players(self):
         return 1
@@ -92,7 +99,7 @@ class Walk:
 
 class WalkState:
     def __init__(self):
-        self.at, self.rolls = 0, 0
+        self.at, self.rolls, self.box = 0, 0, Box()
 
     def current_player(self):
         return -4 if self.is_terminal() else -1
@@ -112,6 +119,7 @@ class WalkState:
     def apply_action(self, step):
         self.at += step
         self.rolls += 1
+        self.box.at = self.at
 
     def is_terminal(self):
         return self.at >= 12
@@ -131,7 +139,8 @@ class WalkState:
     ("return [(step, 1) for step in range(1, self.far)]", None),  # a property, likewise
     ("return steps(self)", None),  # the state given away
     ("return [(step, 1) for step in range(1, 2 + vars(self)['at'] % 3)]", None),
-], ids=["attribute", "constant", "method", "property", "given", "vars"])
+    ("return [(step, 1) for step in range(1, 2 + self.box.at % 3)]", ("box",)),  # read, but not by value
+], ids=["attribute", "constant", "method", "property", "given", "vars", "object"])
 def test_outcomes_asked_once_for_the_values_they_read(tmp_path, chance, reads):
     """A chance_outcomes() that reads its state as ``self.name`` alone is asked once per value of what it
     reads; any other use of the state, and it is asked at every position. The records stay the loop's."""
@@ -142,9 +151,13 @@ def test_outcomes_asked_once_for_the_values_they_read(tmp_path, chance, reads):
     assert chance_reads(type(state), state) == reads
     seats = rules_players(rules)
     table = Tabulated(rules, seats, play_game, verify=0)
-    _same(table.records(3, 0, 300), _python(rules, seats, 3, 300))
+    python = _python(rules, seats, 3, 300)
+    _same(table.records(3, 0, 300), python)
     asked = table.table.distributions.by_reads  # the values read, and their distribution
-    assert len(asked) == (0 if reads is None else 1 if reads == () else 12) and len(asked) < table.positions
+    by_value = reads is not None and "box" not in reads
+    assert len(asked) == (0 if not by_value else 1 if reads == () else 12) and len(asked) < table.positions
+    draw = Distributions().draw  # the Python loop's own shared lists
+    _same([play_game(rules, seats, game_seed(3, index), draw) for index in range(300)], python)
 
 
 def test_simulate_prints_the_same_bytes_from_the_table_or_the_python_loop(monkeypatch):

@@ -36,7 +36,7 @@ from fractions import Fraction
 from itertools import accumulate
 from operator import attrgetter, itemgetter
 from types import CodeType, FunctionType
-from typing import Any
+from typing import Any, Hashable
 
 import numpy as np
 
@@ -220,22 +220,29 @@ def _reads_only(code: CodeType, me: str, names: set[str]) -> bool:
 
 
 def _read(inner: Any, names: tuple[str, ...]) -> tuple | None:
-    """The class of ``inner`` and the values of its attributes ``names`` (frozen), or None (not frozen)."""
+    """The class of ``inner`` and the values of its attributes ``names``, or None when one is not made of
+    numbers, words, lists, tuples, sets and dicts alone (an object may change inside and stay equal)."""
     values = getattr(inner, "__dict__", None)
     if values is None:
         return None
-    parts: list[Any] = [type(inner)]
-    for name in names:
-        value = values.get(name, _FROM_CLASS)
-        kind = type(value)
-        if kind in _SCALARS:
-            parts += (kind, value)
-        else:
-            try:
-                parts += (kind, freeze(value, frozenset({id(inner)})))
-            except (TypeError, RecursionError):
-                return None
-    return tuple(parts)
+    try:
+        return (type(inner), *(_value(values.get(name, _FROM_CLASS)) for name in names))
+    except (TypeError, RecursionError):
+        return None
+
+
+def _value(value: Any) -> Hashable:
+    """``value`` as a hashable image that is equal only for equal values of the same kinds, or TypeError."""
+    kind = type(value)
+    if kind in _SCALARS or value is _FROM_CLASS:
+        return kind, value
+    if kind is list or kind is tuple:
+        return kind, tuple(map(_value, value))
+    if kind is set or kind is frozenset:
+        return kind, frozenset(map(_value, value))
+    if kind is dict:
+        return kind, tuple((_value(k), _value(v)) for k, v in value.items())
+    raise TypeError(f"{kind.__name__} is not a plain value")
 
 
 def _content(pairs: Any) -> tuple | None:
