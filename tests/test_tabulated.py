@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from toolkit.rules import simulate as rules_simulate
+from toolkit.rules import table as rules_table
 from toolkit.rules.load import load_rules
 from toolkit.rules.simulate import play_game
 from toolkit.rules.table import VERIFY, Distributions, Tabulated, chance_reads
@@ -141,7 +142,7 @@ class WalkState:
     ("return [(step, 1) for step in range(1, 2 + vars(self)['at'] % 3)]", None),
     ("return [(step, 1) for step in range(1, 2 + self.box.at % 3)]", ("box",)),  # read, but not by value
 ], ids=["attribute", "constant", "method", "property", "given", "vars", "object"])
-def test_outcomes_asked_once_for_the_values_they_read(tmp_path, chance, reads):
+def test_outcomes_asked_once_for_the_values_they_read(tmp_path, monkeypatch, chance, reads):
     """A chance_outcomes() that reads its state as ``self.name`` alone is asked once per value of what it
     reads; any other use of the state, and it is asked at every position. The records stay the loop's."""
     path = tmp_path / "walk.py"
@@ -150,6 +151,8 @@ def test_outcomes_asked_once_for_the_values_they_read(tmp_path, chance, reads):
     state = rules.new_initial_state().inner
     assert chance_reads(type(state), state) == reads
     seats = rules_players(rules)
+    looks: list[type] = []
+    monkeypatch.setattr(rules_table, "chance_reads", lambda cls, inner: (looks.append(cls), reads)[1])
     table = Tabulated(rules, seats, play_game, verify=0)
     python = _python(rules, seats, 3, 300)
     _same(table.records(3, 0, 300), python)
@@ -158,6 +161,7 @@ def test_outcomes_asked_once_for_the_values_they_read(tmp_path, chance, reads):
     assert len(asked) == (0 if not by_value else 1 if reads == () else 12) and len(asked) < table.positions
     draw = Distributions().draw  # the Python loop's own shared lists
     _same([play_game(rules, seats, game_seed(3, index), draw) for index in range(300)], python)
+    assert len(looks) == 2  # its code looked at once by each list of distributions
 
 
 def test_simulate_prints_the_same_bytes_from_the_table_or_the_python_loop(monkeypatch):

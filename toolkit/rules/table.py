@@ -57,7 +57,6 @@ _SCALARS = frozenset({int, str, bytes, float, bool, type(None), Fraction})
 _NUMERATOR, _DENOMINATOR = attrgetter("_numerator"), attrgetter("_denominator")
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
 _TUPLE, _PAIR, _INT, _FRACTION = {tuple}, {2}, {int}, {Fraction}
-_FROM_CLASS = object()  # an attribute read from the class, not the state
 
 
 class NotTabulated(Exception):
@@ -93,9 +92,9 @@ class Distributions:
         state only as ``self.name`` (``chance_reads``) is asked once for each value of the names it reads."""
         inner = state.inner
         cls = type(inner)
-        names = self.readers.get(cls, ())
-        if names == ():
-            names = self.readers[cls] = chance_reads(cls, inner)
+        if cls not in self.readers:
+            self.readers[cls] = chance_reads(cls, inner)
+        names = self.readers[cls]
         read = None if names is None else _read(inner, names)
         if read is not None:
             found = self.by_reads.get(read)
@@ -225,8 +224,9 @@ def _read(inner: Any, names: tuple[str, ...]) -> tuple | None:
     values = getattr(inner, "__dict__", None)
     if values is None:
         return None
+    cls = type(inner)
     try:
-        return (type(inner), *(_value(values.get(name, _FROM_CLASS)) for name in names))
+        return (cls, *(_value(values[name] if name in values else _in_class(cls, name)) for name in names))
     except (TypeError, RecursionError):
         return None
 
@@ -234,7 +234,7 @@ def _read(inner: Any, names: tuple[str, ...]) -> tuple | None:
 def _value(value: Any) -> Hashable:
     """``value`` as a hashable image that is equal only for equal values of the same kinds, or TypeError."""
     kind = type(value)
-    if kind in _SCALARS or value is _FROM_CLASS:
+    if kind in _SCALARS:
         return kind, value
     if kind is list or kind is tuple:
         return kind, tuple(map(_value, value))
