@@ -5,6 +5,7 @@ every throw), with and without ``key()``; the same records when the budget stops
 
 from __future__ import annotations
 
+import inspect
 import json
 import textwrap
 import threading
@@ -12,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from toolkit.rules import table as rules_table
 from toolkit.rules.load import load_rules
-from toolkit.rules.table import VERIFY, Tabulated
+from toolkit.rules.table import VERIFY, Distributions, Tabulated, chance_reads
 from toolkit.seats import Policies, rules_players
 from toolkit.sim import records
 from toolkit.sim.card_order import game_seed
@@ -58,13 +60,109 @@ def test_the_table_gives_the_python_loops_records(spec, params, policies, games)
     assert table.why is None and table.positions > 1
 
 
-def test_five_dice_thrown_from_a_fresh_list_of_7776(capsys):
+def test_five_dice_thrown_from_a_fresh_list_of_7776(capsys, monkeypatch):
     rules = load_rules(BATTLE, {})
     seats = rules_players(rules)
+    module = inspect.getmodule(type(rules.new_initial_state().inner))
+    throws: list[int] = []
+    product = module.product
+    monkeypatch.setattr(module, "product", lambda *args, **kwargs: (throws.append(1), product(*args, **kwargs))[1])
     table = Tabulated(rules, seats, play_game, verify=0)
-    _same(table.records(5, 0, 200), _python(rules, seats, 5, 200))
+    tabled = table.records(5, 0, 24)  # about 200 positions; the Python loop below takes a tenth of a second a game or more
     assert len(table.table.distributions.weights) == 1  # every throw's 7,776 outcomes: one list, checked once
+    assert len(throws) == 1  # asked once: chance_outcomes() reads self.dice alone, the same at every position
+    assert table.positions > 100
+    _same(tabled, _python(rules, seats, 5, 24))
     assert capsys.readouterr().err == ""
+
+
+WALK = '''
+from fractions import Fraction
+
+
+def steps(state):
+    return [(step, 1) for step in range(1, 2 + state.at % 3)]
+
+
+class Box:  # changes inside, equal to itself: not a value to ask by
+    __slots__ = ("at",)
+
+    def __init__(self):
+        self.at = 0
+
+
+class Walk:
+    def num_players(self):
+        return 1
+
+    def new_initial_state(self):
+        return WalkState()
+
+
+class WalkState:
+    def __init__(self):
+        self.at, self.rolls, self.box = 0, 0, Box()
+
+    def current_player(self):
+        return -4 if self.is_terminal() else -1
+
+    def reach(self):
+        return 2 + self.at % 3
+
+    @property
+    def far(self):
+        return 2 + self.at % 3
+
+    CHANCE
+
+    def legal_actions(self):
+        return []
+
+    def apply_action(self, step):
+        self.at += step
+        self.rolls += 1
+        self.box.at = self.at
+
+    def is_terminal(self):
+        return self.at >= 12
+
+    def returns(self):
+        return [1]
+
+    def events(self):
+        return {"rolls": self.rolls}
+'''
+
+
+@pytest.mark.parametrize("chance, reads", [
+    ("return [(step, Fraction(1, 1 + self.at % 3)) for step in range(1, 2 + self.at % 3)]", ("at",)),
+    ("return [(1, 1), (2, 3)]", ()),
+    ("return [(step, 1) for step in range(1, self.reach())]", None),  # a method: it may read anything
+    ("return [(step, 1) for step in range(1, self.far)]", None),  # a property, likewise
+    ("return steps(self)", None),  # the state given away
+    ("return [(step, 1) for step in range(1, 2 + vars(self)['at'] % 3)]", None),
+    ("return [(step, 1) for step in range(1, 2 + self.box.at % 3)]", ("box",)),  # read, but not by value
+], ids=["attribute", "constant", "method", "property", "given", "vars", "object"])
+def test_outcomes_asked_once_for_the_values_they_read(tmp_path, monkeypatch, chance, reads):
+    """A chance_outcomes() that reads its state as ``self.name`` alone is asked once per value of what it
+    reads; any other use of the state, and it is asked at every position. The records stay the loop's."""
+    path = tmp_path / "walk.py"
+    path.write_text(WALK.replace("CHANCE", f"def chance_outcomes(self):\n        {chance}"))
+    rules = load_rules(str(path), {})
+    state = rules.new_initial_state().inner
+    assert chance_reads(type(state), state) == reads
+    seats = rules_players(rules)
+    looks: list[type] = []
+    monkeypatch.setattr(rules_table, "chance_reads", lambda cls, inner: (looks.append(cls), reads)[1])
+    table = Tabulated(rules, seats, play_game, verify=0)
+    python = _python(rules, seats, 3, 300)
+    _same(table.records(3, 0, 300), python)
+    asked = table.table.distributions.by_reads  # the values read, and their distribution
+    by_value = reads is not None and "box" not in reads
+    assert len(asked) == (0 if not by_value else 1 if reads == () else 12) and len(asked) < table.positions
+    draw = Distributions().draw  # the Python loop's own shared lists
+    _same([play_game(rules, seats, game_seed(3, index), draw) for index in range(300)], python)
+    assert len(looks) == 2  # its code looked at once by each list of distributions
 
 
 def test_simulate_prints_the_same_bytes_from_the_table_or_the_python_loop(monkeypatch):

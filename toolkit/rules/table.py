@@ -1,6 +1,6 @@
 """A rules file played from a table of its positions: each position's moves learned once, the games
 played over arrays by a compiled loop (``toolkit.rules.table_kernel``), with the records the Python loop
-(``toolkit.rules.simulate.play_game``) gives, byte for byte.
+(``toolkit.sim.play.play_game``) gives, byte for byte.
 
 * **Positions** are known by the file's ``key()``, else by the state's attributes (frozen as the guard's
   default key, a little finer: two states the guard calls equal may get two positions, never the other
@@ -28,12 +28,15 @@ time limits (``toolkit.rules.contain``) hold while the table learns.
 from __future__ import annotations
 
 import copyreg
+import dis
 import gc
+import sys
 from bisect import bisect_right
 from fractions import Fraction
 from itertools import accumulate
 from operator import attrgetter, itemgetter
-from typing import Any
+from types import CodeType, FunctionType
+from typing import Any, Hashable
 
 import numpy as np
 
@@ -53,6 +56,7 @@ ROOM = 1 << 10  # positions the arrays hold at first (they double when full)
 _SCALARS = frozenset({int, str, bytes, float, bool, type(None), Fraction})
 _NUMERATOR, _DENOMINATOR = attrgetter("_numerator"), attrgetter("_denominator")
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
+_TUPLE, _PAIR, _INT, _FRACTION = {tuple}, {2}, {int}, {Fraction}
 
 
 class NotTabulated(Exception):
@@ -77,11 +81,30 @@ class Distributions:
         self.weights: list[list[tuple[object, int]]] = []  # the guard's checked (outcome, whole weight) pairs
         self.totals: list[int] = []  # their sums
         self.running: list[list[int]] = []  # their running sums (made when first drawn from)
+        self.readers: dict[type, tuple[str, ...] | None] = {}  # a state class: what its chance_outcomes() reads
+        self.by_reads: dict[tuple, int] = {}  # a state class and the values it reads: the distribution
+        self.recent: tuple[int, tuple] | None = None  # the last distribution found by content, and its content
         self.last: tuple[object, int] = (None, -1)  # the last tuple given and its distribution: a tuple given
         # again is the same outcomes (as the guard's own check takes it)
 
     def of(self, state: RulesState) -> int:
-        """The distribution of the chance node ``state``: its id."""
+        """The distribution of the chance node ``state``: its id. A ``chance_outcomes()`` that reads the
+        state only as ``self.name`` (``chance_reads``) is asked once for each value of the names it reads."""
+        inner = state.inner
+        cls = type(inner)
+        if cls not in self.readers:
+            self.readers[cls] = chance_reads(cls, inner)
+        names = self.readers[cls]
+        read = None if names is None else _read(inner, names)
+        if read is not None:
+            found = self.by_reads.get(read)
+            if found is None:
+                found = self.by_reads[read] = self._asked(state)
+            return found
+        return self._asked(state)
+
+    def _asked(self, state: RulesState) -> int:
+        """The distribution ``state.chance_outcomes()`` gives: its id."""
         inner = state.inner
         fn = inner.chance_outcomes
         try:
@@ -90,22 +113,44 @@ class Distributions:
             raise state.rules.failure(inner, "chance_outcomes", fn, err) from None
         if type(pairs) is tuple and pairs is self.last[0]:
             return self.last[1]
+        found = self._again(pairs)
+        if found is not None:
+            return found
         content = _content(pairs)
         if content is not None:
             found = self.ids.get(content)
-            if found is not None:
-                if type(pairs) is tuple:
-                    self.last = (pairs, found)
-                return found
-        weights = state._weights(inner, fn, list(pairs))  # the guard's check, once per content
-        self.weights.append(weights)
-        self.totals.append(sum(weight for _, weight in weights))
-        found = len(self.weights) - 1
+        if found is None:
+            weights = state._weights(inner, fn, list(pairs))  # the guard's check, once per content
+            self.weights.append(weights)
+            self.totals.append(sum(weight for _, weight in weights))
+            found = len(self.weights) - 1
+            if content is not None:
+                self.ids[content] = found
         if content is not None:
-            self.ids[content] = found
+            self.recent = (found, content)
         if type(pairs) is tuple:
             self.last = (pairs, found)
         return found
+
+    def _again(self, pairs: Any) -> int | None:
+        """The distribution found last, when ``pairs`` has its content (else None): ``_content`` compared
+        part by part, each part in one pass, without hashing (a fresh list of the same throw, quickly)."""
+        if self.recent is None or type(pairs) not in (list, tuple):
+            return None
+        found, (outcomes, numerators, denominators) = self.recent
+        try:
+            if len(pairs) != len(outcomes) or set(map(type, pairs)) != _TUPLE or set(map(len, pairs)) != _PAIR \
+                    or tuple(map(_FIRST, pairs)) != outcomes:
+                return None
+            chances = tuple(map(_SECOND, pairs))
+            if denominators is None:
+                return found if set(map(type, chances)) == _INT and chances == numerators else None
+            if set(map(type, chances)) == _FRACTION and tuple(map(_NUMERATOR, chances)) == numerators \
+                    and tuple(map(_DENOMINATOR, chances)) == denominators:
+                return found
+        except (TypeError, ValueError):  # outcomes that do not compare: the guard looks at them
+            pass
+        return None
 
     def checked(self, state: RulesState) -> list[tuple[object, int]]:
         """The checked outcomes of ``state`` (as ``RulesState.chance_outcomes``)."""
@@ -120,6 +165,84 @@ class Distributions:
         while len(self.running) <= d:
             self.running.append(list(accumulate(weight for _, weight in self.weights[len(self.running)])))
         return self.weights[d][bisect_right(self.running[d], stream.below(self.totals[d]))][0]
+
+
+_SELF_LOADS = frozenset({"LOAD_FAST", "LOAD_DEREF", "LOAD_FAST_CHECK", "LOAD_FAST_BORROW"})
+_METHOD_FLAG = sys.version_info >= (3, 12)  # LOAD_ATTR's low bit: a method loaded to be called (3.11: LOAD_METHOD)
+_UNKNOWN = frozenset({"locals", "vars", "eval", "exec", "globals", "super", "__import__"})
+
+
+def chance_reads(cls: type, inner: Any) -> tuple[str, ...] | None:
+    """The attributes of a state of class ``cls`` that its ``chance_outcomes(self)`` reads, when its code
+    (and the code nested in it) uses ``self`` only as ``self.name`` (read, not called), each name an attribute
+    of the state's own, not a property or a method of the class; else None. Its outcomes are then what the
+    values of those attributes make them: asked once for each, as a position is asked once."""
+    if "chance_outcomes" in getattr(inner, "__dict__", {"chance_outcomes": None}):
+        return None  # a state without attributes of its own, or one with its own chance_outcomes
+    fn = _in_class(cls, "chance_outcomes")
+    if type(fn) is not FunctionType or fn.__closure__ or cls.__getattribute__ is not object.__getattribute__ \
+            or hasattr(cls, "__getattr__"):
+        return None
+    code = fn.__code__
+    if code.co_argcount != 1 or code.co_kwonlyargcount or code.co_flags & (0x04 | 0x08) or not code.co_varnames:
+        return None
+    names: set[str] = set()
+    if not _reads_only(code, code.co_varnames[0], names):
+        return None
+    if any(hasattr(type(_in_class(cls, name)), "__get__") for name in names):
+        return None  # a method, a property, a slot: more than a value of the state's own
+    return tuple(sorted(names))
+
+
+def _in_class(cls: type, name: str) -> Any:
+    """What the class ``cls`` (or a class it derives from) holds as ``name``, or None."""
+    return next((base.__dict__[name] for base in cls.__mro__ if name in base.__dict__), None)
+
+
+def _reads_only(code: CodeType, me: str, names: set[str]) -> bool:
+    """Whether ``code`` and the code nested in it use ``me`` only as ``me.name`` (the names added to ``names``)."""
+    steps = list(dis.get_instructions(code))
+    for k, step in enumerate(steps):
+        if step.opname in ("LOAD_GLOBAL", "LOAD_NAME") and step.argval in _UNKNOWN:
+            return False
+        value = step.argval
+        if value != me and not (type(value) is tuple and me in value):
+            continue
+        if step.opname in ("MAKE_CELL", "LOAD_CLOSURE"):  # the nested code that takes it is looked at below
+            continue
+        after = steps[k + 1] if k + 1 < len(steps) else None
+        if step.opname not in _SELF_LOADS or value != me or after is None or after.opname != "LOAD_ATTR" \
+                or _METHOD_FLAG and (after.arg or 0) & 1:  # a method loaded to be called
+            return False
+        names.add(after.argval)
+    return all(_reads_only(inner, me, names) for inner in code.co_consts if isinstance(inner, CodeType))
+
+
+def _read(inner: Any, names: tuple[str, ...]) -> tuple | None:
+    """The class of ``inner`` and the values of its attributes ``names``, or None when one is not made of
+    numbers, words, lists, tuples, sets and dicts alone (an object may change inside and stay equal)."""
+    values = getattr(inner, "__dict__", None)
+    if values is None:
+        return None
+    cls = type(inner)
+    try:
+        return (cls, *(_value(values[name] if name in values else _in_class(cls, name)) for name in names))
+    except (TypeError, RecursionError):
+        return None
+
+
+def _value(value: Any) -> Hashable:
+    """``value`` as a hashable image that is equal only for equal values of the same kinds, or TypeError."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return kind, value
+    if kind is list or kind is tuple:
+        return kind, tuple(map(_value, value))
+    if kind is set or kind is frozenset:
+        return kind, frozenset(map(_value, value))
+    if kind is dict:
+        return kind, tuple((_value(k), _value(v)) for k, v in value.items())
+    raise TypeError(f"{kind.__name__} is not a plain value")
 
 
 def _content(pairs: Any) -> tuple | None:
@@ -148,22 +271,18 @@ def plain_clone(state: RulesState) -> RulesState:
     inner = state.inner
     cls = type(inner)
     values = getattr(inner, "__dict__", None)
-    if values is None or hasattr(inner, "clone") or hasattr(cls, "__deepcopy__") or hasattr(cls, "__setstate__") \
-            or cls.__reduce_ex__ is not object.__reduce_ex__ or cls.__reduce__ is not object.__reduce__ \
-            or cls.__getstate__ is not object.__getstate__ or cls in copyreg.dispatch_table:
+    if values is None or "clone" in values or not _plain(cls)[0]:
         return state.clone()
-    copied = {}
+    copied = values.copy()
     seen: set[int] = set()
     for name, value in values.items():
         kind = type(value)
         if kind in _SCALARS:
-            copied[name] = value
-        elif kind is list and id(value) not in seen and all(type(item) in _SCALARS for item in value):
+            continue
+        if kind is list and id(value) not in seen and _SCALARS.issuperset(map(type, value)):
             seen.add(id(value))
             copied[name] = list(value)
-        elif kind is tuple and all(type(item) in _SCALARS for item in value):
-            copied[name] = value
-        else:
+        elif kind is not tuple or not _SCALARS.issuperset(map(type, value)):
             return state.clone()
     twin = cls.__new__(cls)
     twin.__dict__.update(copied)
@@ -174,17 +293,16 @@ def table_key(state: RulesState) -> Any:
     """The position of ``state``: the file's ``key()``, else its attributes frozen (at least as fine as the
     guard's default key)."""
     inner = state.inner
-    if hasattr(inner, "key"):
-        return state.key()
     values = getattr(inner, "__dict__", None)
-    if values is None:
+    keyed = _plain(type(inner))[1]
+    if values is None or keyed or "key" in values or keyed is None and hasattr(inner, "key"):
         return state.key()
     parts: list[Any] = [type(inner)]
     for name, value in values.items():
         kind = type(value)
         if kind in _SCALARS:
             parts += (name, value)
-        elif (kind is list or kind is tuple) and all(type(item) in _SCALARS for item in value):
+        elif (kind is list or kind is tuple) and _SCALARS.issuperset(map(type, value)):
             parts += (name, tuple(value))
         else:
             try:
@@ -192,6 +310,23 @@ def table_key(state: RulesState) -> Any:
             except (TypeError, RecursionError):
                 return state.key()  # the guard says what cannot be frozen
     return tuple(parts)
+
+
+_PLAIN: dict[type, tuple[bool, bool | None]] = {}
+
+
+def _plain(cls: type) -> tuple[bool, bool | None]:
+    """Whether ``plain_clone`` may copy the states of class ``cls`` itself (no ``clone()``, nothing that
+    changes how ``copy.deepcopy`` copies), and whether the class has a ``key()`` (None: a ``__getattr__``
+    may answer for it: each state is asked); looked at once per class."""
+    found = _PLAIN.get(cls)
+    if found is None:
+        odd = hasattr(cls, "__getattr__")  # it may answer for any name
+        copies = not (odd or hasattr(cls, "clone") or hasattr(cls, "__deepcopy__") or hasattr(cls, "__setstate__")
+                      or cls.__reduce_ex__ is not object.__reduce_ex__ or cls.__reduce__ is not object.__reduce__
+                      or cls.__getstate__ is not object.__getstate__ or cls in copyreg.dispatch_table)
+        found = _PLAIN[cls] = (copies, True if hasattr(cls, "key") else None if odd else False)
+    return found
 
 
 def _grown(values: np.ndarray, size: int, fill: int = 0) -> np.ndarray:
@@ -317,6 +452,8 @@ class Table:
         self.succ[e] = c
         self.tinc[e] = child.turns - parent.turns
         before, after = self.counted[p], self.counted[c] if c == known else child.events()
+        if not (before or after):
+            return True
         for name in after:
             self._name(name)
         for name in set(before) | set(after):
@@ -469,7 +606,7 @@ def _differs(python: dict[str, int], tabled: dict[str, int], fields: tuple[str, 
 class Tabulated:
     """The games of one rules file under one set of players, played from a table (``Table``) as long as it
     holds: the first ``verify`` games are checked against the Python loop (``play(rules, seats, game_seed,
-    draw)``: ``toolkit.rules.simulate.play_game``), and a file that fails the check, or that the table
+    draw)``: ``toolkit.sim.play.play_game``), and a file that fails the check, or that the table
     cannot keep, is played by the Python loop from then on (one note says why)."""
 
     def __init__(self, rules: RulesGame, seats: list, play, budget: int = BUDGET, verify: int = VERIFY):

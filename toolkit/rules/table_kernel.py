@@ -1,5 +1,5 @@
 """The compiled loop of a rules file's tabulated play (``toolkit.rules.table``): games played over the
-arrays the table learned, with the streams and the record of the Python loop (``toolkit.rules.simulate``).
+arrays the table learned, with the streams and the record of the Python loop (``toolkit.sim.play``).
 
 Every function the loop calls lives in this file, so that numba's cache, which checks each function's
 own file, never keeps the loop on an older helper (``toolkit.fast.steps``). The splitmix64 arithmetic is
@@ -15,7 +15,6 @@ game up where it stopped. It runs no code of the file.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 # position kinds (a seat is its number, from 0)
@@ -34,7 +33,6 @@ _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 
 
-@numba.njit(cache=True, inline="always")
 def _below(streams, g, k, n):
     """``below(n)`` of stream ``k`` of game ``g`` (``card_order.CardOrder.below``)."""
     z = streams[g, k] + _GOLDEN
@@ -45,9 +43,8 @@ def _below(streams, g, k, n):
     return np.int64(z % np.uint64(n))
 
 
-@numba.njit(cache=True, inline="always")
 def _look(scores, c, worst, counts, g, players):
-    """``toolkit.sim.ordered.Race.look`` at the scores of position ``c``."""
+    """``toolkit.sim.play.Race.look`` at the scores of position ``c``."""
     top = scores[c, 0]
     for p in range(1, players):
         if scores[c, p] > top:
@@ -67,8 +64,23 @@ def _look(scores, c, worst, counts, g, players):
         counts[g, C_LEADER] = leader
 
 
-@numba.njit(cache=True)
-def play(kind, dist, nedge, estart, choice, scores, succ, tinc, evd, cum, dstart, policy, scored, max_steps,
+def play(*arrays) -> int:
+    """``_play`` compiled: numba is imported, and the loop loaded from its cache, at the first call (so a
+    table has learned its first position before, and can say so)."""
+    if not _LOOP:
+        import numba
+
+        names = globals()  # _play calls the compiled helpers by these names
+        names["_below"] = numba.njit(cache=True, inline="always")(_below)
+        names["_look"] = numba.njit(cache=True, inline="always")(_look)
+        _LOOP.append(numba.njit(cache=True)(_play))
+    return _LOOP[0](*arrays)
+
+
+_LOOP: list = []
+
+
+def _play(kind, dist, nedge, estart, choice, scores, succ, tinc, evd, cum, dstart, policy, scored, max_steps,
          pos, pending, counts, worst, events, streams, status, misses):
     """Play every running game as far as the table goes; returns how many misses it wrote in ``misses``
     (at most its length; a game whose miss found no room waits for the next call)."""

@@ -14,6 +14,7 @@ same bytes however many processes played it.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import threading
 import time
@@ -225,11 +226,7 @@ def tabulating(rules, seats, games: int) -> bool:
         return True
     if games < TABULATE_FROM or not tabulable(rules, seats):
         return False
-    try:
-        import numba  # noqa: F401 - the compiled loop needs it
-    except ImportError:
-        return False
-    return True
+    return importlib.util.find_spec("numba") is not None  # the compiled loop needs it (imported where it plays)
 
 
 def tabulated(rules, seats):
@@ -268,11 +265,13 @@ def _paced(start: int, stop: int, first: int, play):
 def _table_batch(task) -> dict[str, np.ndarray]:
     """A worker's batch from the table it keeps: the file's code runs in the worker, so a file that ends
     its process ends a worker (one line), not the command."""
-    spec, params, names, run_seed, start, count = task
+    spec, params, names, run_seed, start, count, began = task
     rules = loaded(spec, params)
     seats = [rules.policy(name) for name in names]
     if kept_table(rules, seats) is None:
-        Learning(rules, seats)
+        learning = Learning(rules, seats, began=began)
+        tabulated(rules, seats)
+        learning.now()  # not later, when the compiled loop is loaded
     return arrays(tabulated(rules, seats).records(run_seed, start, count))
 
 
@@ -283,6 +282,7 @@ def batches(rules, seats, run_seed: int, start: int, stop: int, workers: int | N
     from toolkit.rules.contain import worker_pool
 
     names = [policy.name for policy in seats]
+    began = time.monotonic()  # the worker's line of progress counts from here
     if tabulating(rules, seats, stop - start):
         if kept_table(rules, seats) is not None or workers == 1 or stop - start < PARALLEL_FROM:
             table = tabulated(rules, seats)
@@ -290,7 +290,7 @@ def batches(rules, seats, run_seed: int, start: int, stop: int, workers: int | N
             return
         with worker_pool(1, rules.source) as pool:
             def remote(first: int, count: int) -> dict[str, np.ndarray]:
-                task = (rules.spec, rules.params, names, run_seed, first, count)
+                task = (rules.spec, rules.params, names, run_seed, first, count, began)
                 return pool.submit(_table_batch, task).result()
 
             yield from _paced(start, stop, 256, remote)
@@ -307,41 +307,51 @@ def batches(rules, seats, run_seed: int, start: int, stop: int, workers: int | N
 
 
 class Learning:
-    """One line, ``NOTE_AFTER`` seconds after the table of these players began to learn, of the positions
-    learned so far, said by a timer (on time while a batch learns), when it has learned some by then and
-    not played every game."""
+    """One line, ``NOTE_AFTER`` seconds after the table of these players began to learn (``began``: a worker
+    counts from when the run began), of the positions learned so far, said by a timer (on time while a batch
+    learns), as soon as it has learned some from then on, unless every game is played."""
 
     NOTE_AFTER = 0.5  # seconds
+    LOOK_AGAIN = 0.1  # seconds between two looks while nothing is learned or played
 
-    def __init__(self, rules, seats, games: int | None = None, done=None):
+    def __init__(self, rules, seats, games: int | None = None, done=None, began: float | None = None):
         self.rules, self.seats, self.games, self.done = rules, seats, games, done
-        self.began = time.monotonic()
+        self.began = time.monotonic() if began is None else began
         self.closed = False
-        self._wait()
+        self.lock = threading.Lock()  # the timer's thread and ``now`` say the line once between them
+        self._wait(max(0.0, self.began + self.NOTE_AFTER - time.monotonic()))
 
-    def _wait(self) -> None:
-        self.timer = threading.Timer(self.NOTE_AFTER, self.note)
+    def _wait(self, seconds: float) -> None:
+        self.timer = threading.Timer(seconds, self.note)
         self.timer.daemon = True
         self.timer.start()
 
     def note(self) -> None:
-        """Say the line, or look again ``NOTE_AFTER`` seconds later while nothing is learned or played."""
+        """Say the line, or look again a little later while nothing is learned or played."""
         from toolkit.fast.notice import say
 
-        kept = kept_table(self.rules, self.seats)
-        learned = 0 if kept is None or kept.table is None else kept.positions
-        played = self.done() if self.done is not None else 0
-        if self.closed or self.games is not None and played >= self.games:
-            return
-        if not (learned or played):
-            self._wait()
-            return
+        with self.lock:
+            kept = kept_table(self.rules, self.seats)
+            learned = 0 if kept is None or kept.table is None else kept.positions
+            played = self.done() if self.done is not None else 0
+            if self.closed or self.games is not None and played >= self.games:
+                return
+            if not (learned or played):
+                self._wait(min(self.NOTE_AFTER, self.LOOK_AGAIN))
+                return
+            self.closed = True
         took = time.monotonic() - self.began
         count = f"{played:,} of {self.games:,} games played after {took:.1f} s" if self.games is not None else \
             f"learning after {took:.1f} s"
         if learned:
             count += f"; {learned:,} position{'' if learned == 1 else 's'} learned so far"
         say(f"{self.rules.name}: {count}")
+
+    def now(self) -> None:
+        """Say the line at once if it is due (a worker's table has just learned its first position)."""
+        if time.monotonic() >= self.began + self.NOTE_AFTER:
+            self.timer.cancel()
+            self.note()
 
     def close(self) -> None:
         self.closed = True
