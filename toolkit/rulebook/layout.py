@@ -23,7 +23,7 @@ import copy
 import io
 import re
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, lru_cache
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
@@ -79,6 +79,7 @@ _WORD = re.compile(r"(?<![\w\-])[A-Za-zÀ-ÿА-Яа-яЁё]{7,}(?![\w\-])")
 _TAG = re.compile(r"(<[^>]*>|&[a-z]+;|&#\d+;)")
 
 
+@lru_cache(maxsize=4096)  # the copyfitting lays the same paragraphs out again at each size it tries
 def hyphenate(markup: str, lang: str) -> str:
     """Soft hyphens (U+00AD) at the break points pyphen's dictionary allows for ``lang``, three
     letters at least from either end, in every word of seven letters or more outside tags. reportlab breaks a line at one of them, with a visible
