@@ -19,6 +19,7 @@ from __future__ import annotations
 import io
 import math
 import re
+import threading
 import warnings
 import zlib
 from collections import OrderedDict
@@ -400,18 +401,21 @@ def _cached_reader(face: CardFace, op: Picture):
 # Keyed by the picture's identity, the picture itself held in the entry so that its id is not reused.
 _SCALED: OrderedDict[tuple[int, int, int], tuple[Image.Image, Image.Image]] = OrderedDict()
 _SCALED_KEPT = 64
+_SCALED_LOCK = threading.Lock()
 
 
 def _scaled(picture: Image.Image, size: tuple[int, int]) -> Image.Image:
     """``picture`` in RGBA scaled to ``size`` (Lanczos), from a small cache of the latest ones."""
     key = (id(picture), *size)
-    if key in _SCALED:
-        _SCALED.move_to_end(key)
-        return _SCALED[key][1]
+    with _SCALED_LOCK:  # the studio draws in its watching thread and its server's
+        if key in _SCALED:
+            _SCALED.move_to_end(key)
+            return _SCALED[key][1]
     scaled = picture.convert("RGBA").resize(size, Image.Resampling.LANCZOS)
-    _SCALED[key] = (picture, scaled)
-    if len(_SCALED) > _SCALED_KEPT:
-        _SCALED.popitem(last=False)
+    with _SCALED_LOCK:
+        _SCALED[key] = (picture, scaled)
+        if len(_SCALED) > _SCALED_KEPT:
+            _SCALED.popitem(last=False)
     return scaled
 
 
