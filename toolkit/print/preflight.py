@@ -130,11 +130,15 @@ def _files(path: Path, suffixes: tuple[str, ...]) -> list[Path]:
     return sorted(entry for entry in path.iterdir() if entry.is_file() and entry.suffix.lower() in suffixes)
 
 
+KEPT_PX = 48_000_000  # the decoded images of one check kept up to this many pixels (about 150 MB)
+
+
 @dataclass(frozen=True)
 class Picture:
     """One image file as first read (decoded whole, so a damaged file is caught). Its pixels are
-    not kept: a deck of a hundred 300 DPI faces would hold hundreds of megabytes; ``pixels()``
-    reads them again for the checks that look at them, one image at a time."""
+    kept while the check's images together stay within ``KEPT_PX`` (a deck of some forty 300 DPI
+    faces); past that, ``pixels()`` reads them again for the checks that look at them, one image at
+    a time, so that a deck of hundreds of faces does not hold gigabytes."""
 
     path: Path
     size: tuple[int, int] = (0, 0)
@@ -142,30 +146,38 @@ class Picture:
     format: str = ""
     info: dict = field(default_factory=dict)
     error: str = ""  # why it could not be read ("" when it could)
+    kept: Image.Image | None = field(default=None, compare=False, repr=False)
 
     @property
     def name(self) -> str:
         return self.path.name
 
     def pixels(self) -> Image.Image:
+        if self.kept is not None:
+            return self.kept
         with Image.open(self.path, formats=IMAGE_FORMATS) as image:
             image.load()
             return image
 
 
-def _open(path: Path) -> Picture:
+def _open(path: Path, room: int = 0) -> Picture:
+    """The image at ``path``, its pixels kept when they are ``room`` pixels or fewer."""
     try:
         with warnings.catch_warnings(), Image.open(path, formats=IMAGE_FORMATS) as image:
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # large, not a bomb: read it
             image.load()
-            return Picture(path, image.size, image.mode, image.format or "", dict(image.info))
+            kept = image if image.width * image.height <= room else None
+            return Picture(path, image.size, image.mode, image.format or "", dict(image.info), kept=kept)
     except (OSError, UnidentifiedImageError, Image.DecompressionBombError, ValueError) as err:
         return Picture(path, error=f"{path.name} cannot be read as an image ({err})")
 
 
 def _read_images(result: PreflightResult, path: Path, service: Target, formats: tuple[str, ...]) -> list[Picture]:
     """The images of ``path``, after one line on the files themselves (found, readable, format)."""
-    pictures = [_open(file) for file in _files(path, IMAGE_SUFFIXES)]
+    pictures, room = [], KEPT_PX
+    for file in _files(path, IMAGE_SUFFIXES):
+        pictures.append(_open(file, room))
+        room -= pictures[-1].size[0] * pictures[-1].size[1] if pictures[-1].kept is not None else 0
     if not pictures:
         result.add("FAIL", "files", f"{path}: no PNG or JPEG images to check")
         return []
