@@ -19,8 +19,10 @@ from __future__ import annotations
 import io
 import math
 import re
+import threading
 import warnings
 import zlib
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -395,11 +397,32 @@ def _cached_reader(face: CardFace, op: Picture):
     return face._cache[key]
 
 
+# The same icon or art lands at the same size on many faces: each picture is scaled once per size.
+# Keyed by the picture's identity, the picture itself held in the entry so that its id is not reused.
+_SCALED: OrderedDict[tuple[int, int, int], tuple[Image.Image, Image.Image]] = OrderedDict()
+_SCALED_KEPT = 64
+_SCALED_LOCK = threading.Lock()
+
+
+def _scaled(picture: Image.Image, size: tuple[int, int]) -> Image.Image:
+    """``picture`` in RGBA scaled to ``size`` (Lanczos), from a small cache of the latest ones."""
+    key = (id(picture), *size)
+    with _SCALED_LOCK:  # the studio draws in its watching thread and its server's
+        if key in _SCALED:
+            _SCALED.move_to_end(key)
+            return _SCALED[key][1]
+    scaled = picture.convert("RGBA").resize(size, Image.Resampling.LANCZOS)
+    with _SCALED_LOCK:
+        _SCALED[key] = (picture, scaled)
+        if len(_SCALED) > _SCALED_KEPT:
+            _SCALED.popitem(last=False)
+    return scaled
+
+
 def _paste(image: Image.Image, picture: Image.Image, box: tuple[float, float, float, float]) -> None:
     """``picture`` scaled into ``box`` (pixels of ``image``), over what is there (its transparency kept)."""
     box = (round(box[0]), round(box[1]), round(box[2]), round(box[3]))
-    picture = picture.convert("RGBA").resize((max(1, box[2] - box[0]), max(1, box[3] - box[1])),
-                                             Image.Resampling.LANCZOS)
+    picture = _scaled(picture, (max(1, box[2] - box[0]), max(1, box[3] - box[1])))
     image.paste(picture, box[:2], picture)
 
 

@@ -21,6 +21,7 @@ import os
 import re
 import warnings
 from dataclasses import asdict, dataclass, field
+from functools import reduce
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 from urllib.request import url2pathname
@@ -129,11 +130,15 @@ def _files(path: Path, suffixes: tuple[str, ...]) -> list[Path]:
     return sorted(entry for entry in path.iterdir() if entry.is_file() and entry.suffix.lower() in suffixes)
 
 
+KEPT_PX = 48_000_000  # the decoded images of one check kept up to this many pixels (about 150 MB)
+
+
 @dataclass(frozen=True)
 class Picture:
     """One image file as first read (decoded whole, so a damaged file is caught). Its pixels are
-    not kept: a deck of a hundred 300 DPI faces would hold hundreds of megabytes; ``pixels()``
-    reads them again for the checks that look at them, one image at a time."""
+    kept while the check's images together stay within ``KEPT_PX`` (a deck of some forty 300 DPI
+    faces); past that, ``pixels()`` reads them again for the checks that look at them, one image at
+    a time, so that a deck of hundreds of faces does not hold gigabytes."""
 
     path: Path
     size: tuple[int, int] = (0, 0)
@@ -141,30 +146,38 @@ class Picture:
     format: str = ""
     info: dict = field(default_factory=dict)
     error: str = ""  # why it could not be read ("" when it could)
+    kept: Image.Image | None = field(default=None, compare=False, repr=False)
 
     @property
     def name(self) -> str:
         return self.path.name
 
     def pixels(self) -> Image.Image:
+        if self.kept is not None:
+            return self.kept
         with Image.open(self.path, formats=IMAGE_FORMATS) as image:
             image.load()
             return image
 
 
-def _open(path: Path) -> Picture:
+def _open(path: Path, room: int = 0) -> Picture:
+    """The image at ``path``, its pixels kept when they are ``room`` pixels or fewer."""
     try:
         with warnings.catch_warnings(), Image.open(path, formats=IMAGE_FORMATS) as image:
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # large, not a bomb: read it
             image.load()
-            return Picture(path, image.size, image.mode, image.format or "", dict(image.info))
+            kept = image if image.width * image.height <= room else None
+            return Picture(path, image.size, image.mode, image.format or "", dict(image.info), kept=kept)
     except (OSError, UnidentifiedImageError, Image.DecompressionBombError, ValueError) as err:
         return Picture(path, error=f"{path.name} cannot be read as an image ({err})")
 
 
 def _read_images(result: PreflightResult, path: Path, service: Target, formats: tuple[str, ...]) -> list[Picture]:
     """The images of ``path``, after one line on the files themselves (found, readable, format)."""
-    pictures = [_open(file) for file in _files(path, IMAGE_SUFFIXES)]
+    pictures, room = [], KEPT_PX
+    for file in _files(path, IMAGE_SUFFIXES):
+        pictures.append(_open(file, room))
+        room -= pictures[-1].size[0] * pictures[-1].size[1] if pictures[-1].kept is not None else 0
     if not pictures:
         result.add("FAIL", "files", f"{path}: no PNG or JPEG images to check")
         return []
@@ -358,6 +371,12 @@ WINDOW_MM = 6        # edges are counted within this length along a line (a word
 LONG_LINE_MM = 8     # a straight line crossing the band that runs on this far past the safe line is a frame
 
 
+def _largest(values: np.ndarray) -> np.ndarray:
+    """Each pixel's largest channel (the last axis), taken pairwise: numpy's ``max`` over an axis of
+    three or four is several times slower, and the checks take it thousands of times an image."""
+    return reduce(np.maximum, (values[..., channel] for channel in range(values.shape[-1])))
+
+
 def _rgba(image: Image.Image) -> np.ndarray:
     return np.asarray(image.convert("RGBA"))
 
@@ -403,9 +422,9 @@ def _strip(band: np.ndarray, bleed: int) -> int | None:
     ground at the edge). Art running into the bleed changes little from one line to the next."""
     lines = band[:bleed + 1, :, :3].astype(np.int16)
     for width in range(1, bleed):
-        if np.mean(np.abs(lines[width - 1] - lines[0]).max(axis=1) <= EDGE_STEP // 4) < 0.95:
+        if np.mean(_largest(np.abs(lines[width - 1] - lines[0])) <= EDGE_STEP // 4) < 0.95:
             return None  # the outer lines are not one strip
-        differs = np.abs(lines[width] - lines[width - 1]).max(axis=1) > EDGE_STEP
+        differs = _largest(np.abs(lines[width] - lines[width - 1])) > EDGE_STEP
         if _run_mask(differs, max(2, round(STRIP_ALONG * len(differs)))).any():
             return width
     return None
@@ -413,7 +432,7 @@ def _strip(band: np.ndarray, bleed: int) -> int | None:
 
 def _steps(band: np.ndarray) -> np.ndarray:
     """Where a line of ``band`` steps steeply (any channel, alpha included) between neighbours."""
-    steps = np.abs(np.diff(band[:, :, :3].astype(np.int16), axis=1)).max(axis=2) > EDGE_STEP
+    steps = _largest(np.abs(np.diff(band[:, :, :3].astype(np.int16), axis=1))) > EDGE_STEP
     return steps | (np.abs(np.diff(band[:, :, 3].astype(np.int16), axis=1)) > EDGE_STEP)
 
 
@@ -569,13 +588,13 @@ def guide_line_problem(image: Image.Image, spec: CardSpec) -> str | None:
                     line = lines[pos]
 
                     def apart(gap: int) -> np.ndarray:
-                        return (np.abs(line - lines[pos - gap]).max(axis=1) > EDGE_STEP) & \
-                               (np.abs(line - lines[pos + gap]).max(axis=1) > EDGE_STEP)
+                        return (_largest(np.abs(line - lines[pos - gap])) > EDGE_STEP) & \
+                               (_largest(np.abs(line - lines[pos + gap])) > EDGE_STEP)
 
                     if apart(3).mean() >= 0.95:
                         return f"a guide line across the image at {name} {pos}"
                     # drawn over the art: alike on both sides (the edge of a panel is not)
-                    over = apart(2) & (np.abs(lines[pos - 3] - lines[pos + 3]).max(axis=1) <= EDGE_STEP)
+                    over = apart(2) & (_largest(np.abs(lines[pos - 3] - lines[pos + 3])) <= EDGE_STEP)
                     cover = _run_mask(over[lo:hi], dash).mean() if hi > lo else 0.0
                     if cover >= GUIDE_COVER:
                         lines_at = "trim" if at == round(spec.bleed_px) else "safe"

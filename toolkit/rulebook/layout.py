@@ -23,7 +23,7 @@ import copy
 import io
 import re
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, lru_cache
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
@@ -79,6 +79,7 @@ _WORD = re.compile(r"(?<![\w\-])[A-Za-zÀ-ÿА-Яа-яЁё]{7,}(?![\w\-])")
 _TAG = re.compile(r"(<[^>]*>|&[a-z]+;|&#\d+;)")
 
 
+@lru_cache(maxsize=4096)  # the copyfitting lays the same paragraphs out again at each size it tries
 def hyphenate(markup: str, lang: str) -> str:
     """Soft hyphens (U+00AD) at the break points pyphen's dictionary allows for ``lang``, three
     letters at least from either end, in every word of seven letters or more outside tags. reportlab breaks a line at one of them, with a visible
@@ -445,6 +446,14 @@ class Story:
             self._pictures[key] = CardFace(face.key, face.card_mm, face.bleed_mm, card_image(face, PICTURE_DPI))
         return self._pictures[key]
 
+    def back(self, lang: str) -> CardFace:
+        """The deck's back, drawn once a language: the cover's fan and each table picture show it in
+        every layout the copyfitting tries."""
+        key = ("back", lang)
+        if key not in self._pictures:
+            self._pictures[key] = card_back(self.catalogue, POKER, lang=lang)
+        return self._pictures[key]
+
     def bare_picture(self, card_id: str, lang: str) -> CardFace:
         """The card as a table picture draws it: art, shapes and icons without a word (its cards are
         smaller still than the grid's and lie over one another; the labels say what they are)."""
@@ -521,7 +530,7 @@ class Story:
         game = game_of(self.catalogue.game)
         kinds = [k for k in game.kinds if self.catalogue.of_kind(k)]
         picks = [kinds[round(i * (len(kinds) - 1) / 3)] for i in range(4)] if len(kinds) > 4 else kinds
-        faces, colour_index = [card_back(self.catalogue, POKER, lang=self.langs[-1])], 0
+        faces, colour_index = [self.back(self.langs[-1])], 0
         for kind in dict.fromkeys(picks):
             cards = self.catalogue.of_kind(kind)
             card = cards[colour_index % len(cards)] if kind in game.coloured_kinds else cards[0]

@@ -25,7 +25,6 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import Flowable, Spacer
 
 from toolkit.cards.render import CARD_SIZES, CardFace, draw_card
-from toolkit.layout.engine import card_back
 from toolkit.catalogue.model import CardType, Catalogue
 from toolkit.errors import UserError
 from toolkit.games.registry import get as game_of
@@ -320,7 +319,7 @@ def table_picture(story, block, lang: str) -> Flowable:
     per_lang += [_labels(story, _same_block(story, block, lang, other), other) for other in langs[1:]]
     labels = {key: [labels[key] for labels in per_lang] for key in per_lang[0]}
     catalogue = story.catalogue
-    back = card_back(catalogue, POKER, lang=lang)
+    back = story.back(lang)
     def face(card: CardType) -> CardFace:  # no words: at this size they would be unreadable, and cut by the overlap
         return story.bare_picture(card.id, lang)
 
