@@ -12,7 +12,7 @@ import pytest
 COMMANDS = {
     "simulate": ("simulate", "--games", "2000", "--seed", "11"),
     "analyse": ("analyse", "--no-strategy", "--precision", "0.05", "--max-games", "1000", "--seed", "11"),
-    "odds": ("odds", "--model", "multi", "--max-states", "500", "--games", "500", "--seed", "11"),
+    "odds": ("odds", "--model", "multi", "--max-states", "500", "--games", "150", "--seed", "11"),
 }
 NAMINGS = {
     "palaces": [("--game", "palaces", "--players", "3"), ("--rules", "palaces", "--players", "3"),

@@ -56,7 +56,7 @@ def test_palaces_names_its_fields_and_every_action_of_its_games():
         rng = random.Random(players)
         names = None
         words = set()
-        for _ in range(4):
+        for _ in range(2):  # thousands of moves each: every kind of action comes up
             state = game.new_initial_state().compiled()
             while not state.is_terminal():
                 if state.is_chance_node():
