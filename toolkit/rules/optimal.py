@@ -82,11 +82,16 @@ class Optimum:
 COUNTERS = frozenset({"turns", "steps"})  # counted, not played on: left out of the policy's tables
 
 
+_SKIPS: dict = {}  # the names of the events a game counts -> the names left out of its fields
+
+
 def _describe(state):
     """The user's state behind a rules state (a built-in game's: its engine state), for people: its
     attributes and properties (``fields_of``) but what the game counts (``events()``, turns)."""
-    events = state.events() if hasattr(state, "events") else {}
-    skip = COUNTERS | frozenset(events)
+    events = tuple(state.events()) if hasattr(state, "events") else ()
+    skip = _SKIPS.get(events)
+    if skip is None:
+        skip = _SKIPS[events] = COUNTERS | frozenset(events)
     for name in ("inner", "engine"):
         behind = getattr(state, name, None)
         if behind is not None:
