@@ -62,7 +62,8 @@ def _walk_rules(first, seats, chance_seats: frozenset[int], kept: frozenset[int]
     kind, row_of, offsets, targets, turns, end = (
         graph.kind, graph.row, graph.offsets, graph.targets, graph.turns, graph.end)
     state_of_row = graph.state_of_row
-    add_target, add_turns = targets.append, turns.append
+    add_target, add_turns, add_weight, add_action = targets.append, turns.append, graph.weights.append, \
+        graph.actions.append
     small_actions = True  # the actions are whole numbers of 64 bits (an array, not a list)
     ids = {first.key(): 0}
     final = bytearray(1)  # per node: an end of the game
@@ -70,9 +71,6 @@ def _walk_rules(first, seats, chance_seats: frozenset[int], kept: frozenset[int]
     row_of.append(-1)
     end.append(-1)
     todo = [(0, first)]
-    shared: list = []  # the last chance outcomes met (a file gives the same tuple each time) ...
-    outcomes: list = []  # ... split into outcomes and weights
-    weights: list = []
     while todo:
         node, state = todo.pop()
         row_of[node] = len(offsets) - 1
@@ -84,23 +82,17 @@ def _walk_rules(first, seats, chance_seats: frozenset[int], kept: frozenset[int]
             kind[node], end[node] = TERMINAL, graph.end_node(tuple(state.returns()), state.winner)
             offsets.append(len(targets))
             continue
-        if who >= 0 and who not in chance_seats:
-            moves = state.legal_actions()
+        if who in chance_seats:
+            met.decisions = True
+            moves = [(action, weight) for action, weight in seats[who].distribution(state) if weight]
+            who = CHANCE
+        elif who == CHANCE:
+            moves = state.chance_outcomes()
+        else:
+            moves = [(action, None) for action in state.legal_actions()]
             if describe is not None:
                 field_names, values = describe(state)
                 graph.fields.add(node, names.setdefault(field_names, len(names)), values)
-            chance = False
-        else:
-            if who == CHANCE:
-                pairs = state.chance_outcomes()
-            else:
-                met.decisions = True
-                pairs = [(action, weight) for action, weight in seats[who].distribution(state) if weight]
-                who = CHANCE
-            if pairs is not shared:
-                shared, outcomes, weights = pairs, [action for action, _ in pairs], [weight for _, weight in pairs]
-            moves = outcomes
-            chance = True
         kind[node] = who
         inner = state.inner
         began, steps = state.turns, state.steps + 1
@@ -108,13 +100,13 @@ def _walk_rules(first, seats, chance_seats: frozenset[int], kept: frozenset[int]
         ends_turn = getattr(inner, "ends_turn", None)
         keyed = hasattr(inner, "key")
         last = len(moves) - 1
-        for number, move in enumerate(moves):
+        for number, (move, weight) in enumerate(moves):
             try:
                 twin = inner if number == last else clone() if clone is not None else plain_copy(inner)
             except BaseException as err:  # noqa: BLE001
                 raise failure(inner, "clone", clone or copy.deepcopy, err) from None
             try:
-                ends_now = True if ends_turn is None or ends_turn(move) else False
+                ends_now = True if ends_turn is None else bool(ends_turn(move))
             except BaseException as err:  # noqa: BLE001
                 raise failure(inner, "ends_turn", ends_turn, err, (move,)) from None
             try:
@@ -159,24 +151,21 @@ def _walk_rules(first, seats, chance_seats: frozenset[int], kept: frozenset[int]
             else:
                 add_turns(1 if ends_now or final[target] else 0)
             add_target(target)
-        if chance:
-            _extend(graph, "weights", weights)
-            graph.actions.extend([-1] * len(moves))
-        else:
-            graph.weights.extend([1] * len(moves))
-            if small_actions and not all(type(move) is int for move in moves):
-                graph.actions, small_actions = list(graph.actions), False
-            _extend(graph, "actions", moves)
+            if weight is None:
+                add_weight(1)
+                if not small_actions or type(move) is not int or not -2**63 <= move < 2**63:
+                    if small_actions:
+                        graph.actions = list(graph.actions)
+                        add_action, small_actions = graph.actions.append, False
+                add_action(move)
+            else:
+                try:
+                    add_weight(weight)
+                except (OverflowError, TypeError):
+                    graph.weights = list(graph.weights)
+                    add_weight = graph.weights.append
+                    add_weight(weight)
+                add_action(-1)
         offsets.append(len(targets))
     graph.names = list(names)
     return graph
-
-
-def _extend(graph: ArrayGraph, name: str, items: list) -> None:
-    """Append ``items`` to the graph's array ``name``, made a list first when one is no 64-bit whole number."""
-    held = getattr(graph, name)
-    size = len(held)
-    try:
-        held.extend(items)
-    except (OverflowError, TypeError):  # an array keeps what it took before the error: taken back
-        setattr(graph, name, list(held)[:size] + list(items))
