@@ -82,11 +82,16 @@ class Optimum:
 COUNTERS = frozenset({"turns", "steps"})  # counted, not played on: left out of the policy's tables
 
 
+_SKIPS: dict = {}  # the names of the events a game counts -> the names left out of its fields
+
+
 def _describe(state):
     """The user's state behind a rules state (a built-in game's: its engine state), for people: its
     attributes and properties (``fields_of``) but what the game counts (``events()``, turns)."""
-    events = state.events() if hasattr(state, "events") else {}
-    skip = COUNTERS | frozenset(events)
+    events = tuple(state.events()) if hasattr(state, "events") else ()
+    skip = _SKIPS.get(events)
+    if skip is None:
+        skip = _SKIPS[events] = COUNTERS | frozenset(events)
     for name in ("inner", "engine"):
         behind = getattr(state, name, None)
         if behind is not None:
@@ -917,25 +922,35 @@ _SHOWN = (bool, int, str, Fraction)  # what a field may be
 _LISTED = (int, str, Fraction)  # what a list or tuple of fields may hold
 
 
+_PLANS: dict = {}  # (a class, the names skipped) -> (its attributes' names, the fields to read in order)
+
+
 def fields_of(state, skip=frozenset()) -> tuple[tuple[str, ...], tuple]:
     """A state's attributes and properties for people, flattened: numbers and words as they are, a list or
     tuple of them as ``name[0]``, ``name[1]`` ...; anything else, names starting with ``_`` and the names
-    in ``skip`` left out (what the policy table reads)."""
+    in ``skip`` left out (what the policy table reads). Which names to read is worked out once per class
+    and set of attribute names."""
     try:
-        attributes = dict(vars(state))
+        attributes = vars(state)
     except TypeError:  # a state of slots: its slots
         attributes = {name: getattr(state, name) for name in getattr(type(state), "__slots__", ())
                       if hasattr(state, name)}
-    for name in _properties(type(state)):
-        if name not in attributes:
+    cls = type(state)
+    known = _PLANS.get((cls, skip))
+    if known is None or attributes.keys() != known[0]:
+        every = set(attributes) | set(_properties(cls))
+        plan = tuple((name, name not in attributes) for name in sorted(every)
+                     if not name.startswith("_") and name not in skip)
+        known = _PLANS[(cls, skip)] = (frozenset(attributes), plan)
+    names, values = [], []
+    for name, read in known[1]:
+        if read:  # a property
             try:
-                attributes[name] = getattr(state, name)
+                value = getattr(state, name)
             except Exception:  # noqa: BLE001 - a property that cannot be read is left out
                 continue
-    names, values = [], []
-    for name, value in sorted(attributes.items()):
-        if name.startswith("_") or name in skip:
-            continue
+        else:
+            value = attributes[name]
         kind = type(value)
         if kind is int or kind is str or kind is bool or isinstance(value, _SHOWN):
             names.append(name)
