@@ -103,13 +103,18 @@ class Chain:
         number, zero, states, totals = self._number, self._zero, self._states, graph.totals
         for i, node in enumerate(nodes):
             row = row_of[node]
-            combined: dict[int, int] = {}
-            for k in range(offsets[row], offsets[row + 1]):
-                if weights[k]:
-                    combined[targets[k]] = combined.get(targets[k], 0) + weights[k]
+            a, b = offsets[row], offsets[row + 1]
+            if names is None:  # a walk's row: repeated targets and zero weights are possible
+                combined: dict[int, int] = {}
+                for target, weight in zip(targets[a:b], weights[a:b]):
+                    if weight:
+                        combined[target] = combined.get(target, 0) + weight
+                pairs = combined.items()
+            else:  # made by ``_graph_of``: combined already
+                pairs = zip(targets[a:b], weights[a:b])
             total = totals[row]
             loop, moves, exits = zero, [], []
-            for target, weight in combined.items():
+            for target, weight in pairs:
                 j = place.get(target)
                 if j is None:
                     j = place[target] = len(states)
@@ -449,6 +454,7 @@ def _graph_of(transitions: Mapping[Hashable, Iterable[tuple[Weight, Hashable]]])
     names = list(transitions)
     node = {state: i for i, state in enumerate(names)}
     graph = ArrayGraph()
+    targets, weights, offsets, end_code = [], [], graph.offsets, graph.end_code
     for state, pairs in transitions.items():
         combined = _combined_weights(state, pairs)
         scale = 1
@@ -456,10 +462,16 @@ def _graph_of(transitions: Mapping[Hashable, Iterable[tuple[Weight, Hashable]]])
             if type(weight) is not int:
                 scale = lcm(scale, weight.denominator)
         for target, weight in combined.items():
-            graph.targets.append(node[target] if target in node else graph.end_code(target))
-            graph.add_weight(int(weight * scale))
-        graph.offsets.append(len(graph.targets))
+            place = node.get(target)
+            targets.append(end_code(target) if place is None else place)
+            weights.append(weight if type(weight) is int and scale == 1 else int(weight * scale))
+        offsets.append(len(targets))
         graph.totals.append(int(sum(combined.values()) * scale))
+    graph.targets = array("q", targets)
+    try:
+        graph.weights = array("q", weights)
+    except OverflowError:
+        graph.weights = weights
     graph.row = graph.state_of_row = array("q", range(len(names)))
     return graph, names
 
