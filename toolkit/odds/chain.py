@@ -1,7 +1,7 @@
 """Exact answers for absorbing Markov chains: expected steps, absorption odds, timing.
 
-A chain is given as ``{state: [(weight, next_state), ...]}``. States without an
-entry are absorbing. Everything is computed with exact rational arithmetic:
+A chain is a walked game's ``ArrayGraph`` (``toolkit.walk.graph``), read from its arrays, or a mapping
+``{state: [(weight, next_state), ...]}`` made into one. States without an entry are absorbing. Everything is computed with exact rational arithmetic:
 ``gmpy2.mpq`` by default (faster), ``fractions.Fraction`` when asked for
 (``number``); results are always returned as ``Fraction``.
 
@@ -23,13 +23,16 @@ elimination for small ones.
 from __future__ import annotations
 
 import numbers
+from array import array
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from fractions import Fraction
+from math import lcm
 from typing import Any
 
 from gmpy2 import mpq
 
 from toolkit.solve import linear
+from toolkit.walk.graph import ArrayGraph
 
 #: The rational type used internally when none is given (``Fraction`` does the same algebra, slower).
 DEFAULT_NUMBER = mpq
@@ -45,7 +48,8 @@ class InfiniteExpectation(ValueError):
 class Chain:
     """An absorbing Markov chain, solved exactly.
 
-    ``transitions`` maps each non-absorbing state to an iterable of
+    ``transitions`` is an ``ArrayGraph`` (its nodes not ``removed`` the transient states), or maps each
+    non-absorbing state to an iterable of
     ``(weight, next_state)`` pairs. Weights are ``int`` or ``Fraction`` (any
     rational), at least 0, and are divided by the state's total weight; zero
     weights are ignored, repeated next states add up and self-loops are allowed.
@@ -64,6 +68,10 @@ class Chain:
         self._number = number or DEFAULT_NUMBER
         self._zero = self._number(0)
         self._one = self._number(1)
+        if isinstance(transitions, ArrayGraph):
+            self._names: list[Hashable] | None = None
+        else:
+            transitions, self._names = _graph_of(transitions)
         self._build(transitions)
         self._build_components()
         # Cache of expected steps per state (None = not solved yet) and of
@@ -76,31 +84,42 @@ class Chain:
 
     # -- construction ---------------------------------------------------------
 
-    def _build(self, transitions: Mapping[Hashable, Iterable[tuple[Weight, Hashable]]]) -> None:
-        """Number the states (transient first) and store normalised transition probabilities."""
-        weighted = {state: _combined_weights(state, pairs) for state, pairs in transitions.items()}
-        self._states: list[Hashable] = list(weighted)
-        self._transient_count = len(self._states)
-        self._index: dict[Hashable, int] = {state: i for i, state in enumerate(self._states)}
-        for targets in weighted.values():
-            for target in targets:
-                if target not in self._index:
-                    self._index[target] = len(self._states)
-                    self._states.append(target)
-
+    def _build(self, graph: ArrayGraph) -> None:
+        """Number the states (transient first) and store normalised transition probabilities, read from
+        the graph's arrays: its nodes not ``removed`` are the transient states, in the order they were
+        expanded; its ends and removed nodes the absorbing ones, in the order first met as targets."""
+        removed, row_of, offsets, targets, weights = graph.removed, graph.row, graph.offsets, graph.targets, graph.weights
+        nodes = [node for node in graph.state_of_row if node not in removed]
+        names = self._names
+        self._states: list[Hashable] = list(nodes) if names is None else [names[node] for node in nodes]
+        self._transient_count = transient = len(nodes)
+        place: dict[int, int] = {node: i for i, node in enumerate(nodes)}  # a node, or an end's code -> index
+        ends = graph.ends
         # Per transient state: probability of staying put, moves to other
         # transient states, and exits to absorbing states.
         self._loop: list[Any] = []
         self._moves: list[list[tuple[int, Any]]] = []
         self._exits: list[list[tuple[int, Any]]] = []
-        number, index, transient = self._number, self._index, self._transient_count
-        for i, targets in enumerate(weighted.values()):
-            total = sum(targets.values())
-            integral = type(total) is int  # then every weight is an int: the type's own division
-            loop, moves, exits = self._zero, [], []
-            for target, weight in targets.items():
-                j = index[target]
-                probability = number(weight, total) if integral else self._ratio(weight, total)
+        number, zero, states, totals = self._number, self._zero, self._states, graph.totals
+        for i, node in enumerate(nodes):
+            row = row_of[node]
+            a, b = offsets[row], offsets[row + 1]
+            if names is None:  # a walk's row: repeated targets and zero weights are possible
+                combined: dict[int, int] = {}
+                for target, weight in zip(targets[a:b], weights[a:b]):
+                    if weight:
+                        combined[target] = combined.get(target, 0) + weight
+                pairs = combined.items()
+            else:  # made by ``_graph_of``: combined already
+                pairs = zip(targets[a:b], weights[a:b])
+            total = totals[row]
+            loop, moves, exits = zero, [], []
+            for target, weight in pairs:
+                j = place.get(target)
+                if j is None:
+                    j = place[target] = len(states)
+                    states.append(ends[-1 - target] if target < 0 else target if names is None else names[target])
+                probability = number(weight, total)
                 if j == i:
                     loop = probability
                 elif j < transient:
@@ -110,6 +129,7 @@ class Chain:
             self._loop.append(loop)
             self._moves.append(moves)
             self._exits.append(exits)
+        self._index: dict[Hashable, int] = {state: i for i, state in enumerate(states)}
 
     def _build_components(self) -> None:
         """Split the transient states into SCCs and record the DAG between them."""
@@ -133,13 +153,6 @@ class Chain:
         successors = {component_of[j] for i in self._members[component] for j, _ in self._moves[i]}
         successors.discard(component)
         return list(successors)
-
-    def _ratio(self, weight: Weight, total: Weight) -> Any:
-        """``weight / total`` in the internal number type."""
-        if type(weight) is int and type(total) is int:
-            return self._number(weight, total)
-        ratio = Fraction(weight) / total
-        return self._number(ratio.numerator, ratio.denominator)
 
     # -- public API -------------------------------------------------------------
 
@@ -432,6 +445,35 @@ class Chain:
         return InfiniteExpectation(
             f"state {self._states[start]!r} may never be absorbed: it can reach {what}"
         )
+
+
+def _graph_of(transitions: Mapping[Hashable, Iterable[tuple[Weight, Hashable]]]) -> tuple[ArrayGraph, list[Hashable]]:
+    """A ``{state: [(weight, next_state)]}`` mapping as an ``ArrayGraph`` and the name of each node: its
+    states with an entry are nodes 0, 1, ... in the given order, the others absorbing ends; each state's
+    weights are made whole over their common denominator (the same probabilities)."""
+    names = list(transitions)
+    node = {state: i for i, state in enumerate(names)}
+    graph = ArrayGraph()
+    targets, weights, offsets, end_code = [], [], graph.offsets, graph.end_code
+    for state, pairs in transitions.items():
+        combined = _combined_weights(state, pairs)
+        scale = 1
+        for weight in combined.values():
+            if type(weight) is not int:
+                scale = lcm(scale, weight.denominator)
+        for target, weight in combined.items():
+            place = node.get(target)
+            targets.append(end_code(target) if place is None else place)
+            weights.append(weight if type(weight) is int and scale == 1 else int(weight * scale))
+        offsets.append(len(targets))
+        graph.totals.append(int(sum(combined.values()) * scale))
+    graph.targets = array("q", targets)
+    try:
+        graph.weights = array("q", weights)
+    except OverflowError:
+        graph.weights = weights
+    graph.row = graph.state_of_row = array("q", range(len(names)))
+    return graph, names
 
 
 def _combined_weights(state: Hashable, pairs: Iterable[tuple[Weight, Hashable]]) -> dict[Hashable, Weight]:

@@ -279,42 +279,33 @@ class ArrayGraph(Mapping):
 
     def cannot_end(self) -> set[int]:
         """The states from which no absorbing end can be reached: they are caught in a closed class of
-        the chain, where play goes on for ever without the engine ever calling the game over."""
-        n, offsets, targets, weights = len(self.row), self.offsets, self.targets, self.weights
-        state_of_row = self.state_of_row
-        reach = bytearray(n)
-        todo = []
-        count = array("q", bytes(8 * (n + 1)))  # then: where each state's predecessors start in ``into``
-        for row in range(n):
-            for k in range(offsets[row], offsets[row + 1]):
-                if weights[k]:
-                    target = targets[k]
-                    if target < 0:
-                        state = state_of_row[row]
-                        if not reach[state]:
-                            reach[state] = 1
-                            todo.append(state)
-                    else:
-                        count[target + 1] += 1
-        for state in range(n):
-            count[state + 1] += count[state]
-        fill = array("q", count)
-        into = array("q", bytes(8 * count[n]))
-        for row in range(n):
-            source = state_of_row[row]
-            for k in range(offsets[row], offsets[row + 1]):
-                target = targets[k]
-                if weights[k] and target >= 0:
-                    into[fill[target]] = source
-                    fill[target] += 1
-        while todo:
-            state = todo.pop()
-            for k in range(count[state], count[state + 1]):
-                source = into[k]
-                if not reach[source]:
-                    reach[source] = 1
-                    todo.append(source)
-        return {state for state in range(n) if not reach[state]}
+        the chain, where play goes on for ever without the engine ever calling the game over. Found on
+        the strongly connected components (``toolkit.solve.scc``): a component reaches only components
+        numbered before it, so one pass in that order tells which reach an end."""
+        import numpy as np
+
+        from toolkit.solve import scc
+
+        n, offsets = len(self.row), np.frombuffer(self.offsets, dtype=np.int64)
+        targets = np.frombuffer(self.targets, dtype=np.int64)
+        source = np.repeat(np.frombuffer(self.state_of_row, dtype=np.int64), np.diff(offsets))
+        live = np.array([bool(w) for w in self.weights], dtype=bool) if type(self.weights) is list \
+            else np.frombuffer(self.weights, dtype=np.int64) != 0
+        inner = live & (targets >= 0)
+        order = np.argsort(source[inner], kind="stable")
+        tails, heads = source[inner][order], targets[inner][order]
+        nodes = np.arange(n)
+        find = scc.compiled().components if len(heads) >= scc.COMPILED_FROM else scc.components
+        component = find(np.searchsorted(tails, nodes), np.searchsorted(tails, nodes, "right"), heads)[0]
+        reach = np.zeros(int(component.max(initial=-1)) + 1, dtype=bool)
+        reach[component[source[live & (targets < 0)]]] = True
+        crossing = component[tails] != component[heads]
+        ahead = np.argsort(component[tails][crossing], kind="stable")
+        ends = reach.tolist()
+        for tail, head in zip(component[tails][crossing][ahead].tolist(), component[heads][crossing][ahead].tolist()):
+            if ends[head]:
+                ends[tail] = True
+        return set(np.flatnonzero(~np.array(ends, dtype=bool)[component]).tolist())
 
 
 class _Rewards(Mapping):
