@@ -27,8 +27,9 @@ def components(first, stop, target):
     """(the component of each node, the nodes grouped by component, where each group starts): Tarjan's
     algorithm with explicit stacks, the roots taken in node order and the edges in their order. The
     components are numbered as the search completes them, so a component only reaches itself and
-    components with smaller numbers; within a group the nodes stand in the order they left the stack
-    (the reverse of the order the search met them)."""
+    components with smaller numbers; within a group the nodes stand in the order the search finished
+    them, so that an edge inside a component mostly goes to a node before it (successors first: a sweep
+    of value iteration in that order carries a value around a loop once, not a step at a time)."""
     n = first.shape[0]
     index = np.full(n, -1, np.int64)
     low = np.zeros(n, np.int64)
@@ -39,6 +40,8 @@ def components(first, stop, target):
     work_edge = np.empty(n, np.int64)
     comp = np.full(n, -1, np.int64)
     members = np.empty(n, np.int64)
+    finished = np.empty(n, np.int64)
+    done = 0
     starts = np.empty(n + 1, np.int64)
     filled = 0
     count = 0
@@ -75,19 +78,25 @@ def components(first, stop, target):
                     low[node] = index[succ]
                 continue
             depth -= 1
+            finished[done] = node  # the nodes finished and not yet in a component: a component's on top
+            done += 1
             if depth >= 0 and low[node] < low[work_node[depth]]:
                 low[work_node[depth]] = low[node]
             if low[node] == index[node]:
                 starts[count] = filled
+                size = 0
                 while True:
                     top -= 1
                     member = stack[top]
                     on_stack[member] = False
                     comp[member] = count
-                    members[filled] = member
-                    filled += 1
+                    size += 1
                     if member == node:
                         break
+                for k in range(done - size, done):
+                    members[filled] = finished[k]
+                    filled += 1
+                done -= size
                 count += 1
     starts[count] = filled
     return comp, members, starts[:count + 1]
