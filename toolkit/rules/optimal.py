@@ -337,8 +337,8 @@ def _decisions(graph: ArrayGraph):
         deciding = seats >= 0
         if not deciding.any():
             return []
-        pairs = np.unique(np.stack((seats[deciding].astype(np.int64), actions[deciding])), axis=1)
-        seen = set(zip(pairs[0].tolist(), pairs[1].tolist()))
+        seen = {(seat, action) for seat in np.unique(seats[deciding]).tolist()
+                for action in np.unique(actions[seats == seat]).tolist()}
     else:
         seen = {(seat, action) for seat, action in zip(seats.tolist(), graph.actions) if seat >= 0}
     return sorted(seen, key=repr)
