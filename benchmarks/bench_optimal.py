@@ -9,7 +9,8 @@ figure to match is Neller and Presser's (2004): the first player wins about 0.53
 
 ``--floor`` times, after the solve, the least any walk of the file as written must do: a breadth-first
 pass over its positions that only calls the file's own methods (``clone``, ``apply_action``, ``key``,
-``chance_outcomes``, ``legal_actions``, ``is_terminal``) once per edge, with no toolkit code in between.
+``chance_outcomes``, ``legal_actions``, ``is_terminal``) once per edge (a copy for every move but a
+position's last, which moves the position itself, as the walk does), with no toolkit code in between.
 """
 
 from __future__ import annotations
@@ -62,8 +63,9 @@ def floor(goal: int) -> None:
         if state.is_terminal():
             continue
         moves = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
-        for action in moves:
-            after = state.clone()
+        last = len(moves) - 1
+        for number, action in enumerate(moves):
+            after = state if number == last else state.clone()  # the last move needs no copy, as in the walk
             after.apply_action(action)
             key = after.key()
             edges += 1
