@@ -32,11 +32,6 @@ class Setup:
     players: int | None = None  # the seats asked for; None: the game's default (or, analyse, every count)
     variants: tuple[str, ...] = ()  # the named rule variants, each once, in the order given
 
-    @property
-    def title(self) -> str:
-        """What a report calls the game."""
-        return self.catalogue.title["en"] if self.catalogue is not None else self.rules.description()
-
 
 def game_setup(game: str | None, catalogue_path: str | None, overrides: tuple[str, ...], rules_spec: str | None,
                params: dict[str, Any], players: int | None = None, variants: tuple[str, ...] = (),
@@ -108,22 +103,19 @@ def _rules_setup(spec: str, params: dict[str, Any], players: int | None, variant
 
 def simulate(setup: Setup, *, games: int, seed: int, policies, progress=None) -> tuple[dict, str]:
     """``games`` seeded games of the setup: the JSON-ready figures and the text report."""
+    from toolkit.sim.report import report
+
     if setup.rules is not None:
         from toolkit.seats import rules_players
-        from toolkit.sim.report import report_lines
-        from toolkit.sim.simulate import simulate_rules as play_rules
+        from toolkit.sim.simulate import simulate_rules
 
-        result = play_rules(setup.rules, rules_players(setup.rules, policies), games, seed, progress)
-        return result, report_lines(result)
-    from toolkit.sim.report import text_report
+        return report(simulate_rules(setup.rules, rules_players(setup.rules, policies), games, seed, progress))
     from toolkit.sim.simulate import simulate as play
 
     catalogue = setup.catalogue
     assert catalogue is not None, "a setup has a deck or rules"
-    players = setup.players or catalogue.players[0]
-    summary = play(catalogue, players=players, games=games, seed=seed, policies=policies, variants=setup.variants,
-                   progress=progress)
-    return summary.as_json(), text_report(summary, setup.title)
+    return report(play(catalogue, players=setup.players or catalogue.players[0], games=games, seed=seed,
+                       policies=policies, variants=setup.variants, progress=progress))
 
 
 @dataclass(frozen=True)
