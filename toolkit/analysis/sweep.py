@@ -290,24 +290,22 @@ def jobs(grid: Grid, setup, games: int, seed: int, params: dict | None = None) -
     game is played."""
     out = []
     for configuration in grid.configurations():
-        where = ", ".join(f"{name}={value}" for name, value in configuration.items()) or "the game"
-        given = {name: value for name, value in configuration.items()
-                 if name not in ("players", "variants") and not name.startswith("policy_")}
-        choices = configuration_policies(configuration)
         try:
-            job, what = _configured(setup, grid, configuration, given, choices, params or {})
+            out.append(_job(setup, grid, configuration, games, seed, params or {}))
         except UserError as err:
+            where = ", ".join(f"{name}={value}" for name, value in configuration.items()) or "the game"
             raise UserError(f"configuration {where}: {err}") from None
-        out.append(Job(configuration_key(configuration), games=games, seed=configuration_seed(seed, what), **job))
     return out
 
 
-def _configured(setup, grid: Grid, configuration: dict, given: dict, choices, params: dict) -> tuple[dict, dict]:
-    """The job of one configuration (what ``Job`` takes beyond its key, games and seed) and what seeds its
-    games (``configuration_seed``): a deck's counts ``given`` (its players and variants in ``configuration``),
-    or a rules file's parameters."""
+def _job(setup, grid: Grid, configuration: dict, games: int, seed: int, params: dict) -> Job:
+    """The job of one configuration: a deck with the configuration's counts, players and variants, or a rules
+    file's game with its parameters."""
     from toolkit.seats import builtin_players, rules_players
 
+    key, choices = configuration_key(configuration), configuration_policies(configuration)
+    given = {name: value for name, value in configuration.items()
+             if name not in ("players", "variants") and not name.startswith("policy_")}
     if setup.catalogue is None:
         from toolkit.rules.load import absolute, load_rules
 
@@ -318,8 +316,8 @@ def _configured(setup, grid: Grid, configuration: dict, given: dict, choices, pa
                 raise UserError(f"{axis.option}: seat {axis.name[7:]} does not exist ({rules.players} players)")
         names = [policy.name for policy in rules_players(rules, choices)]
         what = {"game": rules.name, "params": sorted((k, repr(v)) for k, v in these.items()), "policies": names}
-        return (dict(catalogue=None, players=rules.players, variants=(), choices=choices, exact=False,
-                     spec=absolute(setup.rules.spec), params=these), what)
+        return Job(key, None, rules.players, (), choices, games, configuration_seed(seed, what), False,
+                   absolute(setup.rules.spec), these)
     from toolkit.catalogue.loader import apply_overrides
     from toolkit.games.registry import get, make_game
 
@@ -332,8 +330,8 @@ def _configured(setup, grid: Grid, configuration: dict, given: dict, choices, pa
     what = {"game": catalogue.game, "counts": [[card.id, card.count] for card in catalogue.cards],
             "rules": sorted(catalogue.rules.items()), "players": players, "variants": sorted(variants),
             "policies": names}
-    return (dict(catalogue=catalogue, players=players, variants=variants, choices=choices,
-                 exact=get(catalogue.game).sweep_exact(players, names, variants)), what)
+    return Job(key, catalogue, players, variants, choices, games, configuration_seed(seed, what),
+               get(catalogue.game).sweep_exact(players, names, variants))
 
 
 def configuration_seed(seed: int, what: dict) -> int:
