@@ -161,7 +161,7 @@ class Summary:
             "game": self.game,
             "players": self.players,
             "policies": list(self.policies),
-            "variants": None if self.variants is None else list(self.variants),
+            "variants": list(self.variants or ()),
             "seed": self.seed,
             "games": self.games,
             "unfinished": self.unfinished,
@@ -212,9 +212,9 @@ class Tally:
             self.stalled += int(np.count_nonzero(stalled))
 
     def summary(self, *, game: str, policies, variants, seed: int, unit: str, turn_limit: int | None = None,
-                **about) -> Summary:
+                **words) -> Summary:
         """The figures so far; ``unit`` is what the lengths given to ``add`` count (turns, rounds, steps);
-        ``about``: the summary's ``title``, ``about`` and ``words``."""
+        ``words``: the summary's ``title``, ``about`` and ``words``, what its report says of the game."""
         games, lengths = self.games, self.lengths.counts
         moments = self.lengths.moments()
         done = moments.n
@@ -245,5 +245,5 @@ class Tally:
             lengths=tuple(int(n) for n in lengths),
             counts=dict(self.positive),
             unit=unit,
-            **about,
+            **words,
         )
