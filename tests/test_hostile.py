@@ -250,19 +250,19 @@ def test_preflight_fails_token_images_too_small_with_or_without_a_manifest(tmp_p
 
 
 def test_games_stopped_at_the_turn_limit_are_not_called_impossible():
-    from toolkit.sim.report import text_report
+    from toolkit.sim.report import report
     from toolkit.sim.stats import Summary
 
     def summary(stalled: int) -> Summary:
         return Summary(game="diamoniak", players=2, policies=("a", "a"), variants=(), seed=1, games=2000,
                        unfinished=2000, mean=None, stderr=None, ci95=None, median=None, percentiles={},
                        win_rate=(0.0, 0.0), win_ci=((0.0, 0.0015), (0.0, 0.0015)), per_game={}, at_least_once={},
-                       stalled=stalled, turn_limit=10_000)
+                       stalled=stalled, turn_limit=10_000, title="Diamoniak")
 
-    slow = text_report(summary(0), "Diamoniak").splitlines()[-1]
+    slow = report(summary(0))[1].splitlines()[-1]
     assert slow == ("no game ended within 10,000 turns, so no length is given: fewer than 0.15% of games of this "
                     "composition and policy end that soon (95% confidence)")
-    stuck = text_report(summary(2000), "Diamoniak").splitlines()[-1]
+    stuck = report(summary(2000))[1].splitlines()[-1]
     assert stuck == "no game ended: this composition or policy cannot finish a game"
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -10,6 +11,7 @@ from toolkit.catalogue import load
 from toolkit.seats import Policies
 from toolkit.sim.simulate import simulate
 
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.parametrize("game, players, overrides, policies", [
@@ -85,6 +87,24 @@ def test_simulate_text_report(run):
     out = result.stdout
     assert "seat 2 policy: stop-after-2,fairy-first,buy-most" in out
     assert "variants: free-colour" in out and "game length (rounds)" in out and "witch strikes" in out
+
+
+def test_one_report_says_what_each_game_adds():
+    """One report for every game: a deck game's JSON has its variants and turn limit, a rules file's (every game
+    ends) its spec, draws and parameters instead, and the text is read from the same figures."""
+    from toolkit.rules.load import load_rules
+    from toolkit.seats import rules_players
+    from toolkit.sim.report import report
+    from toolkit.sim.simulate import simulate_rules
+
+    deck, deck_text = report(simulate(load("diamoniak", require_art=False), players=2, games=50, seed=2))
+    assert {"variants", "unfinished", "stalled", "turn_limit"} <= set(deck) and "draws" not in deck
+    pig = load_rules(str(ROOT / "examples" / "pig" / "pig.py"), {"goal": 20})
+    rules, rules_text = report(simulate_rules(pig, rules_players(pig), 50, 2))
+    assert not {"variants", "unfinished", "stalled", "turn_limit"} & set(rules)
+    assert list(rules)[-4:] == ["rules", "draws", "params", "decisions"] and rules["params"] == {"goal": 20}
+    assert deck_text.startswith("Castles and Witches: 2 players, 50 games (seed 2)\n  seat 1 policy: ")
+    assert rules_text.startswith("Pig(goal=20): 2 players, 50 games (seed 2)\n  seat 1 plays hold-at-20\n")
 
 
 @pytest.mark.parametrize("args, message", [

@@ -27,6 +27,7 @@ from toolkit.catalogue import load
 from toolkit.errors import UserError
 from toolkit.games.registry import get, make_game
 from toolkit.seats import Policies, builtin_players
+from toolkit.setup import Setup
 from toolkit.sim.records import play_records
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,7 +67,7 @@ def test_bad_values_are_one_error(text, fragment):
 
 def test_grid_is_the_product_of_its_axes_in_order():
     base = load("diamoniak", require_art=False)
-    grid = sweep.build_grid(base, ("witch=5..6", "fairy=0,3"), "2..3", ("none", "free-colour"),
+    grid = sweep.build_grid(Setup(catalogue=base), ("witch=5..6", "fairy=0,3"), (), "2..3", ("none", "free-colour"),
                             ("2=default|stop-after-3",))
     assert [axis.name for axis in grid.axes] == ["witch", "fairy", "players", "variants", "policy_2"]
     configurations = grid.configurations()
@@ -121,18 +122,20 @@ def test_a_configuration_row_does_not_depend_on_its_grid(run, tmp_path):
     assert len({row["seed"] for row in rows}) == 3
 
 
+def first_job(sets=(), players="2", policies=(), games=10, seed=5) -> sweep.Job:
+    """The first job of a Diamoniak sweep of these axes."""
+    deck = Setup(catalogue=load("diamoniak", require_art=False))
+    return sweep.jobs(sweep.build_grid(deck, sets, (), players, (), policies), deck, games, seed)[0]
+
+
 def test_seed_depends_on_the_game_not_on_how_it_was_written():
-    base = load("diamoniak", require_art=False)
-    written = sweep.jobs(sweep.build_grid(base, ("witch=7",), "2", (), ()), base, ["witch"], 10, 5)[0]
-    plain = sweep.jobs(sweep.build_grid(base, (), "2", (), ("1=default",)), base, [], 10, 5)[0]
+    written, plain = first_job(("witch=7",)), first_job(policies=("1=default",))
     assert written.seed == plain.seed  # 7 witches is the deck's own count, default the default policy
-    other = sweep.jobs(sweep.build_grid(base, (), "2", (), ()), base, [], 10, 6)[0]
-    assert other.seed != plain.seed
+    assert first_job(seed=6).seed != plain.seed
 
 
 def test_a_job_is_the_accumulated_records_of_its_games():
-    base = load("diamoniak", require_art=False)
-    job = sweep.jobs(sweep.build_grid(base, ("fairy=2",), "3", (), ("2=stop-after-2",)), base, ["fairy"], 90, 3)[0]
+    job = first_job(("fairy=2",), "3", ("2=stop-after-2",), 90, 3)
     row = sweep.run_job(job)
     game = make_game(job.catalogue, 3, ())
     totals = Accumulator(3, comeback=get("diamoniak").comeback_points)
@@ -188,8 +191,7 @@ def _rows(jobs, **where):
 
 
 def test_pieces_of_a_configuration_add_up_to_its_row(monkeypatch):
-    base = load("diamoniak", require_art=False)
-    job = sweep.jobs(sweep.build_grid(base, (), "2", (), ()), base, [], 70, 4)[0]
+    job = first_job(games=70, seed=4)
     whole = sweep.run_job(job)
     monkeypatch.setattr(sweep, "PIECE", 30)
     assert [(piece.start, piece.count) for piece in sweep.pieces(job)] == [(0, 30), (30, 30), (60, 10)]
@@ -199,9 +201,9 @@ def test_pieces_of_a_configuration_add_up_to_its_row(monkeypatch):
 def test_local_cluster_rows_equal_the_local_run(monkeypatch):
     from dask.distributed import LocalCluster
 
-    base = load("diamoniak", require_art=False)
-    grid = sweep.build_grid(base, ("witch=5..6",), "2..3", (), ("1=default|stop-after-3",))
-    jobs = sweep.jobs(grid, base, ["witch"], 60, 11)
+    deck = Setup(catalogue=load("diamoniak", require_art=False))
+    grid = sweep.build_grid(deck, ("witch=5..6",), (), "2..3", (), ("1=default|stop-after-3",))
+    jobs = sweep.jobs(grid, deck, 60, 11)
     here = _rows(jobs, in_process=True)
     monkeypatch.setattr(sweep, "PIECE", 25)  # three pieces a configuration, spread over the workers
     for workers in (1, 2):

@@ -32,11 +32,6 @@ class Setup:
     players: int | None = None  # the seats asked for; None: the game's default (or, analyse, every count)
     variants: tuple[str, ...] = ()  # the named rule variants, each once, in the order given
 
-    @property
-    def title(self) -> str:
-        """What a report calls the game."""
-        return self.catalogue.title["en"] if self.catalogue is not None else self.rules.description()
-
 
 def game_setup(game: str | None, catalogue_path: str | None, overrides: tuple[str, ...], rules_spec: str | None,
                params: dict[str, Any], players: int | None = None, variants: tuple[str, ...] = (),
@@ -108,22 +103,19 @@ def _rules_setup(spec: str, params: dict[str, Any], players: int | None, variant
 
 def simulate(setup: Setup, *, games: int, seed: int, policies, progress=None) -> tuple[dict, str]:
     """``games`` seeded games of the setup: the JSON-ready figures and the text report."""
+    from toolkit.sim.report import report
+
     if setup.rules is not None:
         from toolkit.seats import rules_players
-        from toolkit.sim.report import report_lines
-        from toolkit.sim.simulate import simulate_rules as play_rules
+        from toolkit.sim.simulate import simulate_rules
 
-        result = play_rules(setup.rules, rules_players(setup.rules, policies), games, seed, progress)
-        return result, report_lines(result)
-    from toolkit.sim.report import text_report
+        return report(simulate_rules(setup.rules, rules_players(setup.rules, policies), games, seed, progress))
     from toolkit.sim.simulate import simulate as play
 
     catalogue = setup.catalogue
     assert catalogue is not None, "a setup has a deck or rules"
-    players = setup.players or catalogue.players[0]
-    summary = play(catalogue, players=players, games=games, seed=seed, policies=policies, variants=setup.variants,
-                   progress=progress)
-    return summary.as_json(), text_report(summary, setup.title)
+    return report(play(catalogue, players=setup.players or catalogue.players[0], games=games, seed=seed,
+                       policies=policies, variants=setup.variants, progress=progress))
 
 
 @dataclass(frozen=True)
@@ -144,35 +136,18 @@ class SweepPlan:
 def sweep_plan(setup: Setup, sets: tuple[str, ...], grids: tuple[str, ...], players: str | None,
                variants: tuple[str, ...], policies: tuple[str, ...], games: int, seed: int,
                params: dict[str, Any]) -> SweepPlan:
-    """The sweep of the setup: a registered game's axes are --set, --players, --variants and --policy; a game
-    written in Python's are its parameters (--grid) and --policy."""
+    """The sweep of the setup: its grid (``toolkit.analysis.sweep.build_grid``: a deck's --set, --players and
+    --variants, or a rules file's --grid; the seats' --policy), its checked jobs, and what the files say."""
     from toolkit.analysis import sweep
-
-    if setup.rules is not None:
-        for option, value in (("--set", sets), ("--players", players), ("--variants", variants)):
-            if value:
-                raise UserError(f"{option}: not read: --rules names the game; its axes are --grid and --policy")
-        rules = setup.rules
-        grid = sweep.parameter_grid(rules, params, grids, policies)
-        jobs = sweep.parameter_jobs(grid, rules.spec, params, games, seed)
-        return SweepPlan(grid, jobs, list(rules.new_initial_state().events()), rules.name.lower(), rules.name,
-                         [rules.path], {"rules": rules.spec}, None, f"{rules.name} is a --rules game, whose reports "
-                         "count no comebacks")
     from toolkit.games.registry import for_catalogue
 
-    if grids:
-        raise UserError(f"--grid {grids[0]}: a grid of parameters is for a game written in Python; a built-in "
-                        "game's axes are --set, --players, --variants and --policy")
-    base = setup.catalogue
-    assert base is not None, "a setup has a deck or rules"
-    if setup.players is not None:  # --rules GAME --param players=N: one player count
-        players = players or str(setup.players)
-    if setup.variants:
-        variants = variants or ("+".join(setup.variants),)
-    grid = sweep.build_grid(base, sets, players, variants, policies)
-    jobs = sweep.jobs(grid, base, [axis.name for axis in grid.axes[:len(sets)]], games, seed)
-    game, _, _ = jobs[0].setup()
-    counters = list(game.new_initial_state().counters())
+    grid = sweep.build_grid(setup, sets, grids, players, variants, policies, params)
+    jobs = sweep.jobs(grid, setup, games, seed, params)
+    counters = list(jobs[0].setup()[0].new_initial_state().events())
+    base, rules = setup.catalogue, setup.rules
+    if base is None:
+        return SweepPlan(grid, jobs, counters, rules.name.lower(), rules.name, [rules.path], {"rules": rules.spec},
+                         None, f"{rules.name} is a --rules game, whose reports count no comebacks")
     described = for_catalogue(base)
     no_comeback = (None if described.comeback_points is not None else
                    f"the game '{base.game}' sets no comeback threshold (its comeback_points)")

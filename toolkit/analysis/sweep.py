@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import math
 import re
 from dataclasses import dataclass
 
@@ -177,64 +178,56 @@ class Grid:
         return {"game": self.game, "axes": [[axis.name, list(axis.values)] for axis in self.axes]}
 
 
-def build_grid(catalogue, sets: tuple[str, ...], players: str | None, variants: tuple[str, ...],
-               policies: tuple[str, ...]) -> Grid:
-    """The grid of the command line's axes; refuses one of more than MAX_CONFIGURATIONS."""
-    axes = [set_axis(text, catalogue) for text in sets]
+def build_grid(setup, sets: tuple[str, ...] = (), grids: tuple[str, ...] = (), players: str | None = None,
+               variants: tuple[str, ...] = (), policies: tuple[str, ...] = (), params: dict | None = None) -> Grid:
+    """The grid of the command line's axes, each where the game has it (``setup``: a ``toolkit.setup.Setup``):
+    a deck's card counts (``--set``), player counts (the setup's, else the box's range) and variants, or a
+    rules file's parameters (``--grid``, ``params`` fixed); then the seats' ``--policy`` axes. Refuses a grid
+    of more than MAX_CONFIGURATIONS."""
+    from toolkit.seats import rules_parse
+
+    deck, params = setup.catalogue, params or {}
+    if deck is None:
+        for option, value in (("--set", sets), ("--players", players), ("--variants", variants)):
+            if value:
+                raise UserError(f"{option}: not read: --rules names the game; its axes are --grid and --policy")
+    elif grids:
+        raise UserError(f"--grid {grids[0]}: a grid of parameters is for a game written in Python; a built-in game's "
+                        "axes are --set, --players, --variants and --policy")
+    axes = [set_axis(text, deck) for text in sets] + [grid_axis(text) for text in grids]
     names = [axis.name for axis in axes]
     for axis in axes:
+        card = axis.option.startswith("--set")
         if names.count(axis.name) > 1:
-            raise UserError(f"--set {axis.name}=...: the card is given twice (list its values in one option, "
-                            f"e.g. --set {axis.name}=5..9)")
-    if players is None:
-        low, high = catalogue.players
-        axes.append(Axis("players", "--players", tuple(range(low, high + 1))))
-    else:
-        axes.append(Axis("players", f"--players {players}", parse_values(players, f"--players {players}", 1, 4)))
-    if variants:
-        axes.append(variants_axis(variants, catalogue.game))
-    from toolkit.games.registry import policy_module
+            raise UserError(f"--set {axis.name}=...: the card is given twice (list its values in one option, e.g. "
+                            f"--set {axis.name}=5..9)" if card else
+                            f"{axis.option}: {axis.name} is given twice (list its values in one option)")
+        if axis.name in params:
+            raise UserError(f"{axis.option}: {axis.name} is fixed by --param {axis.name}=...: give it once")
+        if axis.name in RESERVED_COLUMNS or (not card and axis.name.startswith("policy_")):
+            raise UserError(f"{axis.option}: a card called {quote(axis.name)} would share its column with the sweep's "
+                            f"own {quote(axis.name)} column" if card else f"{axis.option}: a parameter called "
+                            f"{quote(axis.name)} would share its column with the sweep's own")
+    if deck is not None:
+        from toolkit.games.registry import policy_module
 
-    seats = policy_axes(policies, policy_module(catalogue.game).parse)
+        players = players or (None if setup.players is None else str(setup.players))
+        counts = (parse_values(players, f"--players {players}", 1, 4) if players is not None else
+                  tuple(range(deck.players[0], deck.players[1] + 1)))
+        axes.append(Axis("players", "--players" if players is None else f"--players {players}", counts))
+        variants = variants or (("+".join(setup.variants),) if setup.variants else ())
+        axes += [variants_axis(variants, deck.game)] if variants else []
+    seats = policy_axes(policies, policy_module(deck.game).parse if deck is not None else rules_parse(setup.rules))
     for axis in seats:
-        if axis.name != "policy_all" and int(axis.name[7:]) > min(axes[len(sets)].values):
-            raise UserError(f"{axis.option}: seat {axis.name[7:]} does not exist with {min(axes[len(sets)].values)} "
-                            f"player(s)")
+        if deck is not None and axis.name != "policy_all" and int(axis.name[7:]) > min(counts):
+            raise UserError(f"{axis.option}: seat {axis.name[7:]} does not exist with {min(counts)} player(s)")
     axes += seats
-    for axis in axes[:len(sets)]:
-        if axis.name in RESERVED_COLUMNS:
-            raise UserError(f"{axis.option}: a card called {quote(axis.name)} would share its column with the "
-                            f"sweep's own {quote(axis.name)} column")
-    size = 1
-    for axis in axes:
-        size *= len(axis.values)
+    size = math.prod(len(axis.values) for axis in axes)
     if size > MAX_CONFIGURATIONS:
         shape = " x ".join(str(len(axis.values)) for axis in axes)
         raise UserError(f"the grid has {size:,} configurations ({shape}): a sweep plays at most "
                         f"{MAX_CONFIGURATIONS:,}")
-    return Grid(catalogue.game, tuple(axes))
-
-
-def parameter_grid(base, params: dict, grids: tuple[str, ...], policies: tuple[str, ...]) -> Grid:
-    """The grid of a rules file's game ``base`` (loaded with ``params``): its ``--grid`` parameters, then
-    the seats' ``--policy`` axes; refuses one of more than MAX_CONFIGURATIONS."""
-    from toolkit.seats import rules_parse
-
-    axes = [grid_axis(text) for text in grids]
-    names = [axis.name for axis in axes]
-    for axis in axes:
-        if names.count(axis.name) > 1:
-            raise UserError(f"{axis.option}: {axis.name} is given twice (list its values in one option)")
-        if axis.name in params:
-            raise UserError(f"{axis.option}: {axis.name} is fixed by --param {axis.name}=...: give it once")
-        if axis.name in RESERVED_COLUMNS or axis.name.startswith("policy_"):
-            raise UserError(f"{axis.option}: a parameter called {quote(axis.name)} would share its column with the "
-                            "sweep's own")
-    grid = Grid(base.name, tuple(axes + policy_axes(policies, rules_parse(base))))
-    size = int(np.prod([len(axis.values) for axis in grid.axes])) if grid.axes else 1
-    if size > MAX_CONFIGURATIONS:
-        raise UserError(f"the grid has {size:,} configurations: a sweep plays at most {MAX_CONFIGURATIONS:,}")
-    return grid
+    return Grid(deck.game if deck is not None else setup.rules.name, tuple(axes))
 
 
 RESERVED_COLUMNS = ("players", "variants", "games", "exact", "note", "distance", "rank", "meets")
@@ -291,62 +284,54 @@ def configuration_key(configuration: dict) -> str:
     return json.dumps(configuration, sort_keys=True, separators=(",", ":"))
 
 
-def jobs(grid: Grid, base, sets: list[str], games: int, seed: int) -> list[Job]:
-    """One checked job per configuration of ``grid`` (``base``: the catalogue without --set; ``sets``: the
-    names of its --set axes)."""
+def jobs(grid: Grid, setup, games: int, seed: int, params: dict | None = None) -> list[Job]:
+    """One checked job per configuration of ``grid`` (``setup``: the game without the grid's axes; ``params``:
+    a rules file's fixed parameters): each configuration's game made and its seats' players named before any
+    game is played."""
+    out = []
+    for configuration in grid.configurations():
+        try:
+            out.append(_job(setup, grid, configuration, games, seed, params or {}))
+        except UserError as err:
+            where = ", ".join(f"{name}={value}" for name, value in configuration.items()) or "the game"
+            raise UserError(f"configuration {where}: {err}") from None
+    return out
+
+
+def _job(setup, grid: Grid, configuration: dict, games: int, seed: int, params: dict) -> Job:
+    """The job of one configuration: a deck with the configuration's counts, players and variants, or a rules
+    file's game with its parameters."""
+    from toolkit.seats import builtin_players, rules_players
+
+    key, choices = configuration_key(configuration), configuration_policies(configuration)
+    given = {name: value for name, value in configuration.items()
+             if name not in ("players", "variants") and not name.startswith("policy_")}
+    if setup.catalogue is None:
+        from toolkit.rules.load import absolute, load_rules
+
+        these = {**params, **given}
+        rules = load_rules(setup.rules.spec, these)
+        for axis in grid.axes:  # a deck's grid names its player counts: build_grid checked its seats
+            if axis.name.startswith("policy_") and axis.name != "policy_all" and int(axis.name[7:]) > rules.players:
+                raise UserError(f"{axis.option}: seat {axis.name[7:]} does not exist ({rules.players} players)")
+        names = [policy.name for policy in rules_players(rules, choices)]
+        what = {"game": rules.name, "params": sorted((k, repr(v)) for k, v in these.items()), "policies": names}
+        return Job(key, None, rules.players, (), choices, games, configuration_seed(seed, what), False,
+                   absolute(setup.rules.spec), these)
     from toolkit.catalogue.loader import apply_overrides
     from toolkit.games.registry import get, make_game
-    from toolkit.seats import builtin_players
 
-    out = []
-    for configuration in grid.configurations():
-        overrides = [f"{name}={configuration[name]}" for name in sets]
-        players, variants = configuration["players"], variant_names(configuration)
-        choices = configuration_policies(configuration)
-        where = ", ".join(f"{name}={value}" for name, value in configuration.items())
-        try:
-            catalogue = apply_overrides(base, overrides)
-            make_game(catalogue, players, variants)  # refuses a variant or player count the game lacks
-            policies = builtin_players(catalogue.game, players, choices)
-        except UserError as err:
-            raise UserError(f"configuration {where}: {err}") from None
-        if catalogue.is_empty:
-            raise UserError(f"configuration {where}: every card count is 0: there is no game to play")
-        names = [policy.name for policy in policies]
-        exact = get(catalogue.game).sweep_exact(players, names, variants)
-        what = {"game": catalogue.game, "counts": [[card.id, card.count] for card in catalogue.cards],
-                "rules": sorted(catalogue.rules.items()), "players": players, "variants": sorted(variants),
-                "policies": names}
-        out.append(Job(configuration_key(configuration), catalogue, players, variants, choices, games,
-                       configuration_seed(seed, what), exact))
-    return out
-
-
-def parameter_jobs(grid: Grid, spec: str, params: dict, games: int, seed: int) -> list[Job]:
-    """One checked job per configuration of a rules file's ``grid`` (its ``--grid`` axes first): each
-    configuration's game loaded and its players named before any game is played."""
-    from toolkit.rules.load import absolute, load_rules
-    from toolkit.seats import rules_players
-
-    names = [axis.name for axis in grid.axes if not axis.name.startswith("policy_")]
-    where_spec = absolute(spec)
-    out = []
-    for configuration in grid.configurations():
-        these = {**params, **{name: configuration[name] for name in names}}
-        where = ", ".join(f"{name}={value}" for name, value in configuration.items()) or "the game"
-        choices = configuration_policies(configuration)
-        try:
-            rules = load_rules(spec, these)
-            for axis in grid.axes:
-                if axis.name.startswith("policy_") and axis.name != "policy_all" and int(axis.name[7:]) > rules.players:
-                    raise UserError(f"{axis.option}: seat {axis.name[7:]} does not exist ({rules.players} players)")
-            chosen = [policy.name for policy in rules_players(rules, choices)]
-        except UserError as err:
-            raise UserError(f"configuration {where}: {err}") from None
-        what = {"game": rules.name, "params": sorted((k, repr(v)) for k, v in these.items()), "policies": chosen}
-        out.append(Job(configuration_key(configuration), None, rules.players, (), choices, games,
-                       configuration_seed(seed, what), False, where_spec, these))
-    return out
+    catalogue = apply_overrides(setup.catalogue, [f"{name}={value}" for name, value in given.items()])
+    players, variants = configuration["players"], variant_names(configuration)
+    make_game(catalogue, players, variants)  # refuses a variant or player count the game lacks
+    names = [policy.name for policy in builtin_players(catalogue.game, players, choices)]
+    if catalogue.is_empty:
+        raise UserError("every card count is 0: there is no game to play")
+    what = {"game": catalogue.game, "counts": [[card.id, card.count] for card in catalogue.cards],
+            "rules": sorted(catalogue.rules.items()), "players": players, "variants": sorted(variants),
+            "policies": names}
+    return Job(key, catalogue, players, variants, choices, games, configuration_seed(seed, what),
+               get(catalogue.game).sweep_exact(players, names, variants))
 
 
 def configuration_seed(seed: int, what: dict) -> int:

@@ -16,7 +16,7 @@ from toolkit.games.registry import make_game
 from toolkit.seats import Policies, builtin_players
 from toolkit.sim.play import BASE_FIELDS
 from toolkit.sim.records import record_batches
-from toolkit.sim.stats import Summary, Tally
+from toolkit.sim.stats import FILE_WORDS, Summary, Tally
 
 CHUNK = 10_000  # games played (and counted) together
 WORK_CHUNK = 1_000  # the same, when a turn budget may stop the run within a batch
@@ -67,7 +67,7 @@ def simulate(catalogue: Catalogue, *, players: int, games: int, seed: int, polic
             if max_work is not None and work >= max_work:
                 break
     return tally.summary(game=catalogue.game, policies=[policy.name for policy in seats], variants=sorted(variants),
-                         seed=seed, unit=length_unit(players), turn_limit=max_turns)
+                         seed=seed, unit=length_unit(players), turn_limit=max_turns, title=catalogue.title["en"])
 
 
 def length_unit(players: int) -> str:
@@ -83,9 +83,9 @@ def progress_mark(played: int, games: int, work: int, max_work: int | None) -> i
     return max(played, min(games, work * games // max_work))
 
 
-def simulate_rules(rules, seats, games: int, seed: int, progress: Callable[[int], None] | None = None) -> dict:
-    """``games`` seeded games of the rules file ``rules`` played by ``seats`` (``toolkit.sim.records.batches``):
-    the figures ``toolkit.sim.report.report_lines`` and ``--json`` give."""
+def simulate_rules(rules, seats, games: int, seed: int, progress: Callable[[int], None] | None = None) -> Summary:
+    """``games`` seeded games of the rules file ``rules`` played by ``seats`` (``toolkit.sim.records.batches``),
+    summarised: every game ends (no turn limit), one without a winner is a draw."""
     from toolkit.sim.play import FIELDS
     from toolkit.sim.records import Told, batches
 
@@ -103,14 +103,8 @@ def simulate_rules(rules, seats, games: int, seed: int, progress: Callable[[int]
             told.played(int(records["winner"].size))
     finally:
         told.close()
-    summary = tally.summary(game=rules.name, policies=[policy.name for policy in seats], variants=(), seed=seed,
-                            unit=rules.info().length_unit)
-    out = {**summary.as_json(), "rules": rules.spec, "game": rules.description(), "draws": draws}
-    for name in ("variants", "unfinished", "stalled", "turn_limit"):  # every game ends: no limit cuts one short
-        out.pop(name)
-    out["params"] = {name: value if isinstance(value, (int, float, str, bool)) else repr(value)
-                     for name, value in rules.params.items()}
-    out["decisions"] = decisions > 0
-    if not decisions:  # the players never played: chance alone did
-        out.pop("policies")
-    return out
+    params = {name: value if isinstance(value, (int, float, str, bool)) else repr(value)
+              for name, value in rules.params.items()}
+    return tally.summary(game=rules.description(), policies=[policy.name for policy in seats], variants=None,
+                         seed=seed, unit=rules.info().length_unit, words=FILE_WORDS,
+                         about={"rules": rules.spec, "draws": draws, "params": params, "decisions": decisions > 0})

@@ -8,7 +8,7 @@ from exact integer sums: the same games give the same figures however they were 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
@@ -108,11 +108,26 @@ class Histogram:
 
 
 @dataclass(frozen=True)
+class Words:
+    """How a report words its lines: a seat's player, the length, the digits of a win rate, and the
+    separator of thousands in the number of games."""
+
+    seat: str = "  seat {seat} policy: {policy}"
+    length: str = "game length"
+    win_digits: int = 1
+    thousands: str = ""
+
+
+WORDS = Words()
+FILE_WORDS = Words("  seat {seat} plays {policy}", "length", 2, ",")  # a rules file's, as its reports always were
+
+
+@dataclass(frozen=True)
 class Summary:
     game: str
     players: int
     policies: tuple[str, ...]
-    variants: tuple[str, ...]
+    variants: tuple[str, ...] | None  # None: the game has no named variants (the JSON has no "variants")
     seed: int
     games: int
     unfinished: int  # games that did not end: stalled, or past the turn limit
@@ -126,10 +141,13 @@ class Summary:
     per_game: dict[str, float]  # mean of each counter per game
     at_least_once: dict[str, float]  # share of games in which the counter was >= 1
     stalled: int = 0  # games that reached a point where nobody can win any more: they can never end
-    turn_limit: int | None = None  # a game still going after this many turns was stopped
+    turn_limit: int | None = None  # a game still going after this many turns was stopped (None: every game ends)
     lengths: tuple[int, ...] = ()  # lengths[r]: games that ended after r units of length (index 0 unused)
     counts: dict[str, int] | None = None  # games in which each counter was >= 1
     unit: str = "rounds"  # what the lengths count (the game's length unit): every length key is named by it
+    title: str = ""  # what the text calls the game ("": its id, ``game``)
+    about: dict = field(default_factory=dict)  # what the game adds to the JSON after the figures (its spec, draws...)
+    words: Words = WORDS  # how the text words its lines
 
     @property
     def over_limit(self) -> int:
@@ -137,11 +155,13 @@ class Summary:
         return self.unfinished - self.stalled
 
     def as_json(self) -> dict:
-        return {
+        """The figures as one JSON object; a game with no turn limit (every game ends) has no keys of the
+        games that did not, and one where no seat decided no ``policies``."""
+        out = {
             "game": self.game,
             "players": self.players,
             "policies": list(self.policies),
-            "variants": list(self.variants),
+            "variants": list(self.variants or ()),
             "seed": self.seed,
             "games": self.games,
             "unfinished": self.unfinished,
@@ -157,7 +177,12 @@ class Summary:
             "win_rate_ci95": [list(ci) for ci in self.win_ci],
             "per_game": self.per_game,
             "at_least_once": self.at_least_once,
+            **self.about,
         }
+        left_out = ((("variants",) if self.variants is None else ())
+                    + (("unfinished", "stalled", "turn_limit") if self.turn_limit is None else ())
+                    + (("policies",) if self.about.get("decisions") is False else ()))
+        return {name: value for name, value in out.items() if name not in left_out}
 
 
 class Tally:
@@ -186,9 +211,10 @@ class Tally:
         if stalled is not None:
             self.stalled += int(np.count_nonzero(stalled))
 
-    def summary(self, *, game: str, policies, variants, seed: int, unit: str,
-                turn_limit: int | None = None) -> Summary:
-        """The figures so far; ``unit`` is what the lengths given to ``add`` count (turns, rounds, steps)."""
+    def summary(self, *, game: str, policies, variants, seed: int, unit: str, turn_limit: int | None = None,
+                **words) -> Summary:
+        """The figures so far; ``unit`` is what the lengths given to ``add`` count (turns, rounds, steps);
+        ``words``: the summary's ``title``, ``about`` and ``words``, what its report says of the game."""
         games, lengths = self.games, self.lengths.counts
         moments = self.lengths.moments()
         done = moments.n
@@ -201,7 +227,7 @@ class Tally:
             game=game,
             players=self.players,
             policies=tuple(policies),
-            variants=tuple(variants),
+            variants=None if variants is None else tuple(variants),
             seed=seed,
             games=games,
             unfinished=games - done,
@@ -219,4 +245,5 @@ class Tally:
             lengths=tuple(int(n) for n in lengths),
             counts=dict(self.positive),
             unit=unit,
+            **words,
         )

@@ -44,12 +44,12 @@ def figures(catalogue) -> dict:
 
 def simulation(catalogue, games: int = QUICK_GAMES) -> dict:
     from toolkit.games.registry import for_catalogue
-    from toolkit.sim.report import text_report
+    from toolkit.sim.report import report
     from toolkit.sim.simulate import simulate
 
     for_catalogue(catalogue).require_rules(catalogue, "a simulation needs")
     result = simulate(catalogue, players=catalogue.players[0], games=games, seed=1)
-    return {"lines": text_report(result, catalogue.title["en"]).splitlines()}
+    return {"lines": report(result)[1].splitlines()}
 
 
 def print_sheets(catalogue, lang: str, card_mm, inputs: dict) -> dict:
