@@ -34,7 +34,7 @@ def test_simulate_names_the_players_of_a_game_with_decisions(run):
                           "--json"))
     assert data["decisions"] is True and data["policies"] == ["hold-at-20", "random"]
     text = _ok(run, "simulate", "--rules", PIG, "--param", "goal=20", "--policy", "2=random", "--games", "200")
-    assert "  seat 1 plays hold-at-20\n  seat 2 plays random" in text and "chance alone" not in text
+    assert "  seat 1 policy: hold-at-20\n  seat 2 policy: random" in text and "chance alone" not in text
 
 
 def test_analyse_names_no_player_and_no_skill_of_a_game_without_decisions(run, tmp_path):

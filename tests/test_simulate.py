@@ -104,7 +104,7 @@ def test_one_report_says_what_each_game_adds():
     assert not {"variants", "unfinished", "stalled", "turn_limit"} & set(rules)
     assert list(rules)[-4:] == ["rules", "draws", "params", "decisions"] and rules["params"] == {"goal": 20}
     assert deck_text.startswith("Castles and Witches: 2 players, 50 games (seed 2)\n  seat 1 policy: ")
-    assert rules_text.startswith("Pig(goal=20): 2 players, 50 games (seed 2)\n  seat 1 plays hold-at-20\n")
+    assert rules_text.startswith("Pig(goal=20): 2 players, 50 games (seed 2)\n  seat 1 policy: hold-at-20\n")
 
 
 @pytest.mark.parametrize("args, message", [

@@ -13,12 +13,12 @@ NO_DECISIONS = "no seat had a decision to make in these games: chance alone play
 def report(summary: Summary) -> tuple[dict, str]:
     """A run's figures, as one JSON object and as text, for every game: what a game adds (the draws, the
     parameters, whether any seat decided) comes in the summary's ``about``."""
-    s, words = summary, summary.words
+    s = summary
     data = s.as_json()
     seats = "player" if s.players == 1 else "players"
-    lines = [f"{s.title or s.game}: {s.players} {seats}, {s.games:{words.thousands}} games (seed {s.seed})"]
+    lines = [f"{s.title or s.game}: {s.players} {seats}, {s.games} games (seed {s.seed})"]
     if data.get("decisions", True):
-        lines += [words.seat.format(seat=seat, policy=policy) for seat, policy in enumerate(s.policies, start=1)]
+        lines += [f"  seat {seat} policy: {policy}" for seat, policy in enumerate(s.policies, start=1)]
     else:
         lines.append(f"  {NO_DECISIONS}")
     if s.variants:
@@ -33,13 +33,11 @@ def report(summary: Summary) -> tuple[dict, str]:
             lines.append("no game ended: this composition or policy cannot finish a game")
         return data, "\n".join(lines)
     among = f" of the {s.games - s.unfinished} games that ended (not an expected length)" if s.unfinished else ""
-    lines.append(f"{words.length} ({s.unit}){among}: mean {s.mean:.3f} ± {s.stderr:.3f} "
+    lines.append(f"game length ({s.unit}){among}: mean {s.mean:.3f} ± {s.stderr:.3f} "
                  f"(95% interval {s.ci95[0]:.3f} to {s.ci95[1]:.3f}), median {s.median:g}")
     lines.append("percentiles: " + ", ".join(f"{q}%: {v}" for q, v in s.percentiles.items()))
-    digits = words.win_digits
     for seat, (rate, (low, high)) in enumerate(zip(s.win_rate, s.win_ci), start=1):
-        lines.append(f"seat {seat} wins {100 * rate:.{digits}f}% (95% interval {100 * low:.{digits}f}% to "
-                     f"{100 * high:.{digits}f}%)")
+        lines.append(f"seat {seat} wins {100 * rate:.1f}% (95% interval {100 * low:.1f}% to {100 * high:.1f}%)")
     if data.get("draws"):
         lines.append(f"no winner in {data['draws']:,} games ({100 * data['draws'] / s.games:.2f}%)")
     for name, mean in s.per_game.items():

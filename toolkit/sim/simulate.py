@@ -16,7 +16,7 @@ from toolkit.games.registry import make_game
 from toolkit.seats import Policies, builtin_players
 from toolkit.sim.play import BASE_FIELDS
 from toolkit.sim.records import record_batches
-from toolkit.sim.stats import FILE_WORDS, Summary, Tally
+from toolkit.sim.stats import Summary, Tally
 
 CHUNK = 10_000  # games played (and counted) together
 WORK_CHUNK = 1_000  # the same, when a turn budget may stop the run within a batch
@@ -106,5 +106,5 @@ def simulate_rules(rules, seats, games: int, seed: int, progress: Callable[[int]
     params = {name: value if isinstance(value, (int, float, str, bool)) else repr(value)
               for name, value in rules.params.items()}
     return tally.summary(game=rules.description(), policies=[policy.name for policy in seats], variants=None,
-                         seed=seed, unit=rules.info().length_unit, words=FILE_WORDS,
+                         seed=seed, unit=rules.info().length_unit,
                          about={"rules": rules.spec, "draws": draws, "params": params, "decisions": decisions > 0})

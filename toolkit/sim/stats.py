@@ -108,21 +108,6 @@ class Histogram:
 
 
 @dataclass(frozen=True)
-class Words:
-    """How a report words its lines: a seat's player, the length, the digits of a win rate, and the
-    separator of thousands in the number of games."""
-
-    seat: str = "  seat {seat} policy: {policy}"
-    length: str = "game length"
-    win_digits: int = 1
-    thousands: str = ""
-
-
-WORDS = Words()
-FILE_WORDS = Words("  seat {seat} plays {policy}", "length", 2, ",")  # a rules file's, as its reports always were
-
-
-@dataclass(frozen=True)
 class Summary:
     game: str
     players: int
@@ -147,7 +132,6 @@ class Summary:
     unit: str = "rounds"  # what the lengths count (the game's length unit): every length key is named by it
     title: str = ""  # what the text calls the game ("": its id, ``game``)
     about: dict = field(default_factory=dict)  # what the game adds to the JSON after the figures (its spec, draws...)
-    words: Words = WORDS  # how the text words its lines
 
     @property
     def over_limit(self) -> int:
@@ -214,7 +198,7 @@ class Tally:
     def summary(self, *, game: str, policies, variants, seed: int, unit: str, turn_limit: int | None = None,
                 **words) -> Summary:
         """The figures so far; ``unit`` is what the lengths given to ``add`` count (turns, rounds, steps);
-        ``words``: the summary's ``title``, ``about`` and ``words``, what its report says of the game."""
+        ``words``: the summary's ``title`` and ``about``, what its report says of the game."""
         games, lengths = self.games, self.lengths.counts
         moments = self.lengths.moments()
         done = moments.n
