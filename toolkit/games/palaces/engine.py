@@ -134,9 +134,6 @@ class PalacesGame(PlayedGame):
             return self.goal_two_players
         return self.goal
 
-    def indices(self, kind: str) -> tuple[int, ...]:
-        return tuple(i for i, k in enumerate(self.kinds) if k == kind)
-
     def total(self, kind: str, colour: str | None = None) -> int:
         return sum(n for n, k, c in zip(self.counts, self.kinds, self.colours)
                    if k == kind and (colour is None or c == colour))
@@ -623,16 +620,6 @@ class PalacesState(PlayedState):
         self.s[self.steps.S_STALLED] = int(value)
 
     # --- questions policies ask ------------------------------------------------------------------
-
-    def opponents(self, p: int) -> list[int]:
-        """The other seats, clockwise from ``p``."""
-        n = self.game.players
-        return [(p + k) % n for k in range(1, n)]
-
-    @staticmethod
-    def palace_size(palace: tuple) -> int:
-        """Cards in a palace (foundation and floors, not the ruins lying on it)."""
-        return 1 + len(palace[1])
 
     def can_found(self, p: int, card: int) -> bool:
         """May player ``p`` start a palace with foundation ``card`` now?"""
