@@ -34,7 +34,7 @@ from toolkit.catalogue.checks import open_art
 from toolkit.errors import UserError
 from toolkit.typeset.breaks import breakable
 from toolkit.typeset.fonts import pillow_font, register_fonts, text_width
-from toolkit.typeset.units import MM_PER_INCH, PT_PER_MM
+from toolkit.typeset.units import PT_PER_MM
 
 DPI = art.DPI
 
@@ -86,17 +86,12 @@ def check_bleed(bleed_mm: float) -> float:
     return float(bleed_mm)
 
 
-def px(mm: float, dpi: int = DPI) -> float:
-    return mm / MM_PER_INCH * dpi
-
-
 def size_px(card_mm: tuple[float, float], bleed_mm: float, dpi: int = DPI) -> tuple[int, int]:
     """Pixel size of a card image with its bleed on every side (poker + 3 mm: 815 x 1110)."""
     return art.card_px(card_mm[0], card_mm[1], bleed_mm, dpi)
 
 
 INK = art.INK
-PAPER = art.PAPER
 ART_BLEED_MM = art.BLEED_MM
 
 
