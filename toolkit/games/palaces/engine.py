@@ -619,19 +619,9 @@ class PalacesState(PlayedState):
     def stalled(self, value: bool) -> None:
         self.s[self.steps.S_STALLED] = int(value)
 
-    # --- questions policies ask ------------------------------------------------------------------
-
-    def can_found(self, p: int, card: int) -> bool:
-        """May player ``p`` start a palace with foundation ``card`` now?"""
-        return bool(self.steps.can_found(self.g, self.s, p, card))
-
     def can_build(self, p: int, card: int, slot: int) -> bool:
         """May player ``p`` put floor, tower or roof ``card`` on their palace ``slot`` now?"""
         return _is_slot(slot) and slot is not None and bool(self.steps.can_build(self.g, self.s, p, card, slot))
-
-    def exchange_size(self, p: int, card: int, target: int) -> int:
-        """Cards an exchange played by ``p`` (with ``card``) swaps with ``target``; 0 if it cannot."""
-        return int(self.steps.exchange_size(self.g, self.s, p, target))
 
 
 def _scalar_field(name: str, doc: str) -> property:
