@@ -251,7 +251,7 @@ def test_a_key_that_mixes_two_fields_is_caught(monkeypatch):
 
     def mixing(self, game, kernel):
         original(self, game, kernel)
-        floor = self.new_index[game.names.index("floor-red")]
+        floor = list(self.kept).index(game.names.index("floor-red"))
         self.layout[:, self.at["discard"] + floor] = self.layout[:, self.at["pile"] + floor]
 
     monkeypatch.setattr(compiled_palaces_walk._Layout, "__init__", mixing)

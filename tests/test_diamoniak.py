@@ -157,7 +157,7 @@ def test_buy_pays_three_diamonds_to_the_seller_and_ends_the_turn_without_a_draw(
     s.apply_action(("buy", 1))
     assert s.castle_size(0) == 2 and s.diamonds(0) == 0 and s.diamonds(1) == 3
     assert s.hands[1].side[idx(s.game, "castle-red")] == 0
-    assert s.pile == pile_before and s.player == 1 and s.purchases == 1
+    assert s.pile == pile_before and s.player == 1 and s.counters()["purchases"] == 1
 
 
 def test_buy_variant_sends_the_diamonds_to_the_discard():
@@ -204,9 +204,9 @@ def test_reshuffle_moves_the_discard_into_the_pile():
     for _ in range(5):
         draw(s, "castle-red")
     draw(s, "diamond")
-    assert sum(s.pile) == 0 and s.reshuffles == 0
+    assert sum(s.pile) == 0 and s.counters()["reshuffles"] == 0
     s.apply_action(("draw",))
-    assert s.reshuffles == 1 and s.pile[idx(g, "castle-red")] == 1 and s.pile[idx(g, "witch")] == 1
+    assert s.counters()["reshuffles"] == 1 and s.pile[idx(g, "castle-red")] == 1 and s.pile[idx(g, "witch")] == 1
 
 
 def test_an_emptied_castle_keeps_its_colour_unless_the_variant_frees_it():
@@ -229,7 +229,7 @@ def test_a_colour_too_small_to_finish_ends_a_solo_game_as_stalled():
     s = g.new_initial_state()
     assert not s.is_terminal()
     draw(s, "castle-red")  # the castle's colour is fixed for good: it can never be finished
-    assert s.is_terminal() and s.stalled and s.winner is None and s.reshuffles == 0
+    assert s.is_terminal() and s.stalled and s.winner is None and s.counters()["reshuffles"] == 0
     s = g.new_initial_state()
     draw(s, "castle-blue")
     assert not s.is_terminal()

@@ -24,17 +24,12 @@ def test_seeds_agree(mode, run, index):
 @pytest.mark.parametrize("mode", SPACES)
 @settings(max_examples=60, deadline=None)
 @given(u64, st.lists(st.integers(0, 6), min_size=1, max_size=12))
-def test_streams_shuffles_and_picks_agree(mode, seed, counts):
+def test_shuffles_agree(mode, seed, counts):
     space = SPACES[mode]()
-    plain, stream = CardOrder(seed), space.new_stream(np.uint64(seed))
-    assert [plain.next() for _ in range(5)] == [int(space.next64(stream)) for _ in range(5)]
-    assert [plain.below(7) for _ in range(5)] == [int(space.below(stream, 7)) for _ in range(5)]
+    plain, stream = CardOrder(seed), np.array([seed], dtype=np.uint64)
     order = np.zeros(sum(counts) + 1, dtype=np.int64)
     n = space.shuffle_into(np.array(counts, dtype=np.int64), order, stream)
     assert list(order[:n]) == plain.shuffled(counts)
-    if sum(counts):
-        assert [plain.pick(counts) for _ in range(4)] == [space.pick(np.array(counts, dtype=np.int64), stream)
-                                                          for _ in range(4)]
     assert int(stream[0]) == plain.state
 
 
@@ -42,7 +37,7 @@ def test_interpreted_random_numbers_load_no_numba():
     import subprocess
     import sys
 
-    code = ("import sys, numpy as np; from toolkit.fast import rng; s = rng.new_stream(np.uint64(5)); "
-            "rng.below(s, 7); rng.shuffle_into(np.array([2, 1]), np.zeros(3, dtype=np.int64), s); "
+    code = ("import sys, numpy as np; from toolkit.fast import rng; s = np.array([5], dtype=np.uint64); "
+            "rng.shuffle_into(np.array([2, 1]), np.zeros(3, dtype=np.int64), s); "
             "print('numba' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "False\n"

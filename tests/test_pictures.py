@@ -15,7 +15,7 @@ import pytest
 from PIL import Image, ImageCms
 
 from toolkit.cards import render
-from toolkit.layout.engine import card_face
+from toolkit.layout.engine import Look
 from toolkit.catalogue import load
 
 SIZE = (40, 60)  # width, height of the upright picture
@@ -143,5 +143,5 @@ def test_a_sixteen_bit_picture_on_a_card_is_not_white(tmp_path):
     path.write_bytes(png16(grey, 0))
     catalogue = load("diamoniak", require_art=False)
     card = dataclasses.replace(catalogue.card("witch"), art_path=path)
-    face = card_face(catalogue, card, "en")
+    face = Look(catalogue, "en").face(card)
     assert face.art.getpixel((face.art.width // 2, face.art.height // 4)) == (77, 77, 77)  # 20,000 / 257

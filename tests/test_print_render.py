@@ -15,7 +15,7 @@ from toolkit.cards import render
 from toolkit.catalogue import load
 from toolkit.errors import UserError
 from toolkit.games.registry import ids
-from toolkit.layout.engine import Look, card_face
+from toolkit.layout.engine import Look
 from toolkit.print.export import pdf_single_bytes
 from toolkit.typeset import fonts, units
 
@@ -109,24 +109,24 @@ def test_user_art_of_any_shape_covers_the_card(tmp_path, catalogues):
         Image.fromarray(pixels).save(path)
         card = dataclasses.replace(catalogue.card("witch"), art_path=path)
         for card_mm in ((63, 88), (70, 120)):
-            face = card_face(catalogue, card, "ru", card_mm, 3)
+            face = Look(catalogue, "ru", card_mm, 3).face(card)
             panels = [op for op in face.ops if isinstance(op, render.Shape) and op.element == "panel"]
             assert len(panels) == 1  # not the project's art: a panel of our own behind the text
             assert render.card_image(face).size == render.size_px(card_mm, 3)
     # The project's own art has its plain panel: no extra panel is drawn.
-    assert not [op for op in card_face(catalogue, catalogue.card("witch"), "en").ops if isinstance(op, render.Shape)]
+    assert not [op for op in Look(catalogue, "en").face(catalogue.card("witch")).ops if isinstance(op, render.Shape)]
 
 
 def test_flat_art_is_embedded_losslessly_and_photos_as_jpeg(tmp_path, catalogues):
     catalogue = catalogues["diamoniak"]
-    flat = card_face(catalogue, catalogue.card("fairy"), "en")
+    flat = Look(catalogue, "en").face(catalogue.card("fairy"))
     assert flat.pdf_image().jpeg_fh() is None
     # Smooth shading with a little grain, like a photograph or a painting.
     pixels = np.random.default_rng(1).integers(0, 255, (37, 27, 3), dtype=np.uint8)
     smooth = np.asarray(Image.fromarray(pixels).resize((815, 1110), Image.Resampling.BICUBIC), dtype=np.int16)
     grain = np.random.default_rng(2).integers(-6, 7, smooth.shape)
     Image.fromarray(np.clip(smooth + grain, 0, 255).astype(np.uint8)).save(tmp_path / "photo.png")
-    photo = card_face(catalogue, dataclasses.replace(catalogue.card("fairy"), art_path=tmp_path / "photo.png"), "en")
+    photo = Look(catalogue, "en").face(dataclasses.replace(catalogue.card("fairy"), art_path=tmp_path / "photo.png"))
     assert photo.pdf_image().jpeg_fh() is not None
 
 
@@ -138,7 +138,7 @@ def rendered_pair(catalogue, card_id: str, lang: str):
         from_pdf = doc[0].render(scale=300 / 72).to_pil().convert("RGB")
     finally:
         doc.close()
-    from_pillow = render.card_image(card_face(catalogue, catalogue.card(card_id), lang, (63, 88), 3.0))
+    from_pillow = render.card_image(Look(catalogue, lang, (63, 88), 3.0).face(catalogue.card(card_id)))
     assert from_pillow.size == (815, 1110)
     assert abs(from_pdf.width - 815) <= 1 and abs(from_pdf.height - 1110) <= 1
     return (np.asarray(from_pdf.resize(from_pillow.size), dtype=np.int16),

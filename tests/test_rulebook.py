@@ -108,7 +108,8 @@ def test_both_languages_have_the_same_sections_and_placeholders(game):
         assert keys[0] == keys[1], a.id
     # The optional rules name every variant of the engine, in both languages.
     for source in (ru, en):
-        used = {arg for key, arg, _ in source.placeholders() if key == "variant"}
+        used = {key.partition(":")[2] for section in source.sections for key in _keys(section)
+                if key.startswith("variant:")}
         assert used == set(variants(game))
 
 

@@ -47,11 +47,9 @@ def games_for(precision: float) -> int:
     return math.ceil(Z95 * Z95 / (4 * precision * precision))
 
 
-def tolerances(acc: Accumulator, precision: float, ruled=None) -> dict[str, float]:
+def tolerances(acc: Accumulator, precision: float) -> dict[str, float]:
     """The figure -> largest allowed half-width of the precision rule, for the figures that exist."""
     metrics = acc.metrics()
-    if ruled is not None:
-        return {name: precision for name in ruled}
     out = {name: precision for name in SHARE_RULED}
     out.update({f"win_rate_{seat}": precision for seat in range(1, acc.players + 1)})
     out["balance"] = 2 * precision
@@ -61,20 +59,20 @@ def tolerances(acc: Accumulator, precision: float, ruled=None) -> dict[str, floa
     return out
 
 
-def shortfall(acc: Accumulator, precision: float, ruled=None) -> dict[str, tuple[float, float]]:
+def shortfall(acc: Accumulator, precision: float) -> dict[str, tuple[float, float]]:
     """The governed figures whose interval is still wider than allowed: name -> (half-width, allowed)."""
     wide = {}
-    for name, allowed in tolerances(acc, precision, ruled).items():
+    for name, allowed in tolerances(acc, precision).items():
         half = acc.half_width(name)
         if half is not None and half > allowed:
             wide[name] = (half, allowed)
     return wide
 
 
-def games_needed(acc: Accumulator, precision: float, ruled=None) -> int:
+def games_needed(acc: Accumulator, precision: float) -> int:
     """Games the precision rule asks for, judged from the games so far (a half-width falls as 1/sqrt(n))."""
     need = acc.games
-    for half, allowed in shortfall(acc, precision, ruled).values():
+    for half, allowed in shortfall(acc, precision).values():
         need = max(need, math.ceil(acc.games * (half / allowed) ** 2))
     return need
 
@@ -120,33 +118,32 @@ class Played:
         return known
 
 
-def measure(game, policies, seed: int, precision: float, max_games: int, tick=None, ruled=None,
-            max_turns: int = MAX_TURNS, played: Played | None = None, comeback: int | None = None) -> Accumulator:
+def measure(game, policies, seed: int, precision: float, max_games: int, tick=None, played: Played | None = None,
+            comeback: int | None = None) -> Accumulator:
     """The totals of as many games of ``seed`` as the precision rule asks for (at most ``max_games``),
     comebacks counted from ``comeback`` points (the game's ``comeback_points``); the winners kept in
     ``played``, if given."""
     acc = Accumulator(game.players, comeback)
 
     def play(start: int, stop: int) -> None:
-        for records in game_batches(game, policies, seed, start, stop, max_turns, CHUNK):
+        for records in game_batches(game, policies, seed, start, stop, MAX_TURNS, CHUNK):
             first = acc.games
             acc.add(records)
-            if played is not None and max_turns == MAX_TURNS:
+            if played is not None:
                 played.keep(game, policies, seed, first, records["winner"])
             if tick:
                 tick(int(records["winner"].size))
 
-    return in_stages(acc, play, precision, max_games, ruled)
+    return in_stages(acc, play, precision, max_games)
 
 
-def in_stages(acc: Accumulator, play: Callable[[int, int], None], precision: float, max_games: int,
-              ruled=None) -> Accumulator:
+def in_stages(acc: Accumulator, play: Callable[[int, int], None], precision: float, max_games: int) -> Accumulator:
     """The precision rule for any game: ``play(start, stop)`` adds games ``start .. stop-1`` to ``acc``; a
     first stage, then on until every governed figure's 95% interval is narrow enough, or ``max_games``."""
     target = min(max_games, max(MIN_STAGE, games_for(4 * precision)))
     while True:
         play(acc.games, target)
-        need = games_needed(acc, precision, ruled)
+        need = games_needed(acc, precision)
         if need <= acc.games or acc.games >= max_games:
             return acc
         # a little past the estimate, in whole hundreds, so that one more stage is rarely needed

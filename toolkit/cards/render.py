@@ -34,7 +34,7 @@ from toolkit.catalogue.checks import open_art
 from toolkit.errors import UserError
 from toolkit.typeset.breaks import breakable
 from toolkit.typeset.fonts import pillow_font, register_fonts, text_width
-from toolkit.typeset.units import MM_PER_INCH, PT_PER_MM
+from toolkit.typeset.units import PT_PER_MM
 
 DPI = art.DPI
 
@@ -80,14 +80,10 @@ def card_size_name(size: tuple[float, float]) -> str:
     return f"{size[0]:g} x {size[1]:g} mm"
 
 
-def check_bleed(bleed_mm: float, option: str = "--bleed") -> float:
+def check_bleed(bleed_mm: float) -> float:
     if not 0 <= bleed_mm <= MAX_BLEED_MM:
-        raise UserError(f"{option} {bleed_mm:g}: must be from 0 to {MAX_BLEED_MM:g} mm")
+        raise UserError(f"--bleed {bleed_mm:g}: must be from 0 to {MAX_BLEED_MM:g} mm")
     return float(bleed_mm)
-
-
-def px(mm: float, dpi: int = DPI) -> float:
-    return mm / MM_PER_INCH * dpi
 
 
 def size_px(card_mm: tuple[float, float], bleed_mm: float, dpi: int = DPI) -> tuple[int, int]:
@@ -96,7 +92,6 @@ def size_px(card_mm: tuple[float, float], bleed_mm: float, dpi: int = DPI) -> tu
 
 
 INK = art.INK
-PAPER = art.PAPER
 ART_BLEED_MM = art.BLEED_MM
 
 
@@ -258,15 +253,13 @@ def _extend_edges(image: Image.Image, box: tuple[float, float, float, float]):
     return ground, tuple(v + pad for v in box)
 
 
-def crop_art(image: Image.Image, card_mm: tuple[float, float], bleed_mm: float,
-             out_px: tuple[int, int] | None = None, safe_mm: float | None = None,
+def crop_art(image: Image.Image, card_mm: tuple[float, float], bleed_mm: float, safe_mm: float | None = None,
              border: tuple[float, float] = (0.0, 0.0), margin: float = 0.0) -> Image.Image:
     """The part of ``image`` that shows on the card plus its bleed (placed by ``place_art``).
 
-    With ``out_px`` it is resampled to exactly that size. Without, it keeps the art's own pixels
-    (cut on whole pixels, which moves it by at most half a pixel), unless the art is finer than
-    600 DPI (twice what print needs), when it is scaled down to 300 DPI: flat art is not blurred by
-    resampling, which keeps it crisp and compressing well.
+    It keeps the art's own pixels (cut on whole pixels, which moves it by at most half a pixel), unless
+    the art is finer than 600 DPI (twice what print needs), when it is scaled down to 300 DPI: flat art
+    is not blurred by resampling, which keeps it crisp and compressing well.
     """
     (w, h), b = card_mm, bleed_mm
     at = place_art(image.size, card_mm, bleed_mm, safe_mm, border, margin)
@@ -274,14 +267,12 @@ def crop_art(image: Image.Image, card_mm: tuple[float, float], bleed_mm: float,
            (w + b - at.left) / at.scale, (h + b - at.top) / at.scale)
     image, box = _extend_edges(image, box)
     size = (max(1, round(box[2] - box[0])), max(1, round(box[3] - box[1])))
-    target = out_px or size_px(card_mm, bleed_mm)
-    if out_px is None and size[0] > 2 * target[0]:
-        out_px = target
-    if out_px is None or tuple(out_px) == size:
-        x0 = min(max(0, round(box[0])), image.width - size[0])
-        y0 = min(max(0, round(box[1])), image.height - size[1])
-        return image.crop((x0, y0, x0 + size[0], y0 + size[1]))
-    return image.resize(out_px, Image.Resampling.LANCZOS, box=box, reducing_gap=3.0)
+    target = size_px(card_mm, bleed_mm)
+    if size[0] > 2 * target[0]:
+        return image.resize(target, Image.Resampling.LANCZOS, box=box, reducing_gap=3.0)
+    x0 = min(max(0, round(box[0])), image.width - size[0])
+    y0 = min(max(0, round(box[1])), image.height - size[1])
+    return image.crop((x0, y0, x0 + size[0], y0 + size[1]))
 
 
 @dataclass(frozen=True, eq=False)
@@ -341,18 +332,14 @@ def _pdf_colour(colour: RGBColour) -> tuple[float, float, float]:
     return tuple(c / 255 for c in colour)
 
 
-def draw_card(canvas, face: CardFace, x: float, y: float, turned: bool = False, image=None) -> None:
+def draw_card(canvas, face: CardFace, x: float, y: float, image=None) -> None:
     """Draw ``face`` on a reportlab canvas: its trim's bottom-left corner at (x, y) in points, the
-    bleed around it; ``turned`` draws it upside down in the same place. ``image`` replaces the
-    ground's picture (a reportlab ImageReader of the same area: e.g. the art separated into CMYK;
+    bleed around it. ``image`` replaces the ground's picture (a reportlab ImageReader of the same area: e.g. the art separated into CMYK;
     see ``pictures_in_ground`` for a face with pictures of its own)."""
     fonts = register_fonts()
     w, h, b = face.width * PT_PER_MM, face.height * PT_PER_MM, face.bleed_mm * PT_PER_MM
     canvas.saveState()
     canvas.translate(x, y)
-    if turned:
-        canvas.translate(w, h)
-        canvas.rotate(180)
     canvas.drawImage(image or face.pdf_image(), -b, -b, w + 2 * b, h + 2 * b)
     for op in face.ops:
         if isinstance(op, Line):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from toolkit.cli.options import (Millimetres, ToolkitCommand, card_option, catalogue_inputs, catalogue_options,
-                                 lang_option, say, wants_aids, watch_option)
+from toolkit.cli.options import (Millimetres, ToolkitCommand, card_option, catalogue_options, lang_option, load_deck,
+                                 run_build, watch_option)
 
 EXPORT_TARGETS = ("tgc", "mpc", "drivethru", "tabletopia", "screentop", "tts", "png", "pdf-single")
 
@@ -41,7 +41,6 @@ def export_cards_command(game, catalogue_path, overrides, lang, target, card_siz
     """Card files for print services (tgc, mpc, drivethru, png, pdf-single) and virtual tables
     (tabletopia, screentop, tts)."""
     from toolkit.cards.render import parse_card_size
-    from toolkit.catalogue import load
     from toolkit.files import check_out_path
     from toolkit.print.export import export_cards, export_folder
 
@@ -49,21 +48,10 @@ def export_cards_command(game, catalogue_path, overrides, lang, target, card_siz
     card_mm = parse_card_size(card_size)
 
     def build(read: dict):
-        catalogue = load(game, catalogue_path, overrides)
-        from toolkit.catalogue.words import deck_lang
-
-        code = deck_lang(catalogue, lang)
-        wanted = wants_aids(catalogue, code, aids)
-        read.update(catalogue=catalogue, inputs=catalogue_inputs(catalogue, ("aid",) if wanted else (), (code,)))
+        catalogue, code, wanted = load_deck(read, game, catalogue_path, overrides, lang, aids)
         folder = export_folder(catalogue, target, code, out, saved_objects)
         result = export_cards(catalogue, target, folder, lang=code, card_mm=card_mm, bleed=bleed, aids=wanted,
                               card_size=card_size, base_url=base_url, cmyk_profile=cmyk_profile)
         return f"{folder}/", result.summary
 
-    if watch:
-        from toolkit.cli.watch import watch as watch_builds
-
-        watch_builds(lambda read: build(read)[0], game, catalogue_path)
-    folder, summary = build({})
-    say(folder)
-    say(summary)
+    run_build(build, watch, game, catalogue_path)

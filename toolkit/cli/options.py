@@ -401,13 +401,31 @@ def _whole(text: str) -> int | None:
         return None
 
 
-def wants_aids(catalogue, lang: str, aids: bool | None) -> bool:
-    """``--aids/--no-aids`` as given, else whether the game has a player aid in ``lang``."""
-    if aids is not None:
-        return aids
+def load_deck(read: dict, game, catalogue_path, overrides, lang: str | None, aids: bool | None):
+    """The deck of a command that draws its cards: (catalogue, its language for ``lang``, whether with the
+    player aids: ``--aids/--no-aids`` as given, else whether the game has one in that language). What it
+    read goes into ``read`` (see ``run_build``)."""
+    from toolkit.catalogue import load
+    from toolkit.catalogue.words import deck_lang
     from toolkit.print.aids import has_aid
 
-    return has_aid(catalogue, lang)
+    catalogue = load(game, catalogue_path, overrides)
+    code = deck_lang(catalogue, lang)
+    wanted = aids if aids is not None else has_aid(catalogue, code)
+    read.update(catalogue=catalogue, inputs=catalogue_inputs(catalogue, ("aid",) if wanted else (), (code,)))
+    return catalogue, code, wanted
+
+
+def run_build(build, watch: bool, game, catalogue_path) -> None:
+    """``build(read)`` once, then say what it wrote and its summary; with ``--watch``, build again after
+    every change of what it read, until Ctrl-C (``toolkit.cli.watch``)."""
+    if watch:
+        from toolkit.cli.watch import watch as watch_builds
+
+        watch_builds(lambda read: build(read)[0], game, catalogue_path)
+    written, summary = build({})
+    say(str(written))
+    say(summary)
 
 
 def one_source(catalogue_path: str | None) -> None:

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import click
 
-from toolkit.cli.options import (Millimetres, Offset, ToolkitCommand, card_option, catalogue_inputs,
-                                 catalogue_options, lang_option, refuse_given, say, wants_aids,
-                                 watch_option)
+from toolkit.cli.options import (Millimetres, Offset, ToolkitCommand, card_option, catalogue_options, lang_option,
+                                 load_deck, refuse_given, run_build, say, watch_option)
 
 @click.command("print-cards", cls=ToolkitCommand)
 @catalogue_options
@@ -45,7 +44,6 @@ def print_cards_command(game, catalogue_path, overrides, lang, paper, card_size,
     from pathlib import Path
 
     from toolkit.cards.render import parse_card_size
-    from toolkit.catalogue import load
     from toolkit.files import PDF, check_out_path, check_outputs, write_atomic
     from toolkit.print import print_cards
 
@@ -72,12 +70,7 @@ def print_cards_command(game, catalogue_path, overrides, lang, paper, card_size,
     card_mm = parse_card_size(card_size)
 
     def build(read: dict):
-        catalogue = load(game, catalogue_path, overrides)
-        from toolkit.catalogue.words import deck_lang
-
-        code = deck_lang(catalogue, lang)
-        wanted = wants_aids(catalogue, code, aids)
-        read.update(catalogue=catalogue, inputs=catalogue_inputs(catalogue, ("aid",) if wanted else (), (code,)))
+        catalogue, code, wanted = load_deck(read, game, catalogue_path, overrides, lang, aids)
         check_outputs([("--out", out, PDF)], read["inputs"])
         result = print_cards(catalogue, lang=code, paper=paper, card_mm=card_mm, bleed=bleed, gutter=gutter,
                              margin=margin, duplex=duplex, crop=crop_marks, aids=wanted, back_offset=back_offset,
@@ -85,10 +78,4 @@ def print_cards_command(game, catalogue_path, overrides, lang, paper, card_size,
         path = write_atomic(Path(out) if out else Path("output") / f"{catalogue.game}-cards-{code}.pdf", result.pdf)
         return path, result.summary()
 
-    if watch:
-        from toolkit.cli.watch import watch as watch_builds
-
-        watch_builds(lambda read: build(read)[0], game, catalogue_path)
-    path, summary = build({})
-    say(str(path))
-    say(summary)
+    run_build(build, watch, game, catalogue_path)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from toolkit.cli.options import (Progress, ToolkitCommand, catalogue_inputs, catalogue_options, check_numba_environment,
-                                 say, watch_option)
+                                 run_build, watch_option)
 
 @click.command("rulebook", cls=ToolkitCommand)
 @catalogue_options
@@ -40,7 +40,7 @@ def rulebook_command(game, catalogue_path, overrides, lang, paper, booklet, text
     check_out_path(out)
     texts = [Path(text) for text in texts]
 
-    def build(read: dict, quiet: bool):
+    def build(read: dict):
         catalogue = load(game, catalogue_path, overrides)
         code = "+".join(book_langs(catalogue, lang))
         # the book checks its languages against each other, so it reads the game's text in each
@@ -48,7 +48,7 @@ def rulebook_command(game, catalogue_path, overrides, lang, paper, booklet, text
         read.update(catalogue=catalogue, inputs={**inputs, **{f"the rulebook text {text}": text for text in texts}})
         check_outputs([("--out", out, PDF)], read["inputs"])
         model = get(catalogue.game).rulebook_model
-        progress = None if quiet else Progress(progress_length(catalogue, model, 1, 0), "solving",
+        progress = None if watch else Progress(progress_length(catalogue, model, 1, 0), "solving",
                                                ceiling=progress_ceiling(catalogue, model))
         try:
             result = build_rulebook(catalogue, lang=code, paper=paper.lower(), booklet=booklet, progress=progress,
@@ -60,10 +60,4 @@ def rulebook_command(game, catalogue_path, overrides, lang, paper, booklet, text
         path = write_atomic(Path(out) if out else Path("output") / default, result.pdf)
         return path, result.summary()
 
-    if watch:
-        from toolkit.cli.watch import watch as watch_builds
-
-        watch_builds(lambda read: build(read, quiet=True)[0], game, catalogue_path)
-    path, summary = build({}, quiet=False)
-    say(str(path))
-    say(summary)
+    run_build(build, watch, game, catalogue_path)

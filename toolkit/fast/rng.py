@@ -22,10 +22,6 @@ _GAMES = np.uint64(0xD1B54A32D192ED03)
 
 # --- the plain twins (interpreted) ------------------------------------------------------------------
 
-def _plain_stream(stream) -> card_order.CardOrder:
-    return card_order.CardOrder(int(stream[0]))
-
-
 def _plain_mix64(z):
     return np.uint64(card_order.mix64(int(z)))
 
@@ -38,33 +34,12 @@ def _plain_rule_seed(game, seed, seat, which):
     return np.uint64(card_order.rule_seed(int(game), int(seed), int(seat), int(which)))
 
 
-def _plain_next64(stream):
-    plain = _plain_stream(stream)
-    value = plain.next()
-    stream[0] = plain.state
-    return np.uint64(value)
-
-
-def _plain_below(stream, n):
-    plain = _plain_stream(stream)
-    value = plain.below(int(n))
-    stream[0] = plain.state
-    return np.int64(value)
-
-
 def _plain_shuffle_into(counts, order, stream):
-    plain = _plain_stream(stream)
+    plain = card_order.CardOrder(int(stream[0]))
     cards = plain.shuffled(counts.tolist())
     order[:len(cards)] = cards
     stream[0] = plain.state
     return len(cards)
-
-
-def _plain_pick(counts, stream):
-    plain = _plain_stream(stream)
-    card = plain.pick(counts.tolist())
-    stream[0] = plain.state
-    return card
 
 
 # --- the compiled bodies ------------------------------------------------------------------------------
@@ -87,24 +62,6 @@ def rule_seed(game, seed, seat, which):
     return mix64(uint64(game) ^ mix64(uint64(seed) * uint64(8) + uint64(seat) * uint64(2) + uint64(which)))
 
 
-@step(cache=True, inline="always", python=_plain_next64)
-def next64(stream):
-    stream[0] = stream[0] + GOLDEN
-    return mix64(stream[0])
-
-
-@step(cache=True, inline="always", python=_plain_below)
-def below(stream, n):
-    return np.int64(next64(stream) % uint64(n))
-
-
-@step(cache=True)
-def new_stream(seed):
-    stream = np.empty(1, dtype=np.uint64)
-    stream[0] = uint64(seed)
-    return stream
-
-
 @step(cache=True, python=_plain_shuffle_into)
 def shuffle_into(counts, order, stream):
     """Lay the cards of ``counts`` out by type into ``order`` and shuffle them (Fisher-Yates, as
@@ -121,20 +78,6 @@ def shuffle_into(counts, order, stream):
         order[i], order[j] = order[j], order[i]
     stream[0] = state
     return n
-
-
-@step(cache=True, python=_plain_pick)
-def pick(counts, stream):
-    """One card type of ``counts``, each card equally likely (as ``CardOrder.pick``)."""
-    total = 0
-    for i in range(counts.size):
-        total += counts[i]
-    r = below(stream, total)
-    for i in range(counts.size):
-        r -= counts[i]
-        if r < 0:
-            return i
-    return -1
 
 
 # --- Python's own generator, replayed -----------------------------------------------------------------

@@ -637,15 +637,3 @@ class Look:
             else:
                 high = middle
         return low
-
-
-def card_face(catalogue: Catalogue, card: CardType, lang: str, card_mm=CARD_SIZES["poker"], bleed_mm: float = 0.0,
-              safe_mm: float | None = None) -> CardFace:
-    """One card's face (its text sized for its whole kind: see :class:`Look`)."""
-    return Look(catalogue, lang, card_mm, bleed_mm, safe_mm).face(card)
-
-
-def card_back(catalogue: Catalogue, card_mm=CARD_SIZES["poker"], bleed_mm: float = 0.0,
-              safe_mm: float | None = None, lang: str = "en") -> CardFace:
-    """The deck's back (``lang``: the title's language on the default back of a deck without back art)."""
-    return Look(catalogue, lang, card_mm, bleed_mm, safe_mm).back()

@@ -87,7 +87,6 @@ class Layout:
     kinds: dict[str, tuple[Element, ...]]
     back: tuple[Element, ...]
     icons: dict[str, Path]
-    fonts_seen: tuple[str, ...] = ()
     sizes: dict[str, Layout] = field(default_factory=dict)  # a card size's own layout ([sizes.<size>])
 
     def elements(self, kind: str) -> tuple[Element, ...]:

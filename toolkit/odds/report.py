@@ -25,7 +25,6 @@ from toolkit.plurals import plural
 from toolkit.sim.report import unfinished_lines
 
 # A chart's words in each language it is drawn in (``toolkit odds --plot --lang``, ``plot.in_language``).
-CHART_LANGS = ("en", "ru")
 PROBABILITY = {"en": "probability", "ru": "вероятность"}
 SHARE_OF_GAMES = {"en": "share of games", "ru": "доля партий"}
 TURN = {"en": "turn", "ru": "ход"}

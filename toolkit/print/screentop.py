@@ -40,17 +40,16 @@ from toolkit.print.aids import FILE_ID as AID_ID, aid_image, aid_text
 from toolkit.catalogue.words import words
 from toolkit.print.faces import ExportResult, Faces, back_file, counted, token_file
 from toolkit.print.sheets import TOKEN_DIAMETER
-from toolkit.print.targets import TTS_MAX_COLS, TTS_MAX_PX, TTS_MAX_ROWS, CardSpec
+from toolkit.print.targets import TTS_MAX_COLS, TTS_MAX_ROWS, CardSpec
 from toolkit.print.tts import check_token_names, hosted_base, tts_grid
 
-MAX_COLS, MAX_ROWS, MAX_PX = TTS_MAX_COLS, TTS_MAX_ROWS, TTS_MAX_PX
-FACES_PER_SHEET = MAX_COLS * MAX_ROWS
+FACES_PER_SHEET = TTS_MAX_COLS * TTS_MAX_ROWS
 MASK_SUPERSAMPLE = 4
 
 
 def screentop_grid(count: int, card_px: tuple[int, int]) -> tuple[int, int, tuple[int, int]]:
     """(columns, rows, cell size in px) for ``count`` faces (at most 70): TTS's rule without its
-    2 x 2 minimum (the largest cells within MAX_PX a side, the fewest empty cells, the squarest)."""
+    2 x 2 minimum (the largest cells within ``TTS_MAX_PX`` a side, the fewest empty cells, the squarest)."""
     return tts_grid(count, card_px, smallest=1)
 
 

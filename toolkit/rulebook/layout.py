@@ -37,7 +37,7 @@ from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, FrameBreak, Ne
 from toolkit.cards.render import CARD_SIZES, CardFace, Line, draw_card, ellipsize
 from toolkit.catalogue.model import Catalogue
 from toolkit.games.registry import get as game_of
-from toolkit.layout.engine import Look, card_back
+from toolkit.layout.engine import Look
 from toolkit.odds.plot import bar_chart
 from toolkit.pdf import tokens as token_art
 from toolkit.pdf.canvas import binary_streams
@@ -451,7 +451,7 @@ class Story:
         every layout the copyfitting tries."""
         key = ("back", lang)
         if key not in self._pictures:
-            self._pictures[key] = card_back(self.catalogue, POKER, lang=lang)
+            self._pictures[key] = Look(self.catalogue, lang, POKER).back()
         return self._pictures[key]
 
     def bare_picture(self, card_id: str, lang: str) -> CardFace:

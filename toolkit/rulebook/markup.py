@@ -92,31 +92,6 @@ class Source:
     def ids(self) -> tuple[str, ...]:
         return tuple(section.id for section in self.sections)
 
-    def pieces(self):
-        """Every piece of text, in order (front matter, headings, blocks)."""
-        yield from self.meta.values()
-        for section in self.sections:
-            yield section.heading
-            for block in section.blocks:
-                for item in block.items:
-                    yield from item
-
-    def placeholders(self) -> list[tuple[str, str | None, str]]:
-        """(key, arg, where) of every placeholder, blocks included, in order."""
-        found = []
-        for piece in self.pieces():
-            for match in PLACEHOLDER.finditer(piece.text):
-                found.append((match.group(1), match.group(2), piece.where))
-        for section in self.sections:
-            for block in section.blocks:
-                if block.kind in ("cards", "tokens", "components"):
-                    found.append((block.kind, None, f"{self.file}:{block.line}"))
-                elif block.kind == "figure":
-                    found.append(("figure", block.args[0], f"{self.file}:{block.line}"))
-                elif block.kind in ("table", "setup"):
-                    found.append((block.kind, ",".join(block.args), f"{self.file}:{block.line}"))
-        return found
-
 
 def text_path(game: str, lang: str, kind: str = "rules"):
     from toolkit.games.registry import get

@@ -43,11 +43,6 @@ def hidden_information(game) -> bool:
     return bool(getattr(game, "hidden_information", False))
 
 
-def information_line(game) -> str:
-    """The first line of every optimal-play answer: what the seats are taken to know."""
-    return HIDDEN if hidden_information(game) else PERFECT
-
-
 def answer_head(game, model: str) -> dict:
     """What every answer of ``odds --rules`` says of the game first: its name, file, model and seats."""
     return {"game": game.name, "rules": game.source, "model": model, "players": game.num_players()}
@@ -116,13 +111,6 @@ class Tree:
 
     def __len__(self) -> int:
         return len(self.kind)
-
-    def chance_probability(self, node: int) -> Fraction:
-        """The exact chance of the edge into ``node`` from its parent (a chance node or a named player)."""
-        return Fraction(int(self.weight[node]), int(self.total[self.parent[node]]))
-
-    def seat_infosets(self, seat: int) -> list[int]:
-        return [i for i, info in enumerate(self.infosets) if info.player == seat]
 
 
 def walk_tree(game, seats=None, max_nodes: int = 2_000_000, progress=None) -> Tree:

@@ -186,12 +186,3 @@ def arrays(records: list[dict[str, int]]) -> dict[str, np.ndarray]:
     for record in records:  # a game may count an event the earlier ones never met
         names += [name for name in record if name not in names]
     return {name: np.array([record.get(name, 0) for record in records], dtype=np.int64) for name in names}
-
-
-def merge(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
-    """Batches of records as one: an event a batch never met counts 0 there."""
-    names: list[str] = []
-    for part in parts:
-        names += [name for name in part if name not in names]
-    return {name: np.concatenate([part.get(name, np.zeros(part["winner"].size, dtype=np.int64)) for part in parts])
-            for name in names}

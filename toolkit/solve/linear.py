@@ -495,31 +495,3 @@ def _factor(rows: Sequence[dict[int, int]], prime: int):
         column, value = column[keep], value[keep]
     ok, *factored = factor_mod(prime, start, column, value)
     return tuple(factored) if ok else None
-
-
-def _factor_python(rows: Sequence[dict[int, int]], prime: int):
-    """The same elimination as ``_factor`` in plain Python (``_markowitz``): the tests hold the
-    compiled one to it."""
-    import numpy as np
-
-    work = [{c: v % prime for c, v in row.items() if v % prime} for row in rows]
-    order, multipliers = _markowitz(work, None, prime)
-    if order is None:
-        return None
-    lower_start, lower_row, lower_value = _packed_rows(multipliers)
-    upper_start, upper_column, upper_value = _packed_rows([[(c, v) for c, v in work[k].items() if c != k]
-                                                           for k in order])
-    inverse = np.array([pow(work[k][k], -1, prime) for k in order], dtype=np.int64)
-    return (np.array(order, dtype=np.int64), lower_start, lower_row, lower_value,
-            upper_start, upper_column, upper_value, inverse)
-
-
-def _packed_rows(rows: Sequence[Sequence[tuple[int, int]]]):
-    """Rows of (index, value) pairs as compressed arrays: where each row starts, the indices, the values."""
-    import numpy as np
-
-    start = np.zeros(len(rows) + 1, dtype=np.int64)
-    start[1:] = np.cumsum([len(row) for row in rows])
-    index = np.fromiter((i for row in rows for i, _ in row), dtype=np.int64, count=int(start[-1]))
-    value = np.fromiter((v for row in rows for _, v in row), dtype=np.int64, count=int(start[-1]))
-    return start, index, value

@@ -77,9 +77,6 @@ class DiamoniakGame(PlayedGame):
             variants=frozenset(variants),
         )
 
-    def indices(self, kind: str) -> tuple[int, ...]:
-        return tuple(i for i, k in enumerate(self.kinds) if k == kind)
-
     def colour_total(self, colour: str) -> int:
         return sum(n for n, c, k in zip(self.counts, self.colours, self.kinds) if k == "castle" and c == colour)
 
@@ -435,22 +432,6 @@ class DiamoniakState(PlayedState):
     def stalled(self) -> bool:
         """The game can no longer end: over without a winner."""
         return self._s[S_PHASE] == OVER and self._s[S_WINNER] < 0
-
-    @property
-    def witches(self) -> int:
-        return self._s[S_WITCHES]
-
-    @property
-    def purchases(self) -> int:
-        return self._s[S_PURCHASES]
-
-    @property
-    def reshuffles(self) -> int:
-        return self._s[S_RESHUFFLES]
-
-    @property
-    def fairies_spent(self) -> int:
-        return self._s[S_SPENT]
 
     # --- questions about a seat ---------------------------------------------------------------------
 

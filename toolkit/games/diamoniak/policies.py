@@ -108,7 +108,7 @@ class AnyStop:
     @property
     def ignores(self) -> frozenset[str]:
         """A field is left out only if no part reads it."""
-        return frozenset.intersection(*(frozenset(getattr(part, "ignores", ())) for part in self.parts))
+        return frozenset.intersection(*(part.ignores for part in self.parts))
 
 
 def _combined(draws: list, option: str):
@@ -231,8 +231,8 @@ class DiamoniakPolicy:
     def ignores(self) -> frozenset[str]:
         """The state fields this player never reads, so the exact walk may leave them out of its keys
         (``walker.unread_fields``). Only the draw rules read any (``drawn_this_turn``,
-        ``last_built``); a draw rule that does not say reads everything."""
-        return getattr(self.draw, "ignores", frozenset())
+        ``last_built``), and each says which it does not."""
+        return self.draw.ignores
 
     @cached_property
     def _rules_row(self) -> tuple | None:

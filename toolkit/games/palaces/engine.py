@@ -134,9 +134,6 @@ class PalacesGame(PlayedGame):
             return self.goal_two_players
         return self.goal
 
-    def indices(self, kind: str) -> tuple[int, ...]:
-        return tuple(i for i, k in enumerate(self.kinds) if k == kind)
-
     def total(self, kind: str, colour: str | None = None) -> int:
         return sum(n for n, k, c in zip(self.counts, self.kinds, self.colours)
                    if k == kind and (colour is None or c == colour))
@@ -622,29 +619,9 @@ class PalacesState(PlayedState):
     def stalled(self, value: bool) -> None:
         self.s[self.steps.S_STALLED] = int(value)
 
-    # --- questions policies ask ------------------------------------------------------------------
-
-    def opponents(self, p: int) -> list[int]:
-        """The other seats, clockwise from ``p``."""
-        n = self.game.players
-        return [(p + k) % n for k in range(1, n)]
-
-    @staticmethod
-    def palace_size(palace: tuple) -> int:
-        """Cards in a palace (foundation and floors, not the ruins lying on it)."""
-        return 1 + len(palace[1])
-
-    def can_found(self, p: int, card: int) -> bool:
-        """May player ``p`` start a palace with foundation ``card`` now?"""
-        return bool(self.steps.can_found(self.g, self.s, p, card))
-
     def can_build(self, p: int, card: int, slot: int) -> bool:
         """May player ``p`` put floor, tower or roof ``card`` on their palace ``slot`` now?"""
         return _is_slot(slot) and slot is not None and bool(self.steps.can_build(self.g, self.s, p, card, slot))
-
-    def exchange_size(self, p: int, card: int, target: int) -> int:
-        """Cards an exchange played by ``p`` (with ``card``) swaps with ``target``; 0 if it cannot."""
-        return int(self.steps.exchange_size(self.g, self.s, p, target))
 
 
 def _scalar_field(name: str, doc: str) -> property:

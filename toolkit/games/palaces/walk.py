@@ -111,7 +111,6 @@ class _Layout:
     def __init__(self, game, kernel):
         whole = game
         game, self.kept = _present(game)
-        self.new_index = {i: k for k, i in enumerate(self.kept)}  # a card type of the engine's game -> here
         from toolkit.games.palaces.engine import _encode_game
 
         g = _encode_game(game)
