@@ -48,7 +48,7 @@ class InfiniteExpectation(ValueError):
 class Chain:
     """An absorbing Markov chain, solved exactly.
 
-    ``transitions`` is an ``ArrayGraph`` (its nodes not ``removed`` the transient states), or maps each
+    ``transitions`` is an ``ArrayGraph`` (its nodes the transient states, but those named ``absorbing``), or maps each
     non-absorbing state to an iterable of
     ``(weight, next_state)`` pairs. Weights are ``int`` or ``Fraction`` (any
     rational), at least 0, and are divided by the state's total weight; zero
@@ -64,7 +64,8 @@ class Chain:
     rational number (floats are refused: they would make the answers inexact).
     """
 
-    def __init__(self, transitions: Mapping[Hashable, Iterable[tuple[Weight, Hashable]]], *, number: type | None = None):
+    def __init__(self, transitions: ArrayGraph | Mapping[Hashable, Iterable[tuple[Weight, Hashable]]], *,
+                 number: type | None = None, absorbing: Iterable[int] = ()):
         self._number = number or DEFAULT_NUMBER
         self._zero = self._number(0)
         self._one = self._number(1)
@@ -72,7 +73,7 @@ class Chain:
             self._names: list[Hashable] | None = None
         else:
             transitions, self._names = _graph_of(transitions)
-        self._build(transitions)
+        self._build(transitions, frozenset(absorbing))
         self._build_components()
         # Cache of expected steps per state (None = not solved yet) and of
         # components that cannot be left with certainty, mapped to the closed
@@ -84,11 +85,11 @@ class Chain:
 
     # -- construction ---------------------------------------------------------
 
-    def _build(self, graph: ArrayGraph) -> None:
+    def _build(self, graph: ArrayGraph, removed: frozenset[int]) -> None:
         """Number the states (transient first) and store normalised transition probabilities, read from
         the graph's arrays: its nodes not ``removed`` are the transient states, in the order they were
         expanded; its ends and removed nodes the absorbing ones, in the order first met as targets."""
-        removed, row_of, offsets, targets, weights = graph.removed, graph.row, graph.offsets, graph.targets, graph.weights
+        row_of, offsets, targets, weights = graph.row, graph.offsets, graph.targets, graph.weights
         nodes = [node for node in graph.state_of_row if node not in removed]
         names = self._names
         self._states: list[Hashable] = list(nodes) if names is None else [names[node] for node in nodes]
