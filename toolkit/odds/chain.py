@@ -97,7 +97,7 @@ class Chain:
         place: dict[int, int] = {node: i for i, node in enumerate(nodes)}  # a node, or an end's code -> index
         ends = graph.ends
         # Per transient state i: the probability of staying put (``_loop[i]``), and its other transitions
-        # in flat rows, ``_to[_first[i]:_first[i + 1]]`` (a transient state below ``transient``, else an
+        # in flat rows, ``_to[_first[i]:_first[i + 1]]`` (a transient state below ``_transient_count``, else an
         # absorbing one) with their probabilities ``_p``.
         loop: list[Any] = []
         first, to, probabilities = [0], [], []
