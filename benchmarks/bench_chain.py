@@ -261,6 +261,17 @@ def first_walk(cache: str | None) -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
+def whole_answer(module, game, seats, max_states: int, done, options: dict) -> tuple:
+    """The exact answer by one revision's code (an earlier one's ``solve``, or today's ``walk`` and ``answer``):
+    (expected turns, win chances, the chance of no end)."""
+    start = game.new_initial_state()
+    if hasattr(module, "solve"):
+        old = module.solve(start, seats, game.players, max_states, done, **options)
+        return old.expected_turns, old.win_probability, old.p_never
+    new = module.answer(module.walk(start, seats, max_states, done, **options), game.players)
+    return new.expected_length, new.win, new.p_never
+
+
 def walk_main(names: list[str], max_states: int, revisions: list[str], repeat: int, solve: bool,
               cold: bool = False) -> None:
     """Side by side in one run: each revision's walk on its own engines, today's engine walk and today's
@@ -300,9 +311,8 @@ def walk_main(names: list[str], max_states: int, revisions: list[str], repeat: i
                                        "solve": None, "answer": None, "chain": chain}
             if solve:
                 module, game, seats, done, _, options = case
-                answer, result["solve"] = timed(lambda: module.solve(game.new_initial_state(), seats, game.players,
-                                                                      max_states, done, **options))
-                result["answer"] = (answer.expected_turns, answer.win_probability, answer.p_never)
+                answer, result["solve"] = timed(lambda: whole_answer(module, game, seats, max_states, done, options))
+                result["answer"] = answer
             took = "-" if result["solve"] is None else f"{result['solve']:7.2f}"
             print(f"{name:24} {label:9} {states:9,} {walk:7.3f} {states / walk:10,.0f} {held:11,.0f} {peak:9,.0f} "
                   f"{took:>7}")

@@ -66,7 +66,7 @@ DECKS = {  # name: (game, --set options, players, castle size or None)
 
 
 def walked(name: str) -> tuple[dict, object, object]:
-    """(transitions, start, reward) of a deck's walked chain, as ``engine_chain.solve`` gives them to ``Chain``."""
+    """(transitions, start, reward) of a deck's walked chain, as ``engine_chain.answer`` gives them to ``Chain``."""
     from dataclasses import replace
 
     from toolkit.catalogue import load
@@ -79,10 +79,11 @@ def walked(name: str) -> tuple[dict, object, object]:
         game = replace(game, castle_size=size)
     seats = [policy_module(game_id).parse("default")] * players
     done = first_palace_complete if game_id == "palaces" else None
-    transitions, start, reward = walker.build(game.new_initial_state(), seats, 1_000_000, done)
-    transitions = transitions.without(transitions.cannot_end())
-    chain = {state: transitions[state] for state in transitions}
-    return chain, start, reward.__getitem__
+    graph, start, _ = walker.build(game.new_initial_state(), seats, 1_000_000, done)
+    trapped, weights, targets, ends = graph.cannot_end(), graph.weights, graph.targets, graph.ends
+    chain = {node: [(weights[k], targets[k] if targets[k] >= 0 else ends[-1 - targets[k]]) for k in graph.edges(node)]
+             for node in graph.state_of_row if node not in trapped}
+    return chain, start, graph.turn_reward
 
 
 def cases(names: list[str]):

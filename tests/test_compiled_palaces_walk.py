@@ -64,10 +64,10 @@ def arrays(transitions):
 def one_walk(start_state, seats, done, limit, compiled):
     """A walk's chain as plain lists (with its start and how many rewards), or the TooManyStates it raised."""
     try:
-        transitions, start, rewards = walker.build(start_state, seats, limit, done, compiled=compiled)
+        transitions, start, first = walker.build(start_state, seats, limit, done, compiled=compiled)
     except walker.TooManyStates as err:
         return ("too many", str(err))
-    return (start, arrays(transitions), len(rewards))
+    return (start, arrays(transitions), first)
 
 
 def both_walks(game, seats, done, limit=LIMIT, product=True):
@@ -150,10 +150,10 @@ def test_chosen_decks_walk_alike_and_give_the_same_fractions(case):
     done = first_palace if done else None
     oracle, engine, compiled = both_walks(game, seats, done, limit=20_000)
     assert compiled == engine == oracle and engine[0] != "too many"
-    answers = [engine_chain.solve(game.new_initial_state(), seats, players, 20_000, done, compiled=flag)
-               for flag in (False, True)]
-    answers.append(engine_chain.solve(oracle_game(game).new_initial_state(), oracle_policies(seats), players, 20_000,
-                                      done, compiled=False))
+    answers = [engine_chain.answer(engine_chain.walk(game.new_initial_state(), seats, 20_000, done, compiled=flag),
+                                   players) for flag in (False, True)]
+    answers.append(engine_chain.answer(engine_chain.walk(oracle_game(game).new_initial_state(), oracle_policies(seats),
+                                                         20_000, done, compiled=False), players))
     assert answers[0] == answers[1] == answers[2]
 
 
@@ -185,9 +185,8 @@ def test_the_compiled_chain_exports_the_same_drn():
     seats = [parse("no-attack")]
     texts = []
     for flag in (False, True):
-        transitions, start, rewards = walker.build(game.new_initial_state(), seats, done=first_palace,
-                                                         compiled=flag)
-        texts.append(drn.engine_drn(transitions, start, rewards, 1, ["a deck"]))
+        texts.append(drn.engine_drn(walker.build(game.new_initial_state(), seats, done=first_palace, compiled=flag),
+                                    ["a deck"]))
     assert texts[0] == texts[1]
 
 

@@ -59,11 +59,11 @@ def both_walks(game, seats, limit=LIMIT):
                                            (game.new_initial_state(), seats, False),
                                            (game.new_initial_state(), seats, True)):
         try:
-            transitions, start, rewards = walker.build(start_state, players, limit, compiled=compiled)
+            transitions, start, first = walker.build(start_state, players, limit, compiled=compiled)
         except walker.TooManyStates as err:
             result.append(("too many", str(err)))
         else:
-            result.append((start, arrays(transitions), len(rewards)))
+            result.append((start, arrays(transitions), first))
     return result
 
 
@@ -105,10 +105,10 @@ def test_chosen_decks_walk_alike_and_give_the_same_fractions(case):
     seats = [diamoniak_policies.parse(policy)] * players
     oracle, engine, compiled = both_walks(game, seats, limit=20_000)
     assert compiled == engine == oracle
-    answers = [engine_chain.solve(game.new_initial_state(), seats, players, 20_000, compiled=flag)
+    answers = [engine_chain.answer(engine_chain.walk(game.new_initial_state(), seats, 20_000, compiled=flag), players)
                for flag in (False, True)]
-    answers.append(engine_chain.solve(oracle_game(game).new_initial_state(), oracle_policies(seats), players, 20_000,
-                                      compiled=False))
+    answers.append(engine_chain.answer(engine_chain.walk(oracle_game(game).new_initial_state(), oracle_policies(seats),
+                                                         20_000, compiled=False), players))
     assert answers[0] == answers[1] == answers[2]
 
 
@@ -140,8 +140,7 @@ def test_the_compiled_chain_exports_the_same_drn():
     seats = [diamoniak_policies.parse("default")] * 2
     texts = []
     for flag in (False, True):
-        transitions, start, rewards = walker.build(game.new_initial_state(), seats, compiled=flag)
-        texts.append(drn.engine_drn(transitions, start, rewards, 1, ["a deck"]))
+        texts.append(drn.engine_drn(walker.build(game.new_initial_state(), seats, compiled=flag), ["a deck"]))
     assert texts[0] == texts[1]
 
 

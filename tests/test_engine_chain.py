@@ -78,8 +78,8 @@ def palaces_game(floors, towers, ruins, exchange, flood, general, hand, players)
 
 
 def answers(game, seats, players, done=None, limit=20_000):
-    result = engine_chain.solve(game.new_initial_state(), seats, players, limit, done)
-    return (result.expected_turns, result.win_probability, result.p_stalled, result.p_never, result.p_done), result.states
+    result = engine_chain.answer(engine_chain.walk(game.new_initial_state(), seats, limit, done), players)
+    return (result.expected_length, result.win, result.p_stalled, result.p_never, result.p_done), result.states
 
 
 def unlumped(monkeypatch, state_class, key, game, seats, players, done=None):
@@ -145,8 +145,9 @@ def test_the_palaces_keys_lump_only_states_with_the_same_future(monkeypatch, flo
 
 def test_the_walk_hands_the_solver_int_states_and_the_absorbing_keys():
     game = diamoniak_game((2, 2, 0, 0), 1, 1, 0, 2, 1, 1)
-    transitions, start, rewards = walker.build(game.new_initial_state(), [diamoniak_policies.parse("default")] * 2)
-    assert start == 0 and sorted(transitions) == list(range(len(transitions))) and len(rewards) == len(transitions)
+    graph, start, _ = walker.build(game.new_initial_state(), [diamoniak_policies.parse("default")] * 2)
+    transitions, rewards = pairs_of(graph)
+    assert start == 0 and sorted(transitions) == list(range(len(graph))) and len(rewards) == len(graph)
     targets = {target for pairs in transitions.values() for _, target in pairs}
     assert {t for t in targets if not isinstance(t, int)} <= {("end", 0), ("end", 1), walker.STALLED}
     assert all(type(weight) is int and weight > 0 for pairs in transitions.values() for weight, _ in pairs)
@@ -214,9 +215,17 @@ def plain_walk(game, seats, done=None, limit=20_000):
 
 
 def walked(game, seats, done=None, remember=True, compiled=False):
-    transitions, start, rewards = walker.build(game.new_initial_state(), seats, 20_000, done,
-                                                     remember_decisions=remember, compiled=compiled)
-    return start, {state: transitions[state] for state in transitions}, {state: rewards[state] for state in transitions}
+    graph, start, _ = walker.build(game.new_initial_state(), seats, 20_000, done, remember_decisions=remember,
+                                   compiled=compiled)
+    return (start, *pairs_of(graph))
+
+
+def pairs_of(graph):
+    """A walked chain as {node: [(weight, the next node or end)]}, and {node: its turn reward}."""
+    weights, targets, ends = graph.weights, graph.targets, graph.ends
+    pairs = {node: [(weights[k], targets[k] if targets[k] >= 0 else ends[-1 - targets[k]]) for k in graph.edges(node)]
+             for node in graph.state_of_row}
+    return pairs, {node: graph.turn_reward(node) for node in pairs}
 
 
 @settings(max_examples=25, deadline=None)

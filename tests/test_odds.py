@@ -104,8 +104,8 @@ def test_the_solo_chain_is_the_engines_chain(tmp_path, counts):
     cat = tiny_diamoniak(tmp_path, size=3, **counts)
     lumped = Fraction(solo_exact(cat)["expected_turns"])
     game = DiamoniakGame.from_catalogue(cat, players=1)
-    walked = engine_chain.solve(game.new_initial_state(), [parse("default")], 1)
-    assert walked.expected_turns == lumped and walked.win_probability == (1,)
+    walked = engine_chain.answer(engine_chain.walk(game.new_initial_state(), [parse("default")]), 1)
+    assert walked.expected_length == lumped and walked.win == (1,)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -115,8 +115,9 @@ def test_the_solo_chain_is_the_engines_chain_on_small_decks(deck):
     those of the chain walked through the engine and the default player."""
     assume(any(n >= deck.size for _, n in deck.castles))  # else the engine stalls at once
     odds = diamoniak_solo.solo_odds(deck)
-    walked = engine_chain.solve(solo_reference.engine_game(deck).new_initial_state(), [parse("default")], 1)
-    assert walked.expected_turns == odds.expected_turns and walked.win_probability == (1 - odds.never,)
+    walked = engine_chain.answer(engine_chain.walk(solo_reference.engine_game(deck).new_initial_state(),
+                                                   [parse("default")]), 1)
+    assert walked.expected_length == odds.expected_turns and walked.win == (1 - odds.never,)
 
 
 def test_a_colour_too_small_makes_the_expectation_infinite(run):

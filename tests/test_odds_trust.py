@@ -168,11 +168,11 @@ class _Coin:
 
 
 def test_an_engine_chain_that_may_loop_for_ever_has_no_expected_turns():
-    answer_ = engine_chain.solve(_Coin(), [None], 1)
-    assert answer_.expected_turns is None and answer_.win_probability == (Fraction(1, 2),)
+    answer_ = engine_chain.answer(engine_chain.walk(_Coin(), [None]), 1)
+    assert answer_.expected_length is None and answer_.win == (Fraction(1, 2),)
     assert answer_.p_never == Fraction(1, 2) and answer_.p_stalled == 0 and answer_.states == 3
-    caught = engine_chain.solve(_Coin("left"), [None], 1)
-    assert caught.expected_turns is None and caught.p_never == 1 and caught.win_probability == (0,)
+    caught = engine_chain.answer(engine_chain.walk(_Coin("left"), [None]), 1)
+    assert caught.expected_length is None and caught.p_never == 1 and caught.win == (0,)
 
 
 # --- degenerate decks -------------------------------------------------------------------------------

@@ -287,7 +287,7 @@ def test_draws_are_ends_of_their_own_and_not_games_that_never_end(rules_file):
     odds = engine_chain.chain_odds(game, rules_players(game), 1000)
     assert odds.win == (Fraction(15, 36), Fraction(15, 36))
     assert odds.no_winner == Fraction(6, 36) and odds.p_never == 0
-    assert dict(odds.ends)[(Fraction(0), Fraction(0))] == Fraction(1, 6)
+    assert dict(odds.returns)[(Fraction(0), Fraction(0))] == Fraction(1, 6)
     assert odds.expected_length == 2 and odds.distribution == (0, 0, 1)
 
 

@@ -48,7 +48,7 @@ class InfiniteExpectation(ValueError):
 class Chain:
     """An absorbing Markov chain, solved exactly.
 
-    ``transitions`` is an ``ArrayGraph`` (its nodes not ``removed`` the transient states), or maps each
+    ``transitions`` is an ``ArrayGraph`` (its nodes the transient states, but those named ``absorbing``), or maps each
     non-absorbing state to an iterable of
     ``(weight, next_state)`` pairs. Weights are ``int`` or ``Fraction`` (any
     rational), at least 0, and are divided by the state's total weight; zero
@@ -64,7 +64,8 @@ class Chain:
     rational number (floats are refused: they would make the answers inexact).
     """
 
-    def __init__(self, transitions: Mapping[Hashable, Iterable[tuple[Weight, Hashable]]], *, number: type | None = None):
+    def __init__(self, transitions: ArrayGraph | Mapping[Hashable, Iterable[tuple[Weight, Hashable]]], *,
+                 number: type | None = None, absorbing: Iterable[int] = ()):
         self._number = number or DEFAULT_NUMBER
         self._zero = self._number(0)
         self._one = self._number(1)
@@ -72,7 +73,7 @@ class Chain:
             self._names: list[Hashable] | None = None
         else:
             transitions, self._names = _graph_of(transitions)
-        self._build(transitions)
+        self._build(transitions, frozenset(absorbing))
         self._build_components()
         # Cache of expected steps per state (None = not solved yet) and of
         # components that cannot be left with certainty, mapped to the closed
@@ -84,22 +85,22 @@ class Chain:
 
     # -- construction ---------------------------------------------------------
 
-    def _build(self, graph: ArrayGraph) -> None:
+    def _build(self, graph: ArrayGraph, removed: frozenset[int]) -> None:
         """Number the states (transient first) and store normalised transition probabilities, read from
         the graph's arrays: its nodes not ``removed`` are the transient states, in the order they were
         expanded; its ends and removed nodes the absorbing ones, in the order first met as targets."""
-        removed, row_of, offsets, targets, weights = graph.removed, graph.row, graph.offsets, graph.targets, graph.weights
+        row_of, offsets, targets, weights = graph.row, graph.offsets, graph.targets, graph.weights
         nodes = [node for node in graph.state_of_row if node not in removed]
         names = self._names
         self._states: list[Hashable] = list(nodes) if names is None else [names[node] for node in nodes]
-        self._transient_count = transient = len(nodes)
+        self._transient_count = len(nodes)
         place: dict[int, int] = {node: i for i, node in enumerate(nodes)}  # a node, or an end's code -> index
         ends = graph.ends
-        # Per transient state: probability of staying put, moves to other
-        # transient states, and exits to absorbing states.
-        self._loop: list[Any] = []
-        self._moves: list[list[tuple[int, Any]]] = []
-        self._exits: list[list[tuple[int, Any]]] = []
+        # Per transient state i: the probability of staying put (``_loop[i]``), and its other transitions
+        # in flat rows, ``_to[_first[i]:_first[i + 1]]`` (a transient state below ``_transient_count``, else an
+        # absorbing one) with their probabilities ``_p``.
+        loop: list[Any] = []
+        first, to, probabilities = [0], [], []
         number, zero, states, totals = self._number, self._zero, self._states, graph.totals
         for i, node in enumerate(nodes):
             row = row_of[node]
@@ -112,47 +113,47 @@ class Chain:
                 pairs = combined.items()
             else:  # made by ``_graph_of``: combined already
                 pairs = zip(targets[a:b], weights[a:b])
-            total = totals[row]
-            loop, moves, exits = zero, [], []
+            total, stay = totals[row], zero
             for target, weight in pairs:
                 j = place.get(target)
                 if j is None:
                     j = place[target] = len(states)
                     states.append(ends[-1 - target] if target < 0 else target if names is None else names[target])
-                probability = number(weight, total)
                 if j == i:
-                    loop = probability
-                elif j < transient:
-                    moves.append((j, probability))
+                    stay = number(weight, total)
                 else:
-                    exits.append((j, probability))
-            self._loop.append(loop)
-            self._moves.append(moves)
-            self._exits.append(exits)
+                    to.append(j)
+                    probabilities.append(number(weight, total))
+            loop.append(stay)
+            first.append(len(to))
+        self._loop, self._first, self._to, self._p = loop, first, to, probabilities
         self._index: dict[Hashable, int] = {state: i for i, state in enumerate(states)}
 
     def _build_components(self) -> None:
         """Split the transient states into SCCs and record the DAG between them."""
         from toolkit.solve.scc import strong_components
 
-        component_of, members, starts = strong_components([[j for j, _ in moves] for moves in self._moves])
+        first, to, transient = self._first, self._to, self._transient_count
+        component_of, members, starts = strong_components(
+            [[j for j in to[first[i]:first[i + 1]] if j < transient] for i in range(transient)])
         grouped, bounds = members.tolist(), starts.tolist()
         self._members: list[list[int]] = [sorted(grouped[a:b]) for a, b in zip(bounds, bounds[1:])]
         self._component_of: list[int] = component_of.tolist()
-        self._successors: list[list[int]] = [self._component_successors(c) for c in range(len(self._members))]
-        # A component is closed when nothing leaves it: no move to another
-        # component and no exit to an absorbing state.
-        self._closed: set[int] = {
-            c for c, members in enumerate(self._members)
-            if not self._successors[c] and not any(self._exits[i] for i in members)
-        }
-
-    def _component_successors(self, component: int) -> list[int]:
-        """The other components that the states of ``component`` move to."""
+        self._successors: list[list[int]] = []
+        self._closed: set[int] = set()  # nothing leaves them: no move to another component, no absorbing state
         component_of = self._component_of
-        successors = {component_of[j] for i in self._members[component] for j, _ in self._moves[i]}
-        successors.discard(component)
-        return list(successors)
+        for c, members in enumerate(self._members):
+            targets = [j for i in members for j in to[first[i]:first[i + 1]]]
+            reached = {component_of[j] for j in targets if j < transient}
+            reached.discard(c)
+            self._successors.append(list(reached))
+            if not reached and all(j < transient for j in targets):
+                self._closed.add(c)
+
+    def _transitions(self, i: int):
+        """State ``i``'s transitions but its loop: (next state, probability) pairs."""
+        a, b = self._first[i], self._first[i + 1]
+        return zip(self._to[a:b], self._p[a:b])
 
     # -- public API -------------------------------------------------------------
 
@@ -280,10 +281,11 @@ class Chain:
 
     def _solve_single_steps(self, i: int) -> None:
         """E[i] = (1 + sum_t p(i,t) E[t]) / (1 - p(i,i)) for a state that is its own component."""
-        steps = self._steps
+        steps, transient = self._steps, self._transient_count
         total = self._one
-        for j, probability in self._moves[i]:
-            total += probability * steps[j]
+        for j, probability in self._transitions(i):
+            if j < transient:
+                total += probability * steps[j]
         loop = self._loop[i]
         steps[i] = total / (self._one - loop) if loop else total
 
@@ -295,10 +297,10 @@ class Chain:
         for i in members:
             row = {local[i]: self._one - self._loop[i]}
             total = self._one
-            for j, probability in self._moves[i]:
+            for j, probability in self._transitions(i):
                 if j in local:
                     row[local[j]] = row.get(local[j], self._zero) - probability
-                else:
+                elif j < self._transient_count:
                     total += probability * self._steps[j]
             rows.append(row)
             rhs.append(total)
@@ -354,7 +356,7 @@ class Chain:
         local = {i: k for k, i in enumerate(members)}
         rows: list[dict[int, Any]] = [{k: self._one - self._loop[i]} for k, i in enumerate(members)]
         for i in members:
-            for j, probability in self._moves[i]:
+            for j, probability in self._transitions(i):
                 if j in local:
                     row = rows[local[j]]
                     row[local[i]] = row.get(local[i], self._zero) - probability
@@ -367,18 +369,18 @@ class Chain:
                    inflow: dict[int, Any], absorbed: dict[int, Any], denominator: Any = None) -> None:
         """Send the flow leaving a solved component on to later components and absorbing states
         (``denominator``: the visits still have to be divided by it; the sums are, once each)."""
-        component_of = self._component_of
+        component_of, transient = self._component_of, self._transient_count
         if denominator is None:
             into, ends = inflow, absorbed
         else:
             into, ends = {}, {}
         for i in members:
             count = visits[i]
-            for j, probability in self._moves[i]:
-                if component_of[j] != component:
+            for j, probability in self._transitions(i):
+                if j >= transient:
+                    ends[j] = ends.get(j, self._zero) + count * probability
+                elif component_of[j] != component:
                     into[j] = into.get(j, self._zero) + count * probability
-            for a, probability in self._exits[i]:
-                ends[a] = ends.get(a, self._zero) + count * probability
         if denominator is not None:
             for j, total in into.items():
                 inflow[j] = inflow.get(j, self._zero) + total / denominator
@@ -390,15 +392,16 @@ class Chain:
     def _step(self, current: dict[int, Any]) -> tuple[dict[int, Any], Any]:
         """Advance a sparse distribution over transient states by one step; return it and the mass absorbed."""
         following: dict[int, Any] = {}
-        absorbed = self._zero
+        absorbed, transient = self._zero, self._transient_count
         for i, mass in current.items():
             loop = self._loop[i]
             if loop:
                 following[i] = following.get(i, self._zero) + mass * loop
-            for j, probability in self._moves[i]:
-                following[j] = following.get(j, self._zero) + mass * probability
-            for _, probability in self._exits[i]:
-                absorbed += mass * probability
+            for j, probability in self._transitions(i):
+                if j < transient:
+                    following[j] = following.get(j, self._zero) + mass * probability
+                else:
+                    absorbed += mass * probability
         return following, absorbed
 
     # -- helpers ---------------------------------------------------------------------

@@ -24,12 +24,12 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from toolkit.walk.graph import ArrayGraph
+    from toolkit.walk.walker import Walked
 
 REWARD = "turns"
 
@@ -130,32 +130,35 @@ def _ratio(weight: Weight, total: Weight = 1) -> str:
     return str(p) if q == 1 else f"{p}/{q}"
 
 
-def engine_drn(transitions: ArrayGraph, start: Hashable, turn_reward: Mapping, first_turns: int,
-               comments: Iterable[str] = ()) -> tuple[bytes, int]:
-    """The chain of ``walker.build`` (chance point to chance point of the rules engine) as DRN.
+def engine_drn(walked: Walked, comments: Iterable[str] = ()) -> tuple[bytes, int]:
+    """The chain of ``walker.build`` (chance point to chance point of the rules engine) as DRN, read from
+    the graph's arrays (a node is its id, an end its target ``-1 - k``).
 
-    ``transitions``, ``start`` and ``turn_reward`` are what ``build`` returns (an ``ArrayGraph``
-    mapping, whose ``cannot_end`` names the states caught where no end can be reached).
-
-    Its reward is ``turn_reward``: the turns each chance step adds, on average over its outcomes;
-    ``first_turns``, the turn counter at the first chance point, is collected at the start. Labels:
-    ``win1`` .. ``winN`` and ``end`` on a seat's win, ``done`` and ``end`` on the question's own end
-    (e.g. a first palace), ``stalled`` and ``never`` on a game the engine ended without a winner,
+    Its reward: the turns each chance step adds, on average over its outcomes (the graph's ``rewards``
+    over its ``totals``); ``first_turns``, the turn counter at the first chance point, is collected at the
+    start. Labels: ``win1`` .. ``winN`` and ``end`` on a seat's win, ``done`` and ``end`` on the question's
+    own end (e.g. a first palace), ``stalled`` and ``never`` on a game the engine ended without a winner,
     ``loop`` and ``never`` on decisions that never reach chance, ``draw`` and ``end`` on a game of one's
     own that ended without one winner (``build``'s ``outcome``), ``never`` on every state from which
     no end can be reached (a closed class: the game goes on for ever).
     """
     from toolkit.walk.graph import DONE, LOOP, STALLED
 
-    trapped = transitions.cannot_end() if transitions else set()
+    graph = walked.graph
+    trapped = graph.cannot_end() if len(graph) else set()
+    row_of, offsets, targets, weights, ends = graph.row, graph.offsets, graph.targets, graph.weights, graph.ends
 
-    def step(key):
-        pairs = transitions.get(key)
-        return (pairs, turn_reward[key]) if pairs else ((), 0)
+    def step(node):
+        if type(node) is not int or node < 0:
+            return (), 0
+        row = row_of[node]
+        a, b = offsets[row], offsets[row + 1]
+        return zip(weights[a:b], targets[a:b]), (graph.rewards[row], graph.totals[row])
 
-    def labels(key):
-        if key in transitions:
-            return ("never",) if key in trapped else ()
+    def labels(node):
+        if type(node) is int and node >= 0:
+            return ("never",) if node in trapped else ()
+        key = ends[-1 - node] if type(node) is int else node
         if key == STALLED:
             return ("stalled", "never")
         if key == LOOP:
@@ -166,4 +169,4 @@ def engine_drn(transitions: ArrayGraph, start: Hashable, turn_reward: Mapping, f
             return ("draw", "end")
         return (f"win{key[1] + 1}", "end")  # ("end", seat) or ("end", seat, outcome)
 
-    return write_drn(start, step, labels, initial_reward=first_turns, comments=comments)
+    return write_drn(walked.start, step, labels, initial_reward=walked.first_turns, comments=comments)

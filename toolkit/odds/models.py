@@ -77,7 +77,7 @@ def _chain(game, model: str, policy: Policies | None, max_states: int, export_ch
                  "expected_length": frac(odds.expected_length) if odds.expected_length is not None else None,
                  "win_probability": [frac(p) for p in odds.win], "no_winner": frac(odds.no_winner),
                  "p_never": frac(odds.p_never),
-                 "ends": [{"returns": [frac(r) for r in returns], "probability": frac(p)} for returns, p in odds.ends]})
+                 "ends": [{"returns": [frac(r) for r in returns], "probability": frac(p)} for returns, p in odds.returns]})
     lines = [f"{game.name}, {who}", f"exact, {odds.states:,} chance points"]
     chart = None
     if odds.expected_length is None:
@@ -91,10 +91,11 @@ def _chain(game, model: str, policy: Policies | None, max_states: int, export_ch
             lines.append(f"  no single winner (a draw or a shared end): {both(odds.no_winner)}")
         if odds.p_never:
             lines.append(f"  the game never ends: {both(odds.p_never)}")
-        winners = [_winner(returns) for returns, _ in odds.ends]
-        if len(odds.ends) <= 12 and (None in winners or len(set(winners)) < len(winners)):  # more than the seats say
+        ends = odds.returns
+        winners = [_winner(returns) for returns, _ in ends]
+        if len(ends) <= 12 and (None in winners or len(set(winners)) < len(winners)):  # more than the seats say
             lines.append("the ends (returns per seat):")
-            lines += [f"  {', '.join(str(r) for r in returns)}: {both(p)}" for returns, p in odds.ends]
+            lines += [f"  {', '.join(str(r) for r in returns)}: {both(p)}" for returns, p in ends]
     else:
         data["distribution"] = [frac(p) for p in odds.distribution]
         data["longer"] = frac(odds.beyond)
@@ -113,7 +114,7 @@ def _chain(game, model: str, policy: Policies | None, max_states: int, export_ch
                      "xlabel": {"en": odds.unit, "ru": UNITS_RU.get(odds.unit, odds.unit)}, "ylabel": PROBABILITY}
         else:
             lines.append("the length has no distribution by turns here: a turn may go on for ever")
-    chain = engine_chain.chain_drn(game, seats, max_states, who) if export_chain else None
+    chain = engine_chain.chain_drn(odds.walked, game, who) if export_chain else None
     return OddsReport(data, lines, chart, chain=chain,
                       no_chart=None if chart else f"the {model} model has no distribution to draw")
 

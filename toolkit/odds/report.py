@@ -366,29 +366,22 @@ def exact_or_why(game, seats, players: int, max_states: int, done, progress):
         return None, "the policy decides at random: only a policy that decides by the state alone has an " \
                      "exact chain", None
     try:
-        return engine_chain.solve(game.new_initial_state(), seats, players, max_states, done, progress), None, None
+        walked = engine_chain.walk(game.new_initial_state(), seats, max_states, done, progress)
     except walker.TooManyStates as err:
         return None, f"the chain has {err}", err.limit
+    return engine_chain.answer(walked, players), None, None
 
 
-def engine_chain_export(catalogue: Catalogue, game, seats, max_states: int, done, title: str,
-                        done_says: str = "") -> tuple[bytes, int]:
+def engine_chain_export(catalogue: Catalogue, walked, done: bool, title: str, done_says: str = "") -> tuple[bytes, int]:
     """The chain behind an exact answer solved on the engine's chain (multi, or a game's own question
-    with ``done`` its end: ``done_says`` what it means), in DRN: ``walker.build`` walks the engine
-    again (``solve`` keeps no chain), with the same limit, and ``drn.engine_drn`` writes it."""
+    with ``done`` an end: ``done_says`` what it means), in DRN (``drn.engine_drn``)."""
     from toolkit.odds import drn
-    from toolkit.walk import walker
 
-    start = game.new_initial_state()
-    transitions, start_key, turn_reward = walker.build(start, seats, max_states, done)
-    # the turn counter where the chain starts: ``solve`` counts the turns from there
-    first_turns = walker.advance(start.clone(), seats).turns if start_key != walker.LOOP else 0
     labels = ("win1 .. winN and end: that seat won; "
-              + (f"done and end: {done_says}; " if done is not None else "")
+              + (f"done and end: {done_says}; " if done else "")
               + "stalled and never: nobody can win any more; loop and never: the policies decide for ever; "
                 "never: no end can be reached (a label is only there when some state has it)")
-    return drn.engine_drn(transitions, start_key, turn_reward, first_turns,
-                          chain_comments(catalogue, title, labels))
+    return drn.engine_drn(walked, chain_comments(catalogue, title, labels))
 
 
 def play_until(game, seats, done, rng: random.Random) -> tuple[int, bool | None]:
@@ -515,21 +508,22 @@ def multi(catalogue: Catalogue, players: int, policy: Policies | None, max_state
         for seat, (rate, (low, high)) in enumerate(zip(summary.win_rate, summary.win_ci), start=1):
             lines.append(f"  seat {seat} wins {100 * rate:.1f}% (95% interval {100 * low:.1f}% to {100 * high:.1f}%)")
         return OddsReport(data, lines, no_chart="the multi model has no distribution to draw")
+    turns = exact.expected_length
     data.update({"exact": True, "states": exact.states,
-                 "expected_turns": frac(exact.expected_turns) if exact.expected_turns is not None else None,
-                 "expected_turns_float": float(exact.expected_turns) if exact.expected_turns is not None else None,
-                 "win_probability": [frac(p) for p in exact.win_probability], "p_stalled": frac(exact.p_stalled),
+                 "expected_turns": frac(turns) if turns is not None else None,
+                 "expected_turns_float": float(turns) if turns is not None else None,
+                 "win_probability": [frac(p) for p in exact.win], "p_stalled": frac(exact.p_stalled),
                  "p_never": frac(exact.p_never)})
     lines.append(f"exact, {exact.states:,} chance states")
-    if exact.expected_turns is None:
+    if turns is None:
         data["reason"] = never_reason(game, exact.p_never, "the game can never be finished", "nobody can win any more")
         lines.append(f"expected turns: infinite: {data['reason']}")
     else:
-        lines.append(f"expected turns (all seats together): {both(exact.expected_turns)}")
-    for seat, p in enumerate(exact.win_probability, start=1):
+        lines.append(f"expected turns (all seats together): {both(turns)}")
+    for seat, p in enumerate(exact.win, start=1):
         lines.append(f"  seat {seat} wins: {both(p)}")
     if exact.p_never:
         lines.append(f"  the game never ends (no winner): {both(exact.p_never)}")
-    chain = engine_chain_export(catalogue, game, seats, max_states, None, f"{players} players, {who_plays(seats)}, "
+    chain = engine_chain_export(catalogue, exact.walked, False, f"{players} players, {who_plays(seats)}, "
                                 "one chance point of the rules engine a step") if export_chain else None
     return OddsReport(data, lines, no_chart="the multi model has no distribution to draw", chain=chain)

@@ -15,14 +15,12 @@ the sum of its weights (``totals``) and of weight x turns started (``rewards``).
 finished game is a node of its own (``TERMINAL``), ``end[n]`` its place in ``ends``
 (``("end", winner, returns)``, given as ``returns``/``winners`` too).
 
-Read as a mapping, the graph is the chain ``toolkit.odds.Chain`` solves: ``{node: [(weight, successor),
-...]}`` (made when asked for, so the walk holds no tuple per edge).
+A chain is what ``toolkit.odds.Chain`` solves, from these arrays (``toolkit.odds.engine_chain`` asks it).
 """
 
 from __future__ import annotations
 
 from array import array
-from collections.abc import Mapping
 from fractions import Fraction
 
 from toolkit.game.contract import CHANCE, TERMINAL
@@ -97,7 +95,7 @@ class Fields:
         return isinstance(other, Fields) and list(self.items()) == list(other.items())
 
 
-class ArrayGraph(Mapping):
+class ArrayGraph:
     """A walked game (the module's docstring): nodes, rows of edges, the end table."""
 
     def __init__(self, edge_turns: bool = False):
@@ -121,7 +119,6 @@ class ArrayGraph(Mapping):
         self.kept: frozenset[int] = frozenset()  # the seats whose decisions are nodes
         self.players = 0
         self.decisions = False  # a seat, kept or not, was ever to decide (False: chance alone plays the game)
-        self.removed: frozenset[int] = frozenset()
 
     @classmethod
     def from_arrays(cls, row: array, state_of_row: array, offsets: array, targets: array, weights: array,
@@ -186,25 +183,8 @@ class ArrayGraph(Mapping):
             self.actions = list(self.actions)
         self.actions.append(action)
 
-    # --- the chain: {node: [(weight, successor), ...]} --------------------------------------------------
-
     def __len__(self) -> int:
-        return len(self.row) - len(self.removed)
-
-    def __iter__(self):  # in the order the walk expanded them (as the solver has always been given them)
-        removed = self.removed
-        return (i for i in self.state_of_row if i not in removed)
-
-    def __contains__(self, state) -> bool:
-        return type(state) is int and 0 <= state < len(self.row) and state not in self.removed
-
-    def __getitem__(self, state) -> list[tuple[int, object]]:
-        if state not in self:
-            raise KeyError(state)
-        row = self.row[state]
-        ends, weights, targets = self.ends, self.weights, self.targets
-        return [(weights[k], targets[k] if targets[k] >= 0 else ends[-1 - targets[k]])
-                for k in range(self.offsets[row], self.offsets[row + 1])]
+        return len(self.row)
 
     def turn_reward(self, state: int) -> Fraction:
         """Turns started, on average, between chance point ``state`` and the next one (or the end).
@@ -213,18 +193,6 @@ class ArrayGraph(Mapping):
         would cost more time and memory than the rest of the walk's numbers together)."""
         row = self.row[state]
         return Fraction(self.rewards[row], self.totals[row])
-
-    @property
-    def turn_rewards(self) -> Mapping[int, Fraction]:
-        """``turn_reward`` as a read-only mapping, state id -> Fraction (made when read)."""
-        return _Rewards(self)
-
-    def without(self, states) -> ArrayGraph:
-        """The same chain with ``states`` made absorbing (they keep their ids, as targets only)."""
-        other = ArrayGraph.__new__(ArrayGraph)
-        other.__dict__.update(self.__dict__)
-        other.removed = self.removed | frozenset(states)
-        return other
 
     def turn_distribution(self, start: int, first_turns: int, max_turns: int,
                           enough: Fraction = Fraction(1)) -> tuple[list[Fraction], Fraction]:
@@ -306,22 +274,6 @@ class ArrayGraph(Mapping):
             if ends[head]:
                 ends[tail] = True
         return set(np.flatnonzero(~np.array(ends, dtype=bool)[component]).tolist())
-
-
-class _Rewards(Mapping):
-    def __init__(self, chain: ArrayGraph):
-        self._chain = chain
-
-    def __getitem__(self, state) -> Fraction:
-        if state not in self._chain:
-            raise KeyError(state)
-        return self._chain.turn_reward(state)
-
-    def __iter__(self):
-        return iter(self._chain)
-
-    def __len__(self) -> int:
-        return len(self._chain)
 
 
 __all__ = ["ArrayGraph", "CHANCE", "DONE", "Fields", "LOOP", "STALLED", "TERMINAL", "TooManyStates"]

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import functools
 import random
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from toolkit.game.contract import CHANCE, TERMINAL
 from toolkit.walk.graph import DONE, LOOP, STALLED, ArrayGraph, TooManyStates
@@ -261,13 +261,21 @@ def compiled_walker(start, done: Callable | None = None):
     return None
 
 
+class Walked(NamedTuple):
+    """A chain under fixed players, as ``build`` walks it."""
+
+    graph: ArrayGraph
+    start: int | tuple  # node 0, or the end reached before any chance point
+    first_turns: int  # the turns started when the chain starts (0 if the players decide for ever)
+
+
 def build(start, policies, max_states: int = 200_000, done: Callable | None = None, progress=None,
           remember_decisions: bool | None = None, compiled: bool | None = None, outcome: Callable | None = None,
-          edge_turns: bool = False):
-    """Walk the engine from ``start``; returns (transitions, start, turn reward per state).
+          edge_turns: bool = False) -> Walked:
+    """Walk the engine from ``start``: its chain (``Walked``).
 
-    ``transitions`` is an ``ArrayGraph`` (read as a mapping; state ids, 0 the start); ``start`` is 0, or the
-    absorbing key reached before any chance point (then ``transitions`` is empty). Absorbing keys:
+    ``graph`` is an ``ArrayGraph`` (node ids, 0 the start); ``start`` is 0, or the absorbing key reached
+    before any chance point (then ``graph`` is empty). Absorbing keys:
     ``("end", winner)`` for a won game, ``DONE`` when ``done(state)`` (e.g. "a first palace is
     complete") holds first, ``STALLED`` for a game the engine ended without a winner and ``LOOP`` for
     decisions that never reach chance or an end. ``progress(1)`` is called every 1,000 states.
@@ -294,14 +302,14 @@ def build(start, policies, max_states: int = 200_000, done: Callable | None = No
     walk ends before the compiled code is loaded, about 0.4 s). ``compiled=False``: the engine
     walk always; ``True``: the compiled walk always (a ValueError where it does not apply).
     """
-    chain = ArrayGraph()
     first = start.clone()
     try:
         first = advance(first, policies)
     except Loop:
-        return chain, LOOP, chain.turn_rewards
+        return Walked(ArrayGraph(), LOOP, 0)
     if first.is_terminal() or (done is not None and done(first)):
-        return chain, end_key(first, done, outcome), chain.turn_rewards
+        return Walked(ArrayGraph(), end_key(first, done, outcome), first.turns)
+    turns = first.turns  # before a walk plays on from ``first``
     if compiled is not False and outcome is None and not edge_turns:
         compiled_walk = compiled_walker(start, done)
         if compiled_walk is not None:
@@ -313,16 +321,14 @@ def build(start, policies, max_states: int = 200_000, done: Callable | None = No
                     if max_states <= COMPILED_FROM:
                         raise
             if compiled_walk.applies(start, policies, done):
-                chain = compiled_walk.walk(first, policies, max_states, progress, done=done)
-                return chain, 0, chain.turn_rewards
+                return Walked(compiled_walk.walk(first, policies, max_states, progress, done=done), 0, turns)
         if compiled:
             raise ValueError("the compiled walk does not play this game or these players")
     if remember_decisions is None:
         remember_decisions = worth_remembering(policies)
-    chain = walk(first, max_states, deciders=policies, arguments=key_arguments(policies), done=done,
-                        outcome=outcome, remember=remember_decisions and decisions_repeat(policies),
-                        edge_turns=edge_turns, progress=progress)
-    return chain, 0, chain.turn_rewards
+    return Walked(walk(first, max_states, deciders=policies, arguments=key_arguments(policies), done=done,
+                       outcome=outcome, remember=remember_decisions and decisions_repeat(policies),
+                       edge_turns=edge_turns, progress=progress), 0, turns)
 
 
 ESTIMATE_FROM = 20_000  # a chain this small is walked at once (faster than estimating it); a larger one,

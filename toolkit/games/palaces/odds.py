@@ -62,15 +62,16 @@ def first_palace(catalogue: Catalogue, policy: Policies | None, max_states: int,
                    f"(at most {report.MAX_WORK:,} turns in all)", games)
         return _first_palace_simulated(game, seats, done, games, seed, progress, data, lines, why, limit)
     data.update({"exact": True, "states": exact.states, "p_never": frac(exact.p_never)})
-    if exact.expected_turns is None:
+    turns = exact.expected_length
+    if turns is None:
         data["reason"] = never_reason(game, exact.p_never, "a first palace can never be completed",
                                       "no palace can be completed any more")
         data.update({"expected_turns": None, "expected_turns_float": None})
         lines.append(f"exact, {exact.states:,} chance states: expected turns infinite: {data['reason']}")
     else:
-        data.update({"expected_turns": frac(exact.expected_turns), "expected_turns_float": float(exact.expected_turns)})
-        lines.append(f"exact, {exact.states:,} chance states: {both(exact.expected_turns)} turns")
-    chain = engine_chain_export(catalogue, game, seats, max_states, done, "alone, until a first palace is complete "
+        data.update({"expected_turns": frac(turns), "expected_turns_float": float(turns)})
+        lines.append(f"exact, {exact.states:,} chance states: {both(turns)} turns")
+    chain = engine_chain_export(catalogue, exact.walked, True, "alone, until a first palace is complete "
                                 f"({seats[0].name}), one chance point of the rules engine a step",
                                 "a first palace is complete") if export_chain else None
     return OddsReport(data, lines, no_chart="the exact first-palace answer has no distribution to draw "
