@@ -55,8 +55,8 @@ class Fields:
     """The kept seats' decision nodes described for people: node -> (an index into ``ArrayGraph.names``,
     the values), read as a mapping, in the order the walk described them. Held as arrays and one flat
     list of every value (a node's values: a slice of it, made a tuple when read) rather than a dict of
-    pairs or a tuple per node (a million decisions of Pig to 100: some 250 MB less, and no small objects
-    left scattered through the memory the walk frees)."""
+    pairs or a tuple per node: a million decisions of Pig to 100 held some 100 MB of tuples, scattered
+    through the memory the walk frees, which kept it from going back (some 250 MB more at the peak)."""
 
     def __init__(self):
         self._place = array("i")  # per node: its place among the described, or -1
