@@ -529,13 +529,12 @@ class RulesState:
         except BaseException as err:  # noqa: BLE001
             raise self.rules.failure(inner, "returns", fn, err) from None
         met = self.rules.returns_met
-        seen: tuple | None = (tuple(values), tuple(map(type, values)))
-        if _NUMBERS.issuperset(seen[1]):  # numbers met before: checked then (hashed without the file's code)
+        kinds = tuple(map(type, values))
+        seen = (tuple(values), kinds) if _NUMBERS.issuperset(kinds) else None  # hashed without the file's code
+        if seen is not None:  # numbers met before: checked then
             known = met.get(seen)
             if known is not None:
                 return known
-        else:
-            seen = None
         if len(values) != self.rules.players:
             raise self.rules.wrong(inner, "returns", fn, f"gave {len(values)} values ({_plain(repr(values))}) for "
                                                          f"{self.rules.players} players: give one per player")
