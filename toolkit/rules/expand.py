@@ -62,9 +62,12 @@ def _walk_rules(first, seats, chance_seats: frozenset[int], kept: frozenset[int]
     kind, row_of, offsets, targets, turns, end = (
         graph.kind, graph.row, graph.offsets, graph.targets, graph.turns, graph.end)
     state_of_row = graph.state_of_row
-    add_target, add_turns, add_weight, add_action = targets.append, turns.append, graph.weights.append, \
-        graph.actions.append
-    small_actions = True  # the actions are whole numbers of 64 bits (an array, not a list)
+    add_target, add_turns, add_weights, add_actions = targets.append, turns.append, graph.weights.extend, \
+        graph.actions.extend
+    add_fields = graph.fields.add
+    small_actions = small_weights = True  # the actions, the weights: whole numbers of 64 bits (arrays, not lists)
+    ones: dict[int, array] = {}  # a decision's weights, 1 per action, by the number of actions
+    outcomes: object = None  # the chance outcomes last met: their moves, weights and actions (-1 each)
     ids = {first.key(): 0}
     final = bytearray(1)  # per node: an end of the game
     kind.append(TERMINAL)
@@ -82,17 +85,39 @@ def _walk_rules(first, seats, chance_seats: frozenset[int], kept: frozenset[int]
             kind[node], end[node] = TERMINAL, graph.end_node(tuple(state.returns()), state.winner)
             offsets.append(len(targets))
             continue
-        if who in chance_seats:
-            met.decisions = True
-            moves = [(action, weight) for action, weight in seats[who].distribution(state) if weight]
-            who = CHANCE
-        elif who == CHANCE:
-            moves = state.chance_outcomes()
+        if who == CHANCE or who in chance_seats:
+            if who == CHANCE:
+                pairs = state.chance_outcomes()  # the same list again for the same outcomes
+            else:
+                met.decisions = True
+                pairs = [(action, weight) for action, weight in seats[who].distribution(state) if weight]
+                who = CHANCE
+            if pairs is not outcomes:
+                outcomes, chance_moves = pairs, [outcome for outcome, _ in pairs]
+                weights: array | list = [weight for _, weight in pairs]
+                try:
+                    weights = array("q", weights)
+                except (OverflowError, TypeError):
+                    pass
+                chance_actions = array("q", [-1]) * len(chance_moves)
+            moves = chance_moves
+            if small_weights and type(weights) is list:
+                graph.weights = list(graph.weights)
+                add_weights, small_weights = graph.weights.extend, False
+            add_weights(weights)
+            add_actions(chance_actions)
         else:
-            moves = [(action, None) for action in state.legal_actions()]
+            moves = state.legal_actions()
             if describe is not None:
                 field_names, values = describe(state)
-                graph.fields.add(node, names.setdefault(field_names, len(names)), values)
+                add_fields(node, names.setdefault(field_names, len(names)), values)
+            if len(moves) not in ones:
+                ones[len(moves)] = array("q", [1]) * len(moves)
+            add_weights(ones[len(moves)])
+            if small_actions and not all(type(move) is int and -2**63 <= move < 2**63 for move in moves):
+                graph.actions = list(graph.actions)
+                add_actions, small_actions = graph.actions.extend, False
+            add_actions(moves)
         kind[node] = who
         inner = state.inner
         began, steps = state.turns, state.steps + 1
@@ -100,7 +125,7 @@ def _walk_rules(first, seats, chance_seats: frozenset[int], kept: frozenset[int]
         ends_turn = getattr(inner, "ends_turn", None)
         keyed = hasattr(inner, "key")
         last = len(moves) - 1
-        for number, (move, weight) in enumerate(moves):
+        for number, move in enumerate(moves):
             try:
                 twin = inner if number == last else clone() if clone is not None else plain_copy(inner)
             except BaseException as err:  # noqa: BLE001
@@ -122,12 +147,11 @@ def _walk_rules(first, seats, chance_seats: frozenset[int], kept: frozenset[int]
                 key, target = _UNKEYED, None
             if target is None:
                 after = RulesState(rules, twin, began + ends_now, steps)
-                if not ends_now:
-                    after._who = after._player()
-                    if after._who == TERMINAL:  # the end of the game ends the turn it is in
-                        after.turns += 1
-                over = after.current_player() == TERMINAL
+                after._who = then = after._player()
+                over = then == TERMINAL
                 if over:  # one node per end, keyed by how it ended
+                    if not ends_now:  # the end of the game ends the turn it is in
+                        after.turns += 1
                     outcome = (END_KEY, tuple(after.returns()), after.winner)
                     target = ids.get(outcome)
                 else:
@@ -151,21 +175,7 @@ def _walk_rules(first, seats, chance_seats: frozenset[int], kept: frozenset[int]
             else:
                 add_turns(1 if ends_now or final[target] else 0)
             add_target(target)
-            if weight is None:
-                add_weight(1)
-                if not small_actions or type(move) is not int or not -2**63 <= move < 2**63:
-                    if small_actions:
-                        graph.actions = list(graph.actions)
-                        add_action, small_actions = graph.actions.append, False
-                add_action(move)
-            else:
-                try:
-                    add_weight(weight)
-                except (OverflowError, TypeError):
-                    graph.weights = list(graph.weights)
-                    add_weight = graph.weights.append
-                    add_weight(weight)
-                add_action(-1)
         offsets.append(len(targets))
+    ids.clear()  # the keys go now, whoever still holds this frame (the rules files' watchdog looks at stacks)
     graph.names = list(names)
     return graph

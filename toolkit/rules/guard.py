@@ -169,6 +169,9 @@ class RulesGame:
         # the last tuple of chance outcomes and its weights
         self.last_outcomes: object = None
         self.last_weights: list[tuple[object, int]] = []
+        # returns met: (the values, their kinds) -> the checked returns; a checked returns' id -> it and its winner
+        self.returns_met: dict[tuple, tuple[Fraction, ...]] = {}
+        self.winners: dict[int, tuple[tuple[Fraction, ...], int | None]] = {}
         self._hidden: bool | None = None
 
     # --- what the toolkit asks (the contract's Game) --------------------------------------------------
@@ -313,6 +316,8 @@ def _attribute(inner: Any, err: BaseException) -> str:
     return f"its attributes ({err})"
 
 
+_NUMBERS = frozenset({int, Fraction, float})  # the kinds of returns remembered once checked
+_REMEMBERED = 10_000  # different returns remembered at most (``RulesGame.returns_met``, ``winners``)
 _OBJECT_REPR: object = object.__repr__  # a state without a repr of its own is shown by its attributes
 
 
@@ -523,6 +528,13 @@ class RulesState:
             values = list(fn())
         except BaseException as err:  # noqa: BLE001
             raise self.rules.failure(inner, "returns", fn, err) from None
+        met = self.rules.returns_met
+        kinds = tuple(map(type, values))
+        seen = (tuple(values), kinds) if _NUMBERS.issuperset(kinds) else None  # hashed without the file's code
+        if seen is not None:  # numbers met before: checked then
+            known = met.get(seen)
+            if known is not None:
+                return known
         if len(values) != self.rules.players:
             raise self.rules.wrong(inner, "returns", fn, f"gave {len(values)} values ({_plain(repr(values))}) for "
                                                          f"{self.rules.players} players: give one per player")
@@ -533,6 +545,9 @@ class RulesState:
             if isinstance(value, float) and not math.isfinite(value):
                 raise self.rules.wrong(inner, "returns", fn, f"gave {value!r}: a return is a finite number")
             out.append(Fraction(value))
+        if seen is not None and len(met) < _REMEMBERED:
+            met[seen] = tuple(out)
+            return met[seen]
         return tuple(out)
 
     @property
@@ -541,10 +556,18 @@ class RulesState:
         if not self.is_terminal():
             return None
         values = self.returns()
+        winners = self.rules.winners
+        known = winners.get(id(values))
+        if known is not None and known[0] is values:  # the same returns (``returns_met``): the same winner
+            return known[1]
         if len(values) == 1:
-            return 0 if values[0] > 0 else None
-        top = max(values)
-        return values.index(top) if values.count(top) == 1 else None
+            winner = 0 if values[0] > 0 else None
+        else:
+            top = max(values)
+            winner = values.index(top) if values.count(top) == 1 else None
+        if len(winners) < _REMEMBERED:
+            winners[id(values)] = (values, winner)
+        return winner
 
     def clone(self) -> RulesState:
         inner = self.inner
@@ -629,7 +652,8 @@ class RulesState:
         except BaseException as err:  # noqa: BLE001
             raise self.rules.failure(inner, "events", fn, err) from None
         for name, count in found.items():
-            if not isinstance(name, str) or isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            if (type(count) is not int or count < 0 or type(name) is not str) and (  # a plain count passes at once
+                    not isinstance(name, str) or isinstance(count, bool) or not isinstance(count, int) or count < 0):
                 raise self.rules.wrong(inner, "events", fn, f"gave {name!r}: {count!r}: expected a name and a whole "
                                                             "number from 0")
         return found

@@ -51,27 +51,33 @@ class TooManyStates(Exception):
 
 class Fields:
     """The kept seats' decision nodes described for people: node -> (an index into ``ArrayGraph.names``,
-    the values), read as a mapping, in the order the walk described them. Held as arrays and one list of
-    the value tuples rather than a dict of pairs (a million decisions of Pig to 100: some 150 MB less)."""
+    the values), read as a mapping, in the order the walk described them. Held as arrays and one flat
+    list of every value (a node's values: a slice of it, made a tuple when read) rather than a dict of
+    pairs or a tuple per node: a million decisions of Pig to 100 held some 100 MB of tuples, scattered
+    through the memory the walk frees, which kept it from going back (some 250 MB more at the peak)."""
 
     def __init__(self):
         self._place = array("i")  # per node: its place among the described, or -1
         self._nodes = array("q")
         self._names = array("i")
-        self._values: list[tuple] = []
+        self._starts = array("q", [0])  # per place: where its values start in ``_values`` (one more: the end)
+        self._values: list = []
 
     def add(self, node: int, names_index: int, values: tuple) -> None:
         place = self._place
         if node >= len(place):
             place.extend(array("i", [-1]) * max(node + 1 - len(place), len(place)))
-        place[node] = len(self._values)
+        place[node] = len(self._nodes)
         self._nodes.append(node)
         self._names.append(names_index)
-        self._values.append(values)
+        self._values += values
+        self._starts.append(len(self._values))
 
     def get(self, node: int, default=None):
         place = self._place[node] if 0 <= node < len(self._place) else -1
-        return default if place < 0 else (self._names[place], self._values[place])
+        if place < 0:
+            return default
+        return self._names[place], tuple(self._values[self._starts[place]:self._starts[place + 1]])
 
     def __getitem__(self, node: int) -> tuple[int, tuple]:
         found = self.get(node)
@@ -83,13 +89,15 @@ class Fields:
         return isinstance(node, int) and self.get(node) is not None
 
     def __len__(self) -> int:
-        return len(self._values)
+        return len(self._nodes)
 
     def __iter__(self):
         return iter(self._nodes)
 
     def items(self):
-        return zip(self._nodes, zip(self._names, self._values))
+        values, starts = self._values, self._starts
+        return zip(self._nodes, zip(self._names, (tuple(values[starts[p]:starts[p + 1]])
+                                                  for p in range(len(self._nodes)))))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Fields) and list(self.items()) == list(other.items())
