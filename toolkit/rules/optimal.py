@@ -921,97 +921,30 @@ def _properties(cls: type) -> tuple[str, ...]:
 
 _SHOWN = (bool, int, str, Fraction)  # what a field may be
 _LISTED = (int, str, Fraction)  # what a list or tuple of fields may hold
-_PLAIN = frozenset({int, str, bool, Fraction})  # these exact kinds are shown as they are, in a list or not
-_NEVER = frozenset({type(None), float, complex, bytes, dict, set, frozenset})  # these never are a field
 
 
-_PLANS: dict = {}  # (a class, the names skipped) -> its last plan (``_Plan``)
-_EVERY_PLAN: dict = {}  # (a class, the names skipped, its attributes' names) -> their plan
-
-
-class _Plan:
-    """How to read the fields of a class's states with the same attributes: the names to read in order
-    (each with whether it is a property) and, where they are all attributes, a reader of their values in
-    that order; per sequence of the values' kinds, how to make the fields of them (``shape``)."""
-
-    def __init__(self, cls: type, attributes, skip):
-        self.attributes = frozenset(attributes)
-        every = set(attributes) | set(_properties(cls))
-        self.fields = tuple((name, name not in attributes) for name in sorted(every)
-                            if not name.startswith("_") and name not in skip)
-        plain = len(self.fields) > 1 and not any(read for _, read in self.fields)
-        self.read = itemgetter(*(name for name, _ in self.fields)) if plain else None
-        self.shapes: dict = {}
-
-    def shape(self, kinds: tuple):
-        """For values of these kinds: (a picker of the values kept, or None for all; the place of the one
-        list or tuple among them, or None; the names, or the lengths of the list -> the names), or False
-        where the values are read the general way (``_read``: a kind it must look at, two lists)."""
-        kept, sequences = [], []
-        for place, kind in enumerate(kinds):
-            if kind is list or kind is tuple:
-                sequences.append(len(kept))
-            elif kind not in _PLAIN:
-                if kind not in _NEVER:
-                    kept = []
-                    break
-                continue
-            kept.append(place)
-        if len(kept) < 2 or len(sequences) > 1:
-            shape = False
-        else:
-            names = tuple(self.fields[p][0] for p in kept)
-            pick = None if len(kept) == len(kinds) else itemgetter(*kept)
-            shape = (pick, None, names) if not sequences else (pick, sequences[0], {"": names})
-        self.shapes[kinds] = shape
-        return shape
+_PLANS: dict = {}  # (a class, the names skipped) -> (its attributes' names, the fields to read in order)
 
 
 def fields_of(state, skip=frozenset()) -> tuple[tuple[str, ...], tuple]:
     """A state's attributes and properties for people, flattened: numbers and words as they are, a list or
     tuple of them as ``name[0]``, ``name[1]`` ...; anything else, names starting with ``_`` and the names
     in ``skip`` left out (what the policy table reads). Which names to read is worked out once per class
-    and set of attribute names; which values to keep, once per sequence of their kinds."""
+    and set of attribute names."""
     try:
         attributes = vars(state)
     except TypeError:  # a state of slots: its slots
         attributes = {name: getattr(state, name) for name in getattr(type(state), "__slots__", ())
                       if hasattr(state, name)}
     cls = type(state)
-    plan = _PLANS.get((cls, skip))
-    if plan is None or attributes.keys() != plan.attributes:
-        names = frozenset(attributes)
-        plan = _EVERY_PLAN.get((cls, skip, names))
-        if plan is None:
-            plan = _EVERY_PLAN[(cls, skip, names)] = _Plan(cls, attributes, skip)
-        _PLANS[(cls, skip)] = plan
-    if plan.read is not None:
-        values = plan.read(attributes)
-        kinds = tuple(map(type, values))
-        shape = plan.shapes.get(kinds)
-        if shape is None:
-            shape = plan.shape(kinds)
-        if shape:
-            pick, place, named = shape
-            if pick is not None:
-                values = pick(values)
-            if place is None:
-                return named, values
-            items = values[place]
-            if _PLAIN.issuperset(map(type, items)):
-                found = named.get(len(items))
-                if found is None:
-                    name, every = named[""][place], named[""]
-                    found = named[len(items)] = (*every[:place], *(f"{name}[{i}]" for i in range(len(items))),
-                                                 *every[place + 1:])
-                return found, (*values[:place], *items, *values[place + 1:])
-    return _read(state, attributes, plan.fields)
-
-
-def _read(state, attributes: dict, fields: tuple) -> tuple[tuple[str, ...], tuple]:
-    """``fields_of`` the general way: value by value."""
+    known = _PLANS.get((cls, skip))
+    if known is None or attributes.keys() != known[0]:
+        every = set(attributes) | set(_properties(cls))
+        plan = tuple((name, name not in attributes) for name in sorted(every)
+                     if not name.startswith("_") and name not in skip)
+        known = _PLANS[(cls, skip)] = (frozenset(attributes), plan)
     names, values = [], []
-    for name, read in fields:
+    for name, read in known[1]:
         if read:  # a property
             try:
                 value = getattr(state, name)
