@@ -322,6 +322,27 @@ def test_running_out_of_states_later_reports_the_limit_not_what_was_left(monkeyp
     assert str(err.value) == "more than 1,600,000 states, the limit"
 
 
+SMALL_DIAMONIAK = ["castle-blue=0", "castle-green=0", "castle-yellow=0", "diamond=3", "witch=2", "fairy=1"]
+
+
+def test_the_win_model_simulates_past_max_states_as_multi_does(run):
+    """The win model answers a chain out of reach by simulating, with multi's games and figures."""
+    asked = ("--players", "2", *sets(SMALL_DIAMONIAK), "--games", "3000")
+    exact = odds_json(run, "--model", "win", *asked)
+    assert exact["exact"] is True and exact["win_probability"] == ["11/14", "3/14"]
+    win = odds_json(run, "--model", "win", *asked, "--max-states", "5")
+    multi = odds_json(run, "--model", "multi", *asked, "--max-states", "5")
+    assert win["exact"] is False and win["states_explored_over"] == 5
+    assert win["simulated"]["win_rate"] == multi["simulated"]["win_rate"]
+    assert win["simulated"]["mean_turns"] == multi["simulated"]["mean_turns"]
+    result = run("odds", "--model", "win", *asked, "--max-states", "5")
+    assert result.exit_code == 0, result.stderr
+    assert "exact odds are out of reach (the chain has more than 5 states, the limit)" in result.stderr
+    assert "exact solving is out of reach" in result.stdout and "95% interval" in result.stdout
+    chain = run("odds", "--model", "win", *asked, "--max-states", "5", "--export-chain", "x.drn")
+    assert chain.exit_code == 2 and "more than 5 states" in chain.stderr
+
+
 def test_a_simulation_instead_of_the_exact_walk_is_announced_and_bounded(run, monkeypatch, tmp_path):
     monkeypatch.setattr(odds_report, "MAX_WORK", 2_000)
     result = run("odds", "--model", "multi", "--set", "witch=40", "--max-states", "50", "--games", "5000")

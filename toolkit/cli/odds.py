@@ -22,7 +22,7 @@ _ODDS_OPTIONS = {"players": "--players", "pile": "--pile", "policy": "--policy",
 
 # What a game of one's own (--rules) and the models on a game's walk read; the other options are the built-in models'.
 _RULES_READS = ("rules_spec", "params", "model", "policy", "objective", "max_states", "as_json", "plot_path",
-                "chain_path", "policy_path", "players")
+                "chain_path", "policy_path", "players", "games", "seed")
 RULES_MODELS = ("win", "length", "optimal")  # the models on a game's walk: every game with rules answers them
 MAX_ENGINE_STATES = 1_000_000  # the built-in models' chains; a rules game's walk may be larger (--max-states)
 
@@ -104,7 +104,8 @@ def odds_command(game, catalogue_path, overrides, model, players, pile, hand, wh
     policy = parse_policy(policy) or None
     setup = game_setup(game, catalogue_path, overrides, rules_spec, params, players, what=None)  # draws: no rules
     if setup.rules is not None or model in RULES_MODELS:
-        _rules_odds(setup, model, policy, objective, max_states, as_json, plot_path, chain_path, policy_path, lang)
+        _rules_odds(setup, model, policy, objective, max_states, as_json, plot_path, chain_path, policy_path, lang,
+                    games, seed)
         return
     refuse_given(("objective", "policy_path"), "only --model optimal reads it")
     if max_states > MAX_ENGINE_STATES:
@@ -134,11 +135,12 @@ def odds_command(game, catalogue_path, overrides, model, players, pile, hand, wh
 
 
 def _rules_odds(setup, model, policy, objective, max_states, as_json, plot_path, chain_path, policy_path,
-                lang: str = "en") -> None:
+                lang: str = "en", games: int = 20_000, seed: int = 1) -> None:
     """A game written in Python, or a built-in game's chain under named players (win, length) and optimal play,
     answered on the game's walk (toolkit.rules)."""
     from toolkit.files import DRN, JSON, check_outputs
     from toolkit.odds.models import catalogue_game, rules_report
+    from toolkit.odds.report import Ask
 
     reads = _RULES_READS + (() if setup.rules is not None else ("game", "catalogue_path", "overrides", "players"))
     refuse_given(tuple(name for name in _ODDS_OPTIONS if name not in reads), "a --rules game and the optimal model "
@@ -151,7 +153,8 @@ def _rules_odds(setup, model, policy, objective, max_states, as_json, plot_path,
     try:
         report = rules_report(rules, model, policy=policy, objective=objective, max_states=max_states,
                               export_chain=chain_path is not None, export_policy=policy_path is not None,
-                              progress=progress)
+                              progress=progress, ask=Ask(games=games, seed=seed, progress=progress,
+                                                         note=progress.note))
     finally:
         progress.close()
     date = None

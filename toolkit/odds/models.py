@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 from toolkit.errors import UserError
-from toolkit.odds.report import PROBABILITY, OddsReport, both, frac
+from toolkit.odds.report import PROBABILITY, Ask, OddsReport, both, frac, simulated_answer
 from toolkit.rules.hidden import answer_head, policy_export
 from toolkit.seats import Policies, rules_players
 
@@ -23,8 +23,10 @@ SHOWN_LENGTHS = 60  # lengths listed one per line at most (the JSON has them all
 
 
 def rules_report(game, model: str | None, *, policy: Policies | None, objective: str | None, max_states: int,
-                 export_chain: bool = False, export_policy: bool = False, progress=None) -> OddsReport:
-    """The answer to ``model`` (default ``win``) for the rules game ``game`` (a ``RulesGame``)."""
+                 export_chain: bool = False, export_policy: bool = False, progress=None,
+                 ask: Ask | None = None) -> OddsReport:
+    """The answer to ``model`` (default ``win``) for the rules game ``game`` (a ``RulesGame``); ``ask``: the
+    games, seed and note of the simulation ``win`` falls back on when the chain is out of reach."""
     model = model or "win"
     if model not in MODELS:
         raise UserError(f"--model {model}: a rules game answers {', '.join(MODELS)}")
@@ -38,7 +40,7 @@ def rules_report(game, model: str | None, *, policy: Policies | None, objective:
                         "policy)")
     if objective is not None:
         raise UserError(f"--objective: the {model} model does not use it (only the optimal model reads it)")
-    return _chain(game, model, policy, max_states, export_chain, progress)
+    return _chain(game, model, policy, max_states, export_chain, progress, ask or Ask())
 
 
 def catalogue_game(catalogue, players: int | None):
@@ -59,7 +61,8 @@ def catalogue_game(catalogue, players: int | None):
     return game
 
 
-def _chain(game, model: str, policy: Policies | None, max_states: int, export_chain: bool, progress) -> OddsReport:
+def _chain(game, model: str, policy: Policies | None, max_states: int, export_chain: bool, progress,
+           ask: Ask) -> OddsReport:
     from toolkit.odds import engine_chain
     from toolkit.walk.graph import TooManyStates
 
@@ -67,7 +70,9 @@ def _chain(game, model: str, policy: Policies | None, max_states: int, export_ch
     try:
         odds = engine_chain.chain_odds(game, seats, max_states, progress, distribution=model == "length")
     except TooManyStates as err:
-        raise UserError(f"{game.source}: the chain has {err} (--max-states)") from None
+        if model != "win" or export_chain:
+            raise UserError(f"{game.source}: the chain has {err} (--max-states)") from None
+        return _simulated(game, seats, f"the chain has {err}", err.limit, ask)
     who = ", ".join(f"seat {s + 1} {p.name}" for s, p in enumerate(seats)) if odds.decisions else NO_DECISIONS
     data = answer_head(game, model)
     data["decisions"] = odds.decisions
@@ -117,6 +122,18 @@ def _chain(game, model: str, policy: Policies | None, max_states: int, export_ch
     chain = engine_chain.chain_drn(odds.walked, game, who) if export_chain else None
     return OddsReport(data, lines, chart, chain=chain,
                       no_chart=None if chart else f"the {model} model has no distribution to draw")
+
+
+def _simulated(game, seats, why: str, limit: int | None, ask: Ask) -> OddsReport:
+    """The win model past --max-states: simulated, with 95% intervals (``report.simulated_answer``)."""
+    unit = game.info().length_unit
+    data = answer_head(game, "win")
+    data["policies"] = [p.name for p in seats]
+    more, lines = simulated_answer(game, str(game.source), seats, why, limit, ask, f"expected length ({unit})",
+                                   "expected_length")
+    data.update(more)
+    who = ", ".join(f"seat {s + 1} {p.name}" for s, p in enumerate(seats))
+    return OddsReport(data, [f"{game.name}, {who}", *lines], no_chart="the win model has no distribution to draw")
 
 
 def _winner(returns) -> int | None:

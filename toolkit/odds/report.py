@@ -435,11 +435,10 @@ def simulate_until(game_id: str, game, seats, done, games: int, seed: int, progr
 
 # --- two or more players ----------------------------------------------------------------------------
 
-def simulate_turns(catalogue: Catalogue, seats: list, games: int, seed: int, progress=None) -> Summary:
-    """The games ``simulate`` plays for the multi model (the same card orders and batches, each game
-    stopped at ``TURN_LIMIT``, none started past ``MAX_WORK`` turns in all), with their lengths
-    counted in turns of all seats together, as the exact answer counts them (``simulate`` counts
-    rounds)."""
+def simulate_turns(game, game_id: str, seats: list, games: int, seed: int, progress=None) -> Summary:
+    """The games ``simulate`` plays of ``game`` (the same card orders and batches, each game stopped at
+    ``TURN_LIMIT``, none started past ``MAX_WORK`` turns in all), with their lengths counted in turns of
+    all seats together, as the exact answer counts them (``simulate`` counts rounds)."""
     import numpy as np
 
     from toolkit.sim.play import BASE_FIELDS
@@ -447,9 +446,7 @@ def simulate_turns(catalogue: Catalogue, seats: list, games: int, seed: int, pro
     from toolkit.sim.simulate import FAST_FROM, WORK_CHUNK, progress_mark
     from toolkit.sim.stats import Tally
 
-    players = len(seats)
-    game = make_game(catalogue, players)
-    tally = Tally(players)
+    tally = Tally(len(seats))
     played = work = reported = 0
     while played < games and work < MAX_WORK:
         records = play_records(game, seats, seed, played, min(WORK_CHUNK, games - played), TURN_LIMIT,
@@ -467,8 +464,28 @@ def simulate_turns(catalogue: Catalogue, seats: list, games: int, seed: int, pro
             if mark > reported:
                 progress(mark - reported)
                 reported = mark
-    return tally.summary(game=catalogue.game, policies=[seat.name for seat in seats], variants=[], seed=seed,
+    return tally.summary(game=game_id, policies=[seat.name for seat in seats], variants=[], seed=seed,
                          unit="turns", turn_limit=TURN_LIMIT)
+
+
+def simulated_answer(game, game_id: str, seats: list, why: str, limit: int | None, ask: Ask, length: str,
+                     key: str) -> tuple[dict, list[str]]:
+    """The answer when the chain is out of reach (``why``; ``limit`` the state limit passed): ``ask.games``
+    games simulated, said before they start, with the mean ``length`` and each seat's wins as 95%
+    intervals; the JSON's ``key`` (the expected length) is None when a game may stall."""
+    tell(ask.note, f"exact odds are out of reach ({why}); simulating up to {ask.games:,} games instead "
+                   f"(at most {MAX_WORK:,} turns in all)", ask.games)
+    summary = simulate_turns(game, game_id, seats, ask.games, ask.seed, ask.progress)
+    data: dict = {"exact": False, "states_explored_over": limit, "simulated": summary.as_json()}
+    if summary.stalled:  # a game that can stall has no finite expected length, whatever the others did
+        data.update({key: None, "reason": f"{summary.stalled:,} of {summary.games:,} simulated games reached a "
+                                          "point where nobody can win any more"})
+    lines = [f"exact solving is out of reach: {why}"]
+    lines += simulated_lines(summary, ask.games, ask.seed, ("nobody can win any more", "were still going"), length,
+                             " (of the games that ended)")
+    for seat, (rate, (low, high)) in enumerate(zip(summary.win_rate, summary.win_ci), start=1):
+        lines.append(f"  seat {seat} wins {100 * rate:.1f}% (95% interval {100 * low:.1f}% to {100 * high:.1f}%)")
+    return data, lines
 
 
 def who_plays(seats) -> str:
@@ -494,19 +511,11 @@ def multi(catalogue: Catalogue, players: int, policy: Policies | None, max_state
     if exact is None and export_chain:
         raise no_chain(why)
     if exact is None:
-        tell(note, f"exact odds are out of reach ({why}); simulating up to {games:,} games instead "
-                   f"(at most {MAX_WORK:,} turns in all)", games)
-        summary = simulate_turns(catalogue, seats, games, seed, progress)
-        data.update({"exact": False, "states_explored_over": limit, "simulated": summary.as_json()})
-        if summary.stalled:  # a game that can stall has no finite expected length, whatever the others did
-            data.update({"expected_turns": None,
-                         "reason": f"{summary.stalled:,} of {summary.games:,} simulated games reached a point "
-                                   "where nobody can win any more"})
-        lines.append(f"exact solving is out of reach: {why}")
-        lines += simulated_lines(summary, games, seed, ("nobody can win any more", "were still going"),
-                                 "expected turns (all seats together)", " (of the games that ended)")
-        for seat, (rate, (low, high)) in enumerate(zip(summary.win_rate, summary.win_ci), start=1):
-            lines.append(f"  seat {seat} wins {100 * rate:.1f}% (95% interval {100 * low:.1f}% to {100 * high:.1f}%)")
+        ask = Ask(players, policy=policy, games=games, seed=seed, progress=progress, note=note)
+        more, said = simulated_answer(game, catalogue.game, seats, why, limit, ask,
+                                      "expected turns (all seats together)", "expected_turns")
+        data.update(more)
+        lines += said
         return OddsReport(data, lines, no_chart="the multi model has no distribution to draw")
     turns = exact.expected_length
     data.update({"exact": True, "states": exact.states,
