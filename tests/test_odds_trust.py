@@ -341,6 +341,8 @@ def test_the_win_model_simulates_past_max_states_as_multi_does(run):
     assert "exact solving is out of reach" in result.stdout and "95% interval" in result.stdout
     chain = run("odds", "--model", "win", *asked, "--max-states", "5", "--export-chain", "x.drn")
     assert chain.exit_code == 2 and "more than 5 states" in chain.stderr
+    length = run("odds", "--model", "length", *asked)
+    assert length.exit_code == 2 and "--games: not read: only the win model simulates" in length.stderr
 
 
 def test_a_simulation_instead_of_the_exact_walk_is_announced_and_bounded(run, monkeypatch, tmp_path):

@@ -66,7 +66,8 @@ def _refuse_unused_options(game_id: str, model: str) -> None:
                "--policy: the zero-sum game.", name="policy")
 @click.option("--max-states", type=Whole(1, 5_000_000), default=100_000, show_default=True,
               help="Largest chain solved exactly (at most 1,000,000 for the built-in models, beyond it the answer is "
-                   "simulated; a --rules game or --model optimal walks up to 5,000,000).")
+                   "simulated; a --rules game or --model optimal walks up to 5,000,000, and --model win simulates "
+                   "beyond it).")
 @click.option("--objective", type=click.Choice(["win", "length", "returns"]),
               help="For --model optimal with one player: maximise the chance to win, or minimise the expected "
                    "length (default: win, or length when every end is a win). A game of hidden information: "
@@ -75,7 +76,7 @@ def _refuse_unused_options(game_id: str, model: str) -> None:
               help="For --model optimal: also write the optimal play (every decision, and the table of when to "
                    "stop) as JSON.")
 @click.option("--games", type=Whole(2, 100_000_000), default=20_000, show_default=True,
-              help="Games when simulating instead.")
+              help="Games when simulating instead (multi, win).")
 @click.option("--seed", type=Whole(0, 2**63 - 1), default=1, show_default=True,
               help="Seed when simulating instead (0 to 2**63-1).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (fractions as \"P/Q\" strings).")
@@ -145,6 +146,8 @@ def _rules_odds(setup, model, policy, objective, max_states, as_json, plot_path,
     reads = _RULES_READS + (() if setup.rules is not None else ("game", "catalogue_path", "overrides", "players"))
     refuse_given(tuple(name for name in _ODDS_OPTIONS if name not in reads), "a --rules game and the optimal model "
                  "do not use it")
+    if model not in (None, "win"):
+        refuse_given(("games", "seed"), "only the win model simulates (past --max-states)")
     rules = setup.rules if setup.rules is not None else catalogue_game(setup.catalogue, setup.players)
     inputs = setup_inputs(setup)
     check_outputs([("--plot", plot_path), ("--export-chain", chain_path, DRN), ("--export-policy", policy_path, JSON)],
@@ -202,5 +205,6 @@ def _models_help() -> str:
 
     each = "; ".join(f"{game.id}: {', '.join(game.odds_models)}" for game in games().values() if game.odds_models)
     return (f"The question, by game (each game's first is its default): {each}; every game with rules also win "
-            "(the chance of each end under the players), length and optimal (the best play); a game written in "
+            "(the chance of each end under the players, simulated past --max-states), length and optimal (the best "
+            "play); a game written in "
             "Python: win (default), length, optimal.")

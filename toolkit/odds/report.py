@@ -147,8 +147,7 @@ GENERIC = {
     "hand": Model(("pile", "hand", "where", "at_least", "at_most", "exactly", "plot_path"),
                   lambda catalogue, ask: hand_report(catalogue, ask)),
     "multi": Model(("players", "policy", "max_states", "games", "seed"),
-                   lambda catalogue, ask: multi(catalogue, ask.players or 2, ask.policy, ask.max_states, ask.games,
-                                                ask.seed, ask.progress, ask.note, ask.export_chain),
+                   lambda catalogue, ask: multi(catalogue, ask),
                    chain=True, ticks=state_ticks),
 }
 
@@ -496,22 +495,21 @@ def who_plays(seats) -> str:
     return ", ".join(f"seat {seat} {name}" for seat, name in enumerate(names, start=1))
 
 
-def multi(catalogue: Catalogue, players: int, policy: Policies | None, max_states: int, games: int, seed: int,
-          progress=None, note: Note | None = None, export_chain: bool = False) -> OddsReport:
+def multi(catalogue: Catalogue, ask: Ask) -> OddsReport:
+    players = ask.players or 2
     if not 2 <= players <= 4:
         raise UserError(f"--players {players}: the multi-player model takes 2 to 4 players")
     game = make_game(catalogue, players)
-    seats = builtin_players(catalogue.game, players, policy)
+    seats = builtin_players(catalogue.game, players, ask.policy)
     names = [seat.name for seat in seats]
     data = head(catalogue, "multi")
     # "policy": the one every seat plays (null when they differ), "policies": each seat's
     data.update({"players": players, "policy": names[0] if len(set(names)) == 1 else None, "policies": names})
     lines = [f"{catalogue.title['en']}, {players} players, {who_plays(seats)}"]
-    exact, why, limit = exact_or_why(game, seats, players, max_states, None, progress)
-    if exact is None and export_chain:
+    exact, why, limit = exact_or_why(game, seats, players, ask.max_states, None, ask.progress)
+    if exact is None and ask.export_chain:
         raise no_chain(why)
     if exact is None:
-        ask = Ask(players, policy=policy, games=games, seed=seed, progress=progress, note=note)
         more, said = simulated_answer(game, catalogue.game, seats, why, limit, ask,
                                       "expected turns (all seats together)", "expected_turns")
         data.update(more)
@@ -534,5 +532,5 @@ def multi(catalogue: Catalogue, players: int, policy: Policies | None, max_state
     if exact.p_never:
         lines.append(f"  the game never ends (no winner): {both(exact.p_never)}")
     chain = engine_chain_export(catalogue, exact.walked, False, f"{players} players, {who_plays(seats)}, "
-                                "one chance point of the rules engine a step") if export_chain else None
+                                "one chance point of the rules engine a step") if ask.export_chain else None
     return OddsReport(data, lines, no_chart="the multi model has no distribution to draw", chain=chain)
