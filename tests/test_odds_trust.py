@@ -330,6 +330,8 @@ def test_the_win_model_simulates_past_max_states_as_multi_does(run):
     asked = ("--players", "2", *sets(SMALL_DIAMONIAK), "--games", "3000")
     exact = odds_json(run, "--model", "win", *asked)
     assert exact["exact"] is True and exact["win_probability"] == ["11/14", "3/14"]
+    turns = odds_json(run, "--model", "multi", *asked)["expected_turns"]  # all seats' turns, as the walk counts
+    assert exact["expected_length"] == turns and exact["unit"] == "turns"
     win = odds_json(run, "--model", "win", *asked, "--max-states", "5")
     multi = odds_json(run, "--model", "multi", *asked, "--max-states", "5")
     assert win["exact"] is False and win["states_explored_over"] == 5

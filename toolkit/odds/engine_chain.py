@@ -143,7 +143,14 @@ def chain_odds(game, seats, max_states: int, progress=None, distribution: bool =
     walked = walk(start, played.deciders(seats, start, met), max_states, progress=progress,
                   outcome=played.returns_of, edge_turns=distribution)
     odds = answer(walked, game.num_players(), distribution)
-    return replace(odds, unit=game.info().length_unit, decisions=met.decisions)
+    return replace(odds, unit=counted_unit(game), decisions=met.decisions)
+
+
+def counted_unit(game) -> str:
+    """What a walk or a play of ``game`` counts its length in: a state's ``turns``, which are steps in a
+    game whose every step is a turn; a game that reports rounds (a built-in one for two or more seats)
+    still counts the turns of all seats together here."""
+    return "steps" if game.info().length_unit == "steps" else "turns"
 
 
 def chain_drn(walked: Walked, game, title: str) -> tuple[bytes, int]:
@@ -152,7 +159,7 @@ def chain_drn(walked: Walked, game, title: str) -> tuple[bytes, int]:
     from toolkit.odds import drn
 
     comments = [f"{game.name}: {title}",
-                f"reward 'turns': the game's length in {game.info().length_unit}; labels: win1 .. winN and end: that "
+                f"reward 'turns': the game's length in {counted_unit(game)}; labels: win1 .. winN and end: that "
                 "seat won; draw and end: the game ended without one winner; loop and never: the players decide "
                 "for ever; never: no end can be reached"]
     return drn.engine_drn(walked, comments)

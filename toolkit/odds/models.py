@@ -126,7 +126,9 @@ def _chain(game, model: str, policy: Policies | None, max_states: int, export_ch
 
 def _simulated(game, seats, why: str, limit: int | None, ask: Ask) -> OddsReport:
     """The win model past --max-states: simulated, with 95% intervals (``report.simulated_answer``)."""
-    unit = game.info().length_unit
+    from toolkit.odds.engine_chain import counted_unit
+
+    unit = counted_unit(game)  # ``simulate_turns`` counts the turns of all seats, as the chain does
     data = answer_head(game, "win")
     data["policies"] = [p.name for p in seats]
     more, lines = simulated_answer(game, str(game.source), seats, why, limit, ask, f"expected length ({unit})",
